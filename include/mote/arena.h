@@ -1,0 +1,119 @@
+/*
+ * mote/arena.h - bump allocator over caller-supplied memory.
+ *
+ * An arena hands out memory from a block the caller gives (stack, static
+ * storage or heap). Without an allocator callback it never grows: an
+ * allocation that does not fit returns NULL, counts a failure, and leaves the
+ * arena exactly as it was. With a callback it chains new blocks obtained from
+ * it (each at least the requested size plus a header, and at least
+ * min_block bytes).
+ *
+ * Nothing is freed individually. Scratch work uses save/restore marks; reset
+ * drops everything. Under AddressSanitizer (or Valgrind) memory released by
+ * restore/reset is poisoned and memory handed out is unpoisoned.
+ *
+ * Not thread-safe: one arena per thread, or external locking.
+ */
+#ifndef MOTE_ARENA_H
+#define MOTE_ARENA_H
+
+#include "mote/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Default alignment of mote_arena_alloc(): enough for any scalar type. */
+#define MOTE_ARENA_ALIGN 8u
+
+typedef struct mote_arena_block mote_arena_block; /* private: chained block header */
+
+/* Fields are private; the struct is visible so callers can place it anywhere. */
+typedef struct mote_arena {
+    uint8_t *cur;              /* next free byte in the current block */
+    uint8_t *end;              /* end of the current block */
+    mote_arena_block *block;   /* current chained block, NULL while in the initial one */
+    uint8_t *initial;          /* caller block */
+    size_t initial_size;
+    mote_alloc_fn alloc;       /* NULL: fixed size */
+    void *alloc_ctx;
+    size_t min_block;          /* smallest chained block to request */
+    size_t used;               /* bytes handed out (incl. alignment padding) */
+    size_t capacity;           /* bytes of all blocks usable for allocation */
+    size_t high_water;         /* max of used over the arena's life (or since reset) */
+    size_t failed;             /* allocations that returned NULL */
+} mote_arena;
+
+/* A save point: restore() releases everything allocated after save(). */
+typedef struct mote_arena_mark {
+    mote_arena_block *block;
+    uint8_t *cur;
+    size_t used;
+} mote_arena_mark;
+
+typedef struct mote_arena_stats {
+    size_t used;        /* bytes handed out now, padding included */
+    size_t capacity;    /* bytes usable across all blocks */
+    size_t high_water;  /* largest 'used' seen */
+    size_t failed;      /* failed allocations */
+    size_t blocks;      /* chained blocks currently held (0 = only the caller block) */
+} mote_arena_stats;
+
+/*
+ * Initialise an arena over mem[0..size). mem may be NULL with size 0 when an
+ * allocator is given (all memory then comes from it). alloc may be NULL
+ * (fixed size). The caller owns mem and must keep it alive while the arena is
+ * used. Returns MOTE_OK, or MOTE_ERR_INVALID if a is NULL, or mem is NULL with
+ * size > 0.
+ */
+mote_err mote_arena_init(mote_arena *a, void *mem, size_t size,
+                         mote_alloc_fn alloc, void *alloc_ctx);
+
+/* Smallest block requested from the allocator when chaining (default 4096). */
+void mote_arena_set_min_block(mote_arena *a, size_t min_block);
+
+/*
+ * Allocate size bytes aligned to MOTE_ARENA_ALIGN. size 0 returns a valid
+ * unique-enough non-NULL pointer only if at least one byte is free; callers
+ * should not rely on zero-size allocations. Returns NULL (and counts a
+ * failure) if it does not fit and the arena cannot grow, or on a NULL arena.
+ */
+void *mote_arena_alloc(mote_arena *a, size_t size);
+
+/* As mote_arena_alloc with an explicit alignment; align must be a power of
+ * two (else NULL and a counted failure). */
+void *mote_arena_alloc_aligned(mote_arena *a, size_t size, size_t align);
+
+/* Allocate count * size bytes aligned to align; the product is checked for
+ * overflow before it is computed (overflow: NULL, counted failure). */
+void *mote_arena_alloc_array(mote_arena *a, size_t count, size_t size, size_t align);
+
+/* Allocate and zero. */
+void *mote_arena_calloc(mote_arena *a, size_t count, size_t size);
+
+/* Save point; restore releases (and poisons) everything allocated since,
+ * including chained blocks obtained since (returned to the allocator). A mark
+ * must not be restored after an earlier mark was restored or after reset. */
+mote_arena_mark mote_arena_save(const mote_arena *a);
+void mote_arena_restore(mote_arena *a, mote_arena_mark mark);
+
+/* Release everything. release_blocks: give chained blocks back to the
+ * allocator (true) or keep them for reuse (false). high_water is kept. */
+void mote_arena_reset(mote_arena *a, bool release_blocks);
+
+/* Release all chained blocks; the arena must be initialised again before use. */
+void mote_arena_destroy(mote_arena *a);
+
+void mote_arena_get_stats(const mote_arena *a, mote_arena_stats *out);
+
+/*
+ * Allocator adapter over the C heap (malloc/realloc/free); ctx is ignored.
+ * Lives in its own file (src/heap.c) and is absent from freestanding builds.
+ */
+void *mote_heap_alloc(void *ctx, void *ptr, size_t old_size, size_t new_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MOTE_ARENA_H */

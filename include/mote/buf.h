@@ -1,0 +1,86 @@
+/*
+ * mote/buf.h - growable byte buffer on pool, arena or caller memory.
+ *
+ * Growth doubles the capacity (at least to what is needed) up to an optional
+ * hard cap. Reaching the cap, or running out of memory, returns an error and
+ * leaves the content so far intact. Memory comes from:
+ *   - a pool (mote_buf_init_pool): old storage is put back when it grows;
+ *   - an arena (mote_buf_init_arena): old storage is abandoned in the arena
+ *     (it grows in place when the buffer is the arena's last allocation);
+ *   - a fixed caller block (mote_buf_init_fixed): never grows.
+ *
+ * Views into data stay valid until the next call that may grow the buffer.
+ */
+#ifndef MOTE_BUF_H
+#define MOTE_BUF_H
+
+#include "mote/pool.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mote_buf {
+    uint8_t *data;     /* content is data[0..len) */
+    size_t len;
+    size_t cap;
+    size_t max;        /* hard cap on cap; SIZE_MAX = none */
+    mote_pool *pool;   /* private: exactly one of pool/arena, or neither (fixed) */
+    mote_arena *arena;
+} mote_buf;
+
+/* max == 0 means no cap. These cannot fail; a NULL buf is ignored. */
+void mote_buf_init_pool(mote_buf *b, mote_pool *pool, size_t max);
+void mote_buf_init_arena(mote_buf *b, mote_arena *arena, size_t max);
+void mote_buf_init_fixed(mote_buf *b, void *mem, size_t size);
+
+/*
+ * Make room for at least extra more bytes after len. Returns MOTE_OK,
+ * MOTE_ERR_OVERFLOW (len + extra overflows), MOTE_ERR_LIMIT (beyond max, or a
+ * fixed buffer is full) or MOTE_ERR_NOMEM. On error nothing changes.
+ */
+mote_err mote_buf_reserve(mote_buf *b, size_t extra);
+
+/* Append n bytes (src may be NULL only if n == 0). Errors as reserve. */
+mote_err mote_buf_append(mote_buf *b, const void *src, size_t n);
+mote_err mote_buf_push(mote_buf *b, uint8_t byte);
+
+/* Free tail: pointer to data + len and the bytes available before growth.
+ * After writing k <= *avail bytes there, call mote_buf_commit(b, k). */
+uint8_t *mote_buf_tail(mote_buf *b, size_t *avail);
+void mote_buf_commit(mote_buf *b, size_t n);
+
+/* Remove the first n bytes (n > len removes all), moving the rest to the
+ * front. Used by streaming readers to compact consumed input. */
+void mote_buf_consume(mote_buf *b, size_t n);
+
+/* len = 0, storage kept. */
+void mote_buf_clear(mote_buf *b);
+
+/*
+ * Hand the storage to the caller and leave the buffer empty (storage-less).
+ * For a pool buffer the caller must give it back with mote_pool_put; for an
+ * arena buffer it lives as long as the arena. Returns NULL if empty.
+ */
+uint8_t *mote_buf_detach(mote_buf *b, size_t *len);
+
+/* Release storage (back to the pool; nothing for arena/fixed) and empty. */
+void mote_buf_free(mote_buf *b);
+
+/*
+ * Hosted only (src/buf_file.c; absent from freestanding builds).
+ * Read all of fd / the file at path, appending to b. For a regular file the
+ * size from fstat reserves space once and the bytes are read straight into
+ * the buffer's tail chunk by chunk: no temporary buffer, no second copy, so
+ * peak memory for an N-byte file is N plus at most one page. For pipes and
+ * sockets the tail grows by doubling. Returns MOTE_OK, MOTE_ERR_IO (errno set;
+ * bytes read so far stay appended), or the reserve() errors.
+ */
+mote_err mote_buf_read_fd(mote_buf *b, int fd);
+mote_err mote_buf_read_file(mote_buf *b, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MOTE_BUF_H */

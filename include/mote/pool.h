@@ -1,0 +1,79 @@
+/*
+ * mote/pool.h - size-classed buffer pool carved from an arena.
+ *
+ * Power-of-two size classes from MOTE_POOL_MIN_CLASS bytes up to max_size,
+ * one free list per class. get() and put() are constant time and allocate
+ * nothing per call once the pool is warm: a miss carves a new buffer of the
+ * class size from the arena. A request larger than max_size is served by the
+ * arena's allocator callback directly (or fails if there is none) and put()
+ * drops it back to the callback instead of pooling it, so one huge message
+ * does not pin memory forever (the motivating driver dropped buffers over
+ * 64 KiB).
+ *
+ * Each buffer carries a small private header so that put() can find its
+ * class and catch a double put or a foreign pointer (MOTE_ERR_INVALID, never
+ * a corrupted free list). Under ASan a buffer on a free list is poisoned, so
+ * use after put is reported.
+ */
+#ifndef MOTE_POOL_H
+#define MOTE_POOL_H
+
+#include "mote/arena.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MOTE_POOL_MIN_CLASS 16u
+#define MOTE_POOL_CLASSES 28u   /* 16 B .. 2 GiB */
+
+typedef struct mote_pool_stats {
+    size_t hits;        /* get() served from a free list */
+    size_t misses;      /* get() that had to carve or allocate */
+    size_t drops;       /* put() of oversize buffers released to the allocator */
+    size_t outstanding; /* bytes currently handed out (class sizes) */
+    size_t failures;    /* get() that returned NULL */
+    size_t bad_puts;    /* put() calls rejected (double put, foreign pointer) */
+} mote_pool_stats;
+
+/* Fields are private. */
+typedef struct mote_pool {
+    mote_arena *arena;
+    void *free_list[MOTE_POOL_CLASSES];
+    size_t max_size;
+    mote_pool_stats stats;
+} mote_pool;
+
+/*
+ * Initialise a pool drawing on arena a. max_size is the largest pooled
+ * buffer (rounded up to a power of two, at least MOTE_POOL_MIN_CLASS); 0 means
+ * 64 KiB. Returns MOTE_OK or MOTE_ERR_INVALID (NULL pool or arena).
+ */
+mote_err mote_pool_init(mote_pool *p, mote_arena *a, size_t max_size);
+
+/*
+ * Get a buffer of at least size bytes (size 0 is treated as 1). On success
+ * *capacity (if non-NULL) receives the usable size, a power of two >= size.
+ * Returns NULL when memory is exhausted (counted in failures). Contents are
+ * unspecified. Alignment: MOTE_ARENA_ALIGN.
+ */
+void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity);
+
+/*
+ * Return a buffer obtained from this pool's get(). NULL is a no-op (MOTE_OK).
+ * Returns MOTE_ERR_INVALID for a double put or a pointer this pool did not
+ * hand out (detected through the header; counted in bad_puts, nothing else
+ * changes).
+ */
+mote_err mote_pool_put(mote_pool *p, void *ptr);
+
+/* Usable capacity of a buffer obtained from get() (0 for NULL). */
+size_t mote_pool_capacity(const void *ptr);
+
+void mote_pool_get_stats(const mote_pool *p, mote_pool_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MOTE_POOL_H */

@@ -1,0 +1,69 @@
+/* test_common.c - error names/messages and size arithmetic helpers. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mote/common.h"
+
+/* Every defined code has a distinct, non-"UNKNOWN" name. */
+static void error_codes_have_distinct_names(void **state)
+{
+    (void)state;
+    static const int codes[] = {
+        MOTE_OK, MOTE_ERR_INVALID, MOTE_ERR_NOMEM, MOTE_ERR_OVERFLOW, MOTE_ERR_LIMIT,
+        MOTE_ERR_IO, MOTE_ERR_NEED_MORE, MOTE_ERR_STATE, MOTE_ERR_SPACE,
+        MOTE_ERR_TOO_LONG, MOTE_ERR_UNTERMINATED_QUOTE, MOTE_ERR_UNTERMINATED_COMMENT,
+        MOTE_ERR_BAD_DELIMITER, MOTE_ERR_SYNTAX, MOTE_ERR_NO_FIELDS, MOTE_ERR_EMPTY_NAME,
+        MOTE_ERR_BAD_VALUE, MOTE_ERR_RANGE, MOTE_ERR_BAD_TIMESTAMP, MOTE_ERR_BAD_ESCAPE,
+        MOTE_ERR_UNTERMINATED_STRING, MOTE_ERR_NOT_FINITE, MOTE_ERR_TYPE,
+        MOTE_ERR_TRUNCATED, MOTE_ERR_TRAILING, MOTE_ERR_BAD_LENGTH, MOTE_ERR_BAD_VINT,
+        MOTE_ERR_UNEXPECTED_NULL, MOTE_ERR_DIMENSION, MOTE_ERR_BAD_TYPE, MOTE_ERR_DEPTH,
+        MOTE_ERR_MISMATCH,
+    };
+    size_t n = sizeof codes / sizeof codes[0];
+    for (size_t i = 0; i < n; i++) {
+        const char *name = mote_err_name(codes[i]);
+        assert_non_null(name);
+        assert_string_not_equal(name, "UNKNOWN");
+        assert_string_not_equal(mote_err_message(codes[i]), "unknown error");
+        for (size_t j = 0; j < i; j++) {
+            assert_string_not_equal(name, mote_err_name(codes[j]));
+        }
+    }
+    assert_string_equal(mote_err_name(MOTE_ERR_TOO_LONG), "TOO_LONG");
+}
+
+/* Unknown codes get a static fallback, never NULL. */
+static void unknown_code_has_fallback(void **state)
+{
+    (void)state;
+    assert_string_equal(mote_err_name(12345), "UNKNOWN");
+    assert_string_equal(mote_err_name(-1), "UNKNOWN");
+    assert_string_equal(mote_err_message(12345), "unknown error");
+}
+
+/* Size helpers refuse exactly the operations that would wrap. */
+static void size_helpers_detect_overflow(void **state)
+{
+    (void)state;
+    size_t r = 0;
+    assert_true(mote_size_add(SIZE_MAX - 1, 1, &r));
+    assert_true(r == SIZE_MAX);
+    assert_false(mote_size_add(SIZE_MAX, 1, &r));
+    assert_true(mote_size_mul(SIZE_MAX / 2, 2, &r));
+    assert_false(mote_size_mul(SIZE_MAX / 2 + 1, 2, &r));
+    assert_true(mote_size_mul(0, SIZE_MAX, &r));
+    assert_true(r == 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(error_codes_have_distinct_names),
+        cmocka_unit_test(unknown_code_has_fallback),
+        cmocka_unit_test(size_helpers_detect_overflow),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
