@@ -33,6 +33,7 @@ typedef struct mote_arena {
     uint8_t *cur;              /* next free byte in the current block */
     uint8_t *end;              /* end of the current block */
     mote_arena_block *block;   /* current chained block, NULL while in the initial one */
+    mote_arena_block *first;   /* oldest chained block; blocks after 'block' are spares */
     uint8_t *initial;          /* caller block */
     size_t initial_size;
     mote_alloc_fn alloc;       /* NULL: fixed size */
@@ -40,8 +41,9 @@ typedef struct mote_arena {
     size_t min_block;          /* smallest chained block to request */
     size_t used;               /* bytes handed out (incl. alignment padding) */
     size_t capacity;           /* bytes of all blocks usable for allocation */
-    size_t high_water;         /* max of used over the arena's life (or since reset) */
+    size_t high_water;         /* max of used over the arena's life */
     size_t failed;             /* allocations that returned NULL */
+    size_t blocks;             /* chained blocks held */
 } mote_arena;
 
 /* A save point: restore() releases everything allocated after save(). */

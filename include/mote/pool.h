@@ -41,6 +41,8 @@ typedef struct mote_pool {
     mote_arena *arena;
     void *free_list[MOTE_POOL_CLASSES];
     size_t max_size;
+    unsigned max_class;   /* class index of max_size */
+    uint32_t key;         /* mixed into buffer headers: tells this pool's buffers apart */
     mote_pool_stats stats;
 } mote_pool;
 
