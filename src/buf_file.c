@@ -2,11 +2,12 @@
  * buf_file.c - read a whole descriptor or file into a mote_buf with a single
  * copy (kernel -> buffer). Hosted builds only.
  *
- * A regular file's size from fstat reserves the buffer once (size + 1, so
- * the read that reports end of file needs no extra growth), then read()
+ * A regular file's size from fstat reserves the buffer once, then read()
  * fills the buffer's tail directly. No temporary buffer exists, so peak
  * memory for an N-byte file is the buffer itself. Pipes, sockets and files
- * that grow while read fall back to doubling.
+ * that grow while read fall back to doubling. Before any growth a one-byte
+ * probe read checks for end of input, so a full buffer is never grown just
+ * to learn that nothing more comes.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -32,15 +33,9 @@ static mote_err reserve_for_file(mote_buf *b, int fd, const struct stat *st)
     if (pos > 0) size = (uintmax_t)pos >= size ? 0 : size - (uintmax_t)pos;
     if (size == 0) return MOTE_OK;
     if (size > SIZE_MAX) return MOTE_ERR_OVERFLOW;
-    size_t n = (size_t)size;
-    /* One spare byte so the end-of-file read has somewhere to point. A
-     * capped buffer with exactly n free is fine too (see read loop). */
-    if (n < SIZE_MAX) {
-        mote_err e = mote_buf_reserve(b, n + 1);
-        if (e == MOTE_OK) return MOTE_OK;
-        if (e == MOTE_ERR_NOMEM) return e;
-    }
-    return mote_buf_reserve(b, n);
+    /* Exactly the rest of the file: end of file is then found by the
+     * one-byte probe in the read loop, which needs no storage. */
+    return mote_buf_reserve(b, (size_t)size);
 }
 
 static ssize_t read_some(int fd, void *dst, size_t n)
@@ -65,19 +60,20 @@ mote_err mote_buf_read_fd(mote_buf *b, int fd)
         size_t avail;
         uint8_t *tail = mote_buf_tail(b, &avail);
         if (avail == 0) {
+            /* Full (or storage-less): before growing, ask whether anything
+             * is left. The usual answer at the end of a regular file is
+             * "no", and then nothing was allocated for nothing: an empty
+             * file costs no memory, a buffer exactly at its cap is fine. */
+            uint8_t probe;
+            ssize_t r = read_some(fd, &probe, 1);
+            if (r < 0) return MOTE_ERR_IO;
+            if (r == 0) return MOTE_OK;
             mote_err e = mote_buf_reserve(b, GROW_STEP);
             /* Near the cap a smaller step may still fit. */
             if (e == MOTE_ERR_LIMIT && b->max > b->len) e = mote_buf_reserve(b, b->max - b->len);
-            if (e == MOTE_ERR_LIMIT || e == MOTE_ERR_OVERFLOW) {
-                /* Full at the cap: fine if the input ends exactly here.
-                 * A probe byte that does arrive is lost with the error. */
-                uint8_t probe;
-                ssize_t r = read_some(fd, &probe, 1);
-                if (r < 0) return MOTE_ERR_IO;
-                return r == 0 ? MOTE_OK : e;
-            }
-            if (e != MOTE_OK) return e;
-            tail = mote_buf_tail(b, &avail);
+            if (e != MOTE_OK) return e; /* the probe byte is lost with the error */
+            (void)mote_buf_push(b, probe);
+            continue;
         }
         ssize_t r = read_some(fd, tail, avail < MAX_READ ? avail : MAX_READ);
         if (r < 0) return MOTE_ERR_IO;

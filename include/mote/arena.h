@@ -9,8 +9,11 @@
  * min_block bytes).
  *
  * Nothing is freed individually. Scratch work uses save/restore marks; reset
- * drops everything. Under AddressSanitizer (or Valgrind) memory released by
- * restore/reset is poisoned and memory handed out is unpoisoned.
+ * drops everything. Under AddressSanitizer (or Valgrind with -DMOTE_VALGRIND)
+ * free arena memory is poisoned (from init on, and again after
+ * restore/reset) and exactly the bytes handed out are unpoisoned, so
+ * overruns into free space and use after restore/reset are reported.
+ * mote_arena_destroy() unpoisons the caller's block before handing it back.
  *
  * Not thread-safe: one arena per thread, or external locking.
  */
@@ -66,46 +69,62 @@ typedef struct mote_arena_stats {
  * allocator is given (all memory then comes from it). alloc may be NULL
  * (fixed size). The caller owns mem and must keep it alive while the arena is
  * used. Returns MOTE_OK, or MOTE_ERR_INVALID if a is NULL, or mem is NULL with
- * size > 0.
+ * size > 0. Does not release blocks of an arena initialised before (destroy
+ * it first).
  */
 mote_err mote_arena_init(mote_arena *a, void *mem, size_t size,
                          mote_alloc_fn alloc, void *alloc_ctx);
 
-/* Smallest block requested from the allocator when chaining (default 4096). */
+/* Smallest block (header included) requested from the allocator when
+ * chaining; 0 restores the default 4096. A larger request gets a block of
+ * its own size. NULL a is ignored. */
 void mote_arena_set_min_block(mote_arena *a, size_t min_block);
 
 /*
- * Allocate size bytes aligned to MOTE_ARENA_ALIGN. size 0 returns a valid
- * unique-enough non-NULL pointer only if at least one byte is free; callers
- * should not rely on zero-size allocations. Returns NULL (and counts a
- * failure) if it does not fit and the arena cannot grow, or on a NULL arena.
+ * Allocate size bytes aligned to MOTE_ARENA_ALIGN. The memory is owned by
+ * the arena and valid until a restore to an earlier mark, reset or destroy.
+ * size 0 is served as 1 byte, so every non-NULL result is distinct. Returns
+ * NULL (and counts a failure, nothing else changes) if it does not fit and
+ * the arena cannot grow (no allocator, or the allocator failed), or if
+ * size plus block overhead would overflow size_t; NULL on a NULL arena
+ * (nothing counted).
  */
 void *mote_arena_alloc(mote_arena *a, size_t size);
 
 /* As mote_arena_alloc with an explicit alignment; align must be a power of
- * two (else NULL and a counted failure). */
+ * two (else NULL and a counted failure, nothing consumed). */
 void *mote_arena_alloc_aligned(mote_arena *a, size_t size, size_t align);
 
 /* Allocate count * size bytes aligned to align; the product is checked for
- * overflow before it is computed (overflow: NULL, counted failure). */
+ * overflow before it is computed (overflow or bad align: NULL, counted
+ * failure, nothing consumed). count or size 0 behaves as size 0. */
 void *mote_arena_alloc_array(mote_arena *a, size_t count, size_t size, size_t align);
 
-/* Allocate and zero. */
+/* mote_arena_alloc_array(a, count, size, MOTE_ARENA_ALIGN), zeroed. */
 void *mote_arena_calloc(mote_arena *a, size_t count, size_t size);
 
 /* Save point; restore releases (and poisons) everything allocated since,
- * including chained blocks obtained since (returned to the allocator). A mark
- * must not be restored after an earlier mark was restored or after reset. */
+ * and returns to the allocator every chained block after the mark's block.
+ * A mark must not be restored after an earlier mark was restored or after
+ * reset; restore checks what it cheaply can (the mark's block is still held,
+ * its position lies in that block and not beyond the current position) and
+ * ignores a mark that fails the checks. save(NULL) gives an empty mark;
+ * restore(NULL, m) does nothing. */
 mote_arena_mark mote_arena_save(const mote_arena *a);
 void mote_arena_restore(mote_arena *a, mote_arena_mark mark);
 
 /* Release everything. release_blocks: give chained blocks back to the
- * allocator (true) or keep them for reuse (false). high_water is kept. */
+ * allocator (true) or keep them as spares that later allocations fill before
+ * asking the allocator again (false; a spare too small for a request is
+ * released then). high_water and failed are kept. */
 void mote_arena_reset(mote_arena *a, bool release_blocks);
 
-/* Release all chained blocks; the arena must be initialised again before use. */
+/* Release all chained blocks and unpoison the caller's block; afterwards the
+ * arena is empty (every allocation fails) until initialised again. */
 void mote_arena_destroy(mote_arena *a);
 
+/* Statistics into *out (NULL out: nothing; NULL a: all zero). Always
+ * used <= capacity and used <= high_water. */
 void mote_arena_get_stats(const mote_arena *a, mote_arena_stats *out);
 
 /*
