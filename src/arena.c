@@ -108,7 +108,7 @@ static void enter_block(mote_arena *a, mote_arena_block *b)
 }
 
 /* Slow path: the current block is full. Try spares, then a new block. */
-static void *grow(mote_arena *a, size_t size, size_t align)
+static MOTE_NOINLINE void *grow(mote_arena *a, size_t size, size_t align)
 {
     size_t need;
     if (!a->alloc || !mote_size_add(size, align - 1, &need) ||
@@ -148,17 +148,26 @@ static void *grow(mote_arena *a, size_t size, size_t align)
     return bump(a, size, align);
 }
 
-static void *arena_alloc(mote_arena *a, size_t size, size_t align)
+static inline void *arena_alloc(mote_arena *a, size_t size, size_t align)
 {
     if (size == 0) size = 1; /* every pointer handed out is distinct */
-    void *p = bump(a, size, align);
-    return p ? p : grow(a, size, align);
+    size_t avail = span(a->cur, a->end);
+    size_t pad = pad_for(a->cur, align);
+    if (MOTE_UNLIKELY(pad > avail || size > avail - pad)) return grow(a, size, align);
+    uint8_t *p = a->cur + pad;
+    a->cur = p + size;
+    a->used += pad + size;
+    MOTE_TRACK_FRESH(p, size);
+    return p;
 }
 
-void *mote_arena_alloc(mote_arena *a, size_t size)
+/* The external definition of the inline fast path in mote/arena.h. */
+extern inline void *mote_arena_alloc(mote_arena *a, size_t size);
+
+void *mote__arena_alloc_slow(mote_arena *a, size_t size, size_t align)
 {
     if (!a) return NULL;
-    return arena_alloc(a, size, MOTE_ARENA_ALIGN);
+    return arena_alloc(a, size, align);
 }
 
 void *mote_arena_alloc_aligned(mote_arena *a, size_t size, size_t align)
@@ -267,17 +276,51 @@ void mote_arena_get_stats(const mote_arena *a, mote_arena_stats *out)
     out->blocks = a->blocks;
 }
 
-bool mote__arena_resize_last(mote_arena *a, void *ptr, size_t old_size, size_t new_size)
+/* Resize the current chained block, whose only allocation is its first
+ * byte onwards, so that allocation spans new_size bytes. */
+static void *resize_block(mote_arena *a, size_t old_size, size_t new_size)
+{
+    mote_arena_block *b = a->block;
+    size_t bsize;
+    if (!mote_size_add(new_size, BLOCK_HDR, &bsize)) return NULL;
+    size_t old_bsize = b->size;
+    /* The allocator may copy or inspect the whole block. */
+    MOTE_TRACK_FRESH(b, old_bsize);
+    mote_arena_block *nb = a->alloc(a->alloc_ctx, b, old_bsize, bsize);
+    if (!nb) {
+        MOTE_TRACK_POISON(a->cur, span(a->cur, a->end));
+        return NULL;
+    }
+    if (nb->prev) nb->prev->next = nb;
+    else a->first = nb;
+    if (nb->next) nb->next->prev = nb;
+    nb->size = bsize;
+    a->capacity = a->capacity - (old_bsize - BLOCK_HDR) + (bsize - BLOCK_HDR);
+    a->block = nb;
+    a->cur = block_start(nb) + new_size;
+    a->end = block_end(nb);
+    a->used += new_size - old_size;
+    return block_start(nb);
+}
+
+void *mote__arena_resize_last(mote_arena *a, void *ptr, size_t old_size, size_t new_size)
 {
     uint8_t *p = ptr;
-    if (!a || !p || !a->cur) return false;
+    if (!a || !p || !a->cur) return NULL;
     uint8_t *start = a->block ? block_start(a->block) : a->initial;
     if ((uintptr_t)p < (uintptr_t)start || (uintptr_t)p > (uintptr_t)a->cur ||
         span(p, a->cur) != old_size)
-        return false;
+        return NULL;
     if (new_size >= old_size) {
         size_t more = new_size - old_size;
-        if (more > span(a->cur, a->end)) return false;
+        if (more > span(a->cur, a->end)) {
+            /* Only allocation of a chained block: let the allocator resize
+             * the block (often in place, else one copy like realloc). A mark
+             * taken inside this block after p would become stale, but
+             * restoring it after p grew is already invalid (see save). */
+            if (a->block && p == start) return resize_block(a, old_size, new_size);
+            return NULL;
+        }
         MOTE_TRACK_FRESH(a->cur, more);
         a->cur += more;
         a->used += more;
@@ -288,5 +331,5 @@ bool mote__arena_resize_last(mote_arena *a, void *ptr, size_t old_size, size_t n
         a->used -= less;
         MOTE_TRACK_POISON(a->cur, less);
     }
-    return true;
+    return p;
 }

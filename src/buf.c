@@ -56,7 +56,7 @@ static void drop_storage(mote_buf *b, uint8_t *data, size_t cap)
     }
 }
 
-static mote_err grow(mote_buf *b, size_t extra)
+static MOTE_NOINLINE mote_err grow(mote_buf *b, size_t extra)
 {
     size_t need;
     if (!mote_size_add(b->len, extra, &need)) return MOTE_ERR_OVERFLOW;
@@ -76,12 +76,15 @@ static mote_err grow(mote_buf *b, size_t extra)
         if (got > b->max) got = b->max;
     } else {
         if (b->data) {
-            if (mote__arena_resize_last(b->arena, b->data, b->cap, want)) {
-                b->cap = want;
-                return MOTE_OK;
+            size_t to = want;
+            uint8_t *moved = mote__arena_resize_last(b->arena, b->data, b->cap, to);
+            if (!moved && want > need) {
+                to = need;
+                moved = mote__arena_resize_last(b->arena, b->data, b->cap, to);
             }
-            if (want > need && mote__arena_resize_last(b->arena, b->data, b->cap, need)) {
-                b->cap = need;
+            if (moved) {
+                b->data = moved;
+                b->cap = to;
                 return MOTE_OK;
             }
         }
@@ -107,30 +110,31 @@ mote_err mote_buf_reserve(mote_buf *b, size_t extra)
     return grow(b, extra);
 }
 
-mote_err mote_buf_append(mote_buf *b, const void *src, size_t n)
+/* External definitions of the inline fast paths in mote/buf.h. */
+extern inline mote_err mote_buf_append(mote_buf *b, const void *src, size_t n);
+extern inline mote_err mote_buf_push(mote_buf *b, uint8_t byte);
+
+mote_err mote__buf_append_slow(mote_buf *b, const void *src, size_t n)
 {
     if (!b || (!src && n)) return MOTE_ERR_INVALID;
     if (n == 0) return MOTE_OK;
-    if (n > b->cap - b->len) {
-        /* Appending a piece of ourselves: growth may move (and release) the
-         * storage src points into, so remember it as an offset. */
-        uintptr_t s = (uintptr_t)src, d = (uintptr_t)b->data;
-        bool inside = b->data && s >= d && s < d + b->cap;
-        size_t off = inside ? (size_t)(s - d) : 0;
+    /* src may be a piece of this buffer: growth can move (and release) the
+     * storage it points into, so it is kept as an offset, and the copy may
+     * overlap. */
+    uintptr_t s = (uintptr_t)src, d = (uintptr_t)b->data;
+    bool inside = b->data && s >= d && s < d + b->cap;
+    if (MOTE_UNLIKELY(n > b->cap - b->len)) {
         mote_err e = grow(b, n);
         if (e != MOTE_OK) return e;
-        if (inside) {
-            memmove(b->data + b->len, b->data + off, n);
-            b->len += n;
-            return MOTE_OK;
-        }
+        if (inside) src = b->data + (s - d);
     }
-    memmove(b->data + b->len, src, n);
+    if (MOTE_UNLIKELY(inside)) memmove(b->data + b->len, src, n);
+    else memcpy(b->data + b->len, src, n);
     b->len += n;
     return MOTE_OK;
 }
 
-mote_err mote_buf_push(mote_buf *b, uint8_t byte)
+mote_err mote__buf_push_slow(mote_buf *b, uint8_t byte)
 {
     if (!b) return MOTE_ERR_INVALID;
     if (b->len == b->cap) {

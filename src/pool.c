@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "mote/pool.h"
+#include "mem_private.h"
 #include "track.h"
 
 #define HDR 8u
@@ -43,10 +44,13 @@ static unsigned class_of(size_t size)
 #endif
 }
 
-static uint32_t tag_for(const mote_pool *p, const uint8_t *hdr, uint32_t state)
+/* Not a secret, just a tag that stale or foreign bytes almost never match:
+ * the header's own address (a copied header fails) mixed with the pool's
+ * key (another pool's buffer fails) and the state. Kept to a couple of
+ * instructions: get and put each compute it once. */
+static inline uint32_t tag_for(const mote_pool *p, const uint8_t *hdr, uint32_t state)
 {
-    uint32_t x = ((uint32_t)((uintptr_t)hdr >> 3) ^ p->key) * 0x9E3779B1u;
-    return (x ^ (x >> 15)) ^ state;
+    return ((uint32_t)(uintptr_t)hdr ^ p->key) ^ state;
 }
 
 static void write_hdr(uint8_t *h, uint32_t tag, uint32_t info)
@@ -64,8 +68,8 @@ mote_err mote_pool_init(mote_pool *p, mote_arena *a, size_t max_size)
     if (max_size > TOP_CLASS_SIZE) max_size = TOP_CLASS_SIZE;
     p->max_class = class_of(max_size);
     p->max_size = (size_t)MOTE_POOL_MIN_CLASS << p->max_class;
-    uintptr_t k = (uintptr_t)p ^ ((uintptr_t)a << 7);
-    p->key = (uint32_t)k ^ (uint32_t)((uint64_t)k >> 32) ^ 0x5bd1e995u;
+    uint64_t k = ((uint64_t)(uintptr_t)p ^ ((uint64_t)(uintptr_t)a << 7)) * 0x9E3779B97F4A7C15u;
+    p->key = (uint32_t)(k >> 32);
     return MOTE_OK;
 }
 
@@ -94,7 +98,8 @@ static void *get_oversize(mote_pool *p, size_t size, size_t *capacity)
     return blk + 2 * HDR;
 }
 
-void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity)
+/* Everything but a free-list hit: NULL pool, oversize, carving a new buffer. */
+static MOTE_NOINLINE void *get_slow(mote_pool *p, size_t size, size_t *capacity)
 {
     if (!p) {
         if (capacity) *capacity = 0;
@@ -103,29 +108,36 @@ void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity)
     if (size > p->max_size) return get_oversize(p, size, capacity);
     unsigned c = class_of(size);
     size_t cap = (size_t)MOTE_POOL_MIN_CLASS << c;
+    uint8_t *h = mote_arena_alloc(p->arena, HDR + cap);
+    if (!h) return fail(p, capacity);
+    /* info never changes afterwards; the tag flips LIVE/FREE. */
+    write_hdr(h, tag_for(p, h, STATE_LIVE), c | (INFO_CHECK << 8));
+    p->stats.misses++;
+    p->stats.outstanding += cap;
+    if (capacity) *capacity = cap;
+    return h + HDR;
+}
+
+void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity)
+{
+    if (MOTE_UNLIKELY(!p || size > p->max_size)) return get_slow(p, size, capacity);
+    unsigned c = class_of(size);
     uint8_t *ptr = p->free_list[c];
-    if (ptr) {
-        MOTE_TRACK_DEFINED(ptr, sizeof(void *));
-        memcpy(&p->free_list[c], ptr, sizeof(void *));
-        MOTE_TRACK_FRESH(ptr, cap);
-        p->stats.hits++;
-    } else {
-        uint8_t *h = mote_arena_alloc(p->arena, HDR + cap);
-        if (!h) return fail(p, capacity);
-        ptr = h + HDR;
-        /* info never changes afterwards; the tag flips LIVE/FREE. */
-        memcpy(h + 4, &(uint32_t){c | (INFO_CHECK << 8)}, 4);
-        p->stats.misses++;
-    }
+    if (MOTE_UNLIKELY(!ptr)) return get_slow(p, size, capacity);
+    size_t cap = (size_t)MOTE_POOL_MIN_CLASS << c;
+    MOTE_TRACK_DEFINED(ptr, sizeof(void *));
+    memcpy(&p->free_list[c], ptr, sizeof(void *));
+    MOTE_TRACK_FRESH(ptr, cap);
     uint32_t tag = tag_for(p, ptr - HDR, STATE_LIVE);
     memcpy(ptr - HDR, &tag, 4);
+    p->stats.hits++;
     p->stats.outstanding += cap;
     if (capacity) *capacity = cap;
     return ptr;
 }
 
 /* Read the header of ptr if it can be one of ours; false if not. */
-static bool read_hdr(const void *ptr, uint32_t *tag, uint32_t *info)
+static inline bool read_hdr(const void *ptr, uint32_t *tag, uint32_t *info)
 {
     uintptr_t u = (uintptr_t)ptr;
     /* Our buffers are MOTE_ARENA_ALIGN-aligned and have a header in front. */
@@ -145,33 +157,42 @@ static mote_err bad_put(mote_pool *p)
     return MOTE_ERR_INVALID;
 }
 
-mote_err mote_pool_put(mote_pool *p, void *ptr)
+/* Everything but a valid pooled buffer: NULL, oversize, bad pointers. */
+static MOTE_NOINLINE mote_err put_slow(mote_pool *p, void *ptr)
 {
     if (!ptr) return MOTE_OK;
     if (!p) return MOTE_ERR_INVALID;
     uint32_t tag, info;
     if (!read_hdr(ptr, &tag, &info)) return bad_put(p);
     uint8_t *h = (uint8_t *)ptr - HDR;
-    if (tag != tag_for(p, h, STATE_LIVE)) return bad_put(p); /* double put or foreign */
+    /* A FREE tag is a double put; anything else a foreign pointer. */
+    if (tag != tag_for(p, h, STATE_LIVE) || (info & 0xffu) != OVERSIZE_CLASS) return bad_put(p);
+    mote_arena *a = p->arena;
+    uint64_t c64;
+    if (!a->alloc || MOTE_TRACK_IS_POISONED(h - HDR, HDR)) return bad_put(p);
+    memcpy(&c64, h - HDR, 8);
+    if (c64 <= p->max_size || c64 > SIZE_MAX - 2 * HDR) return bad_put(p);
+    size_t cap = (size_t)c64;
+    /* Marked FREE first: a second put sees it while the memory is not
+     * reused (and ASan reports the use after free). */
+    uint32_t freed = tag ^ (STATE_LIVE ^ STATE_FREE);
+    memcpy(h, &freed, 4);
+    (void)a->alloc(a->alloc_ctx, h - HDR, cap + 2 * HDR, 0);
+    p->stats.drops++;
+    p->stats.outstanding -= cap;
+    return MOTE_OK;
+}
+
+mote_err mote_pool_put(mote_pool *p, void *ptr)
+{
+    uint32_t tag, info;
+    if (MOTE_UNLIKELY(!ptr || !p || !read_hdr(ptr, &tag, &info))) return put_slow(p, ptr);
+    uint8_t *h = (uint8_t *)ptr - HDR;
     unsigned c = info & 0xffu;
-    uint32_t freed = tag_for(p, h, STATE_FREE);
-    if (c == OVERSIZE_CLASS) {
-        mote_arena *a = p->arena;
-        uint64_t c64;
-        if (!a->alloc || MOTE_TRACK_IS_POISONED(h - HDR, HDR)) return bad_put(p);
-        memcpy(&c64, h - HDR, 8);
-        if (c64 <= p->max_size || c64 > SIZE_MAX - 2 * HDR) return bad_put(p);
-        size_t cap = (size_t)c64;
-        /* Marked FREE first: a second put sees it while the memory is not
-         * reused (and ASan reports the use after free). */
-        memcpy(h, &freed, 4);
-        (void)a->alloc(a->alloc_ctx, h - HDR, cap + 2 * HDR, 0);
-        p->stats.drops++;
-        p->stats.outstanding -= cap;
-        return MOTE_OK;
-    }
-    if (c > p->max_class) return bad_put(p);
+    /* Oversize buffers (class 0xff) also take the slow path. */
+    if (MOTE_UNLIKELY(tag != tag_for(p, h, STATE_LIVE) || c > p->max_class)) return put_slow(p, ptr);
     size_t cap = (size_t)MOTE_POOL_MIN_CLASS << c;
+    uint32_t freed = tag ^ (STATE_LIVE ^ STATE_FREE);
     memcpy(h, &freed, 4);
     memcpy(ptr, &p->free_list[c], sizeof(void *));
     p->free_list[c] = ptr;

@@ -157,7 +157,7 @@ static void cap_reached_content_intact(void **state)
     mote_buf_init_arena(&bufs[1], &a, 100);
     for (int k = 0; k < 2; k++) {
         mote_buf *b = &bufs[k];
-        uint8_t src[100];
+        uint8_t src[120];
         fill(src, sizeof src, 1);
         assert_int_equal(mote_buf_append(b, src, 90), MOTE_OK);
         assert_true(b->cap <= 100);
@@ -263,6 +263,44 @@ static void growth_through_allocator_is_geometric(void **state)
     assert_true(c.requested <= 4 * total);
     mote_arena_destroy(&a);
     assert_int_equal(c.live, 0);
+}
+
+/* An arena buffer alone in a chained block grows by resizing that block
+ * through the allocator (realloc-like): nothing is abandoned, the arena
+ * holds one block of about the buffer's size. */
+static void arena_buffer_resizes_own_block(void **state)
+{
+    (void)state;
+    counting_alloc c;
+    counting_init(&c);
+    mote_arena a;
+    mote_arena_init(&a, NULL, 0, counting_fn, &c);
+    mote_buf b;
+    mote_buf_init_arena(&b, &a, 0);
+    uint8_t chunk[1000];
+    const size_t total = 500 * 1000;
+    for (size_t i = 0; i < total; i += sizeof chunk) {
+        fill(chunk, sizeof chunk, i);
+        assert_int_equal(mote_buf_append(&b, chunk, sizeof chunk), MOTE_OK);
+    }
+    assert_true(check(b.data, total, 0));
+    mote_arena_stats s;
+    mote_arena_get_stats(&a, &s);
+    assert_int_equal(s.blocks, 1);
+    assert_int_equal(c.frees, 0);
+    assert_true(c.live <= b.cap + 64);
+    assert_int_equal(s.used, b.cap);
+    /* A second allocation after the buffer stops block resizing: the next
+     * growth copies into a new block. */
+    assert_non_null(mote_arena_alloc(&a, 8));
+    size_t cap = b.cap;
+    assert_int_equal(mote_buf_reserve(&b, cap - b.len + 1), MOTE_OK);
+    mote_arena_get_stats(&a, &s);
+    assert_int_equal(s.blocks, 3); /* the 8 bytes took a small block of their own */
+    assert_true(check(b.data, total, 0));
+    mote_arena_destroy(&a);
+    assert_int_equal(c.live, 0);
+    assert_int_equal(c.size_errors, 0);
 }
 
 /* tail + commit: write into the free tail, commit makes it content;
@@ -409,6 +447,7 @@ int main(void)
         cmocka_unit_test(reserve_overflow),
         cmocka_unit_test(out_of_memory_keeps_content),
         cmocka_unit_test(growth_through_allocator_is_geometric),
+        cmocka_unit_test(arena_buffer_resizes_own_block),
         cmocka_unit_test(tail_and_commit),
         cmocka_unit_test(consume_and_clear),
         cmocka_unit_test(detach_hands_over_storage),

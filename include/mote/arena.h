@@ -81,6 +81,27 @@ mote_err mote_arena_init(mote_arena *a, void *mem, size_t size,
 void mote_arena_set_min_block(mote_arena *a, size_t min_block);
 
 /*
+ * Inline fast paths. A few hot functions (mote_arena_alloc here, pool
+ * get/put, buf append/push) are C99 inline definitions in the headers, so
+ * the common case costs a handful of instructions in the caller instead of
+ * a call; the library still exports every one of them (extern inline in
+ * its .c file), so taking their address or calling from another language
+ * works as before. Under AddressSanitizer (or with MOTE_VALGRIND) the
+ * memory-tracking ones always call into the library so the shim sees every
+ * block: code that includes these headers must be built with the same
+ * sanitizer setting as the library. mote__* functions are private.
+ */
+#if defined(__SANITIZE_ADDRESS__) || defined(MOTE_VALGRIND)
+#define MOTE__TRACKED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MOTE__TRACKED 1
+#endif
+#endif
+
+void *mote__arena_alloc_slow(mote_arena *a, size_t size, size_t align);
+
+/*
  * Allocate size bytes aligned to MOTE_ARENA_ALIGN. The memory is owned by
  * the arena and valid until a restore to an earlier mark, reset or destroy.
  * size 0 is served as 1 byte, so every non-NULL result is distinct. Returns
@@ -89,7 +110,23 @@ void mote_arena_set_min_block(mote_arena *a, size_t min_block);
  * size plus block overhead would overflow size_t; NULL on a NULL arena
  * (nothing counted).
  */
-void *mote_arena_alloc(mote_arena *a, size_t size);
+inline void *mote_arena_alloc(mote_arena *a, size_t size)
+{
+#if !defined(MOTE__TRACKED)
+    if (a && size != 0) {
+        uintptr_t cur = (uintptr_t)a->cur;
+        size_t pad = (size_t)(0u - cur) & (MOTE_ARENA_ALIGN - 1);
+        size_t avail = (size_t)((uintptr_t)a->end - cur);
+        if (pad <= avail && size <= avail - pad) {
+            uint8_t *p = a->cur + pad;
+            a->cur = p + size;
+            a->used += pad + size;
+            return p;
+        }
+    }
+#endif
+    return mote__arena_alloc_slow(a, size, MOTE_ARENA_ALIGN);
+}
 
 /* As mote_arena_alloc with an explicit alignment; align must be a power of
  * two (else NULL and a counted failure, nothing consumed). */
@@ -109,7 +146,10 @@ void *mote_arena_calloc(mote_arena *a, size_t count, size_t size);
  * reset; restore checks what it cheaply can (the mark's block is still held,
  * its position lies in that block and not beyond the current position) and
  * ignores a mark that fails the checks. save(NULL) gives an empty mark;
- * restore(NULL, m) does nothing. */
+ * restore(NULL, m) does nothing. Anything allocated or grown after the mark
+ * is released by restore, including growth of an arena-backed mote_buf
+ * made before the mark: such a buffer must not grow between save and
+ * restore. */
 mote_arena_mark mote_arena_save(const mote_arena *a);
 void mote_arena_restore(mote_arena *a, mote_arena_mark mark);
 

@@ -16,6 +16,8 @@
 #ifndef MOTE_BUF_H
 #define MOTE_BUF_H
 
+#include <string.h>
+
 #include "mote/pool.h"
 
 #ifdef __cplusplus
@@ -52,8 +54,30 @@ mote_err mote_buf_reserve(mote_buf *b, size_t extra);
 /* Append n bytes (src may be NULL only if n == 0, else MOTE_ERR_INVALID);
  * src may point into the buffer itself. Errors as reserve; on error the
  * content is unchanged. */
-mote_err mote_buf_append(mote_buf *b, const void *src, size_t n);
-mote_err mote_buf_push(mote_buf *b, uint8_t byte);
+mote_err mote__buf_append_slow(mote_buf *b, const void *src, size_t n);
+mote_err mote__buf_push_slow(mote_buf *b, uint8_t byte);
+
+inline mote_err mote_buf_append(mote_buf *b, const void *src, size_t n)
+{
+    /* Fast path (inline, see mote/arena.h): fits, and src is not inside
+     * the buffer's own storage (unsigned difference >= cap). */
+    if (b && src && n != 0 && n <= b->cap - b->len &&
+        (uintptr_t)src - (uintptr_t)b->data >= b->cap) {
+        memcpy(b->data + b->len, src, n);
+        b->len += n;
+        return MOTE_OK;
+    }
+    return mote__buf_append_slow(b, src, n);
+}
+
+inline mote_err mote_buf_push(mote_buf *b, uint8_t byte)
+{
+    if (b && b->len < b->cap) {
+        b->data[b->len++] = byte;
+        return MOTE_OK;
+    }
+    return mote__buf_push_slow(b, byte);
+}
 
 /* Free tail: pointer to data + len and the bytes available before growth
  * (NULL and 0 while the buffer has no storage; avail may be NULL).
