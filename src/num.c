@@ -664,3 +664,160 @@ done:
     memcpy(out, &bits, sizeof *out);
     return MOTE_OK;
 }
+
+/* ------------------------------------------------------------------ */
+/* shortest digits: Schubfach                                           */
+
+/* floor(q log10 2), floor(log10(3/4 2^q)), floor(e log2 10): exact over
+ * the ranges used (checked by scripts/gen_num_pow5.py). */
+static int flog10_pow2(int q) { return floor_shr((int64_t)q * INT64_C(661971961083), 41); }
+static int flog10_three_quarters_pow2(int q)
+{
+    return floor_shr((int64_t)q * INT64_C(661971961083) - INT64_C(274743187321), 41);
+}
+static int flog2_pow10(int e) { return floor_log2_pow5(e) + e; }
+
+/* Schubfach's rop: g * cp / 2^127 rounded to odd, computed as the paper
+ * prescribes with g split into 63-bit halves g1:g0. The parts below the
+ * 63 bits after the point (g0*cp's low word, y0's low bit) are left out on
+ * purpose: g overestimates 10^-k by up to one unit and that excess must not
+ * reach the sticky bit (an exact round-to-odd of g*cp gets exact ties such
+ * as 2^-25 = 2.98023223876953125e-08 wrong). */
+static uint64_t rop(u128 g, uint64_t cp)
+{
+    const uint64_t mask63 = (UINT64_C(1) << 63) - 1;
+    uint64_t g1 = (g.hi << 1) | (g.lo >> 63), g0 = g.lo & mask63;
+    uint64_t x1 = mul64(g0, cp).hi;
+    u128 y = mul64(g1, cp);
+    uint64_t z = (y.lo >> 1) + x1;
+    uint64_t vbp = y.hi + (z >> 63);
+    return vbp | (((z & mask63) + mask63) >> 63);
+}
+
+int mote_num_f64_digits(double v, char digits[17], int *exp10)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    bits &= ~F64_SIGN_BIT;
+    if (bits == 0 || bits >= F64_INF_BITS) return 0;
+    uint64_t fe = bits >> 52, c = bits & F64_FRAC_MASK, f;
+    int q, k;
+    if (fe) {
+        c |= F64_HIDDEN;
+        q = (int)fe - 1075;
+        /* integers below 2^53: the digits of the integer itself */
+        if (q < 0 && q > -53 && !(c & ((UINT64_C(1) << -q) - 1))) {
+            f = c >> -q;
+            k = 0;
+            goto emit;
+        }
+    } else {
+        q = -1074;
+        /* The two smallest subnormals have rounding intervals wider than
+         * ten units of the last digit, outside the algorithm's premise:
+         * 5e-324 and 1e-323 are their shortest forms. */
+        if (c < 3) {
+            f = c == 1 ? 5 : 1;
+            k = c == 1 ? -324 : -323;
+            goto emit;
+        }
+    }
+    {
+        /* v = c 2^q; cbl/cbr (x4) bound its rounding interval, which is
+         * narrower below at the bottom of a binade. */
+        unsigned out = (unsigned)(c & 1);
+        uint64_t cb = c << 2, cbr = cb + 2, cbl;
+        if (c != F64_HIDDEN || q == -1074) {
+            cbl = cb - 2;
+            k = flog10_pow2(q);
+        } else {
+            cbl = cb - 1;
+            k = flog10_three_quarters_pow2(q);
+        }
+        int h = q + flog2_pow10(-k) + 2;
+        /* g = floor(10^-k / 2^r) + 1 with 2^125 <= g < 2^126 */
+        u128 g = pow5_128(-k);
+        g.lo = (g.lo >> 2) | (g.hi << 62);
+        g.hi >>= 2;
+        g.lo++;
+        g.hi += g.lo == 0;
+        uint64_t vb = rop(g, cb << h), vbl = rop(g, cbl << h), vbr = rop(g, cbr << h);
+        uint64_t s = vb >> 2;
+        if (s >= 10) {
+            /* one digit fewer: the multiples of ten around v. (Java's
+             * Double.toString tests s >= 100 because it wants two digits.) */
+            uint64_t sp10 = 10 * div10(s), tp10 = sp10 + 10;
+            bool upin = vbl + out <= sp10 << 2;
+            bool wpin = (tp10 << 2) + out <= vbr;
+            if (upin != wpin) {
+                f = upin ? sp10 : tp10;
+                goto emit;
+            }
+        }
+        uint64_t t = s + 1;
+        bool uin = vbl + out <= s << 2;
+        bool win = (t << 2) + out <= vbr;
+        if (uin != win) {
+            f = uin ? s : t;
+        } else {
+            /* both in the interval: the closer one, ties to even */
+            uint64_t mid2 = (s + t) << 1;
+            f = vb < mid2 || (vb == mid2 && !(s & 1)) ? s : t;
+        }
+    }
+emit:;
+    char tmp[20];
+    int n = put_u64(tmp, f, 0);
+    *exp10 = k + n;
+    while (n > 1 && tmp[n - 1] == '0') n--;
+    if (n > 17) return 0; /* cannot happen: Schubfach gives <= 17 digits */
+    memcpy(digits, tmp, (size_t)n);
+    return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Go-style 'g' formatting                                              */
+
+size_t mote_num_format_f64(double v, char *out, size_t cap)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    if ((bits & ~F64_SIGN_BIT) >= F64_INF_BITS) return 0;
+    char buf[MOTE_NUM_F64_MAX], d[17];
+    size_t n = 0;
+    int dp, nd;
+    if (bits & F64_SIGN_BIT) buf[n++] = '-';
+    nd = mote_num_f64_digits(v, d, &dp);
+    if (nd == 0) {
+        buf[n++] = '0';
+    } else if (dp - 1 < -4 || dp - 1 >= 6) {
+        /* strconv.FormatFloat(v, 'g', -1, 64): %e when the exponent is
+         * below -4 or at least 6 (the shortest-precision rule), with at
+         * least two exponent digits */
+        int x = dp - 1;
+        buf[n++] = d[0];
+        if (nd > 1) {
+            buf[n++] = '.';
+            for (int i = 1; i < nd; i++) buf[n++] = d[i];
+        }
+        buf[n++] = 'e';
+        buf[n++] = x < 0 ? '-' : '+';
+        if (x < 0) x = -x;
+        if (x >= 100) buf[n++] = (char)('0' + x / 100);
+        buf[n++] = (char)('0' + x / 10 % 10);
+        buf[n++] = (char)('0' + x % 10);
+    } else {
+        if (dp > 0) {
+            for (int i = 0; i < dp; i++) buf[n++] = i < nd ? d[i] : '0';
+        } else {
+            buf[n++] = '0';
+        }
+        if (nd > dp) {
+            buf[n++] = '.';
+            for (int i = dp; i < nd; i++) buf[n++] = i < 0 ? '0' : d[i];
+        }
+    }
+    if (n > cap) return 0;
+    memcpy(out, buf, n);
+    return n;
+}

@@ -358,6 +358,142 @@ static void format_integers(void **state)
     }
 }
 
+typedef size_t (*format_fn)(double, char *, size_t);
+static const format_fn formatters[2] = {mote_num_format_f64, small_format_f64};
+
+static void expect_format(double v, const char *want)
+{
+    for (int k = 0; k < 2; k++) {
+        char buf[MOTE_NUM_F64_MAX];
+        size_t n = formatters[k](v, buf, sizeof buf);
+        if (n != strlen(want) || memcmp(buf, want, n) != 0) {
+            fprintf(stderr, "format %a (%s): got '%.*s' want '%s'\n", v, k ? "small" : "table",
+                    (int)n, buf, want);
+            fail();
+        }
+    }
+}
+
+/* Go strconv.FormatFloat(v, 'g', -1, 64) spellings. */
+static void format_f64_pinned(void **state)
+{
+    (void)state;
+    expect_format(5e-324, "5e-324");
+    expect_format(1e-323, "1e-323");
+    expect_format(1.7976931348623157e308, "1.7976931348623157e+308");
+    expect_format(2.2250738585072014e-308, "2.2250738585072014e-308");
+    expect_format(0.1, "0.1");
+    expect_format(100, "100");
+    expect_format(1e21, "1e+21");
+    expect_format(1e20, "1e+20");
+    expect_format(123456789012345680000.0, "1.2345678901234568e+20");
+    expect_format(-0.0, "-0");
+    expect_format(0.0, "0");
+    expect_format(1e6, "1e+06");
+    expect_format(123456, "123456");
+    expect_format(1234567, "1.234567e+06");
+    expect_format(1e-5, "1e-05");
+    expect_format(0.0001, "0.0001");
+    expect_format(0.0001234, "0.0001234");
+    expect_format(-1.5e-7, "-1.5e-07");
+    expect_format(1e23, "1e+23");
+    expect_format(9007199254740993.0, "9.007199254740992e+15");
+    expect_format(1e100, "1e+100");
+    expect_format(12345.678, "12345.678");
+    expect_format(0.3, "0.3");
+    char buf[4];
+    assert_int_equal(mote_num_format_f64(1.5, buf, 3), 3);
+    assert_int_equal(mote_num_format_f64(1.25, buf, 3), 0); /* too small: nothing */
+    assert_int_equal(mote_num_format_f64(from_bits(UINT64_C(0x7FF0000000000000)), buf, 4), 0);
+    assert_int_equal(mote_num_format_f64(from_bits(UINT64_C(0x7FF8000000000000)), buf, 4), 0);
+    char d[17];
+    int ex = 99;
+    assert_int_equal(mote_num_f64_digits(0.0, d, &ex), 0);
+    assert_int_equal(mote_num_f64_digits(from_bits(UINT64_C(0xFFF0000000000000)), d, &ex), 0);
+    assert_int_equal(mote_num_f64_digits(-2.5e-3, d, &ex), 2);
+    assert_memory_equal(d, "25", 2);
+    assert_int_equal(ex, -2);
+}
+
+/* Every line of tests/data/num_format_go.txt (from gen_num_format.go):
+ * powers of two, subnormals, powers of ten, random bits. */
+static void format_f64_matches_go(void **state)
+{
+    (void)state;
+    const char *dir = getenv("MOTE_TEST_DATA");
+    char path[4096], line[128];
+    snprintf(path, sizeof path, "%s/num_format_go.txt", dir ? dir : "tests/data");
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int count = 0;
+    while (fgets(line, sizeof line, f)) {
+        char want[64];
+        unsigned long long b;
+        if (sscanf(line, "%16llx %63s", &b, want) != 2) continue;
+        expect_format(from_bits((uint64_t)b), want);
+        count++;
+    }
+    fclose(f);
+    assert_true(count > 9000);
+}
+
+/* Decimal integer in digits[0..n) +- 1 in the last place, as "Ne<exp>". */
+static void neighbour(const char *digits, int n, int exp10, int delta, char *out, size_t cap)
+{
+    uint64_t m = 0;
+    for (int i = 0; i < n; i++) m = m * 10 + (uint64_t)(digits[i] - '0');
+    m += (uint64_t)(int64_t)delta;
+    snprintf(out, cap, "%" PRIu64 "e%d", m, exp10 - n);
+}
+
+/* Random doubles: the digits round-trip, no decimal with one digit fewer
+ * round-trips, and when the nearest decimal of that length round-trips it
+ * is the one chosen. strtod/snprintf are the oracle. */
+static void f64_digits_are_shortest_and_closest(void **state)
+{
+    (void)state;
+    uint64_t x = 0x1234567887654321u;
+    for (int round = 0; round < 60000; round++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        uint64_t b = round & 1 ? x & UINT64_C(0x7FEFFFFFFFFFFFFF) : (x >> (round % 64)) | 1;
+        if (round % 5 == 0) b &= UINT64_C(0x7FF0000000000000) | (x & 0xFF); /* near binade bottoms */
+        if (b >= UINT64_C(0x7FF0000000000000) || b == 0) continue;
+        double v = from_bits(b);
+        char d[17], buf[64];
+        int ex, n = mote_num_f64_digits(v, d, &ex);
+        char d2[17];
+        int ex2, n2 = small_f64_digits(v, d2, &ex2);
+        assert_true(n >= 1 && n <= 17);
+        assert_true(n == n2 && ex == ex2 && memcmp(d, d2, (size_t)n) == 0);
+        assert_true(d[n - 1] != '0' && d[0] != '0');
+        snprintf(buf, sizeof buf, "0.%.*se%d", n, d, ex);
+        assert_true(bits_of(strtod(buf, NULL)) == b);
+        /* closest: the correctly rounded n-digit decimal, if it round-trips */
+        snprintf(buf, sizeof buf, "%.*e", n - 1, v);
+        if (bits_of(strtod(buf, NULL)) == b) {
+            char mine[64];
+            snprintf(mine, sizeof mine, "%c%s%.*se%d", d[0], n > 1 ? "." : "", n - 1, d + 1, ex - 1);
+            assert_true(strtod(mine, NULL) == strtod(buf, NULL));
+        }
+        if (n == 1) continue;
+        /* shortest: the (n-1)-digit decimals nearest v, and their neighbours */
+        snprintf(buf, sizeof buf, "%.*e", n - 2, v);
+        char sd[20];
+        int sn = 0, sexp;
+        for (const char *p = buf; *p && *p != 'e'; p++)
+            if (*p >= '0' && *p <= '9') sd[sn++] = *p;
+        sexp = atoi(strchr(buf, 'e') + 1) + 1;
+        for (int delta = -1; delta <= 1; delta++) {
+            char cand[64];
+            neighbour(sd, sn, sexp, delta, cand, sizeof cand);
+            if (bits_of(strtod(cand, NULL)) == b) {
+                fprintf(stderr, "%a: %d digits '%.*s' but %s round-trips\n", v, n, n, d, cand);
+                fail();
+            }
+        }
+    }
+}
+
 /* The SMALL build's computed powers equal the generated table, entry by entry. */
 static void small_powers_equal_table(void **state)
 {
@@ -384,6 +520,9 @@ int main(void)
         cmocka_unit_test(parse_u64_edges),
         cmocka_unit_test(format_integers),
         cmocka_unit_test(small_powers_equal_table),
+        cmocka_unit_test(format_f64_pinned),
+        cmocka_unit_test(format_f64_matches_go),
+        cmocka_unit_test(f64_digits_are_shortest_and_closest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
