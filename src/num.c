@@ -68,6 +68,14 @@
 #define POW5_MIN (-343)
 #define POW5_MAX 324
 
+/* Keeps a helper's locals out of its caller's frame where that lowers the
+ * deepest stack (the slow path must stay well under 512 bytes). */
+#if defined(__GNUC__) || defined(__clang__)
+#define MOTE__NOINLINE __attribute__((noinline))
+#else
+#define MOTE__NOINLINE
+#endif
+
 typedef struct u128 {
     uint64_t hi, lo;
 } u128;
@@ -227,7 +235,10 @@ static mote_err parse_digits(const uint8_t *s, size_t n, uint64_t *out, bool *ov
     for (size_t i = 0; i < n; i++) {
         if (!is_digit(s[i])) return MOTE_ERR_BAD_VALUE;
         unsigned d = (unsigned)(s[i] - '0');
-        if (v > (UINT64_MAX - d) / 10) *ovf = true;
+        /* v * 10 + d > UINT64_MAX, without a 64-bit division (a libgcc
+         * helper call on Cortex-M0+) */
+        if (v > UINT64_C(1844674407370955161) || (v == UINT64_C(1844674407370955161) && d > 5))
+            *ovf = true;
         else v = v * 10 + d;
     }
     *out = v;
@@ -388,17 +399,35 @@ typedef struct halfgen {
     int pos, len;
 } halfgen;
 
-static int put_u64(char *buf, uint64_t v, int width)
+/* Decimal digits of v, zero-padded to width, into buf[0..20); returns the
+ * count. Written from the end of buf and moved down, to need no scratch
+ * array on the slow path's stack. */
+static int put_u64(char buf[20], uint64_t v, int width)
 {
-    char tmp[20];
-    int n = 0;
+    int p = 20;
     do {
         uint64_t q = div10(v);
-        tmp[n++] = (char)('0' + (unsigned)(v - q * 10));
+        buf[--p] = (char)('0' + (unsigned)(v - q * 10));
         v = q;
     } while (v);
-    while (n < width) tmp[n++] = '0';
-    for (int i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+    while (20 - p < width) buf[--p] = '0';
+    memmove(buf, buf + p, (size_t)(20 - p));
+    return 20 - p;
+}
+
+/* Digits of v < 10^9, zero-padded to width, into buf; returns the count.
+ * 32-bit arithmetic only: the slow path's deepest call chain runs through
+ * here, so it stays small on cores without a 64-bit multiplier. */
+static int put_u32(char *buf, uint32_t v, int width)
+{
+    int n = 1;
+    for (uint32_t p = 10; n < 9 && v >= p; p *= 10) n++;
+    if (n < width) n = width;
+    for (int i = n - 1; i >= 0; i--) {
+        uint32_t q = (uint32_t)(((uint64_t)v * 0xCCCCCCCDu) >> 35); /* v / 10 */
+        buf[i] = (char)('0' + (v - q * 10));
+        v = q;
+    }
     return n;
 }
 
@@ -407,7 +436,7 @@ static bool halfgen_refill(halfgen *g)
     g->pos = g->len = 0; /* stays empty once the digits are exhausted */
     if (g->j < 0) {
         if (g->next < 0) return false;
-        g->len = put_u64(g->buf, g->d[g->next], 9);
+        g->len = put_u32(g->buf, g->d[g->next], 9);
         g->next--;
         return true;
     }
@@ -426,7 +455,7 @@ static bool halfgen_refill(halfgen *g)
     bool any = false;
     for (int i = 0; i <= wi && !any; i++) any = g->d[i] != 0;
     g->frac_left = any;
-    g->len = put_u64(g->buf, chunk, 9);
+    g->len = put_u32(g->buf, chunk, 9);
     return true;
 }
 
@@ -438,7 +467,7 @@ static int halfgen_next(halfgen *g)
 
 /* Sets up the digits of the halfway point above the finite double with
  * bits b; returns its decimal exponent F: H = 0.h1h2... * 10^F, h1 != 0. */
-static int halfgen_init(halfgen *g, uint64_t b)
+MOTE__NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
 {
     uint64_t fexp = b >> 52, frac = b & F64_FRAC_MASK;
     uint64_t mm = fexp ? frac | F64_HIDDEN : frac;
@@ -469,7 +498,7 @@ static int halfgen_init(halfgen *g, uint64_t b)
                 carry = q;
             }
         }
-        g->len = put_u64(g->buf, g->d[g->n - 1], 0);
+        g->len = put_u32(g->buf, g->d[g->n - 1], 0);
         g->next = g->n - 2;
         return 9 * (g->n - 1) + g->len;
     }
@@ -483,7 +512,11 @@ static int halfgen_init(halfgen *g, uint64_t b)
     g->d[1] = (uint32_t)(fr >> 32);
     g->frac_left = fr != 0;
     if (ip) {
-        g->len = put_u64(g->buf, ip, 0);
+        /* ip < 2^55 < 10^17: at most two nine-digit pieces */
+        uint64_t ih = ip / 1000000000u;
+        uint32_t il = (uint32_t)(ip - ih * 1000000000u);
+        g->len = ih ? put_u32(g->buf, (uint32_t)ih, 0) : 0;
+        g->len += put_u32(g->buf + g->len, il, ih ? 9 : 0);
         return g->len;
     }
     int F = 0;
@@ -803,9 +836,12 @@ size_t mote_num_format_f64(double v, char *out, size_t cap)
         buf[n++] = 'e';
         buf[n++] = x < 0 ? '-' : '+';
         if (x < 0) x = -x;
-        if (x >= 100) buf[n++] = (char)('0' + x / 100);
-        buf[n++] = (char)('0' + x / 10 % 10);
-        buf[n++] = (char)('0' + x % 10);
+        /* x <= 324: x / 100 = (x * 41) >> 12, x / 10 = (x * 205) >> 11
+         * (exact below 1000), no division helper on cores without one */
+        unsigned ux = (unsigned)x, hund = (ux * 41) >> 12, tens = ((ux - hund * 100) * 205) >> 11;
+        if (hund) buf[n++] = (char)('0' + hund);
+        buf[n++] = (char)('0' + tens);
+        buf[n++] = (char)('0' + (ux - hund * 100 - tens * 10));
     } else {
         if (dp > 0) {
             for (int i = 0; i < dp; i++) buf[n++] = i < nd ? d[i] : '0';
