@@ -579,6 +579,29 @@ static bool round_w10q(uint64_t w, int q, bool force, uint64_t *bits)
     return round_interval(m, e2, delta, force, bits);
 }
 
+/* Eight ASCII digits at s (any alignment, any host byte order) as their
+ * value, or -1 if any byte is not a digit: SWAR on one 64-bit word, about
+ * three times faster than eight multiply-adds in a dependency chain. */
+static inline int64_t eight_digits(const uint8_t *s)
+{
+    uint64_t v;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&v, s, 8); /* one unaligned-safe load */
+#else
+    v = 0;
+    for (int k = 7; k >= 0; k--) v = (v << 8) | s[k]; /* s[0] in the low byte */
+#endif
+    if (((v & UINT64_C(0xF0F0F0F0F0F0F0F0)) |
+         (((v + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4)) !=
+        UINT64_C(0x3333333333333333))
+        return -1;
+    v -= UINT64_C(0x3030303030303030);
+    v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+    v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+    v = (v * 10000 + (v >> 32)) & UINT64_C(0x00000000FFFFFFFF);
+    return (int64_t)v;
+}
+
 mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
 {
     size_t i = 0;
@@ -588,17 +611,63 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
         neg = s[0] == '-';
         i++;
     }
-    size_t int_start = i;
-    while (i < n && is_digit(s[i])) i++;
-    size_t int_end = i, nfrac = 0;
+    /* One pass: the first 19 significant digits go into w, value ~ w *
+     * 10^dexp; later digits only set "truncated" (any non-zero) and, before
+     * the point, scale dexp. sig remembers the first significant digit for
+     * the slow path. */
+    uint64_t w = 0;
+    int nd = 0;
+    bool truncated = false;
+    int64_t dexp = 0;
+    const uint8_t *sig = NULL;
+    size_t start = i;
+    for (; i < n && is_digit(s[i]); i++) {
+        unsigned dg = (unsigned)(s[i] - '0');
+        if (nd < 19) {
+            if (nd || dg) {
+                if (!nd) sig = s + i;
+                w = w * 10 + dg;
+                nd++;
+                int64_t v8;
+                if (nd <= 11 && n - i > 8 && (v8 = eight_digits(s + i + 1)) >= 0) {
+                    w = w * 100000000 + (uint64_t)v8;
+                    nd += 8;
+                    i += 8;
+                }
+            }
+        } else {
+            dexp++;
+            truncated |= dg != 0;
+        }
+    }
+    size_t ndigits = i - start;
     if (i < n && s[i] == '.') {
         i++;
         size_t fs = i;
-        while (i < n && is_digit(s[i])) i++;
-        nfrac = i - fs;
+        for (; i < n && is_digit(s[i]); i++) {
+            unsigned dg = (unsigned)(s[i] - '0');
+            if (nd < 19) {
+                if (nd || dg) {
+                    if (!nd) sig = s + i;
+                    w = w * 10 + dg;
+                    nd++;
+                    int64_t v8;
+                    if (nd <= 11 && n - i > 8 && (v8 = eight_digits(s + i + 1)) >= 0) {
+                        w = w * 100000000 + (uint64_t)v8;
+                        nd += 8;
+                        i += 8;
+                        dexp -= 8;
+                    }
+                }
+                dexp--;
+            } else {
+                truncated |= dg != 0;
+            }
+        }
+        ndigits += i - fs;
     }
     const uint8_t *mend = s + i;
-    if (int_end == int_start && nfrac == 0) return MOTE_ERR_BAD_VALUE;
+    if (ndigits == 0) return MOTE_ERR_BAD_VALUE;
     int64_t exp10 = 0;
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         bool eneg = false;
@@ -616,54 +685,31 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
         if (eneg) exp10 = -exp10;
     }
     if (i != n) return MOTE_ERR_BAD_VALUE;
-
-    /* D = 0.d1d2... * 10^E with d1 the first non-zero digit. */
-    digit_cursor c = {s + int_start, mend};
-    int64_t before_point = (int64_t)(int_end - int_start);
-    int64_t lead = 0;
-    const uint8_t *sig = NULL;
-    for (;;) {
-        const uint8_t *at = c.p < c.end && *c.p == '.' ? c.p + 1 : c.p;
-        int dg = cursor_next(&c);
-        if (dg < 0) break;
-        if (dg) { sig = at; break; }
-        lead++;
-    }
-    if (!sig) {
+    if (nd == 0) {
         *out = neg ? -0.0 : 0.0;
         return MOTE_OK;
     }
-    int64_t E = before_point - lead + exp10;
-    if (E > 309) return MOTE_ERR_RANGE; /* D >= 10^309 */
-    uint64_t bits;
-    if (E < -324) { /* D < 10^-325, below half of 2^-1074 */
-        bits = 0;
-        goto done;
-    }
-    /* first 19 significant digits in w, the rest only as "truncated" */
-    uint64_t w = 0;
-    int nd = 0;
-    bool truncated = false;
-    c.p = sig;
-    for (int dg; (dg = cursor_next(&c)) >= 0;) {
-        if (nd < 19) {
-            w = w * 10 + (unsigned)dg;
-            nd++;
-        } else if (dg) {
-            truncated = true;
-            break;
-        }
-    }
-    int q = (int)E - nd;
 
 #if FLT_EVAL_METHOD == 0
-    if (!truncated && w <= (UINT64_C(1) << 53) && q >= -22 && q <= 22) {
+    if (!truncated && w <= (UINT64_C(1) << 53) && dexp + exp10 >= -22 && dexp + exp10 <= 22) {
+        int q = (int)(dexp + exp10);
         double d = (double)w;
         d = q < 0 ? d / pow10_f64[-q] : d * pow10_f64[q];
         *out = neg ? -d : d;
         return MOTE_OK;
     }
 #endif
+
+    /* D = 0.d1d2... * 10^E with d1 the first non-zero digit */
+    int64_t E = dexp + exp10 + nd;
+    if (E > 309) return MOTE_ERR_RANGE; /* D >= 10^309 */
+    uint64_t bits;
+    if (E < -324) { /* D < 10^-325, below half of 2^-1074 */
+        bits = 0;
+        goto done;
+    }
+    int q = (int)E - nd;
+
     if (!truncated && q >= 0 && q <= 27) {
         u128 p = mul64(w, pow5_u64[q]);
         int lz = p.hi ? clz64(p.hi) : 64 + clz64(p.lo);
@@ -849,8 +895,12 @@ size_t mote_num_format_f64(double v, char *out, size_t cap)
             buf[n++] = '0';
         }
         if (nd > dp) {
+            /* here -3 <= dp <= 6: at most 3 zeros, then the rest of d */
+            int from = dp > 0 ? dp : 0;
             buf[n++] = '.';
-            for (int i = dp; i < nd; i++) buf[n++] = i < 0 ? '0' : d[i];
+            for (int i = dp; i < 0; i++) buf[n++] = '0';
+            memcpy(buf + n, d + from, (size_t)(nd - from));
+            n += (size_t)(nd - from);
         }
     }
     if (n > cap) return 0;
