@@ -86,7 +86,7 @@ typedef struct u128 {
 static u128 mul64(uint64_t a, uint64_t b)
 {
     u128 r;
-#if defined(__SIZEOF_INT128__)
+#if defined(__SIZEOF_INT128__) && !defined(MOTE_NUM_NO_INT128)
     __extension__ typedef unsigned __int128 mote__u128;
     mote__u128 p = (mote__u128)a * b;
     r.hi = (uint64_t)(p >> 64);
@@ -846,11 +846,11 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
     }
 emit:;
     char tmp[20];
-    int n = put_u64(tmp, f, 0);
-    *exp10 = k + n;
+    int n = put_u64(tmp, f, 0), e10 = k + n;
     while (n > 1 && tmp[n - 1] == '0') n--;
     if (n > 17) return 0; /* cannot happen: Schubfach gives <= 17 digits */
     memcpy(digits, tmp, (size_t)n);
+    *exp10 = e10;
     return n;
 }
 

@@ -29,6 +29,7 @@ size_t small_format_i64(int64_t v, char *out, size_t cap);
 size_t small_format_u64(uint64_t v, char *out, size_t cap);
 #undef MOTE_NUM_SMALL
 #define MOTE_NUM_SMALL 1
+#define MOTE_NUM_NO_INT128 1 /* and the portable 64x64->128 multiply */
 #define mote_num_parse_f64 small_parse_f64
 #define mote_num_parse_i64 small_parse_i64
 #define mote_num_parse_u64 small_parse_u64
