@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -222,6 +223,54 @@ static void parse_f64_long_inputs_are_exact(void **state)
         buf[p] = 0;
         expect_strtod(buf);
     }
+}
+
+/* Exact halfway points between neighbouring doubles, written out in full
+ * (up to ~770 significant digits, printed exactly from an x87 long double),
+ * then nudged one unit in the last place up or down: ties go to the even
+ * neighbour, the nudges decide. This is where only the exact slow path can
+ * be right. */
+static void parse_f64_exact_halfway_points(void **state)
+{
+    (void)state;
+#if LDBL_MANT_DIG >= 64 && LDBL_MAX_EXP > 1024
+    static char buf[1400];
+    uint64_t x = 0xDEADBEEFCAFEF00Du;
+    for (int round = 0; round < 3000; round++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        uint64_t b = x & UINT64_C(0x7FEFFFFFFFFFFFFF);
+        if (round % 4 == 0) b &= UINT64_C(0x000FFFFFFFFFFFFF); /* subnormals */
+        if (round % 4 == 1) b &= UINT64_C(0x7FF000000000000F); /* binade bottoms */
+        if (round % 50 == 2) b = UINT64_C(0x7FEFFFFFFFFFFFFE) + (uint64_t)(round & 1);
+        long double lo = from_bits(b), hi = from_bits(b + 1);
+        long double mid = (lo + hi) / 2; /* exact: 54 bits fit in 64 */
+        if (b + 1 == UINT64_C(0x7FF0000000000000)) mid = lo + (lo - (long double)from_bits(b - 1)) / 2;
+        snprintf(buf, sizeof buf, "%.1100Le", mid);
+        /* drop trailing zeros of the mantissa (fractions end in 5, large
+         * integers in some other non-zero digit) */
+        char *e = strchr(buf, 'e');
+        assert_non_null(e);
+        char expo[16];
+        snprintf(expo, sizeof expo, "%s", e);
+        size_t k = (size_t)(e - buf);
+        while (k > 1 && buf[k - 1] == '0') k--;
+        char last = buf[k - 1];
+        assert_true(last >= '1' && last <= '9');
+        snprintf(buf + k, sizeof buf - k, "%s", expo);
+        uint64_t even = (b & 1) ? b + 1 : b;
+        if (even == UINT64_C(0x7FF0000000000000)) expect_err(buf, MOTE_ERR_RANGE);
+        else expect_bits(buf, even);
+        /* one unit in the 1100th place below: rounds down */
+        buf[k - 1] = (char)(last - 1);
+        snprintf(buf + k, sizeof buf - k, "99999999%s", expo);
+        expect_bits(buf, b);
+        /* just above: rounds up */
+        buf[k - 1] = last;
+        snprintf(buf + k, sizeof buf - k, "00000001%s", expo);
+        if (b + 1 == UINT64_C(0x7FF0000000000000)) expect_err(buf, MOTE_ERR_RANGE);
+        else expect_bits(buf, b + 1);
+    }
+#endif
 }
 
 static void parse_f64_rejects_bad_syntax(void **state)
@@ -515,6 +564,7 @@ int main(void)
         cmocka_unit_test(parse_f64_pinned_values),
         cmocka_unit_test(parse_f64_matches_strtod_on_hard_cases),
         cmocka_unit_test(parse_f64_long_inputs_are_exact),
+        cmocka_unit_test(parse_f64_exact_halfway_points),
         cmocka_unit_test(parse_f64_rejects_bad_syntax),
         cmocka_unit_test(parse_f64_random_against_strtod),
         cmocka_unit_test(parse_i64_edges),
