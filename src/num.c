@@ -399,22 +399,6 @@ typedef struct halfgen {
     int pos, len;
 } halfgen;
 
-/* Decimal digits of v, zero-padded to width, into buf[0..20); returns the
- * count. Written from the end of buf and moved down, to need no scratch
- * array on the slow path's stack. */
-static int put_u64(char buf[20], uint64_t v, int width)
-{
-    int p = 20;
-    do {
-        uint64_t q = div10(v);
-        buf[--p] = (char)('0' + (unsigned)(v - q * 10));
-        v = q;
-    } while (v);
-    while (20 - p < width) buf[--p] = '0';
-    memmove(buf, buf + p, (size_t)(20 - p));
-    return 20 - p;
-}
-
 /* Digits of v < 10^9, zero-padded to width, into buf; returns the count.
  * 32-bit arithmetic only: the slow path's deepest call chain runs through
  * here, so it stays small on cores without a 64-bit multiplier. */
@@ -773,6 +757,25 @@ static uint64_t rop(u128 g, uint64_t cp)
     return vbp | (((z & mask63) + mask63) >> 63);
 }
 
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Exactly nd digits of v (< 10^nd), ending just before end; two per step
+ * (x / 100 = (x * 0x51EB851F) >> 37 for every 32-bit x). */
+static void put_rev(char *end, uint32_t v, int nd)
+{
+    for (; nd >= 2; nd -= 2) {
+        uint32_t q = (uint32_t)(((uint64_t)v * 0x51EB851Fu) >> 37), r = v - q * 100;
+        end -= 2;
+        end[0] = digit_pairs[2 * r];
+        end[1] = digit_pairs[2 * r + 1];
+        v = q;
+    }
+    if (nd) *--end = (char)('0' + v);
+}
+
 int mote_num_f64_digits(double v, char digits[17], int *exp10)
 {
     uint64_t bits;
@@ -845,11 +848,27 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
         }
     }
 emit:;
-    char tmp[20];
-    int n = put_u64(tmp, f, 0), e10 = k + n;
+    /* f <= 10^17: f = hi * 10^8 + lo with both parts 32-bit, converted as
+     * two independent short chains (no libc call, no 64-bit division) */
+    if (f > UINT64_C(100000000000000000)) return 0; /* cannot happen */
+    uint64_t hi64 = mul64(f, UINT64_C(0xABCC77118461CEFD)).hi >> 26; /* f / 10^8 */
+    uint32_t hi = (uint32_t)hi64, lo = (uint32_t)(f - hi64 * 100000000u);
+    char tmp[18];
+    int n = 8;
+    if (hi) {
+        for (uint64_t p = 10; n < 18 && hi >= p; p *= 10) n++;
+        n++;
+    } else {
+        n = 1;
+        for (uint32_t p = 10; n < 8 && lo >= p; p *= 10) n++;
+    }
+    int lo_digits = hi ? 8 : n;
+    put_rev(tmp + n, lo, lo_digits);
+    put_rev(tmp + n - lo_digits, hi, n - lo_digits);
+    int e10 = k + n;
     while (n > 1 && tmp[n - 1] == '0') n--;
     if (n > 17) return 0; /* cannot happen: Schubfach gives <= 17 digits */
-    memcpy(digits, tmp, (size_t)n);
+    for (int i = 0; i < n; i++) digits[i] = tmp[i];
     *exp10 = e10;
     return n;
 }
@@ -862,7 +881,8 @@ size_t mote_num_format_f64(double v, char *out, size_t cap)
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     if ((bits & ~F64_SIGN_BIT) >= F64_INF_BITS) return 0;
-    char buf[MOTE_NUM_F64_MAX], d[17];
+    char tmpbuf[MOTE_NUM_F64_MAX], d[17];
+    char *buf = cap >= MOTE_NUM_F64_MAX ? out : tmpbuf; /* copy only if small */
     size_t n = 0;
     int dp, nd;
     if (bits & F64_SIGN_BIT) buf[n++] = '-';
@@ -903,6 +923,7 @@ size_t mote_num_format_f64(double v, char *out, size_t cap)
             n += (size_t)(nd - from);
         }
     }
+    if (buf == out) return n;
     if (n > cap) return 0;
     memcpy(out, buf, n);
     return n;
