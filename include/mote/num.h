@@ -13,7 +13,7 @@
  *                     computed exactly when needed (slower float parsing of
  *                     unusual inputs and formatting; identical results).
  *                     Default 1 when compiling with -Os, else 0. num.c.o is
- *                     ~6.6 KiB (text+rodata) on Cortex-M4 at -Os.
+ *                     ~6.9 KiB (text+rodata) on Cortex-M4 at -Os.
  *   MOTE_NUM_NO_INT128=1  use the portable 64x64->128 multiply even where
  *                     the compiler has unsigned __int128 (for testing).
  * Integer functions use no 64-bit division (no libgcc helper on Cortex-M0+).
