@@ -662,8 +662,10 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
         }
         if (i >= n || !is_digit(s[i])) return MOTE_ERR_BAD_VALUE;
         while (i < n && is_digit(s[i])) {
-            /* saturate: beyond 10^9 every outcome is 0 or overflow */
-            if (exp10 < 1000000000) exp10 = exp10 * 10 + (s[i] - '0');
+            /* saturate at 10^17: far beyond any exponent that matters, even
+             * after 10^17 leading zeros, and E = dexp + exp10 + nd still
+             * fits int64 for any input that fits in memory */
+            if (exp10 < INT64_C(100000000000000000)) exp10 = exp10 * 10 + (s[i] - '0');
             i++;
         }
         if (eneg) exp10 = -exp10;
