@@ -149,6 +149,10 @@ static void parse_f64_pinned_values(void **state)
     expect_err("1e309", MOTE_ERR_RANGE);
     expect_err("-1e309", MOTE_ERR_RANGE);
     expect_err("1e999999999999999999999", MOTE_ERR_RANGE);
+    expect_bits("1e-999999999999999999999", 0);
+    expect_bits("0e999999999999999999999", 0);
+    expect_bits("0.0000000001e10", UINT64_C(0x3FF0000000000000));
+    expect_bits("10000000000e-10", UINT64_C(0x3FF0000000000000));
     /* syntax variants that are accepted */
     expect_bits("1.", UINT64_C(0x3FF0000000000000));
     expect_bits(".5", UINT64_C(0x3FE0000000000000));

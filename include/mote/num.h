@@ -10,8 +10,12 @@
  *
  * Build options (src/num.c):
  *   MOTE_NUM_SMALL=1  no 10.7 KiB table of powers of five: each power is
- *                     computed exactly when needed (slower float parsing of
- *                     unusual inputs and formatting; identical results).
+ *                     computed exactly when needed (identical results).
+ *                     Powers 5^e, e >= 0 (formatting values below 2^53,
+ *                     parsing large exponents) are a few short
+ *                     multiplications; e < 0 costs up to 27 divisions of a
+ *                     <= 29-limb number (~800 64/32-bit divisions, ~1 us
+ *                     on x86-64). Clinger-path parses need no power.
  *                     Default 1 when compiling with -Os, else 0. num.c.o is
  *                     ~6.9 KiB (text+rodata) on Cortex-M4 at -Os.
  *   MOTE_NUM_NO_INT128=1  use the portable 64x64->128 multiply even where
