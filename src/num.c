@@ -586,6 +586,51 @@ static inline int64_t eight_digits(const uint8_t *s)
     return (int64_t)v;
 }
 
+/* Digits at s[i..n) into *w (wrapping: only used when <= 19 digits),
+ * eight at a time where possible; returns the index after them. */
+static size_t scan_digits(const uint8_t *s, size_t i, size_t n, uint64_t *w)
+{
+    uint64_t v = *w;
+    int64_t v8;
+    while (n - i >= 8 && (v8 = eight_digits(s + i)) >= 0) {
+        v = v * 100000000 + (uint64_t)v8;
+        i += 8;
+    }
+    for (; i < n && is_digit(s[i]); i++) v = v * 10 + (unsigned)(s[i] - '0');
+    *w = v;
+    return i;
+}
+
+/* Mantissa s[i..mend) with more than 19 significant digits (syntax already
+ * checked): the first 19 into *w, value ~ w * 10^*dexp; later digits only
+ * set *truncated (if non-zero) and, before the point, scale *dexp. */
+static void scan_long(const uint8_t *s, size_t i, const uint8_t *mend, uint64_t *w,
+                      int64_t *dexp, bool *truncated)
+{
+    int nd = 0;
+    bool after_point = false;
+    *w = 0;
+    *dexp = 0;
+    *truncated = false;
+    for (; s + i < mend; i++) {
+        if (s[i] == '.') {
+            after_point = true;
+            continue;
+        }
+        unsigned dg = (unsigned)(s[i] - '0');
+        if (nd < 19) {
+            if (nd || dg) {
+                *w = *w * 10 + dg;
+                nd++;
+            }
+            if (after_point) --*dexp;
+        } else {
+            if (!after_point) ++*dexp;
+            *truncated |= dg != 0;
+        }
+    }
+}
+
 mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
 {
     size_t i = 0;
@@ -595,63 +640,29 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
         neg = s[0] == '-';
         i++;
     }
-    /* One pass: the first 19 significant digits go into w, value ~ w *
-     * 10^dexp; later digits only set "truncated" (any non-zero) and, before
-     * the point, scale dexp. sig remembers the first significant digit for
-     * the slow path. */
+    /* Scan the mantissa once, accumulating every digit from the first
+     * significant one into w; only when that is more than 19 digits (w then
+     * wrapped) is it rescanned by scan_long. sig remembers the first
+     * significant digit for the slow path. */
+    size_t start = i, sig0;
     uint64_t w = 0;
-    int nd = 0;
-    bool truncated = false;
-    int64_t dexp = 0;
-    const uint8_t *sig = NULL;
-    size_t start = i;
-    for (; i < n && is_digit(s[i]); i++) {
-        unsigned dg = (unsigned)(s[i] - '0');
-        if (nd < 19) {
-            if (nd || dg) {
-                if (!nd) sig = s + i;
-                w = w * 10 + dg;
-                nd++;
-                int64_t v8;
-                if (nd <= 11 && n - i > 8 && (v8 = eight_digits(s + i + 1)) >= 0) {
-                    w = w * 100000000 + (uint64_t)v8;
-                    nd += 8;
-                    i += 8;
-                }
-            }
-        } else {
-            dexp++;
-            truncated |= dg != 0;
-        }
-    }
-    size_t ndigits = i - start;
+    while (i < n && s[i] == '0') i++;
+    sig0 = i;
+    i = scan_digits(s, i, n, &w);
+    size_t nint = i - start, nsig = i - sig0, nfrac = 0;
     if (i < n && s[i] == '.') {
-        i++;
-        size_t fs = i;
-        for (; i < n && is_digit(s[i]); i++) {
-            unsigned dg = (unsigned)(s[i] - '0');
-            if (nd < 19) {
-                if (nd || dg) {
-                    if (!nd) sig = s + i;
-                    w = w * 10 + dg;
-                    nd++;
-                    int64_t v8;
-                    if (nd <= 11 && n - i > 8 && (v8 = eight_digits(s + i + 1)) >= 0) {
-                        w = w * 100000000 + (uint64_t)v8;
-                        nd += 8;
-                        i += 8;
-                        dexp -= 8;
-                    }
-                }
-                dexp--;
-            } else {
-                truncated |= dg != 0;
-            }
+        size_t f0 = ++i;
+        if (nsig == 0) {
+            while (i < n && s[i] == '0') i++;
+            sig0 = i;
         }
-        ndigits += i - fs;
+        size_t fs = i;
+        i = scan_digits(s, i, n, &w);
+        nsig += i - fs;
+        nfrac = i - f0;
     }
-    const uint8_t *mend = s + i;
-    if (ndigits == 0) return MOTE_ERR_BAD_VALUE;
+    const uint8_t *mend = s + i, *sig = s + sig0;
+    if (nint + nfrac == 0) return MOTE_ERR_BAD_VALUE;
     int64_t exp10 = 0;
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         bool eneg = false;
@@ -671,9 +682,16 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
         if (eneg) exp10 = -exp10;
     }
     if (i != n) return MOTE_ERR_BAD_VALUE;
-    if (nd == 0) {
+    if (nsig == 0) {
         *out = neg ? -0.0 : 0.0;
         return MOTE_OK;
+    }
+    int64_t dexp = -(int64_t)nfrac;
+    bool truncated = false;
+    int nd = (int)nsig;
+    if (nsig > 19) {
+        scan_long(s, start, mend, &w, &dexp, &truncated);
+        nd = 19;
     }
 
 #if FLT_EVAL_METHOD == 0
