@@ -62,7 +62,7 @@ class T:
         return "T(%r, %r, %r)" % (self.name, self.args, self.dim)
 
 
-def parse_type(s):
+def parse_type(s, keep_frozen=False):
     pos = 0
 
     def skip():
@@ -96,7 +96,7 @@ def parse_type(s):
                 assert s[pos] == ">", s
                 pos += 1
                 break
-        return t.args[0] if t.name == "frozen" else t
+        return t.args[0] if t.name == "frozen" and not keep_frozen else t
 
     t = parse()
     skip()
@@ -125,6 +125,38 @@ def class_name(t):
                 "tuple": "TupleType"}[t.name]
         return "%s(%s)" % (kind, ", ".join(class_name(a) for a in t.args))
     return CLASS[t.name]
+
+
+MARSHAL = "org.apache.cassandra.db.marshal."
+
+
+def java_name(t, ignore_freezing=False):
+    """The type's name as Cassandra's AbstractType.toString() spells it
+    (Cassandra 5.0): package-qualified classes; collection parameters joined
+    with "," (TypeParser.stringifyTypeParameters); a frozen collection wrapped
+    in FrozenType(...) unless an enclosing frozen type already is
+    (ignoreFreezing); tuples never wrapped and their fields spelled with
+    ignoreFreezing; vector as VectorType(ELEM , DIM) with " , "
+    (TypeParser.stringifyVectorParameters) and the element frozen.
+    `t` comes from parse_type(..., keep_frozen=True)."""
+    n = t.name
+    if n == "frozen":
+        inner = t.args[0]
+        if inner.name in ("list", "set", "map"):
+            body = java_name(inner, True)
+            return body if ignore_freezing else MARSHAL + "FrozenType(" + body + ")"
+        return java_name(inner, ignore_freezing)
+    if n in ("list", "set", "map"):
+        kind = {"list": "ListType", "set": "SetType", "map": "MapType"}[n]
+        return MARSHAL + kind + "(" + ",".join(java_name(a, ignore_freezing) for a in t.args) + ")"
+    if n == "tuple":
+        return MARSHAL + "TupleType(" + ",".join(java_name(a, True) for a in t.args) + ")"
+    if n == "vector":
+        el = t.args[0]
+        if el.name in ("list", "set", "map"):
+            el = T("frozen", [el])
+        return MARSHAL + "VectorType(%s , %d)" % (java_name(el, ignore_freezing), t.dim)
+    return MARSHAL + {"varchar": "UTF8Type"}.get(n, CLASS[n])
 
 
 # --------------------------------------------------------------------------
@@ -291,9 +323,9 @@ class PairMap:
         return hash(tuple(self.pairs))
 
 
-def py_encode(type_text, v):
+def py_encode(type_text, v, java=None):
     t = parse_type(type_text)
-    ct = cqltypes.lookup_casstype(class_name(t))
+    ct = cqltypes.lookup_casstype(java if java else class_name(t))
     try:
         return ct.serialize(py_value(t, v), PROTO).hex()
     except Exception as e:  # noqa: BLE001 - any refusal is a client behaviour
@@ -301,9 +333,12 @@ def py_encode(type_text, v):
 
 
 def go_encode_all(cases):
+    """cases: (type text, value) or (type text, value, class name to hand the
+    driver instead of the type text)."""
     gen = os.path.join(HERE, "cql_golden_go")
     # CQL type names are case-insensitive; the Go driver only knows lower case.
-    inp = "".join(json.dumps({"id": i, "type": c[0].lower(), "val": c[1]}) + "\n"
+    inp = "".join(json.dumps({"id": i, "type": c[0].lower(), "val": c[1],
+                              "class": c[2] if len(c) > 2 else ""}) + "\n"
                   for i, c in enumerate(cases))
     out = subprocess.run(["go", "run", "."], cwd=gen, input=inp.encode(),
                          stdout=subprocess.PIPE, check=True).stdout.decode()
@@ -618,6 +653,8 @@ def build_cases():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=os.path.join(ROOT, "tests", "data", "cql_golden.tsv"))
+    ap.add_argument("--types-out",
+                    default=os.path.join(ROOT, "tests", "data", "cql_golden_types.tsv"))
     args = ap.parse_args()
 
     items = build_cases()
@@ -674,6 +711,43 @@ def main():
         f.write("\n".join(lines) + "\n")
     print("%s: %d cases, %d agree, %d disagree" % (args.out, len(cases), stats["agree"],
                                                    stats["disagree"]), file=sys.stderr)
+    write_types(args.types_out, cases, py, go)
+
+
+def write_types(path, cases, py, go):
+    """CQL type text -> Cassandra marshal class name. CLIENTS lists the
+    clients whose class-name parser accepted it; each of them encoded the
+    case's value through it to the same bytes as through the CQL text. A
+    client that accepts a class name and encodes differently stops the run."""
+    seen, rows = set(), []
+    for (ty, v), p, g in zip(cases, py, go):
+        if ty in seen or p != g or p.startswith("ERR"):
+            continue
+        seen.add(ty)
+        rows.append((ty, v, java_name(parse_type(ty, keep_frozen=True)), p))
+    pj = [py_encode(ty, v, java) for ty, v, java, _ in rows]
+    gj = go_encode_all([(ty, v, java) for ty, v, java, _ in rows])
+    lines = [
+        "# CQL type text and the same type as a Cassandra marshal class name (AbstractType",
+        "# .toString() spelling). GENERATED by tests/gen/cql_golden.py; see cql_golden.md.",
+        "# CLIENTS: the clients that parsed CLASS_NAME and then encoded the case's value to",
+        "# the same bytes as the CQL text does in cql_golden.tsv (go has no FrozenType).",
+        "# CQL_TYPE<TAB>CLASS_NAME<TAB>CLIENTS",
+    ]
+    for (ty, v, java, ref), a, b in zip(rows, pj, gj):
+        ok = []
+        for name, got in (("py", a), ("go", b)):
+            if got.startswith("ERR"):
+                continue
+            if got != ref:
+                raise SystemExit("class name %s: %s gives %s, CQL text %s" % (java, name, got[:80], ref[:80]))
+            ok.append(name)
+        if "py" not in ok:
+            raise SystemExit("class name %s: the Python driver refuses it: %s" % (java, a))
+        lines.append("%s\t%s\t%s" % (ty, java, ",".join(ok)))
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write("\n".join(lines) + "\n")
+    print("%s: %d types" % (path, len(rows)), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -11,9 +11,9 @@
 // Output (stdout): one line per input, "N<TAB>hex" or "N<TAB>ERR<TAB>message".
 //
 // Go maps iterate in random order, so the driver writes map entries in a
-// random order. To keep the output deterministic, a map's entries are
-// re-ordered to the order of the input (the literal's order); the bytes of
-// each entry are the driver's own.
+// random order. To keep the output deterministic, every map's entries (at
+// any nesting level) are re-ordered to the order of the input (the literal's
+// order); the bytes of each entry are the driver's own.
 package main
 
 import (
@@ -206,20 +206,7 @@ func goValue(t *ctype, v interface{}) interface{} {
 		}
 		return out
 	case "map":
-		// Keys are stored as pointers: every Go value (slices too) can then be
-		// a map key, and Marshal dereferences pointers.
-		a := v.([]interface{})
-		m := make(map[interface{}]interface{}, len(a))
-		for _, e := range a {
-			kv := e.([]interface{})
-			k := goValue(t.args[0], kv[0])
-			var key interface{}
-			if k != nil {
-				key = &k
-			}
-			m[key] = goValue(t.args[1], kv[1])
-		}
-		return m
+		return orderedMap{t: t, pairs: v.([]interface{})}
 	}
 	panic("unknown type " + t.name)
 }
@@ -235,17 +222,39 @@ func readBytes(b []byte, p int) ([]byte, int) {
 	return b[p:end], end
 }
 
-// reorderMap puts the driver's map entries back into input order, matching
-// them by the driver's own encoding of each key.
-func reorderMap(t *ctype, v interface{}, enc []byte) ([]byte, error) {
-	a := v.([]interface{})
-	if len(a) < 2 {
-		return enc, nil
+// orderedMap is a CQL map value that marshals through the driver's own map
+// encoder and then puts the entries back into input order (Go map iteration
+// is random), matching them by the driver's encoding of each key. Because it
+// is a gocql.Marshaler, this happens at every nesting level.
+type orderedMap struct {
+	t     *ctype
+	pairs []interface{}
+}
+
+func (om orderedMap) MarshalCQL(info gocql.TypeInfo) ([]byte, error) {
+	ci, ok := info.(gocql.CollectionType)
+	if !ok {
+		return nil, fmt.Errorf("map value for non-map type %v", info)
 	}
-	keyInfo := gocql.NewNativeType(proto, gocql.TypeCustom, typeText(t.args[0]))
+	// Keys are stored as pointers: every Go value (slices too) can then be a
+	// map key, and Marshal dereferences pointers.
+	m := make(map[interface{}]interface{}, len(om.pairs))
+	for _, e := range om.pairs {
+		kv := e.([]interface{})
+		k := goValue(om.t.args[0], kv[0])
+		var key interface{}
+		if k != nil {
+			key = &k
+		}
+		m[key] = goValue(om.t.args[1], kv[1])
+	}
+	enc, err := ci.Marshal(m)
+	if err != nil || len(om.pairs) < 2 {
+		return enc, err
+	}
 	entries := map[string][]byte{}
 	p := 4
-	for i := 0; i < len(a); i++ {
+	for i := 0; i < len(om.pairs); i++ {
 		k, np := readBytes(enc, p)
 		_, np2 := readBytes(enc, np)
 		entries[string(k)] = enc[p:np2]
@@ -255,9 +264,9 @@ func reorderMap(t *ctype, v interface{}, enc []byte) ([]byte, error) {
 		return nil, fmt.Errorf("map: trailing bytes")
 	}
 	out := append([]byte(nil), enc[:4]...)
-	for _, e := range a {
+	for _, e := range om.pairs {
 		kv := e.([]interface{})
-		kb, err := gocql.Marshal(keyInfo, goValue(t.args[0], kv[0]))
+		kb, err := gocql.Marshal(ci.Key, goValue(om.t.args[0], kv[0]))
 		if err != nil {
 			return nil, err
 		}
@@ -276,24 +285,13 @@ func reorderMap(t *ctype, v interface{}, enc []byte) ([]byte, error) {
 	return out, nil
 }
 
-func typeText(t *ctype) string {
-	switch t.name {
-	case "vector":
-		return fmt.Sprintf("vector<%s, %d>", typeText(t.args[0]), t.dim)
-	case "list", "set", "map", "tuple":
-		parts := make([]string, len(t.args))
-		for i, a := range t.args {
-			parts[i] = typeText(a)
-		}
-		return t.name + "<" + strings.Join(parts, ", ") + ">"
-	}
-	return t.name
-}
-
 type input struct {
 	ID   int             `json:"id"`
 	Type string          `json:"type"`
 	Val  json.RawMessage `json:"val"`
+	// Class, if set, is a Cassandra marshal class name for the same type,
+	// handed to the driver instead of Type (Type still guides the value).
+	Class string `json:"class"`
 }
 
 func encodeOne(in input) (res string, err error) {
@@ -307,18 +305,17 @@ func encodeOne(in input) (res string, err error) {
 		return "", err
 	}
 	t := (&tparser{s: in.Type}).parse()
-	info := gocql.NewNativeType(proto, gocql.TypeCustom, in.Type)
+	spelled := in.Type
+	if in.Class != "" {
+		spelled = in.Class
+	}
+	info := gocql.NewNativeType(proto, gocql.TypeCustom, spelled)
 	b, err := gocql.Marshal(info, goValue(t, v))
 	if err != nil {
 		return "", err
 	}
 	if b == nil {
 		return "", fmt.Errorf("driver returned null")
-	}
-	if t.name == "map" {
-		if b, err = reorderMap(t, v, b); err != nil {
-			return "", err
-		}
 	}
 	return hex.EncodeToString(b), nil
 }
