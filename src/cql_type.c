@@ -1,0 +1,352 @@
+/*
+ * cql_type.c - CQL type descriptors from CQL type text or Cassandra marshal
+ * class names, into caller-supplied nodes.
+ *
+ * A recursive-descent parser; recursion is bounded by MOTE_CQL_MAX_DEPTH and
+ * each frame holds only a few words, so the stack stays small on Cortex-M.
+ * frozen<...>, FrozenType(...) and ReversedType(...) wrappers are unwrapped
+ * in a loop (they change nothing on the wire), so they cost no recursion.
+ */
+#include "mote/cql.h"
+
+typedef struct tparser {
+    const char *s;
+    size_t len;
+    size_t pos;
+    mote_cql_type *nodes;
+    size_t cap;
+    size_t count;
+    mote_err err;
+} tparser;
+
+/* Names are case-insensitive in CQL text; marshal class names match exactly
+ * (they are Java class names). */
+typedef struct kind_name {
+    const char *name;
+    uint8_t kind;
+} kind_name;
+
+static const kind_name cql_names[] = {
+    {"ascii", MOTE_CQL_ASCII},       {"bigint", MOTE_CQL_BIGINT},
+    {"blob", MOTE_CQL_BLOB},         {"boolean", MOTE_CQL_BOOLEAN},
+    {"counter", MOTE_CQL_COUNTER},   {"date", MOTE_CQL_DATE},
+    {"decimal", MOTE_CQL_DECIMAL},   {"double", MOTE_CQL_DOUBLE},
+    {"duration", MOTE_CQL_DURATION}, {"float", MOTE_CQL_FLOAT},
+    {"inet", MOTE_CQL_INET},         {"int", MOTE_CQL_INT},
+    {"smallint", MOTE_CQL_SMALLINT}, {"text", MOTE_CQL_TEXT},
+    {"varchar", MOTE_CQL_TEXT},      {"time", MOTE_CQL_TIME},
+    {"timestamp", MOTE_CQL_TIMESTAMP}, {"timeuuid", MOTE_CQL_TIMEUUID},
+    {"tinyint", MOTE_CQL_TINYINT},   {"uuid", MOTE_CQL_UUID},
+    {"varint", MOTE_CQL_VARINT},     {"list", MOTE_CQL_LIST},
+    {"set", MOTE_CQL_SET},           {"map", MOTE_CQL_MAP},
+    {"tuple", MOTE_CQL_TUPLE},       {"vector", MOTE_CQL_VECTOR},
+};
+
+static const kind_name marshal_names[] = {
+    {"AsciiType", MOTE_CQL_ASCII},          {"LongType", MOTE_CQL_BIGINT},
+    {"BytesType", MOTE_CQL_BLOB},           {"BooleanType", MOTE_CQL_BOOLEAN},
+    {"CounterColumnType", MOTE_CQL_COUNTER}, {"SimpleDateType", MOTE_CQL_DATE},
+    {"DecimalType", MOTE_CQL_DECIMAL},      {"DoubleType", MOTE_CQL_DOUBLE},
+    {"DurationType", MOTE_CQL_DURATION},    {"FloatType", MOTE_CQL_FLOAT},
+    {"InetAddressType", MOTE_CQL_INET},     {"Int32Type", MOTE_CQL_INT},
+    {"ShortType", MOTE_CQL_SMALLINT},       {"UTF8Type", MOTE_CQL_TEXT},
+    {"TimeType", MOTE_CQL_TIME},            {"TimestampType", MOTE_CQL_TIMESTAMP},
+    {"DateType", MOTE_CQL_TIMESTAMP},       /* legacy name, same 8-byte millis */
+    {"TimeUUIDType", MOTE_CQL_TIMEUUID},    {"ByteType", MOTE_CQL_TINYINT},
+    {"UUIDType", MOTE_CQL_UUID},            {"LexicalUUIDType", MOTE_CQL_UUID},
+    {"IntegerType", MOTE_CQL_VARINT},       {"ListType", MOTE_CQL_LIST},
+    {"SetType", MOTE_CQL_SET},              {"MapType", MOTE_CQL_MAP},
+    {"TupleType", MOTE_CQL_TUPLE},          {"VectorType", MOTE_CQL_VECTOR},
+};
+
+const char *mote_cql_kind_name(int kind)
+{
+    /* cql_names is in kind order except for the "varchar" alias. */
+    for (size_t i = 0; i < sizeof cql_names / sizeof cql_names[0]; i++) {
+        if (cql_names[i].kind == kind) return cql_names[i].name;
+    }
+    return "?";
+}
+
+int mote_cql_kind_fixed(int kind)
+{
+    switch (kind) {
+    case MOTE_CQL_BOOLEAN: return 1;
+    case MOTE_CQL_INT:
+    case MOTE_CQL_FLOAT: return 4;
+    case MOTE_CQL_BIGINT:
+    case MOTE_CQL_DOUBLE:
+    case MOTE_CQL_TIMESTAMP: return 8;
+    case MOTE_CQL_UUID:
+    case MOTE_CQL_TIMEUUID: return 16;
+    default: return -1;
+    }
+}
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static bool is_ident(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '.' || c == '$';
+}
+
+static void skip_space(tparser *p)
+{
+    while (p->pos < p->len && is_space(p->s[p->pos])) p->pos++;
+}
+
+static bool eat(tparser *p, char c)
+{
+    skip_space(p);
+    if (p->pos < p->len && p->s[p->pos] == c) {
+        p->pos++;
+        return true;
+    }
+    return false;
+}
+
+static char lower(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+static bool name_eq(const char *a, size_t n, const char *b, bool fold)
+{
+    size_t i = 0;
+    for (; i < n; i++) {
+        if (b[i] == '\0') return false;
+        if ((fold ? lower(a[i]) : a[i]) != b[i]) return false;
+    }
+    return b[i] == '\0';
+}
+
+/* Kind of an identifier, or 0. Sets *marshal if it was a marshal name. */
+static int lookup(const char *id, size_t n, bool *marshal)
+{
+    for (size_t i = 0; i < sizeof cql_names / sizeof cql_names[0]; i++) {
+        if (name_eq(id, n, cql_names[i].name, true)) {
+            *marshal = false;
+            return cql_names[i].kind;
+        }
+    }
+    /* Marshal names may carry a package: match the part after the last dot. */
+    size_t start = n;
+    while (start > 0 && id[start - 1] != '.') start--;
+    for (size_t i = 0; i < sizeof marshal_names / sizeof marshal_names[0]; i++) {
+        if (name_eq(id + start, n - start, marshal_names[i].name, false)) {
+            *marshal = true;
+            return marshal_names[i].kind;
+        }
+    }
+    return 0;
+}
+
+static bool fail(tparser *p, mote_err e)
+{
+    if (p->err == MOTE_OK) p->err = e;
+    return false;
+}
+
+/* Reads an identifier; false if there is none. */
+static bool ident(tparser *p, const char **id, size_t *n)
+{
+    skip_space(p);
+    size_t b = p->pos;
+    while (p->pos < p->len && is_ident(p->s[p->pos])) p->pos++;
+    *id = p->s + b;
+    *n = p->pos - b;
+    return *n > 0;
+}
+
+/* Last dot-separated part of a (marshal) name. */
+static size_t base_start(const char *id, size_t n)
+{
+    size_t start = n;
+    while (start > 0 && id[start - 1] != '.') start--;
+    return start;
+}
+
+/* Wrapper names that do not change the wire format. */
+static bool is_wrapper(const char *id, size_t n, bool *marshal)
+{
+    if (name_eq(id, n, "frozen", true)) {
+        *marshal = false;
+        return true;
+    }
+    size_t start = base_start(id, n);
+    if (name_eq(id + start, n - start, "FrozenType", false) ||
+        name_eq(id + start, n - start, "ReversedType", false)) {
+        *marshal = true;
+        return true;
+    }
+    return false;
+}
+
+static mote_cql_type *node_at(tparser *p, size_t i)
+{
+    return (p->nodes && i < p->cap) ? &p->nodes[i] : NULL;
+}
+
+/* Parses one type at nesting depth; returns its node index in *idx and its
+ * fixed value length (or -1) in *fixed_out. */
+static bool parse_type(tparser *p, unsigned depth, size_t *idx, int32_t *fixed_out)
+{
+    if (depth >= MOTE_CQL_MAX_DEPTH) return fail(p, MOTE_ERR_DEPTH);
+    const char *id;
+    size_t n;
+    bool marshal = false, wmarshal = false, frozen = false;
+    unsigned wraps = 0;
+    for (;;) {
+        if (!ident(p, &id, &n)) return fail(p, MOTE_ERR_BAD_TYPE);
+        if (!is_wrapper(id, n, &marshal)) break;
+        /* All wrappers around one type use one bracket style. */
+        if (wraps > 0 && marshal != wmarshal) return fail(p, MOTE_ERR_BAD_TYPE);
+        if (wraps >= 64) return fail(p, MOTE_ERR_DEPTH);
+        if (!eat(p, marshal ? '(' : '<')) return fail(p, MOTE_ERR_BAD_TYPE);
+        wmarshal = marshal;
+        wraps++;
+        size_t b = base_start(id, n);
+        if (lower(id[b]) == 'f') frozen = true; /* frozen / FrozenType, not ReversedType */
+    }
+    bool m2 = false;
+    int kind = lookup(id, n, &m2);
+    if (kind == 0) return fail(p, MOTE_ERR_BAD_TYPE);
+    if (wraps && m2 != wmarshal) return fail(p, MOTE_ERR_BAD_TYPE);
+    size_t me = p->count++;
+    int32_t fixed = (int32_t)mote_cql_kind_fixed(kind);
+    uint32_t dim = 0;
+    size_t nsub = 0;
+    const mote_cql_type *first = NULL;
+    if (kind >= MOTE_CQL_LIST) {
+        const char open = m2 ? '(' : '<', close = m2 ? ')' : '>';
+        if (!eat(p, open)) return fail(p, MOTE_ERR_BAD_TYPE);
+        size_t prev = 0;
+        int32_t cfixed = -1;
+        for (;;) {
+            size_t child;
+            if (!parse_type(p, depth + 1, &child, &cfixed)) return false;
+            mote_cql_type *c = node_at(p, child);
+            if (nsub == 0) {
+                first = c;
+            } else {
+                mote_cql_type *pv = node_at(p, prev);
+                if (pv) pv->next = c;
+            }
+            prev = child;
+            nsub++;
+            if (nsub > 0xffffu) return fail(p, MOTE_ERR_BAD_TYPE);
+            if (kind == MOTE_CQL_VECTOR) {
+                if (!eat(p, ',')) return fail(p, MOTE_ERR_BAD_TYPE);
+                skip_space(p);
+                uint64_t d = 0;
+                size_t digits = 0;
+                while (p->pos < p->len && p->s[p->pos] >= '0' && p->s[p->pos] <= '9') {
+                    d = d * 10 + (uint64_t)(p->s[p->pos] - '0');
+                    if (d > INT32_MAX) return fail(p, MOTE_ERR_BAD_TYPE);
+                    p->pos++;
+                    digits++;
+                }
+                if (digits == 0 || d == 0) return fail(p, MOTE_ERR_BAD_TYPE);
+                dim = (uint32_t)d;
+                /* A vector of a fixed-length type is itself fixed (Cassandra's
+                 * VectorType.valueLengthIfFixed), so it packs inside vectors. */
+                if (cfixed >= 0) {
+                    if ((uint64_t)cfixed * d > INT32_MAX) return fail(p, MOTE_ERR_BAD_TYPE);
+                    fixed = (int32_t)((uint64_t)cfixed * d);
+                }
+                if (!eat(p, close)) return fail(p, MOTE_ERR_BAD_TYPE);
+                break;
+            }
+            if (eat(p, close)) break;
+            if (!eat(p, ',')) return fail(p, MOTE_ERR_BAD_TYPE);
+        }
+        size_t want = kind == MOTE_CQL_MAP ? 2 : 1;
+        if (kind != MOTE_CQL_TUPLE && nsub != want) return fail(p, MOTE_ERR_BAD_TYPE);
+    }
+    for (unsigned i = 0; i < wraps; i++) {
+        if (!eat(p, wmarshal ? ')' : '>')) return fail(p, MOTE_ERR_BAD_TYPE);
+    }
+    mote_cql_type *t = node_at(p, me);
+    if (t) {
+        t->kind = (uint8_t)kind;
+        t->frozen = frozen;
+        t->nsub = (uint16_t)nsub;
+        t->dim = dim;
+        t->fixed = fixed;
+        t->sub = first;
+        /* next is set by the parent; a root or last child has none */
+        t->next = NULL;
+    }
+    *idx = me;
+    *fixed_out = fixed;
+    return true;
+}
+
+mote_err mote_cql_type_parse(const char *text, size_t len, mote_cql_type *nodes, size_t cap,
+                             size_t *used, const mote_cql_type **root)
+{
+    if (root) *root = NULL;
+    if (used) *used = 0;
+    if ((!text && len > 0) || !root || (!nodes && cap > 0)) return MOTE_ERR_INVALID;
+    tparser p = {text, len, 0, nodes, cap, 0, MOTE_OK};
+    size_t idx = 0;
+    int32_t fixed = -1;
+    bool ok = parse_type(&p, 0, &idx, &fixed);
+    if (ok) {
+        skip_space(&p);
+        if (p.pos != p.len) ok = fail(&p, MOTE_ERR_BAD_TYPE);
+    }
+    if (!ok) return p.err;
+    if (used) *used = p.count;
+    if (p.count > cap) return MOTE_ERR_SPACE;
+    *root = &nodes[idx];
+    return MOTE_OK;
+}
+
+/* Appends s to out if it fits; always advances the needed length. */
+static void put_str(char *out, size_t cap, size_t *at, const char *s)
+{
+    for (; *s; s++, (*at)++) {
+        if (*at < cap) out[*at] = *s;
+    }
+}
+
+static void format_rec(const mote_cql_type *t, char *out, size_t cap, size_t *at)
+{
+    if (t->frozen) put_str(out, cap, at, "frozen<");
+    put_str(out, cap, at, mote_cql_kind_name(t->kind));
+    if (t->kind >= MOTE_CQL_LIST) {
+        put_str(out, cap, at, "<");
+        const mote_cql_type *c = t->sub;
+        for (unsigned i = 0; c; c = c->next, i++) {
+            if (i) put_str(out, cap, at, ", ");
+            format_rec(c, out, cap, at);
+        }
+        if (t->kind == MOTE_CQL_VECTOR) {
+            char num[12];
+            size_t k = sizeof num - 1;
+            num[k] = '\0';
+            uint32_t d = t->dim;
+            do {
+                num[--k] = (char)('0' + d % 10);
+                d /= 10;
+            } while (d);
+            put_str(out, cap, at, ", ");
+            put_str(out, cap, at, num + k);
+        }
+        put_str(out, cap, at, ">");
+    }
+    if (t->frozen) put_str(out, cap, at, ">");
+}
+
+size_t mote_cql_type_format(const mote_cql_type *t, char *out, size_t cap)
+{
+    if (!t) return 0;
+    size_t at = 0;
+    format_rec(t, out, out ? cap : 0, &at);
+    return at;
+}
