@@ -397,6 +397,25 @@ static uint8_t *put_list_body(int kind, uint8_t *p, const void *v, size_t n)
     return p;
 }
 
+/* Writes one [bytes] element of a kind's C array slot; returns the end. */
+static uint8_t *put_one(int kind, int32_t w, uint8_t *p, const uint8_t *src)
+{
+    if (w > 0) {
+        mote_be_store32(p, (uint32_t)w);
+        put_native(kind, p + 4, src);
+        return p + 4 + w;
+    }
+    mote_view view;
+    memcpy(&view, src, sizeof view);
+    if (!view.ptr) {
+        mote_be_store32(p, 0xffffffffu);
+        return p + 4;
+    }
+    mote_be_store32(p, (uint32_t)view.len);
+    if (view.len) memcpy(p + 4, view.ptr, view.len);
+    return p + 4 + view.len;
+}
+
 static mote_err out_ok(uint8_t *out, size_t cap, size_t need, size_t *written)
 {
     if (written) *written = need;
@@ -473,10 +492,13 @@ mote_err mote_cql_encode_map(int kkind, const void *k, int vkind, const void *v,
     mote_be_store32(out, (uint32_t)n);
     uint8_t *p = out + 4;
     size_t kc = csize(kkind), vc = csize(vkind);
+    int32_t kw = wire_width(kkind), vw = wire_width(vkind);
     const uint8_t *ks = (const uint8_t *)k, *vs = (const uint8_t *)v;
+    /* Keys and values interleave, so each element is written in place (no
+     * per-element kernel dispatch). */
     for (size_t i = 0; i < n; i++) {
-        p = put_list_body(kkind, p, ks + i * kc, 1);
-        p = put_list_body(vkind, p, vs + i * vc, 1);
+        p = put_one(kkind, kw, p, ks + i * kc);
+        p = put_one(vkind, vw, p, vs + i * vc);
     }
     return MOTE_OK;
 }
