@@ -932,25 +932,37 @@ static mote_err check_scalar(int kind, const uint8_t *p, size_t n)
     }
 }
 
-static mote_err validate_rec(const mote_cql_type *t, const uint8_t *in, size_t len)
-{
-    if (!is_collection(t->kind)) return check_scalar(t->kind, in, len);
-    mote_cql_iter it;
-    mote_err e = mote_cql_iter_init(&it, t, in, len);
-    if (e) return e;
-    mote_cql_value v;
-    while (mote_cql_iter_next(&it, &v)) {
-        if (v.null) continue;
-        e = validate_rec(v.type, v.ptr, v.len);
-        if (e) return e;
-    }
-    return it.err;
-}
-
+/* Iterative depth-first walk with a stack of iterators instead of recursion:
+ * fixed, small stack use whatever the type (Cortex-M budget). */
 mote_err mote_cql_validate(const mote_cql_type *t, const uint8_t *in, size_t len)
 {
     if (!t || (!in && len > 0)) return MOTE_ERR_INVALID;
-    return validate_rec(t, in, len);
+    if (!is_collection(t->kind)) return check_scalar(t->kind, in, len);
+    mote_cql_iter st[MOTE_CQL_MAX_DEPTH];
+    mote_err e = mote_cql_iter_init(&st[0], t, in, len);
+    if (e) return e;
+    unsigned depth = 1;
+    while (depth > 0) {
+        mote_cql_value v;
+        if (!mote_cql_iter_next(&st[depth - 1], &v)) {
+            e = st[depth - 1].err;
+            if (e) return e;
+            depth--;
+            continue;
+        }
+        if (v.null) continue;
+        if (is_collection(v.type->kind)) {
+            /* only a type built by hand can be deeper than the parser allows */
+            if (depth >= MOTE_CQL_MAX_DEPTH) return MOTE_ERR_DEPTH;
+            e = mote_cql_iter_init(&st[depth], v.type, v.ptr, v.len);
+            if (e) return e;
+            depth++;
+        } else {
+            e = check_scalar(v.type->kind, v.ptr, v.len);
+            if (e) return e;
+        }
+    }
+    return MOTE_OK;
 }
 
 /* ---- writer ---------------------------------------------------------------- */

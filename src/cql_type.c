@@ -191,55 +191,118 @@ static mote_cql_type *node_at(tparser *p, size_t i)
     return (p->nodes && i < p->cap) ? &p->nodes[i] : NULL;
 }
 
-/* Parses one type at nesting depth; returns its node index in *idx and its
- * fixed value length (or -1) in *fixed_out. */
-static bool parse_type(tparser *p, unsigned depth, size_t *idx, int32_t *fixed_out)
+/* An element's head: wrappers, then its name. */
+typedef struct thead {
+    int kind;
+    bool marshal;      /* marshal-class style: (...) brackets */
+    bool frozen;
+    uint8_t wraps;     /* wrapper closers owed after the element */
+    bool wmarshal;     /* their bracket style */
+} thead;
+
+static bool read_head(tparser *p, thead *h)
 {
-    if (depth >= MOTE_CQL_MAX_DEPTH) return fail(p, MOTE_ERR_DEPTH);
     const char *id;
     size_t n;
-    bool marshal = false, wmarshal = false, frozen = false;
-    unsigned wraps = 0;
+    bool marshal = false;
+    h->wraps = 0;
+    h->wmarshal = false;
+    h->frozen = false;
     for (;;) {
         if (!ident(p, &id, &n)) return fail(p, MOTE_ERR_BAD_TYPE);
         if (!is_wrapper(id, n, &marshal)) break;
         /* All wrappers around one type use one bracket style. */
-        if (wraps > 0 && marshal != wmarshal) return fail(p, MOTE_ERR_BAD_TYPE);
-        if (wraps >= 64) return fail(p, MOTE_ERR_DEPTH);
+        if (h->wraps > 0 && marshal != h->wmarshal) return fail(p, MOTE_ERR_BAD_TYPE);
+        if (h->wraps >= 64) return fail(p, MOTE_ERR_DEPTH);
         if (!eat(p, marshal ? '(' : '<')) return fail(p, MOTE_ERR_BAD_TYPE);
-        wmarshal = marshal;
-        wraps++;
-        size_t b = base_start(id, n);
-        if (lower(id[b]) == 'f') frozen = true; /* frozen / FrozenType, not ReversedType */
+        h->wmarshal = marshal;
+        h->wraps++;
+        if (lower(id[base_start(id, n)]) == 'f') h->frozen = true; /* not ReversedType */
     }
-    bool m2 = false;
-    int kind = lookup(id, n, &m2);
-    if (kind == 0) return fail(p, MOTE_ERR_BAD_TYPE);
-    if (wraps && m2 != wmarshal) return fail(p, MOTE_ERR_BAD_TYPE);
-    size_t me = p->count++;
-    int32_t fixed = (int32_t)mote_cql_kind_fixed(kind);
-    uint32_t dim = 0;
-    size_t nsub = 0;
-    const mote_cql_type *first = NULL;
-    if (kind >= MOTE_CQL_LIST) {
-        const char open = m2 ? '(' : '<', close = m2 ? ')' : '>';
-        if (!eat(p, open)) return fail(p, MOTE_ERR_BAD_TYPE);
-        size_t prev = 0;
-        int32_t cfixed = -1;
-        for (;;) {
-            size_t child;
-            if (!parse_type(p, depth + 1, &child, &cfixed)) return false;
-            mote_cql_type *c = node_at(p, child);
-            if (nsub == 0) {
-                first = c;
-            } else {
-                mote_cql_type *pv = node_at(p, prev);
-                if (pv) pv->next = c;
+    h->kind = lookup(id, n, &h->marshal);
+    if (h->kind == 0) return fail(p, MOTE_ERR_BAD_TYPE);
+    if (h->wraps && h->marshal != h->wmarshal) return fail(p, MOTE_ERR_BAD_TYPE);
+    return true;
+}
+
+static bool close_wraps(tparser *p, unsigned wraps, bool wmarshal)
+{
+    for (unsigned i = 0; i < wraps; i++) {
+        if (!eat(p, wmarshal ? ')' : '>')) return fail(p, MOTE_ERR_BAD_TYPE);
+    }
+    return true;
+}
+
+/* An open collection while its parameters are parsed. */
+typedef struct tframe {
+    size_t node;       /* its node index */
+    size_t prev;       /* last child's node index */
+    uint16_t nsub;
+    uint8_t kind;
+    bool marshal;
+    uint8_t wraps;
+    bool wmarshal;
+} tframe;
+
+/*
+ * Iterative parser: an explicit stack of open collections (MOTE_CQL_MAX_DEPTH
+ * small frames) instead of recursion, so the stack a call needs is fixed and
+ * small (Cortex-M budget), whatever the input. Nodes are numbered in
+ * preorder; counting mode (no node storage) walks the same way.
+ */
+static bool parse_all(tparser *p)
+{
+    tframe st[MOTE_CQL_MAX_DEPTH];
+    unsigned depth = 0;
+    for (;;) {
+        /* An element starts: its head, its node, its link into the parent. */
+        thead h;
+        if (!read_head(p, &h)) return false;
+        if (depth >= MOTE_CQL_MAX_DEPTH) return fail(p, MOTE_ERR_DEPTH);
+        size_t me = p->count++;
+        mote_cql_type *t = node_at(p, me);
+        if (t) {
+            t->kind = (uint8_t)h.kind;
+            t->frozen = h.frozen;
+            t->nsub = 0;
+            t->dim = 0;
+            t->fixed = mote_cql_kind_fixed(h.kind);
+            t->sub = NULL;
+            t->next = NULL;
+        }
+        if (depth > 0) {
+            tframe *f = &st[depth - 1];
+            if (f->nsub == 0xffffu) return fail(p, MOTE_ERR_BAD_TYPE);
+            mote_cql_type *link = node_at(p, f->nsub == 0 ? f->node : f->prev);
+            if (link) {
+                if (f->nsub == 0) link->sub = t;
+                else link->next = t;
             }
-            prev = child;
-            nsub++;
-            if (nsub > 0xffffu) return fail(p, MOTE_ERR_BAD_TYPE);
-            if (kind == MOTE_CQL_VECTOR) {
+            f->prev = me;
+            f->nsub++;
+        }
+        if (h.kind >= MOTE_CQL_LIST) {
+            if (!eat(p, h.marshal ? '(' : '<')) return fail(p, MOTE_ERR_BAD_TYPE);
+            tframe *f = &st[depth++];
+            f->node = me;
+            f->prev = me;
+            f->nsub = 0;
+            f->kind = (uint8_t)h.kind;
+            f->marshal = h.marshal;
+            f->wraps = h.wraps;
+            f->wmarshal = h.wmarshal;
+            continue; /* parse its first parameter */
+        }
+        if (!close_wraps(p, h.wraps, h.wmarshal)) return false;
+        /* A complete element: close every collection it completes. */
+        int32_t last_fixed = mote_cql_kind_fixed(h.kind);
+        for (;;) {
+            if (depth == 0) return true;
+            tframe *f = &st[depth - 1];
+            const char close = f->marshal ? ')' : '>';
+            uint32_t dim = 0;
+            int32_t fixed = -1;
+            if (f->kind == MOTE_CQL_VECTOR) {
                 if (!eat(p, ',')) return fail(p, MOTE_ERR_BAD_TYPE);
                 skip_space(p);
                 uint64_t d = 0;
@@ -254,36 +317,31 @@ static bool parse_type(tparser *p, unsigned depth, size_t *idx, int32_t *fixed_o
                 dim = (uint32_t)d;
                 /* A vector of a fixed-length type is itself fixed (Cassandra's
                  * VectorType.valueLengthIfFixed), so it packs inside vectors. */
-                if (cfixed >= 0) {
-                    if ((uint64_t)cfixed * d > INT32_MAX) return fail(p, MOTE_ERR_BAD_TYPE);
-                    fixed = (int32_t)((uint64_t)cfixed * d);
+                if (last_fixed >= 0) {
+                    if ((uint64_t)last_fixed * d > INT32_MAX) return fail(p, MOTE_ERR_BAD_TYPE);
+                    fixed = (int32_t)((uint64_t)last_fixed * d);
                 }
                 if (!eat(p, close)) return fail(p, MOTE_ERR_BAD_TYPE);
-                break;
+            } else if (eat(p, close)) {
+                size_t want = f->kind == MOTE_CQL_MAP ? 2 : 1;
+                if (f->kind != MOTE_CQL_TUPLE && f->nsub != want) return fail(p, MOTE_ERR_BAD_TYPE);
+            } else if (eat(p, ',')) {
+                break; /* next parameter of this collection */
+            } else {
+                return fail(p, MOTE_ERR_BAD_TYPE);
             }
-            if (eat(p, close)) break;
-            if (!eat(p, ',')) return fail(p, MOTE_ERR_BAD_TYPE);
+            /* The collection is complete. */
+            mote_cql_type *c = node_at(p, f->node);
+            if (c) {
+                c->nsub = f->nsub;
+                c->dim = dim;
+                c->fixed = fixed;
+            }
+            if (!close_wraps(p, f->wraps, f->wmarshal)) return false;
+            last_fixed = fixed;
+            depth--;
         }
-        size_t want = kind == MOTE_CQL_MAP ? 2 : 1;
-        if (kind != MOTE_CQL_TUPLE && nsub != want) return fail(p, MOTE_ERR_BAD_TYPE);
     }
-    for (unsigned i = 0; i < wraps; i++) {
-        if (!eat(p, wmarshal ? ')' : '>')) return fail(p, MOTE_ERR_BAD_TYPE);
-    }
-    mote_cql_type *t = node_at(p, me);
-    if (t) {
-        t->kind = (uint8_t)kind;
-        t->frozen = frozen;
-        t->nsub = (uint16_t)nsub;
-        t->dim = dim;
-        t->fixed = fixed;
-        t->sub = first;
-        /* next is set by the parent; a root or last child has none */
-        t->next = NULL;
-    }
-    *idx = me;
-    *fixed_out = fixed;
-    return true;
 }
 
 mote_err mote_cql_type_parse(const char *text, size_t len, mote_cql_type *nodes, size_t cap,
@@ -293,9 +351,7 @@ mote_err mote_cql_type_parse(const char *text, size_t len, mote_cql_type *nodes,
     if (used) *used = 0;
     if ((!text && len > 0) || !root || (!nodes && cap > 0)) return MOTE_ERR_INVALID;
     tparser p = {text, len, 0, nodes, cap, 0, MOTE_OK};
-    size_t idx = 0;
-    int32_t fixed = -1;
-    bool ok = parse_type(&p, 0, &idx, &fixed);
+    bool ok = parse_all(&p);
     if (ok) {
         skip_space(&p);
         if (p.pos != p.len) ok = fail(&p, MOTE_ERR_BAD_TYPE);
@@ -303,7 +359,7 @@ mote_err mote_cql_type_parse(const char *text, size_t len, mote_cql_type *nodes,
     if (!ok) return p.err;
     if (used) *used = p.count;
     if (p.count > cap) return MOTE_ERR_SPACE;
-    *root = &nodes[idx];
+    *root = &nodes[0];
     return MOTE_OK;
 }
 
@@ -315,38 +371,56 @@ static void put_str(char *out, size_t cap, size_t *at, const char *s)
     }
 }
 
-static void format_rec(const mote_cql_type *t, char *out, size_t cap, size_t *at)
+static void put_dim(char *out, size_t cap, size_t *at, uint32_t d)
 {
-    if (t->frozen) put_str(out, cap, at, "frozen<");
-    put_str(out, cap, at, mote_cql_kind_name(t->kind));
-    if (t->kind >= MOTE_CQL_LIST) {
-        put_str(out, cap, at, "<");
-        const mote_cql_type *c = t->sub;
-        for (unsigned i = 0; c; c = c->next, i++) {
-            if (i) put_str(out, cap, at, ", ");
-            format_rec(c, out, cap, at);
-        }
-        if (t->kind == MOTE_CQL_VECTOR) {
-            char num[12];
-            size_t k = sizeof num - 1;
-            num[k] = '\0';
-            uint32_t d = t->dim;
-            do {
-                num[--k] = (char)('0' + d % 10);
-                d /= 10;
-            } while (d);
-            put_str(out, cap, at, ", ");
-            put_str(out, cap, at, num + k);
-        }
-        put_str(out, cap, at, ">");
-    }
-    if (t->frozen) put_str(out, cap, at, ">");
+    char num[12];
+    size_t k = sizeof num - 1;
+    num[k] = '\0';
+    do {
+        num[--k] = (char)('0' + d % 10);
+        d /= 10;
+    } while (d);
+    put_str(out, cap, at, ", ");
+    put_str(out, cap, at, num + k);
 }
 
+/* Iterative preorder walk with a stack of open collections (no recursion:
+ * fixed stack use). Types deeper than MOTE_CQL_MAX_DEPTH (only possible when
+ * built by hand) are cut off with "...". */
 size_t mote_cql_type_format(const mote_cql_type *t, char *out, size_t cap)
 {
     if (!t) return 0;
+    if (!out) cap = 0;
+    const mote_cql_type *open[MOTE_CQL_MAX_DEPTH];
+    unsigned depth = 0;
     size_t at = 0;
-    format_rec(t, out, out ? cap : 0, &at);
-    return at;
+    const mote_cql_type *c = t;
+    for (;;) {
+        /* write the head of c, descend into its children */
+        if (c->frozen) put_str(out, cap, &at, "frozen<");
+        put_str(out, cap, &at, mote_cql_kind_name(c->kind));
+        if (c->kind >= MOTE_CQL_LIST && c->sub && depth < MOTE_CQL_MAX_DEPTH) {
+            put_str(out, cap, &at, "<");
+            open[depth++] = c;
+            c = c->sub;
+            continue;
+        }
+        if (c->kind >= MOTE_CQL_LIST) put_str(out, cap, &at, c->sub ? "<...>" : "<>");
+        if (c->frozen) put_str(out, cap, &at, ">");
+        /* c is complete: move to its sibling, or close parents */
+        for (;;) {
+            if (depth == 0) return at;
+            const mote_cql_type *parent = open[depth - 1];
+            if (c->next && parent->kind != MOTE_CQL_VECTOR) {
+                put_str(out, cap, &at, ", ");
+                c = c->next;
+                break;
+            }
+            if (parent->kind == MOTE_CQL_VECTOR) put_dim(out, cap, &at, parent->dim);
+            put_str(out, cap, &at, ">");
+            if (parent->frozen) put_str(out, cap, &at, ">");
+            c = parent;
+            depth--;
+        }
+    }
 }
