@@ -1069,23 +1069,18 @@ static void wadvance(mote_cql_writer *w)
     }
 }
 
-/* Writes a complete scalar element of n bytes from src (or null). */
+/* Writes a complete scalar element of n bytes from src (or null): prefix and
+ * value reserved together. */
 static mote_err wscalar(mote_cql_writer *w, int pfx, const void *src, size_t n, bool is_null)
 {
     if (n > MAXL) return wfail(w, MOTE_ERR_OVERFLOW);
-    uint8_t *p;
-    if (pfx == PFX_INT) {
-        p = wroom(w, 4);
-        if (p) mote_be_store32(p, is_null ? 0xffffffffu : (uint32_t)n);
-    } else if (pfx == PFX_VINT) {
-        p = wroom(w, mote_cql_uvint_size(n));
-        if (p) mote_cql_uvint_put(p, n);
-    }
+    size_t plen = pfx == PFX_INT ? 4 : pfx == PFX_VINT ? mote_cql_uvint_size(n) : 0;
+    uint8_t *p = wroom(w, plen + (is_null ? 0 : n));
     if (w->err) return w->err;
-    if (!is_null) {
-        p = wroom(w, n);
-        if (w->err) return w->err;
-        if (p && n) memcpy(p, src, n);
+    if (p) {
+        if (pfx == PFX_INT) mote_be_store32(p, is_null ? 0xffffffffu : (uint32_t)n);
+        else if (pfx == PFX_VINT) mote_cql_uvint_put(p, n);
+        if (!is_null && n) memcpy(p + plen, src, n);
     }
     wadvance(w);
     return w->short_space ? MOTE_ERR_SPACE : MOTE_OK;
