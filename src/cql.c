@@ -252,13 +252,11 @@ static mote_err list_body_size(int kind, const void *v, size_t n, size_t *size)
     const mote_view *views = (const mote_view *)v;
     size_t s = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t add = 4;
-        if (views[i].ptr) {
-            mote_err e = check_view_out(kind, &views[i]);
-            if (e) return e;
-            add += views[i].len;
-        }
-        if (!mote_size_add(s, add, &s) || s > MAXL) return MOTE_ERR_OVERFLOW;
+        /* The server refuses null elements in collections. */
+        if (!views[i].ptr) return MOTE_ERR_UNEXPECTED_NULL;
+        mote_err e = check_view_out(kind, &views[i]);
+        if (e) return e;
+        if (!mote_size_add(s, 4 + views[i].len, &s) || s > MAXL) return MOTE_ERR_OVERFLOW;
     }
     *size = s;
     return MOTE_OK;
@@ -331,12 +329,6 @@ mote_err mote_cql_vector_size(int kind, const void *v, size_t n, size_t *size)
 static mote_err map_size(int kk, const void *k, int vk, const void *v, size_t n, size_t *size)
 {
     size_t ks, vs, s;
-    if (kk != 0 && wire_width(kk) < 0) {
-        const mote_view *kv = (const mote_view *)k;
-        for (size_t i = 0; i < n; i++) {
-            if (!kv[i].ptr) return MOTE_ERR_UNEXPECTED_NULL;
-        }
-    }
     mote_err e = list_body_size(kk, k, n, &ks);
     if (e) return e;
     e = list_body_size(vk, v, n, &vs);
@@ -383,13 +375,8 @@ static uint8_t *put_list_body(int kind, uint8_t *p, const void *v, size_t n)
         }
         return p;
     }
-    const mote_view *views = (const mote_view *)v;
+    const mote_view *views = (const mote_view *)v; /* none null: sized first */
     for (size_t i = 0; i < n; i++) {
-        if (!views[i].ptr) {
-            mote_be_store32(p, 0xffffffffu);
-            p += 4;
-            continue;
-        }
         mote_be_store32(p, (uint32_t)views[i].len);
         if (views[i].len) memcpy(p + 4, views[i].ptr, views[i].len);
         p += 4 + views[i].len;
@@ -405,12 +392,8 @@ static uint8_t *put_one(int kind, int32_t w, uint8_t *p, const uint8_t *src)
         put_native(kind, p + 4, src);
         return p + 4 + w;
     }
-    mote_view view;
+    mote_view view; /* never null: sized first */
     memcpy(&view, src, sizeof view);
-    if (!view.ptr) {
-        mote_be_store32(p, 0xffffffffu);
-        return p + 4;
-    }
     mote_be_store32(p, (uint32_t)view.len);
     if (view.len) memcpy(p + 4, view.ptr, view.len);
     return p + 4 + view.len;
@@ -950,7 +933,10 @@ mote_err mote_cql_validate(const mote_cql_type *t, const uint8_t *in, size_t len
             depth--;
             continue;
         }
-        if (v.null) continue;
+        if (v.null) {
+            if (st[depth - 1].type->kind != MOTE_CQL_TUPLE) return MOTE_ERR_UNEXPECTED_NULL;
+            continue;
+        }
         if (is_collection(v.type->kind)) {
             /* only a type built by hand can be deeper than the parser allows */
             if (depth >= MOTE_CQL_MAX_DEPTH) return MOTE_ERR_DEPTH;
@@ -1040,11 +1026,8 @@ static mote_err wclaim(mote_cql_writer *w, bool is_null, const mote_cql_type **t
         if (f->count >= c->nsub) return wfail(w, MOTE_ERR_DIMENSION);
         *pfx = PFX_INT;
         break;
-    case MOTE_CQL_MAP:
-        if (is_null && (f->count & 1) == 0) return wfail(w, MOTE_ERR_UNEXPECTED_NULL);
-        *pfx = PFX_INT;
-        break;
-    default:
+    default: /* list, set, map: the server refuses nulls in collections */
+        if (is_null) return wfail(w, MOTE_ERR_UNEXPECTED_NULL);
         *pfx = PFX_INT;
         break;
     }

@@ -337,6 +337,10 @@ static void iterator_walks_elements(void **state)
     assert_int_equal(v.len, 12);
     assert_false(mote_cql_iter_next(&it, &v));
     assert_int_equal(mote_cql_iter_err(&it), MOTE_OK);
+    /* the null map value is reported above, but the server refuses it */
+    assert_int_equal(mote_cql_validate(t, in, len), MOTE_ERR_UNEXPECTED_NULL);
+    /* the same map with an empty list in place of the null */
+    len = unhex("00000002" "0000000161" "0000000400000000" "0000000162" "0000000c0000000100000004" "00000007", in);
     assert_int_equal(mote_cql_validate(t, in, len), MOTE_OK);
     /* Trailing byte: reported at the end, and by validate. */
     in[len] = 0;
@@ -396,12 +400,12 @@ static void validate_checks_scalars(void **state)
     }
 }
 
-/* The writer builds nested values with nulls; measure mode gives the same
- * size; the result validates. */
+/* The writer builds nested values; null tuple components are allowed;
+ * measure mode gives the same size; the result validates. */
 static void writer_builds_nested_values(void **state)
 {
     (void)state;
-    const mote_cql_type *t = ty("map<text, frozen<list<int>>>");
+    const mote_cql_type *t = ty("map<text, frozen<list<tuple<int, text>>>>");
     uint8_t out[128];
     for (int pass = 0; pass < 2; pass++) {
         mote_cql_writer w;
@@ -409,22 +413,52 @@ static void writer_builds_nested_values(void **state)
         assert_int_equal(mote_cql_write_begin(&w), MOTE_OK);
         assert_int_equal(mote_cql_writer_expect(&w)->kind, MOTE_CQL_TEXT);
         assert_int_equal(mote_cql_write_bytes(&w, "a", 1), MOTE_OK);
-        assert_int_equal(mote_cql_write_begin(&w), MOTE_OK);
+        assert_int_equal(mote_cql_write_begin(&w), MOTE_OK);   /* list */
+        assert_int_equal(mote_cql_write_begin(&w), MOTE_OK);   /* tuple */
         assert_int_equal(mote_cql_write_int(&w, 1), MOTE_OK);
         assert_int_equal(mote_cql_write_null(&w), MOTE_OK);
         assert_int_equal(mote_cql_write_end(&w), MOTE_OK);
+        assert_int_equal(mote_cql_write_end(&w), MOTE_OK);
         assert_int_equal(mote_cql_write_bytes(&w, "b", 1), MOTE_OK);
-        assert_int_equal(mote_cql_write_null(&w), MOTE_OK);
+        assert_int_equal(mote_cql_write_begin(&w), MOTE_OK);
+        assert_int_equal(mote_cql_write_end(&w), MOTE_OK);
         assert_int_equal(mote_cql_write_end(&w), MOTE_OK);
         size_t len = 0;
         assert_int_equal(mote_cql_writer_finish(&w, &len), MOTE_OK);
-        assert_int_equal(len, 4 + 5 + 4 + 4 + 8 + 4 + 5 + 4);
+        assert_int_equal(len, 4 + 5 + 4 + 4 + 4 + 8 + 4 + 5 + 4 + 4);
         if (pass) {
-            assert_hex(out, len, "00000002" "0000000161" "00000010" "00000002" "0000000400000001"
-                                 "ffffffff" "0000000162" "ffffffff");
+            assert_hex(out, len, "00000002" "0000000161" "00000014" "00000001" "0000000c"
+                                 "0000000400000001" "ffffffff" "0000000162" "00000004" "00000000");
             assert_int_equal(mote_cql_validate(t, out, len), MOTE_OK);
         }
     }
+}
+
+/* Nulls inside list, set, map and vector are refused, as the server does;
+ * decoders still report a null element, validate refuses it. */
+static void collection_nulls_follow_the_server(void **state)
+{
+    (void)state;
+    static const char *types[] = {"list<int>", "set<text>", "map<int, int>", "vector<float, 1>"};
+    uint8_t out[64];
+    for (size_t i = 0; i < 4; i++) {
+        mote_cql_writer w;
+        mote_cql_writer_init(&w, ty(types[i]), out, sizeof out);
+        assert_int_equal(mote_cql_write_begin(&w), MOTE_OK);
+        if (i == 2) assert_int_equal(mote_cql_write_int(&w, 1), MOTE_OK);
+        assert_int_equal(mote_cql_write_null(&w), MOTE_ERR_UNEXPECTED_NULL);
+    }
+    mote_view v[2] = {{(const uint8_t *)"a", 1}, {NULL, 0}};
+    size_t w;
+    assert_int_equal(mote_cql_encode_list(MOTE_CQL_TEXT, v, 2, out, sizeof out, &w), MOTE_ERR_UNEXPECTED_NULL);
+    assert_int_equal(mote_cql_encode_map(MOTE_CQL_TEXT, v, MOTE_CQL_TEXT, v, 2, out, sizeof out, &w),
+                     MOTE_ERR_UNEXPECTED_NULL);
+    size_t len = unhex("00000001ffffffff", out);
+    assert_int_equal(mote_cql_validate(ty("list<int>"), out, len), MOTE_ERR_UNEXPECTED_NULL);
+    mote_view back[1];
+    size_t n;
+    assert_int_equal(mote_cql_decode_list(MOTE_CQL_TEXT, out, len, back, 1, &n), MOTE_OK);
+    assert_null(back[0].ptr);
 }
 
 /* Vector elements without a fixed length get vint prefixes, widened after
@@ -574,6 +608,7 @@ int main(void)
         cmocka_unit_test(iterator_walks_elements),
         cmocka_unit_test(validate_checks_scalars),
         cmocka_unit_test(writer_builds_nested_values),
+        cmocka_unit_test(collection_nulls_follow_the_server),
         cmocka_unit_test(writer_widens_vint_prefixes),
         cmocka_unit_test(writer_rejects_misuse),
         cmocka_unit_test(kernels_match_portable),

@@ -336,7 +336,9 @@ static bool write_decimal(lit *l, const char *t, size_t n)
     }
     if (i < n && (t[i] == 'e' || t[i] == 'E')) {
         int64_t ex;
-        if (!parse_i64(t + i + 1, n - i - 1, &ex) || ex > INT32_MAX || ex < INT32_MIN) {
+        /* only the resulting scale must fit 32 bits (1E+2147483648 is
+         * unscaled 1, scale -2147483648) */
+        if (!parse_i64(t + i + 1, n - i - 1, &ex) || ex > ((int64_t)1 << 40) || ex < -((int64_t)1 << 40)) {
             free(dig);
             return lfail(l, "bad decimal exponent");
         }
@@ -404,14 +406,14 @@ static bool write_duration(lit *l, const char *t, size_t n)
         if (*slot > UINT64_MAX - v * mul) return lfail(l, "duration out of range");
         *slot += v * mul;
     }
-    if (months > INT32_MAX || days > INT32_MAX || nanos > INT64_MAX)
-        return lfail(l, "duration out of range");
+    /* a negative duration may reach the most negative value of each field */
+    uint64_t m32 = (uint64_t)INT32_MAX + neg, m64 = (uint64_t)INT64_MAX + neg;
+    if (months > m32 || days > m32 || nanos > m64) return lfail(l, "duration out of range");
     uint8_t b[27];
     size_t k = 0;
-    int64_t sg = neg ? -1 : 1;
-    k += mote_cql_vint_put(b + k, sg * (int64_t)months);
-    k += mote_cql_vint_put(b + k, sg * (int64_t)days);
-    k += mote_cql_vint_put(b + k, sg * (int64_t)nanos);
+    k += mote_cql_vint_put(b + k, neg ? (int64_t)(0 - months) : (int64_t)months);
+    k += mote_cql_vint_put(b + k, neg ? (int64_t)(0 - days) : (int64_t)days);
+    k += mote_cql_vint_put(b + k, neg ? (int64_t)(0 - nanos) : (int64_t)nanos);
     return wcheck(l, mote_cql_write_bytes(l->w, b, k));
 }
 
@@ -587,7 +589,13 @@ static bool scalar(lit *l, const mote_cql_type *t)
     case MOTE_CQL_INET: {
         uint8_t a[16];
         if (is_quoted && inet_pton(AF_INET, tok, a) == 1) ok = wcheck(l, mote_cql_write_bytes(l->w, a, 4));
-        else if (is_quoted && inet_pton(AF_INET6, tok, a) == 1) ok = wcheck(l, mote_cql_write_bytes(l->w, a, 16));
+        else if (is_quoted && inet_pton(AF_INET6, tok, a) == 1) {
+            /* Cassandra (InetAddress.getByName) turns an IPv4-mapped IPv6
+             * address (::ffff:a.b.c.d) into the 4-byte IPv4 address. */
+            static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+            if (memcmp(a, mapped, 12) == 0) ok = wcheck(l, mote_cql_write_bytes(l->w, a + 12, 4));
+            else ok = wcheck(l, mote_cql_write_bytes(l->w, a, 16));
+        }
         else ok = lfail(l, "inet address expected ('1.2.3.4' or '::1')");
         break;
     }
@@ -845,26 +853,20 @@ static void put_duration(FILE *o, const uint8_t *p, size_t n)
         mote_cql_vint_get(p + at, n - at, &v[i], &used);
         at += used;
     }
+    /* The components share a sign (validated): '-' once, then the non-zero
+     * ones as months, days, nanoseconds with absolute values; zero is 0ns. */
     bool neg = v[0] < 0 || v[1] < 0 || v[2] < 0;
-    uint64_t mo = (uint64_t)(v[0] < 0 ? -v[0] : v[0]);
-    uint64_t d = (uint64_t)(v[1] < 0 ? -v[1] : v[1]);
+    uint64_t mo = v[0] < 0 ? (uint64_t)0 - (uint64_t)v[0] : (uint64_t)v[0];
+    uint64_t d = v[1] < 0 ? (uint64_t)0 - (uint64_t)v[1] : (uint64_t)v[1];
     uint64_t ns = v[2] < 0 ? (uint64_t)0 - (uint64_t)v[2] : (uint64_t)v[2];
     if (neg) putc('-', o);
     if (mo == 0 && d == 0 && ns == 0) {
-        fputs("0s", o);
+        fputs("0ns", o);
         return;
     }
-    if (mo / 12) fprintf(o, "%lluy", (unsigned long long)(mo / 12));
-    if (mo % 12) fprintf(o, "%llumo", (unsigned long long)(mo % 12));
+    if (mo) fprintf(o, "%llumo", (unsigned long long)mo);
     if (d) fprintf(o, "%llud", (unsigned long long)d);
-    static const struct { uint64_t unit; const char *name; } units[] = {
-        {3600000000000ull, "h"}, {60000000000ull, "m"}, {1000000000ull, "s"},
-        {1000000ull, "ms"}, {1000ull, "us"}, {1ull, "ns"},
-    };
-    for (size_t i = 0; i < 6; i++) {
-        if (ns / units[i].unit) fprintf(o, "%llu%s", (unsigned long long)(ns / units[i].unit), units[i].name);
-        ns %= units[i].unit;
-    }
+    if (ns) fprintf(o, "%lluns", (unsigned long long)ns);
 }
 
 static void put_uuid(FILE *o, const uint8_t *p)

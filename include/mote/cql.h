@@ -29,6 +29,12 @@
  * requires) and values are written in one pass into memory the caller gives.
  * Decoders write into caller arrays or hand out views into the input.
  *
+ * Nulls: encoders follow the Cassandra server, which refuses null elements
+ * in lists, sets, maps ("null is not supported inside collections") and
+ * vectors; only tuple components may be null. Decoders report a null
+ * ([int] -1) list/set element or map value per element, as Cassandra's own
+ * deserializer does, and mote_cql_validate (the server's validation) refuses it.
+ *
  * Strictness: decoders accept exactly what the encoders produce, so that
  * decode followed by encode gives the input back. In particular they reject
  * non-minimal vints, booleans other than 00/01, empty (zero-length) values of
@@ -152,8 +158,8 @@ mote_err mote_cql_vint_get(const uint8_t *in, size_t len, int64_t *v, size_t *us
  *   INT int32_t    DATE uint32_t    BIGINT, COUNTER, TIMESTAMP, TIME int64_t
  *   FLOAT float    DOUBLE double    UUID, TIMEUUID uint8_t[16]
  *   ASCII, TEXT, BLOB, VARINT, DECIMAL, INET, DURATION and the collection
- *   kinds: mote_view holding the element's encoded value bytes; a view with
- *   ptr == NULL is a null element (lists, sets, map values only).
+ *   kinds: mote_view holding the element's encoded value bytes. Decoders set
+ *   ptr == NULL for a null element; encoders refuse one (see "Nulls").
  * Lists and sets share one wire format: use the LIST entry points for both.
  */
 
@@ -161,8 +167,7 @@ mote_err mote_cql_vint_get(const uint8_t *in, size_t len, int64_t *v, size_t *us
  * or a map of n elements/entries; for view kinds the views are read. Returns
  * MOTE_OK; MOTE_ERR_OVERFLOW if a length, the count or the total exceeds
  * 2^31-1; MOTE_ERR_TYPE for a kind without an array form; MOTE_ERR_DIMENSION
- * for a vector with n == 0; MOTE_ERR_UNEXPECTED_NULL for a null view in a
- * vector or map key; MOTE_ERR_MISMATCH for a view of the wrong length for a
+ * for a vector with n == 0; MOTE_ERR_UNEXPECTED_NULL for a null view; MOTE_ERR_MISMATCH for a view of the wrong length for a
  * fixed kind (inet not 4 or 16). */
 mote_err mote_cql_list_size(int kind, const void *v, size_t n, size_t *size);
 mote_err mote_cql_vector_size(int kind, const void *v, size_t n, size_t *size);
@@ -260,15 +265,19 @@ mote_err mote_cql_iter_err(const mote_cql_iter *it);
 
 /*
  * Check that in[0..len) is exactly one valid value of type t, all the way
- * down (recursion bounded by the type's depth): every count, length, vint,
- * fixed width, boolean, inet and duration. Returns MOTE_OK or the first error
- * as listed for the iterator.
+ * down, as the Cassandra server validates it: every count, length, vint,
+ * fixed width, boolean, inet, ascii/UTF-8 text and duration, and no null
+ * element outside tuples. Returns MOTE_OK or the first error as listed for
+ * the iterator (MOTE_ERR_UNEXPECTED_NULL for a null list/set element or map
+ * value; MOTE_ERR_DEPTH for a hand-built type deeper than MOTE_CQL_MAX_DEPTH).
+ * Uses a fixed amount of stack (no recursion).
  */
 mote_err mote_cql_validate(const mote_cql_type *t, const uint8_t *in, size_t len);
 
 /* ---- general element-by-element writer -----------------------------------
  *
- * Builds a value of any type, nulls included, by walking the type: each call
+ * Builds a value of any type, null tuple components included, by walking the
+ * type: each call
  * supplies the next element where the type expects it (list/set elements,
  * map key then value, tuple components in order, vector elements). Nested
  * collections are opened with begin and closed with end. Errors are sticky:
@@ -305,13 +314,13 @@ void mote_cql_writer_init(mote_cql_writer *w, const mote_cql_type *t, uint8_t *o
  * Element writers. Each checks the element against the expected type and
  * returns MOTE_OK or: MOTE_ERR_MISMATCH (wrong kind of value for the type, or
  * an integer out of the type's range, a byte view of the wrong length for a
- * fixed-width type), MOTE_ERR_UNEXPECTED_NULL (null in a vector, a map key or
- * at the top level), MOTE_ERR_STATE (value already complete, or end without
+ * fixed-width type), MOTE_ERR_UNEXPECTED_NULL (null anywhere but a tuple
+ * component), MOTE_ERR_STATE (value already complete, or end without
  * an open collection), MOTE_ERR_DIMENSION (too many elements for a vector or
  * tuple, or end before all of them), MOTE_ERR_SPACE (out too small; the
  * writer stays usable only for measuring), MOTE_ERR_OVERFLOW (a count or
  * length over 2^31-1), MOTE_ERR_DEPTH.
- *   null  - a null element (lists, sets, map values, tuple components).
+ *   null  - a null tuple component.
  *   bool  - boolean.
  *   int   - tinyint, smallint, int, bigint, counter, timestamp, time, date
  *           (as the unsigned 32-bit wire value), varint (minimal two's
