@@ -1063,7 +1063,15 @@ static mote_err wscalar(mote_cql_writer *w, int pfx, const void *src, size_t n, 
     if (p) {
         if (pfx == PFX_INT) mote_be_store32(p, is_null ? 0xffffffffu : (uint32_t)n);
         else if (pfx == PFX_VINT) mote_cql_uvint_put(p, n);
-        if (!is_null && n) memcpy(p + plen, src, n);
+        if (!is_null) {
+            /* scalars are short: a byte loop beats a library memcpy call */
+            if (n <= 16) {
+                const uint8_t *b = (const uint8_t *)src;
+                for (size_t i = 0; i < n; i++) p[plen + i] = b[i];
+            } else {
+                memcpy(p + plen, src, n);
+            }
+        }
     }
     wadvance(w);
     return w->short_space ? MOTE_ERR_SPACE : MOTE_OK;
