@@ -845,6 +845,11 @@ mote_err mote_cql_iter_err(const mote_cql_iter *it)
     return it ? it->err : MOTE_ERR_INVALID;
 }
 
+size_t mote_cql_iter_count(const mote_cql_iter *it)
+{
+    return it ? it->count : 0;
+}
+
 /* ---- validation ---------------------------------------------------------------- */
 
 static bool valid_utf8(const uint8_t *s, size_t n)

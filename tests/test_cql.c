@@ -326,7 +326,7 @@ static void iterator_walks_elements(void **state)
     size_t len = unhex("00000002" "0000000161" "ffffffff" "0000000162" "0000000c0000000100000004" "00000007", in);
     mote_cql_iter it;
     assert_int_equal(mote_cql_iter_init(&it, t, in, len), MOTE_OK);
-    assert_int_equal(it.count, 2);
+    assert_int_equal(mote_cql_iter_count(&it), 2);
     mote_cql_value v;
     assert_true(mote_cql_iter_next(&it, &v));
     assert_int_equal(v.type->kind, MOTE_CQL_TEXT);

@@ -167,8 +167,9 @@ mote_err mote_cql_vint_get(const uint8_t *in, size_t len, int64_t *v, size_t *us
  * or a map of n elements/entries; for view kinds the views are read. Returns
  * MOTE_OK; MOTE_ERR_OVERFLOW if a length, the count or the total exceeds
  * 2^31-1; MOTE_ERR_TYPE for a kind without an array form; MOTE_ERR_DIMENSION
- * for a vector with n == 0; MOTE_ERR_UNEXPECTED_NULL for a null view; MOTE_ERR_MISMATCH for a view of the wrong length for a
- * fixed kind (inet not 4 or 16). */
+ * for a vector with n == 0; MOTE_ERR_UNEXPECTED_NULL for a null view;
+ * MOTE_ERR_MISMATCH for a view of the wrong length for a fixed kind (inet
+ * not 4 or 16). */
 mote_err mote_cql_list_size(int kind, const void *v, size_t n, size_t *size);
 mote_err mote_cql_vector_size(int kind, const void *v, size_t n, size_t *size);
 mote_err mote_cql_map_size(int kkind, const void *k, int vkind, const void *v, size_t n,
@@ -249,7 +250,9 @@ typedef struct mote_cql_iter {
  * else. Returns MOTE_OK or MOTE_ERR_TRUNCATED / MOTE_ERR_BAD_LENGTH /
  * MOTE_ERR_DIMENSION (vector: len does not fit dim packed elements) /
  * MOTE_ERR_TYPE (t is not a collection) / MOTE_ERR_INVALID (NULL arguments).
- * After init, it->count is the number of elements (map: entries).
+ * On success mote_cql_iter_count gives the number of elements (map:
+ * entries; tuple: components; vector: its dimension). The iterator holds no
+ * memory; views it hands out point into in.
  */
 mote_err mote_cql_iter_init(mote_cql_iter *it, const mote_cql_type *t, const uint8_t *in,
                             size_t len);
@@ -262,6 +265,7 @@ mote_err mote_cql_iter_init(mote_cql_iter *it, const mote_cql_type *t, const uin
  */
 bool mote_cql_iter_next(mote_cql_iter *it, mote_cql_value *out);
 mote_err mote_cql_iter_err(const mote_cql_iter *it);
+size_t mote_cql_iter_count(const mote_cql_iter *it);
 
 /*
  * Check that in[0..len) is exactly one valid value of type t, all the way
