@@ -1,0 +1,447 @@
+#!/usr/bin/env python3
+"""cross/check.py - size, stack and link checks for the Cortex-M builds.
+
+Run by meson tests in the bare-metal cross builds (cross/meson.build), so the
+budgets count in CI's 'N passed, N failed' line. Every check prints its
+numbers, then exits 0 (within budget), 77 (nothing to check yet: meson counts
+a skip) or 1 (over budget / forbidden helper / unbounded recursion).
+
+  size   per-object arm-none-eabi-size of libmote.a; budgets on the library
+         total and on each module.
+  stack  worst-case stack of every public function, from the -fstack-usage
+         frames and -fcallgraph-info call graph gcc writes beside each object.
+  link   small programs that link only one part of the library (scanner, lp
+         tokenizer, cql, ...) with --gc-sections: their size, and which
+         soft-float / 64-bit division helpers they pull in and why.
+"""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, universal_newlines=True, **kw).stdout
+
+
+def archive_sizes(size_tool, lib):
+    """[(object, text, data, bss)] from 'size' (Berkeley format) on an archive."""
+    out = run([size_tool, lib])
+    rows = []
+    for line in out.splitlines()[1:]:
+        f = line.split()
+        if len(f) < 6:
+            continue
+        name = f[5]  # the archive member; '(ex libmote.a)' follows
+        rows.append((name, int(f[0]), int(f[1]), int(f[2])))
+    return rows
+
+
+def module_of(obj):
+    return re.sub(r'\.c\.o(bj)?$|\.o(bj)?$', '', os.path.basename(obj))
+
+
+# ---------------------------------------------------------------- size
+
+def cmd_size(a):
+    rows = archive_sizes(a.size, a.lib)
+    if not rows:
+        print('no objects in %s' % a.lib)
+        return SKIP
+    print('%s (%s): bytes per object; text = .text + .rodata (code and constant tables),'
+          % (os.path.basename(a.lib), a.label))
+    print('data = initialised RAM, bss = zeroed RAM. Whole library, before --gc-sections.')
+    print('%-16s %8s %6s %6s' % ('module', 'text', 'data', 'bss'))
+    bad = []
+    for name, text, data, bss in sorted(rows, key=lambda r: -r[1]):
+        mark = ''
+        if a.module_max and text > a.module_max:
+            mark = '  OVER %d' % a.module_max
+            bad.append('%s text %d > %d' % (module_of(name), text, a.module_max))
+        print('%-16s %8d %6d %6d%s' % (module_of(name), text, data, bss, mark))
+    tt = sum(r[1] for r in rows)
+    td = sum(r[2] for r in rows)
+    tb = sum(r[3] for r in rows)
+    print('%-16s %8d %6d %6d  (%.1f KiB text)' % ('TOTAL', tt, td, tb, tt / 1024.0))
+    if a.total_max:
+        print('budget: total text <= %d (%.0f KiB): %s; each module <= %d (%.0f KiB)' %
+              (a.total_max, a.total_max / 1024.0, 'ok' if tt <= a.total_max else 'OVER',
+               a.module_max, a.module_max / 1024.0))
+        if tt > a.total_max:
+            bad.append('total text %d > %d' % (tt, a.total_max))
+    for b in bad:
+        print('FAIL: ' + b)
+    return 1 if bad else 0
+
+
+# ---------------------------------------------------------------- stack
+
+NODE_RE = re.compile(r'node: \{ title: "([^"]*)" label: "([^"]*)"')
+EDGE_RE = re.compile(r'edge: \{ sourcename: "([^"]*)" targetname: "([^"]*)"')
+BYTES_RE = re.compile(r'\\n(\d+) bytes \((\w+(?:,\w+)*)\)')
+
+# Stack assumed for a call that leaves the library (memcpy, memset, libgcc
+# helpers): newlib's string functions and libgcc's soft-float / division
+# routines keep at most a few registers on the stack.
+EXTERN_FRAME = 48
+
+
+def load_callgraph(objdir):
+    """nodes: key -> (name, frame, qualifier, file); edges: key -> [key].
+
+    gcc titles a static function 'file.c:name' and a global one 'name', so
+    keys are unique across the library; callees outside it have no frame."""
+    nodes, edges = {}, {}
+    files = sorted(glob.glob(os.path.join(objdir, '*.ci')))
+    for path in files:
+        src = os.path.basename(path)[:-3]
+        for line in open(path, encoding='utf-8', errors='replace'):
+            m = NODE_RE.search(line)
+            if m:
+                key, label = m.group(1), m.group(2)
+                b = BYTES_RE.search(label)
+                name = label.split('\\n')[0]
+                if b:
+                    nodes[key] = (name, int(b.group(1)), b.group(2), src)
+                elif key not in nodes:
+                    nodes[key] = (name, None, 'extern', src)
+                continue
+            m = EDGE_RE.search(line)
+            if m:
+                edges.setdefault(m.group(1), [])
+                if m.group(2) not in edges[m.group(1)]:
+                    edges[m.group(1)].append(m.group(2))
+    return files, nodes, edges
+
+
+def sccs(keys, edges):
+    """Tarjan's strongly connected components (iterative)."""
+    index, low, onstack, stack, out = {}, {}, set(), [], []
+    counter = [0]
+    for root in keys:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = counter[0]
+                counter[0] += 1
+                stack.append(v)
+                onstack.add(v)
+            succ = edges.get(v, [])
+            recurse = False
+            while i < len(succ):
+                w = succ[i]
+                i += 1
+                if w not in index:
+                    work.append((v, i))
+                    work.append((w, 0))
+                    recurse = True
+                    break
+                if w in onstack:
+                    low[v] = min(low[v], index[w])
+            if recurse:
+                continue
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    onstack.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                out.append(comp)
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+    return out
+
+
+def load_bounds(path):
+    """Recursion bounds: lines 'function depth  # why'."""
+    bounds = {}
+    if path and os.path.exists(path):
+        for line in open(path, encoding='utf-8'):
+            line = line.split('#', 1)[0].strip()
+            if line:
+                name, depth = line.split()
+                bounds[name] = int(depth)
+    return bounds
+
+
+def cmd_stack(a):
+    files, nodes, edges = load_callgraph(a.objdir)
+    if not files:
+        print('no .ci call graphs under %s (build with -fcallgraph-info=su)' % a.objdir)
+        return SKIP
+    public = set(run([a.nm, '--defined-only', '-g', a.lib]).split())
+    bounds = load_bounds(a.bounds)
+    keys = list(nodes)
+    for k, succ in edges.items():
+        for w in succ:
+            if w not in nodes:
+                nodes[w] = (w, None, 'extern', '')
+    keys = list(nodes)
+    comp_of = {}
+    comps = sccs(keys, edges)
+    for i, c in enumerate(comps):
+        for k in c:
+            comp_of[k] = i
+    bad = []
+    # A cycle (or self-call) is accepted only when one of its functions is
+    # listed in the bounds file with a maximum depth; the whole cycle's frames
+    # are then charged that many times.
+    comp_depth = {}
+    for i, c in enumerate(comps):
+        cyclic = len(c) > 1 or c[0] in edges.get(c[0], [])
+        if not cyclic:
+            comp_depth[i] = 1
+            continue
+        names = [nodes[k][0] for k in c]
+        d = [bounds[n] for n in names if n in bounds]
+        if d:
+            comp_depth[i] = max(d)
+        else:
+            comp_depth[i] = 1
+            bad.append('unbounded recursion: %s (add a depth bound to %s with its reason)'
+                       % (' -> '.join(sorted(names)), os.path.basename(a.bounds or 'bounds')))
+    # Tarjan emits components in reverse topological order: callees first.
+    cost, path, notes = {}, {}, {}
+    for i, c in enumerate(comps):
+        frames = 0
+        dynamic = False
+        for k in c:
+            _, fr, q, _ = nodes[k]
+            if fr is None:
+                fr = EXTERN_FRAME if k != '__indirect_call' else 0
+            if 'dynamic' in q and 'bounded' not in q:
+                dynamic = True
+            frames += fr
+        best, bpath = 0, []
+        for k in c:
+            for w in edges.get(k, []):
+                if comp_of[w] != i and cost[comp_of[w]] > best:
+                    best, bpath = cost[comp_of[w]], path[comp_of[w]]
+        cost[i] = frames * comp_depth[i] + best
+        label = '/'.join(sorted(nodes[k][0] for k in c))
+        if comp_depth[i] > 1:
+            label += ' x%d' % comp_depth[i]
+        path[i] = [label] + bpath
+        notes[i] = dynamic
+    print('worst-case stack per public function (bytes, frame + deepest callee chain;')
+    print('calls leaving the library counted as %d bytes, calls through a pointer' % EXTERN_FRAME)
+    print('(the caller\'s allocator callback) as 0: that stack is the caller\'s own):')
+    rows = []
+    for k, (name, fr, q, src) in nodes.items():
+        if fr is None or name not in public or k != name:
+            continue
+        ci = comp_of[k]
+        rows.append((cost[ci], fr, name, src, path[ci], notes[ci],
+                     '__indirect_call' in reachable(k, edges)))
+    if not rows:
+        print('no public functions in %s' % a.lib)
+        return SKIP
+    rows.sort(key=lambda r: (-r[0], r[2]))
+    print('%6s %6s  %-34s %s' % ('total', 'frame', 'function', 'deepest path'))
+    for total, fr, name, src, p, dyn, ind in rows:
+        flag = ''
+        if total > a.max:
+            flag = '  OVER'
+            bad.append('%s needs %d bytes of stack > %d' % (name, total, a.max))
+        if dyn:
+            flag += '  DYNAMIC'
+            bad.append('%s has a dynamically sized frame (alloca/VLA)' % name)
+        if ind:
+            flag += '  (+callback)'
+        print('%6d %6d  %-34s %s%s' % (total, fr, name, ' > '.join(p[1:4]) or '-', flag))
+    print('%d public functions, max %d bytes (budget %d); recursion bounds from %s: %s' % (
+        len(rows), rows[0][0], a.max, os.path.basename(a.bounds or '-'),
+        ', '.join('%s<=%d' % kv for kv in sorted(bounds.items())) or 'none needed'))
+    for b in bad:
+        print('FAIL: ' + b)
+    return 1 if bad else 0
+
+
+def reachable(k, edges):
+    seen, todo = set(), [k]
+    while todo:
+        v = todo.pop()
+        for w in edges.get(v, []):
+            if w not in seen:
+                seen.add(w)
+                todo.append(w)
+    return seen
+
+
+# ---------------------------------------------------------------- link
+
+# A link test: a program whose only references into the library are the
+# public functions of the listed objects (minus those matching 'skip', which
+# decode floats or timestamps), linked with --gc-sections. 'helpers' says
+# whether pulling a soft-float or 64-bit division helper fails the test.
+PROFILES = [
+    # name, objects, skip regex (function names left out), forbid helpers
+    ('memory', ['arena', 'pool', 'buf'], None, True),
+    ('scan', ['scan'], None, True),
+    ('lp-tokenize', ['lp'], r'float|double|time|_f64|_num', True),
+    ('lp', ['lp', 'lp_write'], None, False),
+    ('cql', ['cql', 'cql_type'], r'float|double|text|literal', True),
+    ('num', ['num'], None, False),
+]
+
+HELPER_RE = re.compile(r'^(__aeabi_(d\w+|f\w+|\w*2[df]|ldivmod|uldivmod)'
+                       r'|__(u?div|u?mod)di3|__udivmoddi4|__(add|sub|mul|div)[sd]f3'
+                       r'|__(fix|float)\w*[sd]f\w*|__(eq|ne|lt|le|gt|ge|un|cmp)[sd]f2)$')
+
+STUB = 'int main(void) { return 0; }\n'
+
+
+def globals_by_object(nm, lib):
+    """{object: [global function symbols defined in it]} from nm on the archive."""
+    out = run([nm, '-g', '--defined-only', lib])
+    objs, cur = {}, None
+    for line in out.splitlines():
+        if line.endswith(':') and not line.startswith(' '):
+            cur = module_of(line[:-1])
+            objs.setdefault(cur, [])
+            continue
+        f = line.split()
+        if cur and len(f) == 3 and f[1] in 'T':
+            objs[cur].append(f[2])
+    return objs
+
+
+def text_size(size_tool, elf):
+    f = run([size_tool, elf]).splitlines()[1].split()
+    return int(f[0]), int(f[1]), int(f[2])
+
+
+def pulled_helpers(mapfile):
+    """[(member, by_object, symbol)] for soft-float / 64-bit division helpers
+    from the map's 'Archive member included to satisfy reference' section."""
+    out, lines = [], open(mapfile, encoding='utf-8', errors='replace').read().split('\n')
+    i = 0
+    while i < len(lines):
+        m = re.match(r'^(\S+\.a\((\S+)\))\s*$', lines[i])
+        if m and i + 1 < len(lines):
+            r = re.match(r'^\s+(\S+) \((\S+)\)', lines[i + 1])
+            if r and HELPER_RE.match(r.group(2)):
+                by = re.sub(r'.*\(|\)$', '', r.group(1))
+                out.append((m.group(2), module_of(by), r.group(2)))
+            i += 2
+            continue
+        if lines[i].startswith('Discarded input sections') or lines[i].startswith('Memory Configuration'):
+            break
+        i += 1
+    return out
+
+
+def cmd_link(a):
+    objs = globals_by_object(a.nm, a.lib)
+    cc, cflags, ldflags = a.cc, a.cflag, a.ldflag
+    os.makedirs(a.out, exist_ok=True)
+    stub_c = os.path.join(a.out, 'stub.c')
+    stub_o = os.path.join(a.out, 'stub.o')
+    with open(stub_c, 'w') as f:
+        f.write(STUB)
+    run(cc + cflags + ['-c', stub_c, '-o', stub_o])
+
+    def link(name, roots):
+        elf = os.path.join(a.out, 'only-%s.elf' % name)
+        mp = os.path.join(a.out, 'only-%s.map' % name)
+        run(cc + ldflags + ['-Wl,--gc-sections', '-Wl,-Map=' + mp, '-o', elf, stub_o] +
+            ['-Wl,--undefined=' + r for r in roots] + [a.lib])
+        return elf, mp
+
+    base_elf, _ = link('nothing', [])
+    base = text_size(a.size, base_elf)
+    print('%s: programs that reference only one part of mote, linked with --gc-sections' % a.label)
+    print('and %s; text = .text + .rodata in bytes, minus the %d bytes an empty' %
+          (' '.join(f for f in ldflags if f.startswith('--specs')) or 'default specs', base[0]))
+    print('main() with the same C runtime takes. Roots: every public function of the')
+    print('listed objects, except those matching the skip pattern (float/timestamp decoding).')
+    print('%-12s %7s %6s %6s  %-16s %s' % ('program', 'text', 'data', 'bss', 'objects', 'helpers pulled'))
+    bad, done = [], 0
+    for name, members, skip, forbid in PROFILES:
+        missing = [m for m in members if m not in objs]
+        if missing == members or (missing and members[0] in missing):
+            print('%-12s %7s  (module %s not built yet: skipped)' % (name, '-', ','.join(missing)))
+            continue
+        roots = []
+        for m in members:
+            for s in objs.get(m, []):
+                if skip and re.search(skip, s):
+                    continue
+                roots.append(s)
+        if not roots:
+            print('%-12s %7s  (no public functions)' % (name, '-'))
+            continue
+        elf, mp = link(name, roots)
+        t = text_size(a.size, elf)
+        helpers = pulled_helpers(mp)
+        hs = sorted(set('%s<-%s' % (h[2], h[1]) for h in helpers))
+        print('%-12s %7d %6d %6d  %-16s %s' % (name, t[0] - base[0], t[1] - base[1], t[2] - base[2],
+                                             ','.join(m for m in members if m in objs),
+                                             ', '.join(hs) or 'none'))
+        if a.forbid_helpers and forbid and helpers:
+            # Name the library functions that reach each helper (from the
+            # linked image's map we know the object; nm tells the callers).
+            bad.append('%s pulls %s' % (name, ', '.join(hs)))
+        done += 1
+    if not done:
+        return SKIP
+    if a.forbid_helpers:
+        print('helper check (%s): soft-float (__aeabi_d*/__aeabi_f*, conversions) and 64-bit'
+              % a.label)
+        print('division (__aeabi_ldivmod/__aeabi_uldivmod) are forbidden in: %s' %
+              ', '.join(p[0] for p in PROFILES if p[3]))
+    for b in bad:
+        print('FAIL: ' + b)
+    return 1 if bad else 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    sub = p.add_subparsers(dest='cmd')
+    s = sub.add_parser('size')
+    s.add_argument('--size', required=True)
+    s.add_argument('--lib', required=True)
+    s.add_argument('--label', default='')
+    s.add_argument('--total-max', type=int, default=0)
+    s.add_argument('--module-max', type=int, default=0)
+    s = sub.add_parser('stack')
+    s.add_argument('--nm', required=True)
+    s.add_argument('--lib', required=True)
+    s.add_argument('--objdir', required=True)
+    s.add_argument('--bounds')
+    s.add_argument('--max', type=int, default=512)
+    s = sub.add_parser('link')
+    s.add_argument('--cc', action='append', required=True, help='compiler command word')
+    s.add_argument('--cflag', action='append', default=[])
+    s.add_argument('--ldflag', action='append', default=[])
+    s.add_argument('--nm', required=True)
+    s.add_argument('--size', required=True)
+    s.add_argument('--lib', required=True)
+    s.add_argument('--out', required=True)
+    s.add_argument('--label', default='')
+    s.add_argument('--forbid-helpers', action='store_true')
+    a = p.parse_args()
+    if a.cmd == 'size':
+        return cmd_size(a)
+    if a.cmd == 'stack':
+        return cmd_stack(a)
+    if a.cmd == 'link':
+        return cmd_link(a)
+    p.print_help()
+    return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main())
