@@ -343,8 +343,38 @@ def pulled_helpers(mapfile):
     return out
 
 
+def helper_report(a, elf, helpers, callers):
+    """['helper(bytes) by f1,f2'] for each helper the library itself calls.
+
+    The bytes are the helper's own code in the image (nm -S), the price of
+    that library function on this core; helpers that only other helpers
+    need (e.g. __udivmoddi4 under __aeabi_uldivmod) are summed into them."""
+    sizes = {}
+    for line in run([a.nm, '-S', '--defined-only', elf]).splitlines():
+        f = line.split()
+        if len(f) == 4:
+            sizes[f[3]] = int(f[1], 16)
+    kept = set(sizes)
+    direct = sorted(set(h[2] for h in helpers if not h[1].startswith('_')))
+    total = sum(sizes.get(h[2], 0) for h in helpers)
+    out = []
+    for h in direct:
+        who = sorted(c for c in callers.get(h, ()) if c in kept)
+        out.append('%s by %s' % (h, ','.join(who) or '?'))
+    if out:
+        out[-1] += ' [helpers %d bytes]' % total
+    return out
+
+
 def cmd_link(a):
     objs = globals_by_object(a.nm, a.lib)
+    callers = {}
+    if a.objdir:
+        _, nodes, edges = load_callgraph(a.objdir)
+        for src, succ in edges.items():
+            for w in succ:
+                if HELPER_RE.match(w):
+                    callers.setdefault(w, set()).add(nodes[src][0] if src in nodes else src)
     cc, cflags, ldflags = a.cc, a.cflag, a.ldflag
     os.makedirs(a.out, exist_ok=True)
     stub_c = os.path.join(a.out, 'stub.c')
@@ -386,7 +416,7 @@ def cmd_link(a):
         elf, mp = link(name, roots)
         t = text_size(a.size, elf)
         helpers = pulled_helpers(mp)
-        hs = sorted(set('%s<-%s' % (h[2], h[1]) for h in helpers))
+        hs = helper_report(a, elf, helpers, callers)
         print('%-12s %7d %6d %6d  %-16s %s' % (name, t[0] - base[0], t[1] - base[1], t[2] - base[2],
                                              ','.join(m for m in members if m in objs),
                                              ', '.join(hs) or 'none'))
@@ -431,6 +461,7 @@ def main():
     s.add_argument('--lib', required=True)
     s.add_argument('--out', required=True)
     s.add_argument('--label', default='')
+    s.add_argument('--objdir', help='where the .ci call graphs are (names the callers of helpers)')
     s.add_argument('--forbid-helpers', action='store_true')
     a = p.parse_args()
     if a.cmd == 'size':
