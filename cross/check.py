@@ -75,9 +75,37 @@ def cmd_size(a):
                a.module_max, a.module_max / 1024.0))
         if tt > a.total_max:
             bad.append('total text %d > %d' % (tt, a.total_max))
+    if a.nm:
+        ext = externals(a.nm, a.lib)
+        print('symbols the library needs from outside: %s' % (', '.join(sorted(ext)) or 'none'))
+        for sym in sorted(ext):
+            if FORBIDDEN_EXTERN.match(sym):
+                bad.append('%s calls %s (src/ takes no memory or I/O from libc)'
+                           % (', '.join(sorted(ext[sym])), sym))
     for b in bad:
         print('FAIL: ' + b)
     return 1 if bad else 0
+
+
+# The core must not reach for the heap, stdio or locale-dependent parsing.
+FORBIDDEN_EXTERN = re.compile(r'^(malloc|calloc|realloc|free|aligned_alloc|posix_memalign'
+                              r'|v?s?n?f?printf|puts|putchar|fwrite|fputs|abort|exit|_exit'
+                              r'|strto\w+|ato[ifl]+|sscanf|setlocale|_sbrk|_malloc_r)$')
+
+
+def externals(nm, lib):
+    """{undefined symbol not defined in lib: {objects using it}}."""
+    defined, undef, cur = set(), {}, None
+    for line in run([nm, lib]).splitlines():
+        if line.endswith(':') and ' ' not in line:
+            cur = module_of(line[:-1])
+            continue
+        f = line.split()
+        if len(f) == 2 and f[0] == 'U':
+            undef.setdefault(f[1], set()).add(cur)
+        elif len(f) == 3:
+            defined.add(f[2])
+    return {k: v for k, v in undef.items() if k not in defined}
 
 
 # ---------------------------------------------------------------- stack
@@ -444,6 +472,7 @@ def main():
     s.add_argument('--size', required=True)
     s.add_argument('--lib', required=True)
     s.add_argument('--label', default='')
+    s.add_argument('--nm', help='also list (and police) what the library takes from outside')
     s.add_argument('--total-max', type=int, default=0)
     s.add_argument('--module-max', type=int, default=0)
     s = sub.add_parser('stack')
