@@ -209,15 +209,35 @@ def sccs(keys, edges):
     return out
 
 
-def load_bounds(path):
-    """Recursion bounds: lines 'function depth  # why'."""
+def header_constants(incdir):
+    """{MACRO: int} for '#define MACRO <integer>' in the public headers."""
+    out = {}
+    for h in glob.glob(os.path.join(incdir or '', '*.h')):
+        for m in re.finditer(r'^\s*#\s*define\s+(MOTE_\w+)\s+\(?(\d+)u?\)?\s*$',
+                             open(h, encoding='utf-8').read(), re.M):
+            out[m.group(1)] = int(m.group(2))
+    return out
+
+
+def load_bounds(path, incdir=None):
+    """Recursion bounds: lines 'function depth  # why', where depth is a
+    number or MACRO[+k] naming a limit #defined in the public headers (so the
+    bound follows the library's own limit when that changes)."""
     bounds = {}
+    consts = header_constants(incdir)
     if path and os.path.exists(path):
         for line in open(path, encoding='utf-8'):
             line = line.split('#', 1)[0].strip()
-            if line:
-                name, depth = line.split()
+            if not line:
+                continue
+            name, depth = line.split()
+            m = re.match(r'^(\w+)(?:\+(\d+))?$', depth)
+            if depth.isdigit():
                 bounds[name] = int(depth)
+            elif m and m.group(1) in consts:
+                bounds[name] = consts[m.group(1)] + int(m.group(2) or 0)
+            else:
+                raise SystemExit('%s: cannot evaluate depth %r' % (path, depth))
     return bounds
 
 
@@ -227,7 +247,7 @@ def cmd_stack(a):
         print('no .ci call graphs under %s (build with -fcallgraph-info=su)' % a.objdir)
         return SKIP
     public = set(run([a.nm, '--defined-only', '-g', a.lib]).split())
-    bounds = load_bounds(a.bounds)
+    bounds = load_bounds(a.bounds, a.include)
     keys = list(nodes)
     for k, succ in edges.items():
         for w in succ:
@@ -370,47 +390,37 @@ def text_size(size_tool, elf):
     return int(f[0]), int(f[1]), int(f[2])
 
 
-def pulled_helpers(mapfile):
-    """[(member, by_object, symbol)] for soft-float / 64-bit division helpers
-    from the map's 'Archive member included to satisfy reference' section."""
-    out, lines = [], open(mapfile, encoding='utf-8', errors='replace').read().split('\n')
-    i = 0
-    while i < len(lines):
-        m = re.match(r'^(\S+\.a\((\S+)\))\s*$', lines[i])
-        if m and i + 1 < len(lines):
-            r = re.match(r'^\s+(\S+) \((\S+)\)', lines[i + 1])
-            if r and HELPER_RE.match(r.group(2)):
-                by = re.sub(r'.*\(|\)$', '', r.group(1))
-                out.append((m.group(2), module_of(by), r.group(2)))
-            i += 2
-            continue
-        if lines[i].startswith('Discarded input sections') or lines[i].startswith('Memory Configuration'):
-            break
-        i += 1
-    return out
-
-
-def helper_report(a, elf, helpers, callers):
-    """['helper(bytes) by f1,f2'] for each helper the library itself calls.
-
-    The bytes are the helper's own code in the image (nm -S), the price of
-    that library function on this core; helpers that only other helpers
-    need (e.g. __udivmoddi4 under __aeabi_uldivmod) are summed into them."""
+def image_symbols(nm, elf):
+    """{symbol: size} of what survived --gc-sections in a linked image."""
     sizes = {}
-    for line in run([a.nm, '-S', '--defined-only', elf]).splitlines():
+    for line in run([nm, '-S', '--defined-only', elf]).splitlines():
         f = line.split()
         if len(f) == 4:
             sizes[f[3]] = int(f[1], 16)
-    kept = set(sizes)
-    direct = sorted(set(h[2] for h in helpers if not h[1].startswith('_')))
-    total = sum(sizes.get(h[2], 0) for h in helpers)
-    out = []
-    for h in direct:
-        who = sorted(c for c in callers.get(h, ()) if c in kept)
-        out.append('%s by %s' % (h, ','.join(who) or '?'))
+        elif len(f) == 3:
+            sizes.setdefault(f[2], 0)
+    return sizes
+
+
+def helper_report(syms, callers):
+    """(direct helpers, ['helper by f1,f2', ...]) for the soft-float and 64-bit
+    division helpers left in a linked image (after --gc-sections: an archive
+    member loaded for a function that was then discarded does not count).
+
+    The bytes are the helpers' own code in the image, the price of those
+    library functions on this core; helpers that only other helpers need
+    (e.g. __udivmoddi4 under __aeabi_uldivmod) are summed in."""
+    present = sorted(h for h in syms if HELPER_RE.match(h))
+    total = sum(syms[h] for h in present)
+    out, direct = [], []
+    for h in present:
+        who = sorted(c for c in callers.get(h, ()) if c in syms or c.split(':')[-1] in syms)
+        if who:
+            direct.append(h)
+            out.append('%s by %s' % (h, ','.join(c.split(':')[-1] for c in who)))
     if out:
         out[-1] += ' [helpers %d bytes]' % total
-    return out
+    return direct, out
 
 
 def load_allowed(path):
@@ -433,7 +443,7 @@ def cmd_link(a):
         for src, succ in edges.items():
             for w in succ:
                 if HELPER_RE.match(w):
-                    callers.setdefault(w, set()).add(nodes[src][0] if src in nodes else src)
+                    callers.setdefault(w, set()).add(src)
     cc, cflags, ldflags = a.cc, a.cflag, a.ldflag
     os.makedirs(a.out, exist_ok=True)
     stub_c = os.path.join(a.out, 'stub.c')
@@ -483,13 +493,11 @@ def cmd_link(a):
             bad.append('%s does not link on its own' % name)
             continue
         t = text_size(a.size, elf)
-        helpers = pulled_helpers(mp)
-        hs = helper_report(a, elf, helpers, callers)
+        direct, hs = helper_report(image_symbols(a.nm, elf), callers)
         print('%-12s %7d %6d %6d  %-16s %s' % (name, t[0] - base[0], t[1] - base[1], t[2] - base[2],
                                              ','.join(m for m in members if m in objs),
                                              ', '.join(hs) or 'none'))
-        if a.forbid_helpers and forbid and helpers:
-            direct = sorted(set(h[2] for h in helpers if not h[1].startswith('_')))
+        if a.forbid_helpers and forbid and direct:
             unexplained = [h for h in direct if (name, h) not in allowed]
             if unexplained:
                 bad.append('%s pulls %s' % (name, ', '.join(hs)))
@@ -526,6 +534,7 @@ def main():
     s.add_argument('--lib', required=True)
     s.add_argument('--objdir', required=True)
     s.add_argument('--bounds')
+    s.add_argument('--include', help='public header dir (limits named in the bounds file)')
     s.add_argument('--max', type=int, default=512)
     s = sub.add_parser('link')
     s.add_argument('--cc', action='append', required=True, help='compiler command word')
