@@ -23,6 +23,12 @@
 #if MOTE_BM_HAVE_BUF
 #include "mote/buf.h"
 #endif
+#if MOTE_BM_HAVE_CQL && MOTE_BM_HAVE_CQL_TYPE
+#include "mote/cql.h"
+#define BM_CQL 1
+#else
+#define BM_CQL 0
+#endif
 
 static unsigned failures;
 
@@ -47,6 +53,17 @@ static void put_kv(const char *key, uint32_t v)
     bm_puts("\n");
 }
 
+static void put_hex(const uint8_t *p, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    char two[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        two[0] = digits[p[i] >> 4];
+        two[1] = digits[p[i] & 15u];
+        bm_puts(two);
+    }
+}
+
 static void check(int ok, const char *what)
 {
     if (!ok) {
@@ -58,6 +75,33 @@ static void check(int ok, const char *what)
 }
 
 #if MOTE_BM_HAVE_ARENA
+#if BM_CQL
+/* Encode a CQL vector<float, 3> as ScyllaDB/Cassandra put it on the wire
+ * (3 big-endian IEEE-754 floats, no length prefixes) and decode it back. */
+static void run_cql(const float *vals, size_t n)
+{
+    mote_cql_type nodes[4];
+    const mote_cql_type *t = NULL;
+    static const char type_text[] = "vector<float, 3>";
+    mote_err e = mote_cql_type_parse(type_text, sizeof type_text - 1, nodes, 4, NULL, &t);
+    check(e == MOTE_OK && t != NULL, "cql_type_parse vector<float, 3>");
+    if (e != MOTE_OK || n != 3) {
+        return;
+    }
+    uint8_t out[12];
+    size_t written = 0;
+    e = mote_cql_encode_array(t, vals, n, out, sizeof out, &written);
+    check(e == MOTE_OK && written == 12, "cql_encode_array");
+    bm_puts("cql vector<float, 3>: ");
+    put_hex(out, written);
+    bm_puts("\n");
+    float back[3] = {0, 0, 0};
+    check(mote_cql_decode_vector(MOTE_CQL_FLOAT, out, written, back, 3) == MOTE_OK &&
+              memcmp(back, vals, sizeof back) == 0,
+          "cql_decode_vector round trip");
+}
+#endif
+
 /* All the memory mote gets here: 4 KiB of static storage, never grown. */
 static _Alignas(8) uint8_t arena_mem[4096];
 
@@ -114,6 +158,12 @@ int main(void)
     check(mote_err_name(MOTE_ERR_NOMEM)[0] == 'N', "err_name");
 #if MOTE_BM_HAVE_ARENA
     run_memory();
+#endif
+#if BM_CQL
+    {
+        static const float vals[3] = {1.0f, 2.0f, -0.5f};
+        run_cql(vals, 3);
+    }
 #endif
     put_kv("stack used", bm_stack_used());
     if (failures != 0) {
