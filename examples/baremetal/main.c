@@ -53,17 +53,6 @@ static void put_kv(const char *key, uint32_t v)
     bm_puts("\n");
 }
 
-static void put_hex(const uint8_t *p, size_t n)
-{
-    static const char digits[] = "0123456789abcdef";
-    char two[3] = {0, 0, 0};
-    for (size_t i = 0; i < n; i++) {
-        two[0] = digits[p[i] >> 4];
-        two[1] = digits[p[i] & 15u];
-        bm_puts(two);
-    }
-}
-
 static void check(int ok, const char *what)
 {
     if (!ok) {
@@ -76,6 +65,17 @@ static void check(int ok, const char *what)
 
 #if MOTE_BM_HAVE_ARENA
 #if BM_CQL
+static void put_hex(const uint8_t *p, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    char two[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        two[0] = digits[p[i] >> 4];
+        two[1] = digits[p[i] & 15u];
+        bm_puts(two);
+    }
+}
+
 /* Encode a CQL vector<float, 3> as ScyllaDB/Cassandra put it on the wire
  * (3 big-endian IEEE-754 floats, no length prefixes) and decode it back. */
 static void run_cql(const float *vals, size_t n)
