@@ -208,10 +208,11 @@ typedef struct mote_scanner {
     uint8_t arg[16];
     uint8_t taglen, tagk;
     uint8_t tag[64];
-    uint8_t hist[2];         /* last two bytes handed out in pieces mode */
+    uint8_t hist[2], hist_n; /* last bytes of the token handed out or dropped */
     unsigned depth;          /* nested comment depth */
     unsigned tokflags;
-    const uint8_t *chunk;
+    const uint8_t *chunk, *next_chunk;
+    size_t next_len;
     size_t chunk_len, pos, tok_start, carry_drop;
     uint64_t base;           /* stream offset of chunk[0] */
     uint64_t line, line_start, last_cr;
@@ -224,7 +225,10 @@ typedef struct mote_scanner {
  * the call) and the carry buffer carry, which the caller initialised with
  * mote_buf_init_pool/arena/fixed and which must outlive the scanner; its
  * contents are the scanner's from now on. max_token 0 means no limit beyond
- * the buffer's own cap (a full fixed buffer counts as TOO_LONG).
+ * the buffer's own cap (a full buffer counts as TOO_LONG). max_token gives the
+ * same errors for any chunking; the buffer's cap is a memory safety net whose
+ * errors depend on chunking (only bytes of tokens that straddle chunks are
+ * stored), so set max_token below it when results must not.
  * Returns MOTE_OK, MOTE_ERR_INVALID (NULL argument, bad dialect, more than 4
  * quotes, PIECES without max_token) or MOTE_ERR_BAD_DELIMITER (delimiter
  * empty, longer than 16 bytes, or not the fixed one of sqlite/lines).
