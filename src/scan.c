@@ -442,23 +442,17 @@ static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
 #define MOTE_ALWAYS_INLINE inline
 #endif
 
-/* Index of the lowest set bit of a non-zero word (portable fallback:
- * isolate it and count by halving). */
+/* Index of the lowest set bit of a non-zero word: isolate it and hash the
+ * power of two with a de Bruijn multiply. Branch-free and portable, so
+ * there is one code path on every compiler and host. */
 static MOTE_ALWAYS_INLINE unsigned low_bit(uint64_t x)
 {
-#if defined(__GNUC__)
-    return (unsigned)__builtin_ctzll(x);
-#else
-    unsigned n = 0;
-    x &= (uint64_t)0 - x;
-    if (x & 0xFFFFFFFF00000000u) n += 32;
-    if (x & 0xFFFF0000FFFF0000u) n += 16;
-    if (x & 0xFF00FF00FF00FF00u) n += 8;
-    if (x & 0xF0F0F0F0F0F0F0F0u) n += 4;
-    if (x & 0xCCCCCCCCCCCCCCCCu) n += 2;
-    if (x & 0xAAAAAAAAAAAAAAAAu) n += 1;
-    return n;
-#endif
+    static const uint8_t debruijn[64] = {
+        0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,
+        62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+        63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+        46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+    return debruijn[((x & ((uint64_t)0 - x)) * (uint64_t)0x03f79d71b4cb0a89u) >> 58];
 }
 
 /* Skip bytes without `mask` in the class table: the scanner's throughput on
