@@ -486,6 +486,51 @@ mote_err mote_cql_encode_map(int kkind, const void *k, int vkind, const void *v,
     return MOTE_OK;
 }
 
+/* Reserves need bytes in b and returns its tail (or the error). */
+static mote_err buf_room(mote_buf *b, size_t need, uint8_t **tail)
+{
+    if (!b) return MOTE_ERR_INVALID;
+    mote_err e = mote_buf_reserve(b, need);
+    if (e) return e;
+    size_t avail = 0;
+    *tail = mote_buf_tail(b, &avail);
+    return (avail >= need && (*tail || need == 0)) ? MOTE_OK : MOTE_ERR_NOMEM;
+}
+
+mote_err mote_cql_encode_list_buf(mote_buf *b, int kind, const void *v, size_t n)
+{
+    size_t need, w;
+    uint8_t *tail;
+    mote_err e = mote_cql_list_size(kind, v, n, &need);
+    if (!e) e = buf_room(b, need, &tail);
+    if (!e) e = mote_cql_encode_list(kind, v, n, tail, need, &w);
+    if (!e) mote_buf_commit(b, w);
+    return e;
+}
+
+mote_err mote_cql_encode_vector_buf(mote_buf *b, int kind, const void *v, size_t n)
+{
+    size_t need, w;
+    uint8_t *tail;
+    mote_err e = mote_cql_vector_size(kind, v, n, &need);
+    if (!e) e = buf_room(b, need, &tail);
+    if (!e) e = mote_cql_encode_vector(kind, v, n, tail, need, &w);
+    if (!e) mote_buf_commit(b, w);
+    return e;
+}
+
+mote_err mote_cql_encode_map_buf(mote_buf *b, int kkind, const void *k, int vkind, const void *v,
+                                 size_t n)
+{
+    size_t need, w;
+    uint8_t *tail;
+    mote_err e = mote_cql_map_size(kkind, k, vkind, v, n, &need);
+    if (!e) e = buf_room(b, need, &tail);
+    if (!e) e = mote_cql_encode_map(kkind, k, vkind, v, n, tail, need, &w);
+    if (!e) mote_buf_commit(b, w);
+    return e;
+}
+
 /* ---- decoding ---------------------------------------------------------------- */
 
 /* Reads a [bytes] element header at *pp: sets *vp and *vl (vp NULL for null). */

@@ -296,6 +296,38 @@ static void sizes_are_checked(void **state)
     assert_int_equal(mote_cql_list_size(MOTE_CQL_INET, &bad_inet, 1, &s), MOTE_ERR_MISMATCH);
 }
 
+/* Encoders into a buf append exactly the value; a buffer that cannot grow
+ * enough is left unchanged. */
+static void encode_into_buf(void **state)
+{
+    (void)state;
+    static uint8_t mem[40];
+    mote_buf b;
+    mote_buf_init_fixed(&b, mem, sizeof mem);
+    const float f[3] = {1.0f, 2.0f, 3.0f};
+    assert_int_equal(mote_cql_encode_vector_buf(&b, MOTE_CQL_FLOAT, f, 3), MOTE_OK);
+    assert_int_equal(mote_cql_encode_vector_buf(&b, MOTE_CQL_FLOAT, f, 3), MOTE_OK);
+    assert_int_equal(b.len, 24);
+    assert_hex(b.data, 24, "3f8000004000000040400000" "3f8000004000000040400000");
+    const int32_t v[2] = {1, 2};
+    assert_int_equal(mote_cql_encode_list_buf(&b, MOTE_CQL_INT, v, 2), MOTE_ERR_LIMIT);
+    assert_int_equal(b.len, 24);
+    assert_int_equal(mote_cql_encode_list_buf(&b, MOTE_CQL_INT, v, 1), MOTE_OK);
+    assert_int_equal(b.len, 36);
+    mote_view k = {(const uint8_t *)"a", 1};
+    assert_int_equal(mote_cql_encode_map_buf(&b, MOTE_CQL_TEXT, &k, MOTE_CQL_INT, v, 1), MOTE_ERR_LIMIT);
+    assert_int_equal(mote_cql_encode_list_buf(NULL, MOTE_CQL_INT, v, 1), MOTE_ERR_INVALID);
+    /* A growing arena-backed buffer. */
+    static uint8_t block[4096];
+    mote_arena a;
+    mote_arena_init(&a, block, sizeof block, NULL, NULL);
+    mote_buf g;
+    mote_buf_init_arena(&g, &a, 0);
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(mote_cql_encode_map_buf(&g, MOTE_CQL_TEXT, &k, MOTE_CQL_INT, v, 1), MOTE_OK);
+    assert_int_equal(g.len, 10 * 17);
+}
+
 /* map<text,bigint> through the bulk map encoder and decoder. */
 static void map_round_trips(void **state)
 {
@@ -674,6 +706,7 @@ int main(void)
         cmocka_unit_test(vector_decoder_rejects_bad_input),
         cmocka_unit_test(sizes_are_checked),
         cmocka_unit_test(map_round_trips),
+        cmocka_unit_test(encode_into_buf),
         cmocka_unit_test(iterator_walks_elements),
         cmocka_unit_test(validate_checks_scalars),
         cmocka_unit_test(writer_builds_nested_values),
