@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "mote/be.h"
 #include "mote/cql.h"
 
 static mote_cql_type nodes[64];
@@ -188,6 +189,26 @@ static void bulk_kinds_round_trip(void **state)
             assert_int_equal(mote_cql_decode_vector(kinds[k], out, w, back, n), MOTE_OK);
             assert_memory_equal(back, src, n * widths[k]);
         }
+    }
+}
+
+/* Views of every length 0..40 are copied exactly (the short-copy paths for
+ * 1-3, 4-7, 8-16, 17-32 bytes and the library copy above). */
+static void view_lengths_copy_exactly(void **state)
+{
+    (void)state;
+    static uint8_t src[64], out[41 * 4 + 41 * 40 / 2 + 8];
+    for (size_t i = 0; i < sizeof src; i++) src[i] = (uint8_t)(i + 1);
+    mote_view v[41];
+    for (size_t i = 0; i <= 40; i++) v[i] = (mote_view){src + (i % 7), i};
+    size_t w;
+    assert_int_equal(mote_cql_encode_list(MOTE_CQL_BLOB, v, 41, out, sizeof out, &w), MOTE_OK);
+    assert_int_equal(w, 4 + 41 * 4 + 40 * 41 / 2);
+    const uint8_t *p = out + 4;
+    for (size_t i = 0; i <= 40; i++) {
+        assert_int_equal(mote_be_load32(p), i);
+        if (i) assert_memory_equal(p + 4, src + (i % 7), i);
+        p += 4 + i;
     }
 }
 
@@ -702,6 +723,7 @@ int main(void)
         cmocka_unit_test(vector_variable_elements_have_vints),
         cmocka_unit_test(list_int_round_trips),
         cmocka_unit_test(bulk_kinds_round_trip),
+        cmocka_unit_test(view_lengths_copy_exactly),
         cmocka_unit_test(list_decoder_rejects_bad_input),
         cmocka_unit_test(vector_decoder_rejects_bad_input),
         cmocka_unit_test(sizes_are_checked),
