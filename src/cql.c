@@ -17,9 +17,9 @@
 
 size_t mote_cql_uvint_size(uint64_t v)
 {
-    /* n extra bytes carry 7*(n+1)+... : 1 byte holds 7 bits, each extra byte
-     * adds 7 bits (the prefix eats one bit of the first byte per extra byte),
-     * 9 bytes hold all 64. */
+    /* n <= 8 bytes hold 7n value bits: the first byte spends n-1 one-bits
+     * and a zero on the length, leaving 8-n, plus 8 per extra byte. Nine
+     * bytes (first byte all ones) hold all 64. */
     size_t n = 1;
     while (n < 9 && (v >> (7 * n)) != 0) n++;
     return n;
