@@ -7,6 +7,8 @@
  * such sizes. On a 64-bit host the same requests are merely too large, so
  * every test passes there too (and pins the "refused, nothing changed"
  * behaviour); on armhf under qemu they hit the overflow checks themselves.
+ * Covered: arena array/calloc/near-SIZE_MAX/growth requests, pool class
+ * rounding and oversize requests, buf reserve and doubling, CQL value sizes.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +20,7 @@
 #include "mote/arena.h"
 #include "mote/pool.h"
 #include "mote/buf.h"
+#include "mote/cql.h"
 
 /* An arena block larger than any wrapped product below (64 KiB + a bit). */
 static _Alignas(16) uint8_t big_block[96 * 1024];
@@ -239,6 +242,49 @@ static void buf_fixed_rejects_huge_append(void **state)
     assert_memory_equal(b.data, "xy", 2);
 }
 
+/* CQL sizes: a vector<float> of 2^30 + 1 elements is 2^32 + 4 bytes, which a
+ * 32-bit size_t wraps to 4; a list of 2^30 ints likewise. The encoders must
+ * say OVERFLOW (the protocol caps a value at 2^31 - 1 bytes) without reading
+ * the array: the pointer below covers one element only. */
+static void cql_sizes_past_protocol_limit_overflow(void **state)
+{
+    (void)state;
+    static const float one_float[1] = {1.0f};
+    static const int32_t one_int[1] = {7};
+    size_t size = 12345;
+    assert_int_equal(mote_cql_vector_size(MOTE_CQL_FLOAT, one_float, (size_t)0x40000001u, &size),
+                     MOTE_ERR_OVERFLOW);
+    assert_int_equal(mote_cql_list_size(MOTE_CQL_INT, one_int, (size_t)0x40000000u, &size),
+                     MOTE_ERR_OVERFLOW);
+    assert_int_equal(mote_cql_vector_size(MOTE_CQL_FLOAT, one_float, SIZE_MAX, &size),
+                     MOTE_ERR_OVERFLOW);
+    uint8_t out[16];
+    size_t written = 0;
+    assert_int_equal(mote_cql_encode_vector(MOTE_CQL_FLOAT, one_float, (size_t)0x40000001u, out,
+                                            sizeof out, &written),
+                     MOTE_ERR_OVERFLOW);
+    assert_int_equal(mote_cql_encode_list(MOTE_CQL_INT, one_int, SIZE_MAX / 4u + 1u, out,
+                                          sizeof out, &written),
+                     MOTE_ERR_OVERFLOW);
+    /* The largest legal sizes still compute exactly. */
+    assert_int_equal(mote_cql_vector_size(MOTE_CQL_FLOAT, one_float, 1, &size), MOTE_OK);
+    assert_int_equal(size, 4);
+}
+
+/* A list header claiming 2^31 - 1 elements in a 12-byte value is refused
+ * before anything is sized from the count (count * element size would
+ * overflow 32-bit size_t). */
+static void cql_decode_huge_count_is_bad_length(void **state)
+{
+    (void)state;
+    static const uint8_t in[12] = {0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 4, 0, 0, 0, 1};
+    int32_t v[4];
+    size_t n = 99;
+    mote_err e = mote_cql_decode_list(MOTE_CQL_INT, in, sizeof in, v, 4, &n);
+    assert_int_equal(e, MOTE_ERR_BAD_LENGTH);
+    assert_int_equal(n, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -251,6 +297,8 @@ int main(void)
         cmocka_unit_test(buf_reserve_len_plus_extra_overflows),
         cmocka_unit_test(buf_growth_doubling_does_not_wrap),
         cmocka_unit_test(buf_fixed_rejects_huge_append),
+        cmocka_unit_test(cql_sizes_past_protocol_limit_overflow),
+        cmocka_unit_test(cql_decode_huge_count_is_bad_length),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
