@@ -118,8 +118,11 @@ BYTES_RE = re.compile(r'\\n(\d+) bytes \((\w+(?:,\w+)*)\)')
 # the prologues (push / sub sp, all of them summed, nested internal calls
 # included) of arm-none-eabi-gcc 12.2's libgcc and newlib-nano for ARMv6-M,
 # the hungriest of our cores, and rounded up: __aeabi_uldivmod 28 +
-# __udivmoddi4 48 = 76; __aeabi_ddiv 64; memcpy/memset 20; __aeabi_lmul 28.
+# __udivmoddi4 48 = 76; __aeabi_ddiv 64; memcpy/memset 20; __aeabi_lmul 28;
+# 32-bit division (__aeabi_uidivmod -> __udivsi3, __aeabi_idivmod -> __divsi3)
+# pushes nothing on its normal path and 8 bytes on division by zero: 16.
 EXTERN_STACK = [
+    (re.compile(r'^(__aeabi_u?idiv(mod)?|__u?divsi3|__u?modsi3)$'), 16),
     (re.compile(r'^(__aeabi_u?ldivmod|__u?(div|mod)di3|__udivmoddi4|__gnu_ldivmod_helper)$'), 80),
     (re.compile(r'^(__aeabi_[df]\w+|__\w+[sd]f\d|__\w+[sd]i[sd]f)$'), 72),
     (re.compile(r'^(__aeabi_lmul|__muldi3|__(ctz|clz|popcount)[sd]i2)$'), 32),
@@ -315,7 +318,7 @@ def cmd_stack(a):
         path[i] = [label] + bpath
         notes[i] = dynamic
     print('worst-case stack per public function (bytes, frame + deepest callee chain;')
-    print('calls leaving the library charged 24 (mem*), 32 (__aeabi_lmul), 72 (soft-float),')
+    print('calls leaving the library charged 16 (32-bit division), 24 (mem*), 32 (__aeabi_lmul), 72 (soft-float),')
     print('80 (64-bit division), %d (other); calls through a pointer (the caller\'s allocator'
           % EXTERN_DEFAULT)
     print('callback) 0: that stack is the caller\'s own):')
