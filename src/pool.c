@@ -20,29 +20,15 @@
 #include "mem_private.h"
 #include "track.h"
 
-#define HDR 8u
+#define HDR MOTE__POOL_HDR
 #define OVERSIZE_CLASS 0xffu
-#define INFO_CHECK 0x6d6f74u /* "mot" */
-#define STATE_LIVE 0x4c495645u
-#define STATE_FREE 0x46524545u
+#define INFO_CHECK MOTE__POOL_CHECK
+#define STATE_LIVE MOTE__POOL_LIVE
+#define STATE_FREE MOTE__POOL_FREE
 #define DEFAULT_MAX ((size_t)64 * 1024)
 #define TOP_CLASS_SIZE ((size_t)MOTE_POOL_MIN_CLASS << (MOTE_POOL_CLASSES - 1))
 
-static unsigned class_of(size_t size)
-{
-    if (size <= MOTE_POOL_MIN_CLASS) return 0;
-#if defined(__GNUC__)
-    return (unsigned)(64 - __builtin_clzll((unsigned long long)(size - 1))) - 4u;
-#else
-    unsigned c = 0;
-    size_t s = MOTE_POOL_MIN_CLASS;
-    while (s < size) {
-        s <<= 1;
-        c++;
-    }
-    return c;
-#endif
-}
+#define class_of mote__pool_class
 
 /* Not a secret, just a tag that stale or foreign bytes almost never match:
  * the header's own address (a copied header fails) mixed with the pool's
@@ -99,7 +85,7 @@ static void *get_oversize(mote_pool *p, size_t size, size_t *capacity)
 }
 
 /* Everything but a free-list hit: NULL pool, oversize, carving a new buffer. */
-static MOTE_NOINLINE void *get_slow(mote_pool *p, size_t size, size_t *capacity)
+static MOTE_NOINLINE void *get_miss(mote_pool *p, size_t size, size_t *capacity)
 {
     if (!p) {
         if (capacity) *capacity = 0;
@@ -118,12 +104,14 @@ static MOTE_NOINLINE void *get_slow(mote_pool *p, size_t size, size_t *capacity)
     return h + HDR;
 }
 
-void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity)
+/* The whole of get; the inline mote_pool_get in mote/pool.h handles a
+ * free-list hit itself when no memory checker is active. */
+void *mote__pool_get_slow(mote_pool *p, size_t size, size_t *capacity)
 {
-    if (MOTE_UNLIKELY(!p || size > p->max_size)) return get_slow(p, size, capacity);
+    if (MOTE_UNLIKELY(!p || size > p->max_size)) return get_miss(p, size, capacity);
     unsigned c = class_of(size);
     uint8_t *ptr = p->free_list[c];
-    if (MOTE_UNLIKELY(!ptr)) return get_slow(p, size, capacity);
+    if (MOTE_UNLIKELY(!ptr)) return get_miss(p, size, capacity);
     size_t cap = (size_t)MOTE_POOL_MIN_CLASS << c;
     MOTE_TRACK_DEFINED(ptr, sizeof(void *));
     memcpy(&p->free_list[c], ptr, sizeof(void *));
@@ -158,7 +146,7 @@ static mote_err bad_put(mote_pool *p)
 }
 
 /* Everything but a valid pooled buffer: NULL, oversize, bad pointers. */
-static MOTE_NOINLINE mote_err put_slow(mote_pool *p, void *ptr)
+static MOTE_NOINLINE mote_err put_other(mote_pool *p, void *ptr)
 {
     if (!ptr) return MOTE_OK;
     if (!p) return MOTE_ERR_INVALID;
@@ -183,14 +171,15 @@ static MOTE_NOINLINE mote_err put_slow(mote_pool *p, void *ptr)
     return MOTE_OK;
 }
 
-mote_err mote_pool_put(mote_pool *p, void *ptr)
+/* The whole of put, as get above. */
+mote_err mote__pool_put_slow(mote_pool *p, void *ptr)
 {
     uint32_t tag, info;
-    if (MOTE_UNLIKELY(!ptr || !p || !read_hdr(ptr, &tag, &info))) return put_slow(p, ptr);
+    if (MOTE_UNLIKELY(!ptr || !p || !read_hdr(ptr, &tag, &info))) return put_other(p, ptr);
     uint8_t *h = (uint8_t *)ptr - HDR;
     unsigned c = info & 0xffu;
     /* Oversize buffers (class 0xff) also take the slow path. */
-    if (MOTE_UNLIKELY(tag != tag_for(p, h, STATE_LIVE) || c > p->max_class)) return put_slow(p, ptr);
+    if (MOTE_UNLIKELY(tag != tag_for(p, h, STATE_LIVE) || c > p->max_class)) return put_other(p, ptr);
     size_t cap = (size_t)MOTE_POOL_MIN_CLASS << c;
     uint32_t freed = tag ^ (STATE_LIVE ^ STATE_FREE);
     memcpy(h, &freed, 4);
@@ -200,6 +189,11 @@ mote_err mote_pool_put(mote_pool *p, void *ptr)
     p->stats.outstanding -= cap;
     return MOTE_OK;
 }
+
+/* The external definitions of the inline fast paths in mote/pool.h. */
+extern inline unsigned mote__pool_class(size_t size);
+extern inline void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity);
+extern inline mote_err mote_pool_put(mote_pool *p, void *ptr);
 
 size_t mote_pool_capacity(const void *ptr)
 {

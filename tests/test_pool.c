@@ -139,14 +139,16 @@ static void foreign_put_rejected(void **state)
     uint8_t *theirs = mote_pool_get(&q, 64, NULL);
     memset(mine, 0, 64);
     static _Alignas(16) uint8_t elsewhere[64];
-    uint8_t *heap = malloc(64);
+    /* A heap block that is not ours; put() reads the 8 bytes before the
+     * pointer (its contract), so hand it one with readable bytes there. */
+    uint8_t *heap = calloc(1, 80);
     assert_non_null(heap);
     mote_pool_stats before = pstats(&p);
     assert_int_equal(mote_pool_put(&p, theirs), MOTE_ERR_INVALID);
     assert_int_equal(mote_pool_put(&p, mine + 16), MOTE_ERR_INVALID);
     assert_int_equal(mote_pool_put(&p, mine + 1), MOTE_ERR_INVALID);
     assert_int_equal(mote_pool_put(&p, elsewhere + 16), MOTE_ERR_INVALID);
-    assert_int_equal(mote_pool_put(&p, heap), MOTE_ERR_INVALID);
+    assert_int_equal(mote_pool_put(&p, heap + 16), MOTE_ERR_INVALID);
     assert_int_equal(mote_pool_put(&p, (void *)(uintptr_t)8), MOTE_ERR_INVALID);
     mote_pool_stats after = pstats(&p);
     assert_int_equal(after.bad_puts, 6);
