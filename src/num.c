@@ -50,12 +50,9 @@
 #include <float.h>
 #include <string.h>
 
+/* follows the library-wide MOTE_SMALL (mote/common.h) unless set */
 #ifndef MOTE_NUM_SMALL
-#if defined(__OPTIMIZE_SIZE__)
-#define MOTE_NUM_SMALL 1
-#else
-#define MOTE_NUM_SMALL 0
-#endif
+#define MOTE_NUM_SMALL MOTE_SMALL
 #endif
 
 #define F64_INF_BITS UINT64_C(0x7FF0000000000000)
@@ -129,7 +126,16 @@ static int floor_shr(int64_t x, int s)
 /* floor(e * log2(5)); exact for |e| <= 400 (checked by the generator). */
 static int floor_log2_pow5(int e) { return floor_shr((int64_t)e * 152170, 16); }
 
-static const uint64_t pow5_u64[28] = {
+/* 5^e for 0 <= e <= 27 */
+#if MOTE_NUM_SMALL
+static uint64_t pow5_u64(int e)
+{
+    uint64_t r = 1;
+    while (e-- > 0) r *= 5;
+    return r;
+}
+#else
+static const uint64_t pow5_u64_tab[28] = {
     UINT64_C(1), UINT64_C(5), UINT64_C(25), UINT64_C(125), UINT64_C(625),
     UINT64_C(3125), UINT64_C(15625), UINT64_C(78125), UINT64_C(390625),
     UINT64_C(1953125), UINT64_C(9765625), UINT64_C(48828125),
@@ -141,6 +147,8 @@ static const uint64_t pow5_u64[28] = {
     UINT64_C(298023223876953125), UINT64_C(1490116119384765625),
     UINT64_C(7450580596923828125),
 };
+static uint64_t pow5_u64(int e) { return pow5_u64_tab[e]; }
+#endif
 
 /* ------------------------------------------------------------------ */
 /* T(e) = floor(5^e / 2^s) in [2^127, 2^128), s = floor(e log2 5) - 127 */
@@ -170,7 +178,7 @@ static u128 pow5_128(int e)
         n = 1;
         for (int r = e; r > 0;) {
             int step = r > 13 ? 13 : r; /* 5^13 < 2^32 */
-            uint64_t m = pow5_u64[step], carry = 0;
+            uint64_t m = pow5_u64(step), carry = 0;
             r -= step;
             for (int i = 0; i < n; i++) {
                 carry += (uint64_t)d[i] * m;
@@ -192,7 +200,7 @@ static u128 pow5_128(int e)
         d[nbits / 32] = (uint32_t)1 << (nbits % 32);
         for (int r = m; r > 0;) {
             int step = r > 6 ? 6 : r;
-            uint32_t dv = (uint32_t)pow5_u64[step];
+            uint32_t dv = (uint32_t)pow5_u64(step);
             uint32_t rem = 0;
             r -= step;
             for (int i = n - 1; i >= 0; i--) {
@@ -317,6 +325,7 @@ static u128 shl128(u128 x, int s)
     return x;
 }
 
+#if !MOTE_NUM_SMALL
 static int cmp128(u128 a, u128 b)
 {
     if (a.hi != b.hi) return a.hi < b.hi ? -1 : 1;
@@ -372,6 +381,7 @@ static bool round_interval(u128 m, int e2, uint64_t delta, bool force, uint64_t 
     *bits = ((uint64_t)(lsb + 1074) << 52) + mant + (up ? 1 : 0);
     return true;
 }
+#endif
 
 /* ------------------------------------------------------------------ */
 /* exact slow path                                                      */
@@ -540,15 +550,24 @@ static int cmp_halfway(const uint8_t *sig, const uint8_t *mend, int64_t E, uint6
 /* ------------------------------------------------------------------ */
 /* decimal to double                                                    */
 
-#if FLT_EVAL_METHOD == 0
+/* Clinger's path is only a shortcut (the integer paths are exact for every
+ * input); MOTE_NUM_SMALL leaves it and its soft-float calls out. */
+#if FLT_EVAL_METHOD == 0 && !MOTE_NUM_SMALL
+#define NUM_CLINGER 1
+#else
+#define NUM_CLINGER 0
+#endif
+
+#if NUM_CLINGER
 static const double pow10_f64[23] = {
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 #endif
 
-/* Value w * 10^q (w != 0) as the interval of round_interval. */
-static bool round_w10q(uint64_t w, int q, bool force, uint64_t *bits)
+/* w * 10^q (w != 0) scaled: the exact value lies in [m, m + *delta) *
+ * 2^e2 (the return value) with m's top bit at 127. */
+static int scale_w10q(uint64_t w, int q, u128 *mp, uint64_t *delta)
 {
     u128 t = pow5_128(q);
     int s = floor_log2_pow5(q) - 127;
@@ -561,16 +580,29 @@ static bool round_w10q(uint64_t w, int q, bool force, uint64_t *bits)
     /* w*5^q*2^q lies in [m, m + 2) * 2^(s + q - lz + 64): the dropped low
      * word (< 1 unit) and T's truncation (< w / 2^64 < 1 unit). */
     int e2 = s + q - lz + 64;
-    uint64_t delta = 2;
+    *delta = 2;
     if (!(m.hi >> 63)) {
         m = shl128(m, 1);
         m.lo |= a.lo >> 63;
         e2--;
-        delta = 4;
+        *delta = 4;
     }
-    return round_interval(m, e2, delta, force, bits);
+    *mp = m;
+    return e2;
 }
 
+#if !MOTE_NUM_SMALL
+/* Value w * 10^q (w != 0) as the interval of round_interval. */
+static bool round_w10q(uint64_t w, int q, bool force, uint64_t *bits)
+{
+    u128 m;
+    uint64_t delta;
+    int e2 = scale_w10q(w, q, &m, &delta);
+    return round_interval(m, e2, delta, force, bits);
+}
+#endif
+
+#if !MOTE_NUM_SMALL
 /* Eight ASCII digits at s (any alignment, any host byte order) as their
  * value, or -1 if any byte is not a digit: SWAR on one 64-bit word, about
  * three times faster than eight multiply-adds in a dependency chain. */
@@ -608,6 +640,15 @@ static size_t scan_digits(const uint8_t *s, size_t i, size_t n, uint64_t *w)
     *w = v;
     return i;
 }
+#else
+/* Digits at s[i..n) into *w (wrapping: only used when <= 19 digits);
+ * returns the index after them. */
+static size_t scan_digits(const uint8_t *s, size_t i, size_t n, uint64_t *w)
+{
+    for (; i < n && is_digit(s[i]); i++) *w = *w * 10 + (unsigned)(s[i] - '0');
+    return i;
+}
+#endif
 
 /* Mantissa s[i..mend) with more than 19 significant digits (syntax already
  * checked): the first 19 into *w, value ~ w * 10^*dexp; later digits only
@@ -720,7 +761,7 @@ MOTE__NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double
         nd = 19;
     }
 
-#if FLT_EVAL_METHOD == 0
+#if NUM_CLINGER
     if (!truncated && w <= (UINT64_C(1) << 53) && dexp + exp10 >= -22 && dexp + exp10 <= 22) {
         int q = (int)(dexp + exp10);
         double d = (double)w;
@@ -762,6 +803,7 @@ static mote_err store_f64(uint64_t bits, bool neg, double *out)
     return MOTE_OK;
 }
 
+#if !MOTE_NUM_SMALL
 /* Exact 128-bit product for small exponents, then the interval path; returns
  * MOTE_OK/MOTE_ERR_RANGE when decided, else MOTE_ERR_NEED_MORE with
  * st->bits the candidate for the slow path. */
@@ -770,7 +812,7 @@ MOTE__NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
     uint64_t bits, w = st->w;
     int q = st->q;
     if (!st->truncated && q >= 0 && q <= 27) {
-        u128 p = mul64(w, pow5_u64[q]);
+        u128 p = mul64(w, pow5_u64(q));
         int lz = p.hi ? clz64(p.hi) : 64 + clz64(p.lo);
         (void)round_interval(shl128(p, lz), q - lz, 0, true, &bits);
         return store_f64(bits, st->neg, out);
@@ -785,6 +827,24 @@ MOTE__NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
     st->bits = bits;
     return MOTE_ERR_NEED_MORE;
 }
+#else
+/* MOTE_NUM_SMALL: no interval test, every value goes through the exact slow
+ * path; the candidate is w * 10^q truncated to a double (a few ulps at most
+ * below the result), found without the rounding code. */
+MOTE__NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
+{
+    u128 m;
+    uint64_t delta;
+    int e2 = scale_w10q(st->w, st->q, &m, &delta);
+    int top = e2 + 127, lsb = top - 52 < -1074 ? -1074 : top - 52, shift = lsb - e2;
+    (void)out;
+    if (top > 1023) st->bits = F64_INF_BITS;
+    else if (shift > 127) st->bits = 0;
+    else st->bits = ((uint64_t)(lsb + 1074) << 52) +
+                    (shift >= 64 ? m.hi >> (shift - 64) : (m.hi << (64 - shift)) | (m.lo >> shift));
+    return MOTE_ERR_NEED_MORE;
+}
+#endif
 
 /* Slow path: bits is within an ulp or two; step until
  * H(bits - 1) <= D <= H(bits) with ties to the even neighbour. */
