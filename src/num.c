@@ -903,6 +903,7 @@ static uint64_t rop(u128 g, uint64_t cp)
     return vbp | (((z & mask63) + mask63) >> 63);
 }
 
+#if !MOTE_NUM_SMALL
 static const char digit_pairs[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -921,6 +922,7 @@ static void put_rev(char *end, uint32_t v, int nd)
     }
     if (nd) *--end = (char)('0' + v);
 }
+#endif
 
 int mote_num_f64_digits(double v, char digits[17], int *exp10)
 {
@@ -994,6 +996,22 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
         }
     }
 emit:;
+#if MOTE_NUM_SMALL
+    /* one digit per step, from the end; f <= 10^17 has at most 18 */
+    char tmp[18];
+    int n = 18;
+    do {
+        uint64_t fq = div10(f);
+        tmp[--n] = (char)('0' + (unsigned)(f - fq * 10));
+        f = fq;
+    } while (f && n > 0);
+    int len = 18 - n;
+    *exp10 = k + len;
+    while (tmp[n + len - 1] == '0') len--; /* f != 0: stops at a digit */
+    if (len > 17) return 0; /* cannot happen: Schubfach gives <= 17 digits */
+    memcpy(digits, tmp + n, (size_t)len);
+    return len;
+#else
     /* f <= 10^17: f = hi * 10^8 + lo with both parts 32-bit, converted as
      * two independent short chains (no libc call, no 64-bit division) */
     if (f > UINT64_C(100000000000000000)) return 0; /* cannot happen */
@@ -1017,6 +1035,7 @@ emit:;
     for (int i = 0; i < n; i++) digits[i] = tmp[i];
     *exp10 = e10;
     return n;
+#endif
 }
 
 /* ------------------------------------------------------------------ */
