@@ -640,15 +640,6 @@ static size_t scan_digits(const uint8_t *s, size_t i, size_t n, uint64_t *w)
     *w = v;
     return i;
 }
-#else
-/* Digits at s[i..n) into *w (wrapping: only used when <= 19 digits);
- * returns the index after them. */
-static size_t scan_digits(const uint8_t *s, size_t i, size_t n, uint64_t *w)
-{
-    for (; i < n && is_digit(s[i]); i++) *w = *w * 10 + (unsigned)(s[i] - '0');
-    return i;
-}
-#endif
 
 /* Mantissa s[i..mend) with more than 19 significant digits (syntax already
  * checked): the first 19 into *w, value ~ w * 10^*dexp; later digits only
@@ -679,6 +670,7 @@ static void scan_long(const uint8_t *s, size_t i, const uint8_t *mend, uint64_t 
         }
     }
 }
+#endif
 
 /* What the slow path needs once the fast paths could not decide. */
 typedef struct slow_input {
@@ -707,6 +699,39 @@ MOTE__NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double
         neg = s[0] == '-';
         i++;
     }
+#if MOTE_NUM_SMALL
+    /* One loop over the mantissa: the first 19 significant digits into w
+     * (value ~ w * 10^dexp), later ones only set truncated and, before the
+     * point, scale dexp. */
+    size_t ndig = 0, sig0 = 0;
+    uint64_t w = 0;
+    int64_t dexp = 0;
+    int nd = 0;
+    bool truncated = false, point = false;
+    for (; i < n; i++) {
+        if (s[i] == '.' && !point) {
+            point = true;
+            continue;
+        }
+        if (!is_digit(s[i])) break;
+        unsigned dg = (unsigned)(s[i] - '0');
+        ndig++;
+        if (nd < 19) {
+            if (nd || dg) {
+                if (!nd) sig0 = i;
+                w = w * 10 + dg;
+                nd++;
+            }
+            if (point) dexp--;
+        } else {
+            if (!point) dexp++;
+            truncated |= dg != 0;
+        }
+    }
+    const uint8_t *mend = s + i, *sig = s + sig0;
+    size_t nsig = (size_t)nd;
+    if (ndig == 0) return MOTE_ERR_BAD_VALUE;
+#else
     /* Scan the mantissa once, accumulating every digit from the first
      * significant one into w; only when that is more than 19 digits (w then
      * wrapped) is it rescanned by scan_long. sig remembers the first
@@ -730,6 +755,7 @@ MOTE__NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double
     }
     const uint8_t *mend = s + i, *sig = s + sig0;
     if (nint + nfrac == 0) return MOTE_ERR_BAD_VALUE;
+#endif
     int64_t exp10 = 0;
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         bool eneg = false;
@@ -753,6 +779,7 @@ MOTE__NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double
         *out = neg ? -0.0 : 0.0;
         return MOTE_OK;
     }
+#if !MOTE_NUM_SMALL
     int64_t dexp = -(int64_t)nfrac;
     bool truncated = false;
     int nd = (int)nsig;
@@ -760,6 +787,7 @@ MOTE__NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double
         scan_long(s, start, mend, &w, &dexp, &truncated);
         nd = 19;
     }
+#endif
 
 #if NUM_CLINGER
     if (!truncated && w <= (UINT64_C(1) << 53) && dexp + exp10 >= -22 && dexp + exp10 <= 22) {
