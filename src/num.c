@@ -467,6 +467,28 @@ static int halfgen_next(halfgen *g)
     return g->buf[g->pos++] - '0';
 }
 
+#if MOTE_NUM_SMALL
+/* d[0..n) = x * 2^k in base-10^9 limbs (little-endian); returns n. One
+ * doubling per bit instead of division: a 64-bit division would link
+ * __aeabi_uldivmod (~500-700 bytes) into every float parse on Cortex-M. */
+static int to_base1e9(uint32_t *d, uint64_t x, int k)
+{
+    int n = 1;
+    d[0] = 0;
+    for (int b = 0; b < 64 + k; b++) {
+        uint32_t c = (uint32_t)(x >> 63);
+        x <<= 1;
+        for (int i = 0; i < n; i++) {
+            uint32_t v = 2 * d[i] + c;
+            c = v >= 1000000000u;
+            d[i] = c ? v - 1000000000u : v;
+        }
+        if (c) d[n++] = 1;
+    }
+    return n;
+}
+#endif
+
 /* Sets up the digits of the halfway point above the finite double with
  * bits b; returns its decimal exponent F: H = 0.h1h2... * 10^F, h1 != 0. */
 MOTE__NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
@@ -479,6 +501,9 @@ MOTE__NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
     g->pos = g->len = 0;
     if (K >= 0) {
         g->j = -1;
+#if MOTE_NUM_SMALL
+        g->n = to_base1e9(g->d, M, K);
+#else
         /* M < 2^54 < 10^18: two base-10^9 limbs, then times 2^K, 2^29 at a time */
         uint64_t q9 = M / 1000000000u;
         g->d[0] = (uint32_t)(M - q9 * 1000000000u);
@@ -500,6 +525,7 @@ MOTE__NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
                 carry = q;
             }
         }
+#endif
         g->len = put_u32(g->buf, g->d[g->n - 1], 0);
         g->next = g->n - 2;
         return 9 * (g->n - 1) + g->len;
@@ -515,8 +541,13 @@ MOTE__NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
     g->frac_left = fr != 0;
     if (ip) {
         /* ip < 2^55 < 10^17: at most two nine-digit pieces */
+#if MOTE_NUM_SMALL
+        uint32_t t[3];
+        uint32_t ih = to_base1e9(t, ip, 0) > 1 ? t[1] : 0, il = t[0];
+#else
         uint64_t ih = ip / 1000000000u;
         uint32_t il = (uint32_t)(ip - ih * 1000000000u);
+#endif
         g->len = ih ? put_u32(g->buf, (uint32_t)ih, 0) : 0;
         g->len += put_u32(g->buf + g->len, il, ih ? 9 : 0);
         return g->len;
