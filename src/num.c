@@ -316,6 +316,7 @@ size_t mote_num_format_i64(int64_t v, char *out, size_t cap)
 /* ------------------------------------------------------------------ */
 /* rounding a 128-bit scaled value to a double                          */
 
+#if !MOTE_NUM_SMALL
 static u128 shl128(u128 x, int s)
 {
     if (s == 0) return x;
@@ -325,7 +326,6 @@ static u128 shl128(u128 x, int s)
     return x;
 }
 
-#if !MOTE_NUM_SMALL
 static int cmp128(u128 a, u128 b)
 {
     if (a.hi != b.hi) return a.hi < b.hi ? -1 : 1;
@@ -596,6 +596,7 @@ static const double pow10_f64[23] = {
 };
 #endif
 
+#if !MOTE_NUM_SMALL
 /* w * 10^q (w != 0) scaled: the exact value lies in [m, m + *delta) *
  * 2^e2 (the return value) with m's top bit at 127. */
 static int scale_w10q(uint64_t w, int q, u128 *mp, uint64_t *delta)
@@ -622,7 +623,6 @@ static int scale_w10q(uint64_t w, int q, u128 *mp, uint64_t *delta)
     return e2;
 }
 
-#if !MOTE_NUM_SMALL
 /* Value w * 10^q (w != 0) as the interval of round_interval. */
 static bool round_w10q(uint64_t w, int q, bool force, uint64_t *bits)
 {
@@ -892,15 +892,21 @@ MOTE__NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
  * below the result), found without the rounding code. */
 MOTE__NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
 {
-    u128 m;
-    uint64_t delta;
-    int e2 = scale_w10q(st->w, st->q, &m, &delta);
-    int top = e2 + 127, lsb = top - 52 < -1074 ? -1074 : top - 52, shift = lsb - e2;
+    /* the top 64 bits of w * T's high word: below the value by less than
+     * 2^-62 of it, which the slow path's stepping absorbs */
+    int q = st->q, lz = clz64(st->w);
+    uint64_t x = mul64(st->w << lz, pow5_128(q).hi).hi;
+    int e2 = floor_log2_pow5(q) - 127 + q - lz + 128; /* value ~ x * 2^e2 */
+    if (!(x >> 63)) {
+        x <<= 1;
+        e2--;
+    }
+    /* x's last bit sits at least 11 bits below the double's */
+    int top = e2 + 63, lsb = top - 52 < -1074 ? -1074 : top - 52, shift = lsb - e2;
     (void)out;
     if (top > 1023) st->bits = F64_INF_BITS;
-    else if (shift > 127) st->bits = 0;
-    else st->bits = ((uint64_t)(lsb + 1074) << 52) +
-                    (shift >= 64 ? m.hi >> (shift - 64) : (m.hi << (64 - shift)) | (m.lo >> shift));
+    else if (shift > 63) st->bits = 0;
+    else st->bits = ((uint64_t)(lsb + 1074) << 52) + (x >> shift);
     return MOTE_ERR_NEED_MORE;
 }
 #endif
@@ -994,12 +1000,15 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
     if (fe) {
         c |= F64_HIDDEN;
         q = (int)fe - 1075;
-        /* integers below 2^53: the digits of the integer itself */
+#if !MOTE_NUM_SMALL
+        /* integers below 2^53: the digits of the integer itself (a
+         * shortcut: Schubfach finds the same digits) */
         if (q < 0 && q > -53 && !(c & ((UINT64_C(1) << -q) - 1))) {
             f = c >> -q;
             k = 0;
             goto emit;
         }
+#endif
     } else {
         q = -1074;
         /* The two smallest subnormals have rounding intervals wider than
