@@ -117,14 +117,14 @@ static uint64_t div10(uint64_t x)
 }
 
 /* floor(x / 2^s) for signed x, independent of how >> treats negatives. */
-static int floor_shr(int64_t x, int s)
+static int floor_shr(int32_t x, int s)
 {
-    if (x >= 0) return (int)(x >> s);
-    return -(int)((-x + ((INT64_C(1) << s) - 1)) >> s);
+    if (x >= 0) return x >> s;
+    return -((-x + (((int32_t)1 << s) - 1)) >> s);
 }
 
 /* floor(e * log2(5)); exact for |e| <= 400 (checked by the generator). */
-static int floor_log2_pow5(int e) { return floor_shr((int64_t)e * 152170, 16); }
+static int floor_log2_pow5(int e) { return floor_shr((int32_t)e * 152170, 16); }
 
 /* 5^e for 0 <= e <= 27 */
 #if MOTE_NUM_SMALL
@@ -944,11 +944,8 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
 
 /* floor(q log10 2), floor(log10(3/4 2^q)), floor(e log2 10): exact over
  * the ranges used (checked by scripts/gen_num_pow5.py). */
-static int flog10_pow2(int q) { return floor_shr((int64_t)q * INT64_C(661971961083), 41); }
-static int flog10_three_quarters_pow2(int q)
-{
-    return floor_shr((int64_t)q * INT64_C(661971961083) - INT64_C(274743187321), 41);
-}
+static int flog10_pow2(int q) { return floor_shr((int32_t)q * 78913, 18); }
+static int flog10_three_quarters_pow2(int q) { return floor_shr((int32_t)q * 1262611 - 524031, 22); }
 static int flog2_pow10(int e) { return floor_log2_pow5(e) + e; }
 
 /* Schubfach's rop: g * cp / 2^127 rounded to odd, computed as the paper
