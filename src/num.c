@@ -29,15 +29,17 @@
  * the rounding interval, closest to v, ties to even digit.
  *
  * Tables: both algorithms use T(e) = floor(5^e / 2^s), normalized to
- * [2^127, 2^128), for -343 <= e <= 324. MOTE_NUM_SMALL selects how:
+ * [2^127, 2^128), for -343 <= e <= 324. MOTE_NUM_SMALL (default: MOTE_SMALL
+ * from mote/common.h) selects the code:
  *   0: a generated 668-entry table (10.7 KiB of .rodata, src/num_pow5.inc,
- *      made by scripts/gen_num_pow5.py); fastest.
+ *      made by scripts/gen_num_pow5.py); all four parse steps; fastest.
  *   1: each entry computed when needed with exact multi-precision arithmetic
  *      (up to ~30 short multiplications/divisions over <= 30 32-bit limbs,
- *      120 bytes of stack); no table, for microcontrollers.
- * Default: 1 when compiling for size (-Os, __OPTIMIZE_SIZE__), else 0;
- * override with -DMOTE_NUM_SMALL=0 or 1. Both give identical results
- * (tests/test_num.c compares every entry).
+ *      120 bytes of stack); parsing skips steps 1-3 and goes from a
+ *      truncated candidate straight to step 4; digits are emitted one by
+ *      one; no 64-bit division. For microcontrollers (~4.3 KiB on M4).
+ * Both give identical results (tests/test_num.c and fuzz/fuzz_num_float.c
+ * compile a second, small copy and compare every result).
  *
  * Integer code avoids 64-bit division (divisions by 10 are multiplications),
  * so int parsing/formatting pulls no libgcc division helper on Cortex-M0+.
