@@ -29,15 +29,17 @@
  * the rounding interval, closest to v, ties to even digit.
  *
  * Tables: both algorithms use T(e) = floor(5^e / 2^s), normalized to
- * [2^127, 2^128), for -343 <= e <= 324. MOTE_NUM_SMALL selects how:
+ * [2^127, 2^128), for -343 <= e <= 324. MOTE_NUM_SMALL (default: MOTE_SMALL
+ * from mote/common.h) selects the code:
  *   0: a generated 668-entry table (10.7 KiB of .rodata, src/num_pow5.inc,
- *      made by scripts/gen_num_pow5.py); fastest.
+ *      made by scripts/gen_num_pow5.py); all four parse steps; fastest.
  *   1: each entry computed when needed with exact multi-precision arithmetic
  *      (up to ~30 short multiplications/divisions over <= 30 32-bit limbs,
- *      120 bytes of stack); no table, for microcontrollers.
- * Default: 1 when compiling for size (-Os, __OPTIMIZE_SIZE__), else 0;
- * override with -DMOTE_NUM_SMALL=0 or 1. Both give identical results
- * (tests/test_num.c compares every entry).
+ *      120 bytes of stack); parsing skips steps 1-3 and goes from a
+ *      truncated candidate straight to step 4; digits are emitted one by
+ *      one; no 64-bit division. For microcontrollers (~4.3 KiB on M4).
+ * Both give identical results (tests/test_num.c and fuzz/fuzz_num_float.c
+ * compile a second, small copy and compare every result).
  *
  * Integer code avoids 64-bit division (divisions by 10 are multiplications),
  * so int parsing/formatting pulls no libgcc division helper on Cortex-M0+.
@@ -50,12 +52,9 @@
 #include <float.h>
 #include <string.h>
 
+/* follows the library-wide MOTE_SMALL (mote/common.h) unless set */
 #ifndef MOTE_NUM_SMALL
-#if defined(__OPTIMIZE_SIZE__)
-#define MOTE_NUM_SMALL 1
-#else
-#define MOTE_NUM_SMALL 0
-#endif
+#define MOTE_NUM_SMALL MOTE_SMALL
 #endif
 
 #define F64_INF_BITS UINT64_C(0x7FF0000000000000)
@@ -120,16 +119,25 @@ static uint64_t div10(uint64_t x)
 }
 
 /* floor(x / 2^s) for signed x, independent of how >> treats negatives. */
-static int floor_shr(int64_t x, int s)
+static int floor_shr(int32_t x, int s)
 {
-    if (x >= 0) return (int)(x >> s);
-    return -(int)((-x + ((INT64_C(1) << s) - 1)) >> s);
+    if (x >= 0) return x >> s;
+    return -((-x + (((int32_t)1 << s) - 1)) >> s);
 }
 
 /* floor(e * log2(5)); exact for |e| <= 400 (checked by the generator). */
-static int floor_log2_pow5(int e) { return floor_shr((int64_t)e * 152170, 16); }
+static int floor_log2_pow5(int e) { return floor_shr((int32_t)e * 152170, 16); }
 
-static const uint64_t pow5_u64[28] = {
+/* 5^e for 0 <= e <= 27 */
+#if MOTE_NUM_SMALL
+static uint64_t pow5_u64(int e)
+{
+    uint64_t r = 1;
+    while (e-- > 0) r *= 5;
+    return r;
+}
+#else
+static const uint64_t pow5_u64_tab[28] = {
     UINT64_C(1), UINT64_C(5), UINT64_C(25), UINT64_C(125), UINT64_C(625),
     UINT64_C(3125), UINT64_C(15625), UINT64_C(78125), UINT64_C(390625),
     UINT64_C(1953125), UINT64_C(9765625), UINT64_C(48828125),
@@ -141,6 +149,8 @@ static const uint64_t pow5_u64[28] = {
     UINT64_C(298023223876953125), UINT64_C(1490116119384765625),
     UINT64_C(7450580596923828125),
 };
+static uint64_t pow5_u64(int e) { return pow5_u64_tab[e]; }
+#endif
 
 /* ------------------------------------------------------------------ */
 /* T(e) = floor(5^e / 2^s) in [2^127, 2^128), s = floor(e log2 5) - 127 */
@@ -170,7 +180,7 @@ static u128 pow5_128(int e)
         n = 1;
         for (int r = e; r > 0;) {
             int step = r > 13 ? 13 : r; /* 5^13 < 2^32 */
-            uint64_t m = pow5_u64[step], carry = 0;
+            uint64_t m = pow5_u64(step), carry = 0;
             r -= step;
             for (int i = 0; i < n; i++) {
                 carry += (uint64_t)d[i] * m;
@@ -192,7 +202,7 @@ static u128 pow5_128(int e)
         d[nbits / 32] = (uint32_t)1 << (nbits % 32);
         for (int r = m; r > 0;) {
             int step = r > 6 ? 6 : r;
-            uint32_t dv = (uint32_t)pow5_u64[step];
+            uint32_t dv = (uint32_t)pow5_u64(step);
             uint32_t rem = 0;
             r -= step;
             for (int i = n - 1; i >= 0; i--) {
@@ -308,6 +318,7 @@ size_t mote_num_format_i64(int64_t v, char *out, size_t cap)
 /* ------------------------------------------------------------------ */
 /* rounding a 128-bit scaled value to a double                          */
 
+#if !MOTE_NUM_SMALL
 static u128 shl128(u128 x, int s)
 {
     if (s == 0) return x;
@@ -372,6 +383,7 @@ static bool round_interval(u128 m, int e2, uint64_t delta, bool force, uint64_t 
     *bits = ((uint64_t)(lsb + 1074) << 52) + mant + (up ? 1 : 0);
     return true;
 }
+#endif
 
 /* ------------------------------------------------------------------ */
 /* exact slow path                                                      */
@@ -457,6 +469,28 @@ static int halfgen_next(halfgen *g)
     return g->buf[g->pos++] - '0';
 }
 
+#if MOTE_NUM_SMALL
+/* d[0..n) = x * 2^k in base-10^9 limbs (little-endian); returns n. One
+ * doubling per bit instead of division: a 64-bit division would link
+ * __aeabi_uldivmod (~500-700 bytes) into every float parse on Cortex-M. */
+static int to_base1e9(uint32_t *d, uint64_t x, int k)
+{
+    int n = 1;
+    d[0] = 0;
+    for (int b = 0; b < 64 + k; b++) {
+        uint32_t c = (uint32_t)(x >> 63);
+        x <<= 1;
+        for (int i = 0; i < n; i++) {
+            uint32_t v = 2 * d[i] + c;
+            c = v >= 1000000000u;
+            d[i] = c ? v - 1000000000u : v;
+        }
+        if (c) d[n++] = 1;
+    }
+    return n;
+}
+#endif
+
 /* Sets up the digits of the halfway point above the finite double with
  * bits b; returns its decimal exponent F: H = 0.h1h2... * 10^F, h1 != 0. */
 MOTE__NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
@@ -469,6 +503,9 @@ MOTE__NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
     g->pos = g->len = 0;
     if (K >= 0) {
         g->j = -1;
+#if MOTE_NUM_SMALL
+        g->n = to_base1e9(g->d, M, K);
+#else
         /* M < 2^54 < 10^18: two base-10^9 limbs, then times 2^K, 2^29 at a time */
         uint64_t q9 = M / 1000000000u;
         g->d[0] = (uint32_t)(M - q9 * 1000000000u);
@@ -490,6 +527,7 @@ MOTE__NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
                 carry = q;
             }
         }
+#endif
         g->len = put_u32(g->buf, g->d[g->n - 1], 0);
         g->next = g->n - 2;
         return 9 * (g->n - 1) + g->len;
@@ -505,8 +543,13 @@ MOTE__NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
     g->frac_left = fr != 0;
     if (ip) {
         /* ip < 2^55 < 10^17: at most two nine-digit pieces */
+#if MOTE_NUM_SMALL
+        uint32_t t[3];
+        uint32_t ih = to_base1e9(t, ip, 0) > 1 ? t[1] : 0, il = t[0];
+#else
         uint64_t ih = ip / 1000000000u;
         uint32_t il = (uint32_t)(ip - ih * 1000000000u);
+#endif
         g->len = ih ? put_u32(g->buf, (uint32_t)ih, 0) : 0;
         g->len += put_u32(g->buf + g->len, il, ih ? 9 : 0);
         return g->len;
@@ -540,15 +583,25 @@ static int cmp_halfway(const uint8_t *sig, const uint8_t *mend, int64_t E, uint6
 /* ------------------------------------------------------------------ */
 /* decimal to double                                                    */
 
-#if FLT_EVAL_METHOD == 0
+/* Clinger's path is only a shortcut (the integer paths are exact for every
+ * input); MOTE_NUM_SMALL leaves it and its soft-float calls out. */
+#if FLT_EVAL_METHOD == 0 && !MOTE_NUM_SMALL
+#define NUM_CLINGER 1
+#else
+#define NUM_CLINGER 0
+#endif
+
+#if NUM_CLINGER
 static const double pow10_f64[23] = {
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 #endif
 
-/* Value w * 10^q (w != 0) as the interval of round_interval. */
-static bool round_w10q(uint64_t w, int q, bool force, uint64_t *bits)
+#if !MOTE_NUM_SMALL
+/* w * 10^q (w != 0) scaled: the exact value lies in [m, m + *delta) *
+ * 2^e2 (the return value) with m's top bit at 127. */
+static int scale_w10q(uint64_t w, int q, u128 *mp, uint64_t *delta)
 {
     u128 t = pow5_128(q);
     int s = floor_log2_pow5(q) - 127;
@@ -561,16 +614,28 @@ static bool round_w10q(uint64_t w, int q, bool force, uint64_t *bits)
     /* w*5^q*2^q lies in [m, m + 2) * 2^(s + q - lz + 64): the dropped low
      * word (< 1 unit) and T's truncation (< w / 2^64 < 1 unit). */
     int e2 = s + q - lz + 64;
-    uint64_t delta = 2;
+    *delta = 2;
     if (!(m.hi >> 63)) {
         m = shl128(m, 1);
         m.lo |= a.lo >> 63;
         e2--;
-        delta = 4;
+        *delta = 4;
     }
-    return round_interval(m, e2, delta, force, bits);
+    *mp = m;
+    return e2;
 }
 
+/* Value w * 10^q (w != 0) as the interval of round_interval. */
+static bool round_w10q(uint64_t w, int q, bool force, uint64_t *bits)
+{
+    u128 m;
+    uint64_t delta;
+    int e2 = scale_w10q(w, q, &m, &delta);
+    return round_interval(m, e2, delta, force, bits);
+}
+#endif
+
+#if !MOTE_NUM_SMALL
 /* Eight ASCII digits at s (any alignment, any host byte order) as their
  * value, or -1 if any byte is not a digit: SWAR on one 64-bit word, about
  * three times faster than eight multiply-adds in a dependency chain. */
@@ -638,6 +703,7 @@ static void scan_long(const uint8_t *s, size_t i, const uint8_t *mend, uint64_t 
         }
     }
 }
+#endif
 
 /* What the slow path needs once the fast paths could not decide. */
 typedef struct slow_input {
@@ -666,6 +732,39 @@ MOTE__NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double
         neg = s[0] == '-';
         i++;
     }
+#if MOTE_NUM_SMALL
+    /* One loop over the mantissa: the first 19 significant digits into w
+     * (value ~ w * 10^dexp), later ones only set truncated and, before the
+     * point, scale dexp. */
+    size_t ndig = 0, sig0 = 0;
+    uint64_t w = 0;
+    int64_t dexp = 0;
+    int nd = 0;
+    bool truncated = false, point = false;
+    for (; i < n; i++) {
+        if (s[i] == '.' && !point) {
+            point = true;
+            continue;
+        }
+        if (!is_digit(s[i])) break;
+        unsigned dg = (unsigned)(s[i] - '0');
+        ndig++;
+        if (nd < 19) {
+            if (nd || dg) {
+                if (!nd) sig0 = i;
+                w = w * 10 + dg;
+                nd++;
+            }
+            if (point) dexp--;
+        } else {
+            if (!point) dexp++;
+            truncated |= dg != 0;
+        }
+    }
+    const uint8_t *mend = s + i, *sig = s + sig0;
+    size_t nsig = (size_t)nd;
+    if (ndig == 0) return MOTE_ERR_BAD_VALUE;
+#else
     /* Scan the mantissa once, accumulating every digit from the first
      * significant one into w; only when that is more than 19 digits (w then
      * wrapped) is it rescanned by scan_long. sig remembers the first
@@ -689,6 +788,7 @@ MOTE__NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double
     }
     const uint8_t *mend = s + i, *sig = s + sig0;
     if (nint + nfrac == 0) return MOTE_ERR_BAD_VALUE;
+#endif
     int64_t exp10 = 0;
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
         bool eneg = false;
@@ -712,6 +812,7 @@ MOTE__NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double
         *out = neg ? -0.0 : 0.0;
         return MOTE_OK;
     }
+#if !MOTE_NUM_SMALL
     int64_t dexp = -(int64_t)nfrac;
     bool truncated = false;
     int nd = (int)nsig;
@@ -719,8 +820,9 @@ MOTE__NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double
         scan_long(s, start, mend, &w, &dexp, &truncated);
         nd = 19;
     }
+#endif
 
-#if FLT_EVAL_METHOD == 0
+#if NUM_CLINGER
     if (!truncated && w <= (UINT64_C(1) << 53) && dexp + exp10 >= -22 && dexp + exp10 <= 22) {
         int q = (int)(dexp + exp10);
         double d = (double)w;
@@ -762,6 +864,7 @@ static mote_err store_f64(uint64_t bits, bool neg, double *out)
     return MOTE_OK;
 }
 
+#if !MOTE_NUM_SMALL
 /* Exact 128-bit product for small exponents, then the interval path; returns
  * MOTE_OK/MOTE_ERR_RANGE when decided, else MOTE_ERR_NEED_MORE with
  * st->bits the candidate for the slow path. */
@@ -770,7 +873,7 @@ MOTE__NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
     uint64_t bits, w = st->w;
     int q = st->q;
     if (!st->truncated && q >= 0 && q <= 27) {
-        u128 p = mul64(w, pow5_u64[q]);
+        u128 p = mul64(w, pow5_u64(q));
         int lz = p.hi ? clz64(p.hi) : 64 + clz64(p.lo);
         (void)round_interval(shl128(p, lz), q - lz, 0, true, &bits);
         return store_f64(bits, st->neg, out);
@@ -785,6 +888,30 @@ MOTE__NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
     st->bits = bits;
     return MOTE_ERR_NEED_MORE;
 }
+#else
+/* MOTE_NUM_SMALL: no interval test, every value goes through the exact slow
+ * path; the candidate is w * 10^q truncated to a double (a few ulps at most
+ * below the result), found without the rounding code. */
+MOTE__NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
+{
+    /* the top 64 bits of w * T's high word: below the value by less than
+     * 2^-62 of it, which the slow path's stepping absorbs */
+    int q = st->q, lz = clz64(st->w);
+    uint64_t x = mul64(st->w << lz, pow5_128(q).hi).hi;
+    int e2 = floor_log2_pow5(q) - 127 + q - lz + 128; /* value ~ x * 2^e2 */
+    if (!(x >> 63)) {
+        x <<= 1;
+        e2--;
+    }
+    /* x's last bit sits at least 11 bits below the double's */
+    int top = e2 + 63, lsb = top - 52 < -1074 ? -1074 : top - 52, shift = lsb - e2;
+    (void)out;
+    if (top > 1023) st->bits = F64_INF_BITS;
+    else if (shift > 63) st->bits = 0;
+    else st->bits = ((uint64_t)(lsb + 1074) << 52) + (x >> shift);
+    return MOTE_ERR_NEED_MORE;
+}
+#endif
 
 /* Slow path: bits is within an ulp or two; step until
  * H(bits - 1) <= D <= H(bits) with ties to the even neighbour. */
@@ -819,11 +946,8 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
 
 /* floor(q log10 2), floor(log10(3/4 2^q)), floor(e log2 10): exact over
  * the ranges used (checked by scripts/gen_num_pow5.py). */
-static int flog10_pow2(int q) { return floor_shr((int64_t)q * INT64_C(661971961083), 41); }
-static int flog10_three_quarters_pow2(int q)
-{
-    return floor_shr((int64_t)q * INT64_C(661971961083) - INT64_C(274743187321), 41);
-}
+static int flog10_pow2(int q) { return floor_shr((int32_t)q * 78913, 18); }
+static int flog10_three_quarters_pow2(int q) { return floor_shr((int32_t)q * 1262611 - 524031, 22); }
 static int flog2_pow10(int e) { return floor_log2_pow5(e) + e; }
 
 /* Schubfach's rop: g * cp / 2^127 rounded to odd, computed as the paper
@@ -843,6 +967,7 @@ static uint64_t rop(u128 g, uint64_t cp)
     return vbp | (((z & mask63) + mask63) >> 63);
 }
 
+#if !MOTE_NUM_SMALL
 static const char digit_pairs[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -861,6 +986,7 @@ static void put_rev(char *end, uint32_t v, int nd)
     }
     if (nd) *--end = (char)('0' + v);
 }
+#endif
 
 int mote_num_f64_digits(double v, char digits[17], int *exp10)
 {
@@ -873,12 +999,15 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
     if (fe) {
         c |= F64_HIDDEN;
         q = (int)fe - 1075;
-        /* integers below 2^53: the digits of the integer itself */
+#if !MOTE_NUM_SMALL
+        /* integers below 2^53: the digits of the integer itself (a
+         * shortcut: Schubfach finds the same digits) */
         if (q < 0 && q > -53 && !(c & ((UINT64_C(1) << -q) - 1))) {
             f = c >> -q;
             k = 0;
             goto emit;
         }
+#endif
     } else {
         q = -1074;
         /* The two smallest subnormals have rounding intervals wider than
@@ -934,6 +1063,22 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
         }
     }
 emit:;
+#if MOTE_NUM_SMALL
+    /* one digit per step, from the end; f <= 10^17 has at most 18 */
+    char tmp[18];
+    int n = 18;
+    do {
+        uint64_t fq = div10(f);
+        tmp[--n] = (char)('0' + (unsigned)(f - fq * 10));
+        f = fq;
+    } while (f && n > 0);
+    int len = 18 - n;
+    *exp10 = k + len;
+    while (tmp[n + len - 1] == '0') len--; /* f != 0: stops at a digit */
+    if (len > 17) return 0; /* cannot happen: Schubfach gives <= 17 digits */
+    memcpy(digits, tmp + n, (size_t)len);
+    return len;
+#else
     /* f <= 10^17: f = hi * 10^8 + lo with both parts 32-bit, converted as
      * two independent short chains (no libc call, no 64-bit division) */
     if (f > UINT64_C(100000000000000000)) return 0; /* cannot happen */
@@ -957,6 +1102,7 @@ emit:;
     for (int i = 0; i < n; i++) digits[i] = tmp[i];
     *exp10 = e10;
     return n;
+#endif
 }
 
 /* ------------------------------------------------------------------ */

@@ -9,20 +9,23 @@
  * 450 bytes (the exact slow path of mote_num_parse_f64), ~250 elsewhere.
  *
  * Build options (src/num.c):
- *   MOTE_NUM_SMALL=1  no 10.7 KiB table of powers of five: each power is
- *                     computed exactly when needed (identical results).
- *                     Powers 5^e, e >= 0 (formatting values below 2^53,
- *                     parsing large exponents) are a few short
- *                     multiplications; e < 0 costs up to 27 divisions of a
- *                     <= 29-limb number (~800 64/32-bit divisions, ~1 us
- *                     on x86-64). Clinger-path parses need no power.
- *                     Default 1 when compiling with -Os, else 0. num.c.o is
- *                     ~6.9 KiB (text+rodata) on Cortex-M4 at -Os.
+ *   MOTE_NUM_SMALL=1  smallest code, identical results: no 10.7 KiB table
+ *                     of powers of five (each power computed exactly when
+ *                     needed: a few short multiplications, or for negative
+ *                     exponents up to 27 divisions of a <= 29-limb number,
+ *                     ~1 us on x86-64), no Clinger/interval fast paths
+ *                     (every parse ends in the exact digit comparison, a
+ *                     few us for typical inputs, slower near 1e+-300), no
+ *                     lookup tables, no 64-bit division. Default: follows
+ *                     MOTE_SMALL (mote/common.h; on at -Os, meson
+ *                     -Dsmall=true/false). num.c.o is ~4.3 KiB (text+rodata)
+ *                     on Cortex-M4 at -Os.
  *   MOTE_NUM_NO_INT128=1  use the portable 64x64->128 multiply even where
  *                     the compiler has unsigned __int128 (for testing).
  * Integer functions use no 64-bit division (no libgcc helper on Cortex-M0+).
- * The f64 functions use double arithmetic (soft-float where there is no
- * double FPU) and, on the slow path only, 64-by-32-bit division.
+ * With MOTE_NUM_SMALL the f64 functions use neither double arithmetic nor
+ * 64-bit division; otherwise parsing uses double arithmetic (Clinger's path)
+ * and, on the slow path only, 64-by-32-bit division.
  */
 #ifndef MOTE_NUM_H
 #define MOTE_NUM_H
