@@ -436,6 +436,15 @@ static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
     }
 }
 
+#if MOTE_SMALL
+/* Size-optimised build: one plain byte loop, shared by every state (the
+ * word-at-a-time version below is inlined at each call site for speed). */
+static size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, uint8_t mask)
+{
+    while (i < lim && !(cls[p[i]] & mask)) i++;
+    return i;
+}
+#else
 #if defined(__GNUC__)
 #define MOTE_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
@@ -531,6 +540,8 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
     }
 }
 
+#endif /* !MOTE_SMALL */
+
 static void enter_quote(mote_scanner *sc, unsigned slot, size_t idx)
 {
     sc->state = S_QUOTE;
@@ -565,10 +576,27 @@ static int run(mote_scanner *sc, size_t lim)
     const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE;
     /* In sqlite the quote opener is an OTHER token, a no-op in the states
      * where the skip runs; postgres needs lookback for E'' strings. */
+#if !MOTE_SMALL
     const bool fast_quotes = sc->dialect != MOTE_SCAN_POSTGRES;
+#endif
 
     while (i < lim) {
         uint8_t st = sc->state;
+#if MOTE_SMALL
+        /* One skip for every state; quotes go through the general switch. */
+        uint8_t mask = 0;
+        switch (st) {
+        case S_NORMAL:
+            if (sc->km == 0 && (!sqlite || sc->trig == 2 || sc->trig == 5)) mask = C_NORM;
+            break;
+        case S_QUOTE: mask = (uint8_t)(C_Q0 << sc->slot); break;
+        case S_BLOCK: mask = C_BLOCK; break;
+        case S_LINE: mask = C_LINE; break;
+        case S_DOLLAR: mask = C_DOLLAR; break;
+        default: break;
+        }
+        if (mask) i = skip(cls, p, i, lim, mask);
+#else
         switch (st) {
         case S_NORMAL:
             /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
@@ -586,6 +614,7 @@ static int run(mote_scanner *sc, size_t lim)
         case S_DOLLAR: i = skip(cls, p, i, lim, C_DOLLAR); break;
         default: break;
         }
+#endif
         if (i >= lim) break;
         const size_t idx = i;
         const uint8_t c = p[i++];
