@@ -65,19 +65,26 @@ enum {
     S_DASH2,     /* mysql: saw "--", a comment only if a blank follows */
     S_SLASH,     /* saw '/' */
     S_LINE,      /* line comment */
+    S_ESC,       /* after an escape byte outside quotes */
+    S_DTAG,      /* postgres: reading $tag$ */
+    /* at_eof() tests these by range: open comments, then open quotes, then
+     * an unfinished DELIMITER command */
     S_BLOCK,     /* block comment */
     S_BSTAR,     /* block comment, saw '*' */
     S_BSLASH,    /* nested block comment, saw '/' */
     S_QUOTE,
     S_QESC,      /* quote, after its escape byte */
-    S_ESC,       /* after an escape byte outside quotes */
-    S_DTAG,      /* postgres: reading $tag$ */
     S_DOLLAR,    /* postgres: inside a dollar-quoted string */
     S_DMATCH,    /* postgres: matching the closing $tag$ */
     S_DCMD_WS,   /* mysql DELIMITER: blanks before the argument */
     S_DCMD_ARG,
     S_DCMD_REST  /* rest of the DELIMITER line, ignored */
 };
+
+/* States in which the delimiter is matched. */
+#define KMP_STATES                                                                          \
+    ((1u << S_LEAD) | (1u << S_HEAD) | (1u << S_NORMAL) | (1u << S_DASH) | (1u << S_DASH2) | \
+     (1u << S_SLASH) | (1u << S_DTAG))
 
 /* run() results */
 enum { R_LIMIT, R_END, R_BLANK, R_CMD };
@@ -302,7 +309,7 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
 
 static const uint8_t bom[3] = {0xEF, 0xBB, 0xBF};
 
-static void install(mote_scanner *sc, const uint8_t *data, size_t len)
+static MOTE_SMALL_NOINLINE void install(mote_scanner *sc, const uint8_t *data, size_t len)
 {
     sc->base += sc->chunk_len;
     sc->chunk = data;
@@ -628,9 +635,18 @@ static int run(mote_scanner *sc, size_t lim)
         if (c == '\n' || c == '\r') newline(sc, c, idx);
 
     again: /* re-dispatch c in sc->state, KMP included */
-        switch (sc->state) {
+        st = sc->state;
+        /* The states where the delimiter counts, all in one place: a
+         * delimiter completed there ends the statement. */
+        if (((1u << st) & KMP_STATES) && kmp_step(sc, c)) {
+            if (st == S_LEAD) { r = R_BLANK; goto out; }
+            if (sqlite && sc->wlen) sq_word_end(sc);
+            else if (st != S_NORMAL) sq_tok(sc, TK_OTHER);
+            sc->state = S_NORMAL;
+            goto delim;
+        }
+        switch (st) {
         case S_LEAD:
-            if (kmp_step(sc, c)) { r = R_BLANK; goto out; }
             /* sqlite3_complete() counts \v as a token, not as space */
             if (is_blank(c) && !(sqlite && c == '\v')) {
                 sc->tok_start = i;
@@ -648,7 +664,6 @@ static int run(mote_scanner *sc, size_t lim)
             goto normal;
 
         case S_HEAD:
-            if (kmp_step(sc, c)) { r = R_END; goto out; }
         head:
             if (sc->wlen < 9) {
                 if (lower(c) == (uint8_t)"delimiter"[sc->wlen]) {
@@ -696,7 +711,6 @@ static int run(mote_scanner *sc, size_t lim)
                 }
                 sq_word_end(sc);
             }
-            if (kmp_step(sc, c)) goto delim;
         normal:
             if (sc->open_slot[c]) {
                 unsigned slot = sc->open_slot[c] - 1u;
@@ -774,11 +788,6 @@ static int run(mote_scanner *sc, size_t lim)
             goto out;
 
         case S_DASH:
-            if (kmp_step(sc, c)) {
-                sq_tok(sc, TK_OTHER);
-                sc->state = S_NORMAL;
-                goto delim;
-            }
             if (c == '-') {
                 sc->state = (sc->comments & MOTE_SCAN_COMMENT_DASH) ? S_LINE : S_DASH2;
                 if (sc->state == S_LINE) sc->km = 0;
@@ -789,10 +798,6 @@ static int run(mote_scanner *sc, size_t lim)
             goto normal;
 
         case S_DASH2:
-            if (kmp_step(sc, c)) {
-                sc->state = S_NORMAL;
-                goto delim;
-            }
             if (c <= 0x20 || c == 0x7f) {
                 sc->km = 0;
                 sc->state = (c == '\n' || c == '\r') ? S_NORMAL : S_LINE;
@@ -802,11 +807,6 @@ static int run(mote_scanner *sc, size_t lim)
             goto normal;
 
         case S_SLASH:
-            if (kmp_step(sc, c)) {
-                sq_tok(sc, TK_OTHER);
-                sc->state = S_NORMAL;
-                goto delim;
-            }
             if (c == '*') {
                 sc->state = S_BLOCK;
                 sc->depth = 1;
@@ -863,10 +863,6 @@ static int run(mote_scanner *sc, size_t lim)
             continue;
 
         case S_DTAG:
-            if (kmp_step(sc, c)) {
-                sc->state = S_NORMAL;
-                goto delim;
-            }
             if (c == '$') {
                 sc->state = S_DOLLAR;
                 sc->km = 0;
@@ -964,25 +960,18 @@ static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->done = 1;
     if (sc->dropping) return MOTE_ERR_NEED_MORE;
-    switch (sc->state) {
-    case S_LEAD:
-        return MOTE_ERR_NEED_MORE;
-    case S_QUOTE: case S_QESC: case S_DOLLAR: case S_DMATCH:
+    const uint8_t st = sc->state;
+    if (st == S_LEAD) return MOTE_ERR_NEED_MORE;
+    if (st >= S_BLOCK && st <= S_DMATCH) {
         mote_buf_clear(sc->carry);
-        return fail(sc, tok, MOTE_ERR_UNTERMINATED_QUOTE, &sc->open_pos);
-    case S_BLOCK: case S_BSTAR: case S_BSLASH:
-        mote_buf_clear(sc->carry);
-        return fail(sc, tok, MOTE_ERR_UNTERMINATED_COMMENT, &sc->open_pos);
-    case S_HEAD:
-        if (sc->wlen < 9) break;
-        sc->arglen = 0;
-        /* fall through */
-    case S_DCMD_WS: case S_DCMD_ARG: case S_DCMD_REST:
+        return fail(sc, tok, st >= S_QUOTE ? MOTE_ERR_UNTERMINATED_QUOTE : MOTE_ERR_UNTERMINATED_COMMENT,
+                    &sc->open_pos);
+    }
+    if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) {
+        if (st == S_HEAD) sc->arglen = 0;
         mote_buf_clear(sc->carry);
         if (!dcmd_done(sc)) return fail(sc, tok, MOTE_ERR_BAD_DELIMITER, &sc->tok_pos);
         return MOTE_ERR_NEED_MORE;
-    default:
-        break;
     }
     size_t n = sc->carry->len;
     if (n == 0 && !sc->pieces_out) return MOTE_ERR_NEED_MORE;
