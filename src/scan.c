@@ -255,36 +255,38 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     const uint8_t *d = cfg->delim;
     size_t dn = cfg->delim_len;
     if ((unsigned)cfg->dialect > MOTE_SCAN_LINES) return MOTE_ERR_INVALID;
-    if (cfg->dialect == MOTE_SCAN_GENERIC) {
-        const char *q = cfg->quotes ? cfg->quotes : "\"'";
-        size_t nq = strlen(q);
-        if (nq > 4) return MOTE_ERR_INVALID;
-        if (cfg->escape < -1 || cfg->escape > 255) return MOTE_ERR_INVALID;
-        for (size_t k = 0; k < nq; k++) {
-            uint8_t b = (uint8_t)q[k];
-            if (sc->open_slot[b] || (int)b == cfg->escape) return MOTE_ERR_INVALID;
-            add_slot(sc, (unsigned)k, b, b, cfg->escape);
-        }
-        sc->esc_out = (int16_t)cfg->escape;
+    const bool generic = cfg->dialect == MOTE_SCAN_GENERIC;
+    const int gesc = cfg->escape;
+    const char *q, *close;
+    const char *qesc = NULL;
+    if (generic) {
+        if (gesc < -1 || gesc > 255) return MOTE_ERR_INVALID;
+        q = close = cfg->quotes ? cfg->quotes : "\"'";
+        sc->esc_out = (int16_t)gesc;
         sc->comments = (uint8_t)(cfg->comments & 0x1fu);
     } else {
         const unsigned di = (unsigned)cfg->dialect - 1u;
-        const char *q = dialects[di].open;
-        for (unsigned k = 0; q[k]; k++) {
-            uint8_t e = (uint8_t)dialects[di].esc[k];
-            add_slot(sc, k, (uint8_t)q[k], (uint8_t)dialects[di].close[k], e ? e : -1);
-        }
+        q = dialects[di].open;
+        close = dialects[di].close;
+        qesc = dialects[di].esc;
         sc->comments = dialects[di].comments;
-        uint8_t fixed = dialects[di].fixed;
-        if (fixed) {
-            if (d && !(dn == 1 && d[0] == fixed)) return MOTE_ERR_BAD_DELIMITER;
+        const uint8_t *fixed = &dialects[di].fixed;
+        if (*fixed) {
+            if (d && !(dn == 1 && d[0] == *fixed)) return MOTE_ERR_BAD_DELIMITER;
             if (!d) {
-                d = fixed == '\n' ? (const uint8_t *)"\n" : (const uint8_t *)";";
+                d = fixed;
                 dn = 1;
             }
         }
         if (cfg->dialect == MOTE_SCAN_LINES) sc->esc_out = '\\';
         else sc->trim = 1;
+    }
+    for (unsigned k = 0; q[k]; k++) {
+        uint8_t b = (uint8_t)q[k];
+        int e = gesc;
+        if (qesc) e = qesc[k] ? (uint8_t)qesc[k] : -1;
+        else if (k >= 4 || sc->open_slot[b] || (int)b == gesc) return MOTE_ERR_INVALID;
+        add_slot(sc, k, b, (uint8_t)close[k], e);
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
     if (!d) {
