@@ -1037,10 +1037,10 @@ static mote_err at_delim(mote_scanner *sc, mote_scan_token *tok, int r)
 /* The token reached its size bound without ending: error or piece. */
 static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
 {
+    /* start_drop() keeps tok_pos: errors report it afterwards */
     if (!(sc->flags & MOTE_SCAN_PIECES)) {
-        mote_pos pos = sc->tok_pos;
         start_drop(sc);
-        return fail(sc, tok, MOTE_ERR_TOO_LONG, &pos);
+        return fail(sc, tok, MOTE_ERR_TOO_LONG, &sc->tok_pos);
     }
     size_t m = sc->max_token;
     const uint8_t *p;
@@ -1052,25 +1052,24 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
     } else {
         mote_err e = carry_append(sc, sc->chunk + sc->tok_start, sc->pos - sc->tok_start);
         if (e != MOTE_OK) {
-            mote_pos pos = sc->tok_pos;
             start_drop(sc);
-            return fail(sc, tok, e, &pos);
+            return fail(sc, tok, e, &sc->tok_pos);
         }
         sc->tok_start = sc->pos;
         p = sc->carry->data;
         sc->carry_drop = m;
         rest = sc->carry->len - m;
     }
-    mote_pos pos = sc->tok_pos;
+    /* give() copies tok_pos out before it moves to the next piece */
+    give(sc, tok, p, m, &sc->tok_pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES);
     hist_push(sc, p, m);
     /* The next piece starts `rest` (< delimiter length) bytes back. */
-    mote_pos np;
-    set_pos(sc, &np, sc->pos);
-    np.offset -= rest;
-    np.column = np.column > rest ? np.column - rest : 1;
-    sc->tok_pos = np;
+    mote_pos *np = &sc->tok_pos;
+    set_pos(sc, np, sc->pos);
+    np->offset -= rest;
+    np->column = np->column > rest ? np->column - rest : 1;
     sc->pieces_out = 1;
-    return give(sc, tok, p, m, &pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES);
+    return MOTE_OK;
 }
 
 mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
@@ -1092,10 +1091,9 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
                     } else {
                         mote_err e = carry_append(sc, sc->chunk + sc->tok_start, n);
                         if (e != MOTE_OK) {
-                            mote_pos pos = sc->tok_pos;
                             start_drop(sc);
                             sc->chunk = NULL;
-                            return fail(sc, tok, e, &pos);
+                            return fail(sc, tok, e, &sc->tok_pos);
                         }
                     }
                 }
