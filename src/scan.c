@@ -65,19 +65,26 @@ enum {
     S_DASH2,     /* mysql: saw "--", a comment only if a blank follows */
     S_SLASH,     /* saw '/' */
     S_LINE,      /* line comment */
+    S_ESC,       /* after an escape byte outside quotes */
+    S_DTAG,      /* postgres: reading $tag$ */
+    /* at_eof() tests these by range: open comments, then open quotes, then
+     * an unfinished DELIMITER command */
     S_BLOCK,     /* block comment */
     S_BSTAR,     /* block comment, saw '*' */
     S_BSLASH,    /* nested block comment, saw '/' */
     S_QUOTE,
     S_QESC,      /* quote, after its escape byte */
-    S_ESC,       /* after an escape byte outside quotes */
-    S_DTAG,      /* postgres: reading $tag$ */
     S_DOLLAR,    /* postgres: inside a dollar-quoted string */
     S_DMATCH,    /* postgres: matching the closing $tag$ */
     S_DCMD_WS,   /* mysql DELIMITER: blanks before the argument */
     S_DCMD_ARG,
     S_DCMD_REST  /* rest of the DELIMITER line, ignored */
 };
+
+/* States in which the delimiter is matched. */
+#define KMP_STATES                                                                          \
+    ((1u << S_LEAD) | (1u << S_HEAD) | (1u << S_NORMAL) | (1u << S_DASH) | (1u << S_DASH2) | \
+     (1u << S_SLASH) | (1u << S_DTAG))
 
 /* run() results */
 enum { R_LIMIT, R_END, R_BLANK, R_CMD };
@@ -155,17 +162,20 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
  * DELIMITER command can change. */
 static void build_norm(mote_scanner *sc)
 {
+    uint8_t *cls = sc->cls;
     for (int c = 0; c < 256; c++) {
-        bool on = sc->open_slot[c] != 0 || c == '\n' || c == '\r' || c == sc->esc_out ||
-                  c == sc->delim[0];
-        if ((sc->comments & MOTE_SCAN_COMMENT_HASH) && c == '#') on = true;
-        if ((sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE)) && c == '-')
-            on = true;
-        if ((sc->comments & MOTE_SCAN_COMMENT_BLOCK) && c == '/') on = true;
-        if (sc->dialect == MOTE_SCAN_POSTGRES && c == '$') on = true;
-        if (on) sc->cls[c] |= C_NORM;
-        else sc->cls[c] &= (uint8_t)~C_NORM;
+        uint8_t v = (uint8_t)(cls[c] & ~C_NORM);
+        if (sc->open_slot[c]) v |= C_NORM;
+        cls[c] = v;
     }
+    cls['\n'] |= C_NORM;
+    cls['\r'] |= C_NORM;
+    cls[sc->delim[0]] |= C_NORM;
+    if (sc->esc_out >= 0) cls[sc->esc_out] |= C_NORM;
+    if (sc->comments & MOTE_SCAN_COMMENT_HASH) cls['#'] |= C_NORM;
+    if (sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE)) cls['-'] |= C_NORM;
+    if (sc->comments & MOTE_SCAN_COMMENT_BLOCK) cls['/'] |= C_NORM;
+    if (sc->dialect == MOTE_SCAN_POSTGRES) cls['$'] |= C_NORM;
 }
 
 void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
@@ -176,10 +186,11 @@ void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
     cfg->escape = '\\';
 }
 
-static void add_slot(mote_scanner *sc, unsigned slot, uint8_t open, uint8_t close, int esc,
-                     bool mapped)
+/* A quote slot. The first slot an opener is given keeps it (postgres E''
+ * strings share the opener of '' and are entered by lookback). */
+static void add_slot(mote_scanner *sc, unsigned slot, uint8_t open, uint8_t close, int esc)
 {
-    if (mapped) sc->open_slot[open] = (uint8_t)(slot + 1);
+    if (!sc->open_slot[open]) sc->open_slot[open] = (uint8_t)(slot + 1);
     sc->q_close[slot] = close;
     sc->q_esc[slot] = (int16_t)esc;
     uint8_t bit = (uint8_t)(C_Q0 << slot);
@@ -189,13 +200,33 @@ static void add_slot(mote_scanner *sc, unsigned slot, uint8_t open, uint8_t clos
     sc->cls['\r'] |= bit;
 }
 
-static mote_pos pos_at(const mote_scanner *sc, size_t idx)
+/* The fixed dialects as data: quote openers, closers and escapes per slot
+ * (escape 0: none), comment styles, and the one delimiter allowed (0: any). */
+static const struct {
+    char open[5], close[5], esc[4];
+    uint8_t comments, fixed;
+} dialects[4] = {
+    /* mysql */ {"'\"`", "'\"`", "\\\\",
+                 MOTE_SCAN_COMMENT_HASH | MOTE_SCAN_COMMENT_DASH_SPACE | MOTE_SCAN_COMMENT_BLOCK, 0},
+    /* sqlite */ {"'\"`[", "'\"`]", "", MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK, ';'},
+    /* postgres */ {"'\"'", "'\"'", {0, 0, '\\', 0},
+                    MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK | MOTE_SCAN_COMMENT_NESTED, 0},
+    /* lines */ {"\"", "\"", "\\", 0, '\n'},
+};
+
+/* Under MOTE_SMALL the helpers that are called from many places stay out of
+ * line: on a 32-bit core their 64-bit arithmetic is long. */
+#if MOTE_SMALL && defined(__GNUC__)
+#define MOTE_SMALL_NOINLINE __attribute__((noinline))
+#else
+#define MOTE_SMALL_NOINLINE
+#endif
+
+static MOTE_SMALL_NOINLINE void set_pos(const mote_scanner *sc, mote_pos *p, size_t idx)
 {
-    mote_pos p;
-    p.offset = sc->base + idx;
-    p.line = sc->line;
-    p.column = p.offset - sc->line_start + 1;
-    return p;
+    p->offset = sc->base + idx;
+    p->line = sc->line;
+    p->column = p->offset - sc->line_start + 1;
 }
 
 static void reset_token(mote_scanner *sc)
@@ -206,7 +237,7 @@ static void reset_token(mote_scanner *sc)
     sc->km = 0;
     sc->tokflags = 0;
     sc->tok_start = sc->pos;
-    sc->tok_pos = pos_at(sc, sc->pos);
+    set_pos(sc, &sc->tok_pos, sc->pos);
     sc->pieces_out = 0;
     sc->hist_n = 0;
 }
@@ -223,55 +254,39 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     if ((cfg->flags & MOTE_SCAN_PIECES) && cfg->max_token == 0) return MOTE_ERR_INVALID;
     const uint8_t *d = cfg->delim;
     size_t dn = cfg->delim_len;
-    switch (cfg->dialect) {
-    case MOTE_SCAN_GENERIC: {
-        const char *q = cfg->quotes ? cfg->quotes : "\"'";
-        size_t nq = strlen(q);
-        if (nq > 4) return MOTE_ERR_INVALID;
-        if (cfg->escape < -1 || cfg->escape > 255) return MOTE_ERR_INVALID;
-        for (size_t k = 0; k < nq; k++) {
-            uint8_t b = (uint8_t)q[k];
-            if (sc->open_slot[b] || (int)b == cfg->escape) return MOTE_ERR_INVALID;
-            add_slot(sc, (unsigned)k, b, b, cfg->escape, true);
-        }
-        sc->esc_out = (int16_t)cfg->escape;
+    if ((unsigned)cfg->dialect > MOTE_SCAN_LINES) return MOTE_ERR_INVALID;
+    const bool generic = cfg->dialect == MOTE_SCAN_GENERIC;
+    const int gesc = cfg->escape;
+    const char *q, *close;
+    const char *qesc = NULL;
+    if (generic) {
+        if (gesc < -1 || gesc > 255) return MOTE_ERR_INVALID;
+        q = close = cfg->quotes ? cfg->quotes : "\"'";
+        sc->esc_out = (int16_t)gesc;
         sc->comments = (uint8_t)(cfg->comments & 0x1fu);
-        break;
-    }
-    case MOTE_SCAN_MYSQL:
-        add_slot(sc, 0, '\'', '\'', '\\', true);
-        add_slot(sc, 1, '"', '"', '\\', true);
-        add_slot(sc, 2, '`', '`', -1, true);
-        sc->comments = MOTE_SCAN_COMMENT_HASH | MOTE_SCAN_COMMENT_DASH_SPACE | MOTE_SCAN_COMMENT_BLOCK;
-        sc->trim = 1;
-        break;
-    case MOTE_SCAN_SQLITE:
-        add_slot(sc, 0, '\'', '\'', -1, true);
-        add_slot(sc, 1, '"', '"', -1, true);
-        add_slot(sc, 2, '`', '`', -1, true);
-        add_slot(sc, 3, '[', ']', -1, true);
-        sc->comments = MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK;
-        sc->trim = 1;
-        if (d && !(dn == 1 && d[0] == ';')) return MOTE_ERR_BAD_DELIMITER;
-        break;
-    case MOTE_SCAN_POSTGRES:
-        add_slot(sc, 0, '\'', '\'', -1, true);
-        add_slot(sc, 1, '"', '"', -1, true);
-        add_slot(sc, 2, '\'', '\'', '\\', false); /* E'...' strings, entered by lookback */
-        sc->comments = MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK | MOTE_SCAN_COMMENT_NESTED;
-        sc->trim = 1;
-        break;
-    case MOTE_SCAN_LINES:
-        add_slot(sc, 0, '"', '"', '\\', true);
-        sc->esc_out = '\\';
-        if (d && !(dn == 1 && d[0] == '\n')) return MOTE_ERR_BAD_DELIMITER;
-        if (!d) {
-            d = (const uint8_t *)"\n";
-            dn = 1;
+    } else {
+        const unsigned di = (unsigned)cfg->dialect - 1u;
+        q = dialects[di].open;
+        close = dialects[di].close;
+        qesc = dialects[di].esc;
+        sc->comments = dialects[di].comments;
+        const uint8_t *fixed = &dialects[di].fixed;
+        if (*fixed) {
+            if (d && !(dn == 1 && d[0] == *fixed)) return MOTE_ERR_BAD_DELIMITER;
+            if (!d) {
+                d = fixed;
+                dn = 1;
+            }
         }
-        break;
-    default:
-        return MOTE_ERR_INVALID;
+        if (cfg->dialect == MOTE_SCAN_LINES) sc->esc_out = '\\';
+        else sc->trim = 1;
+    }
+    for (unsigned k = 0; q[k]; k++) {
+        uint8_t b = (uint8_t)q[k];
+        int e = gesc;
+        if (qesc) e = qesc[k] ? (uint8_t)qesc[k] : -1;
+        else if (k >= 4 || sc->open_slot[b] || (int)b == gesc) return MOTE_ERR_INVALID;
+        add_slot(sc, k, b, (uint8_t)close[k], e);
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
     if (!d) {
@@ -296,7 +311,7 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
 
 static const uint8_t bom[3] = {0xEF, 0xBB, 0xBF};
 
-static void install(mote_scanner *sc, const uint8_t *data, size_t len)
+static MOTE_SMALL_NOINLINE void install(mote_scanner *sc, const uint8_t *data, size_t len)
 {
     sc->base += sc->chunk_len;
     sc->chunk = data;
@@ -325,7 +340,7 @@ mote_err mote_scan_feed(mote_scanner *sc, const void *data, size_t len)
             sc->bom = 4;
             sc->stats.bytes_examined += 3;
             sc->line_start = 3;
-            sc->tok_pos = pos_at(sc, j);
+            set_pos(sc, &sc->tok_pos, j);
             return MOTE_OK;
         }
         if (j == len) {
@@ -394,15 +409,16 @@ static void sq_tok(mote_scanner *sc, unsigned tk)
 /* Classify the sqlite word just ended (keywords sqlite3_complete() knows). */
 static void sq_word_end(mote_scanner *sc)
 {
+    /* length-prefixed keywords and their tokens */
+    static const char kw[] = "\6create\7trigger\4temp\11temporary\3end\7explain";
+    static const uint8_t kw_tk[] = {TK_CREATE, TK_TRIGGER, TK_TEMP, TK_TEMP, TK_END, TK_EXPLAIN};
     unsigned tk = TK_OTHER;
-    size_t n = sc->wlen;
-    const char *w = (const char *)sc->word;
-    if (n == 6 && memcmp(w, "create", 6) == 0) tk = TK_CREATE;
-    else if (n == 7 && memcmp(w, "trigger", 7) == 0) tk = TK_TRIGGER;
-    else if (n == 4 && memcmp(w, "temp", 4) == 0) tk = TK_TEMP;
-    else if (n == 9 && memcmp(w, "temporary", 9) == 0) tk = TK_TEMP;
-    else if (n == 3 && memcmp(w, "end", 3) == 0) tk = TK_END;
-    else if (n == 7 && memcmp(w, "explain", 7) == 0) tk = TK_EXPLAIN;
+    const char *k = kw;
+    for (unsigned j = 0; j < sizeof kw_tk; j++) {
+        size_t n = (uint8_t)*k++;
+        if (n == sc->wlen && memcmp(k, sc->word, n) == 0) tk = kw_tk[j];
+        k += n;
+    }
     sc->wlen = 0;
     sq_tok(sc, tk);
 }
@@ -436,6 +452,15 @@ static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
     }
 }
 
+#if MOTE_SMALL
+/* Size-optimised build: one plain byte loop, shared by every state (the
+ * word-at-a-time version below is inlined at each call site for speed). */
+static size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, uint8_t mask)
+{
+    while (i < lim && !(cls[p[i]] & mask)) i++;
+    return i;
+}
+#else
 #if defined(__GNUC__)
 #define MOTE_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
@@ -507,7 +532,7 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
         slot--;
         sc->state = S_QUOTE;
         sc->slot = (uint8_t)slot;
-        sc->open_pos = pos_at(sc, i);
+        set_pos(sc, &sc->open_pos, i);
         i++;
     quote:;
         const uint8_t mask = (uint8_t)(C_Q0 << slot);
@@ -531,11 +556,13 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
     }
 }
 
+#endif /* !MOTE_SMALL */
+
 static void enter_quote(mote_scanner *sc, unsigned slot, size_t idx)
 {
     sc->state = S_QUOTE;
     sc->slot = (uint8_t)slot;
-    sc->open_pos = pos_at(sc, idx);
+    set_pos(sc, &sc->open_pos, idx);
     sc->km = 0;
     sq_tok(sc, TK_OTHER);
 }
@@ -565,10 +592,27 @@ static int run(mote_scanner *sc, size_t lim)
     const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE;
     /* In sqlite the quote opener is an OTHER token, a no-op in the states
      * where the skip runs; postgres needs lookback for E'' strings. */
+#if !MOTE_SMALL
     const bool fast_quotes = sc->dialect != MOTE_SCAN_POSTGRES;
+#endif
 
     while (i < lim) {
         uint8_t st = sc->state;
+#if MOTE_SMALL
+        /* One skip for every state; quotes go through the general switch. */
+        uint8_t mask = 0;
+        switch (st) {
+        case S_NORMAL:
+            if (sc->km == 0 && (!sqlite || sc->trig == 2 || sc->trig == 5)) mask = C_NORM;
+            break;
+        case S_QUOTE: mask = (uint8_t)(C_Q0 << sc->slot); break;
+        case S_BLOCK: mask = C_BLOCK; break;
+        case S_LINE: mask = C_LINE; break;
+        case S_DOLLAR: mask = C_DOLLAR; break;
+        default: break;
+        }
+        if (mask) i = skip(cls, p, i, lim, mask);
+#else
         switch (st) {
         case S_NORMAL:
             /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
@@ -586,23 +630,33 @@ static int run(mote_scanner *sc, size_t lim)
         case S_DOLLAR: i = skip(cls, p, i, lim, C_DOLLAR); break;
         default: break;
         }
+#endif
         if (i >= lim) break;
         const size_t idx = i;
         const uint8_t c = p[i++];
         if (c == '\n' || c == '\r') newline(sc, c, idx);
 
     again: /* re-dispatch c in sc->state, KMP included */
-        switch (sc->state) {
+        st = sc->state;
+        /* The states where the delimiter counts, all in one place: a
+         * delimiter completed there ends the statement. */
+        if (((1u << st) & KMP_STATES) && kmp_step(sc, c)) {
+            if (st == S_LEAD) { r = R_BLANK; goto out; }
+            if (sqlite && sc->wlen) sq_word_end(sc);
+            else if (st != S_NORMAL) sq_tok(sc, TK_OTHER);
+            sc->state = S_NORMAL;
+            goto delim;
+        }
+        switch (st) {
         case S_LEAD:
-            if (kmp_step(sc, c)) { r = R_BLANK; goto out; }
             /* sqlite3_complete() counts \v as a token, not as space */
             if (is_blank(c) && !(sqlite && c == '\v')) {
                 sc->tok_start = i;
-                sc->tok_pos = pos_at(sc, i);
+                set_pos(sc, &sc->tok_pos, i);
                 continue;
             }
             sc->tok_start = idx;
-            sc->tok_pos = pos_at(sc, idx);
+            set_pos(sc, &sc->tok_pos, idx);
             if (sc->dialect == MOTE_SCAN_MYSQL) {
                 sc->state = S_HEAD;
                 sc->wlen = 0;
@@ -612,7 +666,6 @@ static int run(mote_scanner *sc, size_t lim)
             goto normal;
 
         case S_HEAD:
-            if (kmp_step(sc, c)) { r = R_END; goto out; }
         head:
             if (sc->wlen < 9) {
                 if (lower(c) == (uint8_t)"delimiter"[sc->wlen]) {
@@ -660,7 +713,6 @@ static int run(mote_scanner *sc, size_t lim)
                 }
                 sq_word_end(sc);
             }
-            if (kmp_step(sc, c)) goto delim;
         normal:
             if (sc->open_slot[c]) {
                 unsigned slot = sc->open_slot[c] - 1u;
@@ -696,7 +748,7 @@ static int run(mote_scanner *sc, size_t lim)
             case '/':
                 if (sc->comments & MOTE_SCAN_COMMENT_BLOCK) {
                     sc->state = S_SLASH;
-                    sc->open_pos = pos_at(sc, idx);
+                    set_pos(sc, &sc->open_pos, idx);
                     continue;
                 }
                 break;
@@ -706,7 +758,7 @@ static int run(mote_scanner *sc, size_t lim)
                     if (b1 < 0 || !pg_ident((uint8_t)b1)) {
                         sc->state = S_DTAG;
                         sc->taglen = 0;
-                        sc->open_pos = pos_at(sc, idx);
+                        set_pos(sc, &sc->open_pos, idx);
                         continue;
                     }
                 }
@@ -738,11 +790,6 @@ static int run(mote_scanner *sc, size_t lim)
             goto out;
 
         case S_DASH:
-            if (kmp_step(sc, c)) {
-                sq_tok(sc, TK_OTHER);
-                sc->state = S_NORMAL;
-                goto delim;
-            }
             if (c == '-') {
                 sc->state = (sc->comments & MOTE_SCAN_COMMENT_DASH) ? S_LINE : S_DASH2;
                 if (sc->state == S_LINE) sc->km = 0;
@@ -753,10 +800,6 @@ static int run(mote_scanner *sc, size_t lim)
             goto normal;
 
         case S_DASH2:
-            if (kmp_step(sc, c)) {
-                sc->state = S_NORMAL;
-                goto delim;
-            }
             if (c <= 0x20 || c == 0x7f) {
                 sc->km = 0;
                 sc->state = (c == '\n' || c == '\r') ? S_NORMAL : S_LINE;
@@ -766,11 +809,6 @@ static int run(mote_scanner *sc, size_t lim)
             goto normal;
 
         case S_SLASH:
-            if (kmp_step(sc, c)) {
-                sq_tok(sc, TK_OTHER);
-                sc->state = S_NORMAL;
-                goto delim;
-            }
             if (c == '*') {
                 sc->state = S_BLOCK;
                 sc->depth = 1;
@@ -827,10 +865,6 @@ static int run(mote_scanner *sc, size_t lim)
             continue;
 
         case S_DTAG:
-            if (kmp_step(sc, c)) {
-                sc->state = S_NORMAL;
-                goto delim;
-            }
             if (c == '$') {
                 sc->state = S_DOLLAR;
                 sc->km = 0;
@@ -887,15 +921,23 @@ static mote_err carry_append(mote_scanner *sc, const uint8_t *p, size_t n)
     return MOTE_OK;
 }
 
-static mote_err fail(mote_scanner *sc, mote_scan_token *tok, mote_err e, mote_pos pos)
+/* Hand out a token (e == MOTE_OK) or an error with its position. */
+static MOTE_SMALL_NOINLINE mote_err emit(mote_scanner *sc, mote_scan_token *tok, mote_err e,
+                                         const uint8_t *p, size_t n, const mote_pos *pos, unsigned flags)
 {
-    tok->text.ptr = (const uint8_t *)"";
-    tok->text.len = 0;
-    tok->pos = pos;
-    tok->flags = 0;
-    tok->message = mote_err_message((int)e);
-    sc->stats.errors++;
+    tok->text.ptr = n ? p : (const uint8_t *)"";
+    tok->text.len = n;
+    tok->pos = *pos;
+    tok->flags = flags;
+    tok->message = e ? mote_err_message((int)e) : NULL;
+    if (e) sc->stats.errors++;
+    else sc->stats.tokens++;
     return e;
+}
+
+static mote_err fail(mote_scanner *sc, mote_scan_token *tok, mote_err e, const mote_pos *pos)
+{
+    return emit(sc, tok, e, NULL, 0, pos, 0);
 }
 
 /* Drop the current token's bytes from here on, up to its delimiter. */
@@ -910,15 +952,9 @@ static void start_drop(mote_scanner *sc)
 }
 
 static mote_err give(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p, size_t n,
-                     mote_pos pos, unsigned flags)
+                     const mote_pos *pos, unsigned flags)
 {
-    tok->text.ptr = n ? p : (const uint8_t *)"";
-    tok->text.len = n;
-    tok->pos = pos;
-    tok->flags = flags;
-    tok->message = NULL;
-    sc->stats.tokens++;
-    return MOTE_OK;
+    return emit(sc, tok, MOTE_OK, p, n, pos, flags);
 }
 
 /* End of input reached with everything scanned. */
@@ -926,32 +962,25 @@ static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->done = 1;
     if (sc->dropping) return MOTE_ERR_NEED_MORE;
-    switch (sc->state) {
-    case S_LEAD:
+    const uint8_t st = sc->state;
+    if (st == S_LEAD) return MOTE_ERR_NEED_MORE;
+    if (st >= S_BLOCK && st <= S_DMATCH) {
+        mote_buf_clear(sc->carry);
+        return fail(sc, tok, st >= S_QUOTE ? MOTE_ERR_UNTERMINATED_QUOTE : MOTE_ERR_UNTERMINATED_COMMENT,
+                    &sc->open_pos);
+    }
+    if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) {
+        if (st == S_HEAD) sc->arglen = 0;
+        mote_buf_clear(sc->carry);
+        if (!dcmd_done(sc)) return fail(sc, tok, MOTE_ERR_BAD_DELIMITER, &sc->tok_pos);
         return MOTE_ERR_NEED_MORE;
-    case S_QUOTE: case S_QESC: case S_DOLLAR: case S_DMATCH:
-        mote_buf_clear(sc->carry);
-        return fail(sc, tok, MOTE_ERR_UNTERMINATED_QUOTE, sc->open_pos);
-    case S_BLOCK: case S_BSTAR: case S_BSLASH:
-        mote_buf_clear(sc->carry);
-        return fail(sc, tok, MOTE_ERR_UNTERMINATED_COMMENT, sc->open_pos);
-    case S_HEAD:
-        if (sc->wlen < 9) break;
-        sc->arglen = 0;
-        /* fall through */
-    case S_DCMD_WS: case S_DCMD_ARG: case S_DCMD_REST:
-        mote_buf_clear(sc->carry);
-        if (!dcmd_done(sc)) return fail(sc, tok, MOTE_ERR_BAD_DELIMITER, sc->tok_pos);
-        return MOTE_ERR_NEED_MORE;
-    default:
-        break;
     }
     size_t n = sc->carry->len;
     if (n == 0 && !sc->pieces_out) return MOTE_ERR_NEED_MORE;
     sc->carry_drop = n;
     if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES))
-        return fail(sc, tok, MOTE_ERR_TOO_LONG, sc->tok_pos);
-    return give(sc, tok, sc->carry->data, n, sc->tok_pos, sc->tokflags);
+        return fail(sc, tok, MOTE_ERR_TOO_LONG, &sc->tok_pos);
+    return give(sc, tok, sc->carry->data, n, &sc->tok_pos, sc->tokflags);
 }
 
 /* A delimiter completed: hand out the token (or drop it). Returns
@@ -982,7 +1011,7 @@ static mote_err at_delim(mote_scanner *sc, mote_scan_token *tok, int r)
         if (e != MOTE_OK) {
             mote_buf_clear(sc->carry);
             reset_token(sc);
-            return fail(sc, tok, e, pos);
+            return fail(sc, tok, e, &pos);
         }
         p = sc->carry->data;
         n = sc->carry->len > sc->dlen ? sc->carry->len - sc->dlen : 0;
@@ -1001,17 +1030,17 @@ static mote_err at_delim(mote_scanner *sc, mote_scan_token *tok, int r)
         return MOTE_ERR_NEED_MORE;
     }
     if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES))
-        return fail(sc, tok, MOTE_ERR_TOO_LONG, pos);
-    return give(sc, tok, p, n, pos, flags);
+        return fail(sc, tok, MOTE_ERR_TOO_LONG, &pos);
+    return give(sc, tok, p, n, &pos, flags);
 }
 
 /* The token reached its size bound without ending: error or piece. */
 static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
 {
+    /* start_drop() keeps tok_pos: errors report it afterwards */
     if (!(sc->flags & MOTE_SCAN_PIECES)) {
-        mote_pos pos = sc->tok_pos;
         start_drop(sc);
-        return fail(sc, tok, MOTE_ERR_TOO_LONG, pos);
+        return fail(sc, tok, MOTE_ERR_TOO_LONG, &sc->tok_pos);
     }
     size_t m = sc->max_token;
     const uint8_t *p;
@@ -1023,24 +1052,24 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
     } else {
         mote_err e = carry_append(sc, sc->chunk + sc->tok_start, sc->pos - sc->tok_start);
         if (e != MOTE_OK) {
-            mote_pos pos = sc->tok_pos;
             start_drop(sc);
-            return fail(sc, tok, e, pos);
+            return fail(sc, tok, e, &sc->tok_pos);
         }
         sc->tok_start = sc->pos;
         p = sc->carry->data;
         sc->carry_drop = m;
         rest = sc->carry->len - m;
     }
-    mote_pos pos = sc->tok_pos;
+    /* give() copies tok_pos out before it moves to the next piece */
+    give(sc, tok, p, m, &sc->tok_pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES);
     hist_push(sc, p, m);
     /* The next piece starts `rest` (< delimiter length) bytes back. */
-    mote_pos np = pos_at(sc, sc->pos);
-    np.offset -= rest;
-    np.column = np.column > rest ? np.column - rest : 1;
-    sc->tok_pos = np;
+    mote_pos *np = &sc->tok_pos;
+    set_pos(sc, np, sc->pos);
+    np->offset -= rest;
+    np->column = np->column > rest ? np->column - rest : 1;
     sc->pieces_out = 1;
-    return give(sc, tok, p, m, pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES);
+    return MOTE_OK;
 }
 
 mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
@@ -1062,10 +1091,9 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
                     } else {
                         mote_err e = carry_append(sc, sc->chunk + sc->tok_start, n);
                         if (e != MOTE_OK) {
-                            mote_pos pos = sc->tok_pos;
                             start_drop(sc);
                             sc->chunk = NULL;
-                            return fail(sc, tok, e, pos);
+                            return fail(sc, tok, e, &sc->tok_pos);
                         }
                     }
                 }
@@ -1104,7 +1132,7 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
             mote_buf_clear(sc->carry);
             sc->dropping = 0;
             reset_token(sc);
-            if (!ok && !was_dropping) return fail(sc, tok, MOTE_ERR_BAD_DELIMITER, pos);
+            if (!ok && !was_dropping) return fail(sc, tok, MOTE_ERR_BAD_DELIMITER, &pos);
             continue;
         }
         /* R_LIMIT: either the chunk is used up (loop) or the bound is hit */
