@@ -1177,7 +1177,7 @@ static mote_err wscalar(mote_cql_writer *w, int pfx, const void *src, size_t n, 
         else if (pfx == PFX_VINT) mote_cql_uvint_put(p, n);
         if (!is_null) {
             /* scalars are short: a byte loop beats a library memcpy call */
-            if (n <= 16) {
+            if (!MOTE_SMALL && n <= 16) {
                 const uint8_t *b = (const uint8_t *)src;
                 for (size_t i = 0; i < n; i++) p[plen + i] = b[i];
             } else {
@@ -1290,15 +1290,15 @@ mote_err mote_cql_write_begin(mote_cql_writer *w)
     if (e) return e;
     if (!is_collection(t->kind) || !t->sub) return wfail(w, MOTE_ERR_MISMATCH);
     if (w->depth >= MOTE_CQL_MAX_DEPTH) return wfail(w, MOTE_ERR_DEPTH);
+    /* Zeroed placeholders, reserved at once: the element's length (4 bytes,
+     * or one vint byte that end() widens if needed) and a list/set/map
+     * count. end() fills them in. */
     size_t len_at = w->len;
-    if (pfx == PFX_INT) {
-        uint8_t *p = wroom(w, 4);
-        if (p) memset(p, 0, 4);
-    } else if (pfx == PFX_VINT) {
-        /* One byte now; end() widens it if the element turns out longer. */
-        uint8_t *p = wroom(w, 1);
-        if (p) p[0] = 0;
-    }
+    size_t plen = pfx == PFX_INT ? 4 : pfx == PFX_VINT ? 1 : 0;
+    size_t clen = (t->kind == MOTE_CQL_LIST || t->kind == MOTE_CQL_SET || t->kind == MOTE_CQL_MAP)
+                      ? 4 : 0;
+    uint8_t *p = wroom(w, plen + clen);
+    if (p) memset(p, 0, plen + clen);
     if (w->err) return w->err;
     mote_cql_writer_frame *f = &w->stack[w->depth++];
     f->type = t;
@@ -1306,12 +1306,7 @@ mote_err mote_cql_write_begin(mote_cql_writer *w)
     f->len_at = pfx == PFX_NONE ? SIZE_MAX : len_at;
     f->vint = pfx == PFX_VINT;
     f->count = 0;
-    f->start = w->len;
-    if (t->kind == MOTE_CQL_LIST || t->kind == MOTE_CQL_SET || t->kind == MOTE_CQL_MAP) {
-        uint8_t *p = wroom(w, 4);
-        if (p) memset(p, 0, 4);
-        if (w->err) return w->err;
-    }
+    f->start = len_at + plen;
     return w->short_space ? MOTE_ERR_SPACE : MOTE_OK;
 }
 

@@ -185,7 +185,7 @@ static bool read_head(tparser *p, thead *h)
         if (!eat(p, marshal ? '(' : '<')) return fail(p, MOTE_ERR_BAD_TYPE);
         h->wmarshal = marshal;
         h->wraps++;
-        if (lower(id[n - 1]) == 'n' || id[n - 5] == 'n') h->frozen = true; /* not Reversed */
+        if (id[n - 5] != 'd') h->frozen = true; /* all but Reverse(d)Type: (f)rozen, Froze(n)Type */
     }
     h->marshal = marshal;
     if (h->kind == 0) return fail(p, MOTE_ERR_BAD_TYPE);
