@@ -126,6 +126,32 @@ static mote_err check_view_out(int kind, const mote_view *v)
     return MOTE_OK;
 }
 
+#if MOTE_SMALL
+/* Native value <-> wire bytes, one byte loop for every width (size over
+ * speed): reversed on little-endian hosts, except uuids (wire order). */
+static void swap_native(int kind, uint8_t *dst, const uint8_t *src)
+{
+    size_t w = (size_t)wire_width(kind);
+    bool rev = MOTE_BE_HOST_LITTLE && w <= 8;
+    for (size_t i = 0; i < w; i++) dst[i] = src[rev ? w - 1 - i : i];
+}
+
+/* Writes element i of a native array as its wire bytes. */
+static void put_native(int kind, uint8_t *dst, const uint8_t *src)
+{
+    swap_native(kind, dst, src);
+    if (kind == MOTE_CQL_BOOLEAN) dst[0] = (uint8_t)(src[0] != 0);
+}
+
+/* Reads a native value of exactly its width into dst. */
+static mote_err get_native(int kind, uint8_t *dst, const uint8_t *p, size_t len)
+{
+    if (len != (size_t)wire_width(kind)) return MOTE_ERR_MISMATCH;
+    if (kind == MOTE_CQL_BOOLEAN && p[0] > 1) return MOTE_ERR_MISMATCH;
+    swap_native(kind, dst, p);
+    return MOTE_OK;
+}
+#else
 /* Writes element i of a native array as its wire bytes. */
 static void put_native(int kind, uint8_t *dst, const uint8_t *src)
 {
@@ -188,6 +214,8 @@ static mote_err get_native(int kind, uint8_t *dst, const uint8_t *p, size_t len)
     }
 }
 
+#endif
+
 /* Packed vector body of n native values of width w (host order in src). */
 static void put_packed(int kind, uint8_t *dst, const uint8_t *src, size_t n)
 {
@@ -239,6 +267,9 @@ static bool get_packed(int kind, uint8_t *dst, const uint8_t *src, size_t n)
  * and writes stay within [src, src+n) and [dst, dst+n). */
 static inline void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n)
 {
+#if MOTE_SMALL
+    memcpy(dst, src, n); /* speed-only fast path left out */
+#else
     if (n > 16 && n <= 32) {
         uint64_t a[2], b[2];
         memcpy(a, src, 16);
@@ -262,6 +293,7 @@ static inline void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n)
     } else {
         memcpy(dst, src, n);
     }
+#endif
 }
 
 /* ---- sizing ---------------------------------------------------------------- */
@@ -1145,7 +1177,7 @@ static mote_err wscalar(mote_cql_writer *w, int pfx, const void *src, size_t n, 
         else if (pfx == PFX_VINT) mote_cql_uvint_put(p, n);
         if (!is_null) {
             /* scalars are short: a byte loop beats a library memcpy call */
-            if (n <= 16) {
+            if (!MOTE_SMALL && n <= 16) {
                 const uint8_t *b = (const uint8_t *)src;
                 for (size_t i = 0; i < n; i++) p[plen + i] = b[i];
             } else {
@@ -1186,51 +1218,32 @@ mote_err mote_cql_write_int(mote_cql_writer *w, int64_t v)
     int pfx;
     mote_err e = wclaim(w, false, &t, &pfx);
     if (e) return e;
+    /* One path for every integer kind: the big-endian 8 bytes, range
+     * checked, then the low wire_width bytes (varint: minimal). */
     uint8_t b[8];
-    size_t n;
-    switch (t->kind) {
-    case MOTE_CQL_TINYINT:
-        if (v < INT8_MIN || v > INT8_MAX) return wfail(w, MOTE_ERR_MISMATCH);
-        b[0] = (uint8_t)v;
-        n = 1;
-        break;
-    case MOTE_CQL_SMALLINT:
-        if (v < INT16_MIN || v > INT16_MAX) return wfail(w, MOTE_ERR_MISMATCH);
-        mote_be_store16(b, (uint16_t)v);
-        n = 2;
-        break;
-    case MOTE_CQL_INT:
-        if (v < INT32_MIN || v > INT32_MAX) return wfail(w, MOTE_ERR_MISMATCH);
-        mote_be_store32(b, (uint32_t)v);
-        n = 4;
-        break;
-    case MOTE_CQL_DATE:
-        if (v < 0 || v > (int64_t)UINT32_MAX) return wfail(w, MOTE_ERR_MISMATCH);
-        mote_be_store32(b, (uint32_t)v);
-        n = 4;
-        break;
-    case MOTE_CQL_BIGINT:
-    case MOTE_CQL_COUNTER:
-    case MOTE_CQL_TIMESTAMP:
-    case MOTE_CQL_TIME:
-        mote_be_store64(b, (uint64_t)v);
-        n = 8;
-        break;
-    case MOTE_CQL_VARINT: {
+    mote_be_store64(b, (uint64_t)v);
+    int kind = t->kind;
+    size_t s = 0;
+    if (kind == MOTE_CQL_VARINT) {
         /* Minimal two's complement: drop leading bytes that only repeat
          * the sign of the next byte. */
-        mote_be_store64(b, (uint64_t)v);
-        size_t s = 0;
         while (s < 7 && ((b[s] == 0x00 && (b[s + 1] & 0x80) == 0) ||
                          (b[s] == 0xff && (b[s + 1] & 0x80) != 0)))
             s++;
-        n = 8 - s;
-        memmove(b, b + s, n);
-        break;
+    } else {
+        int32_t ww = wire_width(kind);
+        if (ww < 1 || ww > 8 || kind == MOTE_CQL_BOOLEAN || kind == MOTE_CQL_FLOAT ||
+            kind == MOTE_CQL_DOUBLE)
+            return wfail(w, MOTE_ERR_MISMATCH);
+        if (kind == MOTE_CQL_DATE) {
+            if (v < 0 || v > (int64_t)UINT32_MAX) return wfail(w, MOTE_ERR_MISMATCH);
+        } else if (ww < 8) {
+            int64_t lim = ww == 1 ? 0x80 : ww == 2 ? 0x8000 : (int64_t)0x80000000;
+            if (v < -lim || v >= lim) return wfail(w, MOTE_ERR_MISMATCH);
+        }
+        s = 8 - (size_t)ww;
     }
-    default: return wfail(w, MOTE_ERR_MISMATCH);
-    }
-    return wscalar(w, pfx, b, n, false);
+    return wscalar(w, pfx, b + s, 8 - s, false);
 }
 
 mote_err mote_cql_write_float(mote_cql_writer *w, double v)
@@ -1277,15 +1290,15 @@ mote_err mote_cql_write_begin(mote_cql_writer *w)
     if (e) return e;
     if (!is_collection(t->kind) || !t->sub) return wfail(w, MOTE_ERR_MISMATCH);
     if (w->depth >= MOTE_CQL_MAX_DEPTH) return wfail(w, MOTE_ERR_DEPTH);
+    /* Zeroed placeholders, reserved at once: the element's length (4 bytes,
+     * or one vint byte that end() widens if needed) and a list/set/map
+     * count. end() fills them in. */
     size_t len_at = w->len;
-    if (pfx == PFX_INT) {
-        uint8_t *p = wroom(w, 4);
-        if (p) memset(p, 0, 4);
-    } else if (pfx == PFX_VINT) {
-        /* One byte now; end() widens it if the element turns out longer. */
-        uint8_t *p = wroom(w, 1);
-        if (p) p[0] = 0;
-    }
+    size_t plen = pfx == PFX_INT ? 4 : pfx == PFX_VINT ? 1 : 0;
+    size_t clen = (t->kind == MOTE_CQL_LIST || t->kind == MOTE_CQL_SET || t->kind == MOTE_CQL_MAP)
+                      ? 4 : 0;
+    uint8_t *p = wroom(w, plen + clen);
+    if (p) memset(p, 0, plen + clen);
     if (w->err) return w->err;
     mote_cql_writer_frame *f = &w->stack[w->depth++];
     f->type = t;
@@ -1293,12 +1306,7 @@ mote_err mote_cql_write_begin(mote_cql_writer *w)
     f->len_at = pfx == PFX_NONE ? SIZE_MAX : len_at;
     f->vint = pfx == PFX_VINT;
     f->count = 0;
-    f->start = w->len;
-    if (t->kind == MOTE_CQL_LIST || t->kind == MOTE_CQL_SET || t->kind == MOTE_CQL_MAP) {
-        uint8_t *p = wroom(w, 4);
-        if (p) memset(p, 0, 4);
-        if (w->err) return w->err;
-    }
+    f->start = len_at + plen;
     return w->short_space ? MOTE_ERR_SPACE : MOTE_OK;
 }
 

@@ -19,53 +19,40 @@ typedef struct tparser {
     mote_err err;
 } tparser;
 
-/* Names are case-insensitive in CQL text; marshal class names match exactly
- * (they are Java class names). */
-typedef struct kind_name {
-    const char *name;
-    uint8_t kind;
-} kind_name;
+/*
+ * Names are case-insensitive in CQL text; marshal class names match exactly
+ * (they are Java class names). Both tables are one string of NUL-terminated
+ * names in mote_cql_kind order (kind = index + 1), then aliases and the
+ * wrappers, ended by an empty name: no pointer table (Cortex-M size). Marshal
+ * names are stored without their common "Type" suffix.
+ */
+static const char cql_names[] =
+    "ascii\0bigint\0blob\0boolean\0counter\0date\0decimal\0double\0duration\0float\0"
+    "inet\0int\0smallint\0text\0time\0timestamp\0timeuuid\0tinyint\0uuid\0varint\0"
+    "list\0set\0map\0tuple\0vector\0"
+    "varchar\0frozen\0";
+static const char marshal_names[] =
+    "Ascii\0Long\0Bytes\0Boolean\0CounterColumn\0SimpleDate\0Decimal\0Double\0Duration\0"
+    "Float\0InetAddress\0Int32\0Short\0UTF8\0Time\0Timestamp\0TimeUUID\0Byte\0UUID\0"
+    "Integer\0List\0Set\0Map\0Tuple\0Vector\0"
+    "Date\0LexicalUUID\0Frozen\0Reversed\0"; /* DateType: legacy, same 8-byte millis */
 
-static const kind_name cql_names[] = {
-    {"ascii", MOTE_CQL_ASCII},       {"bigint", MOTE_CQL_BIGINT},
-    {"blob", MOTE_CQL_BLOB},         {"boolean", MOTE_CQL_BOOLEAN},
-    {"counter", MOTE_CQL_COUNTER},   {"date", MOTE_CQL_DATE},
-    {"decimal", MOTE_CQL_DECIMAL},   {"double", MOTE_CQL_DOUBLE},
-    {"duration", MOTE_CQL_DURATION}, {"float", MOTE_CQL_FLOAT},
-    {"inet", MOTE_CQL_INET},         {"int", MOTE_CQL_INT},
-    {"smallint", MOTE_CQL_SMALLINT}, {"text", MOTE_CQL_TEXT},
-    {"varchar", MOTE_CQL_TEXT},      {"time", MOTE_CQL_TIME},
-    {"timestamp", MOTE_CQL_TIMESTAMP}, {"timeuuid", MOTE_CQL_TIMEUUID},
-    {"tinyint", MOTE_CQL_TINYINT},   {"uuid", MOTE_CQL_UUID},
-    {"varint", MOTE_CQL_VARINT},     {"list", MOTE_CQL_LIST},
-    {"set", MOTE_CQL_SET},           {"map", MOTE_CQL_MAP},
-    {"tuple", MOTE_CQL_TUPLE},       {"vector", MOTE_CQL_VECTOR},
-};
+#define NAME_KINDS 25 /* names before the aliases */
 
-static const kind_name marshal_names[] = {
-    {"AsciiType", MOTE_CQL_ASCII},          {"LongType", MOTE_CQL_BIGINT},
-    {"BytesType", MOTE_CQL_BLOB},           {"BooleanType", MOTE_CQL_BOOLEAN},
-    {"CounterColumnType", MOTE_CQL_COUNTER}, {"SimpleDateType", MOTE_CQL_DATE},
-    {"DecimalType", MOTE_CQL_DECIMAL},      {"DoubleType", MOTE_CQL_DOUBLE},
-    {"DurationType", MOTE_CQL_DURATION},    {"FloatType", MOTE_CQL_FLOAT},
-    {"InetAddressType", MOTE_CQL_INET},     {"Int32Type", MOTE_CQL_INT},
-    {"ShortType", MOTE_CQL_SMALLINT},       {"UTF8Type", MOTE_CQL_TEXT},
-    {"TimeType", MOTE_CQL_TIME},            {"TimestampType", MOTE_CQL_TIMESTAMP},
-    {"DateType", MOTE_CQL_TIMESTAMP},       /* legacy name, same 8-byte millis */
-    {"TimeUUIDType", MOTE_CQL_TIMEUUID},    {"ByteType", MOTE_CQL_TINYINT},
-    {"UUIDType", MOTE_CQL_UUID},            {"LexicalUUIDType", MOTE_CQL_UUID},
-    {"IntegerType", MOTE_CQL_VARINT},       {"ListType", MOTE_CQL_LIST},
-    {"SetType", MOTE_CQL_SET},              {"MapType", MOTE_CQL_MAP},
-    {"TupleType", MOTE_CQL_TUPLE},          {"VectorType", MOTE_CQL_VECTOR},
-};
+/* Aliases after the kinds; KIND_WRAP marks frozen/FrozenType/ReversedType. */
+#define KIND_WRAP 100
+static const uint8_t cql_alias[] = {MOTE_CQL_TEXT, KIND_WRAP};
+static const uint8_t marshal_alias[] = {MOTE_CQL_TIMESTAMP, MOTE_CQL_UUID, KIND_WRAP, KIND_WRAP};
 
 const char *mote_cql_kind_name(int kind)
 {
-    /* cql_names is in kind order except for the "varchar" alias. */
-    for (size_t i = 0; i < sizeof cql_names / sizeof cql_names[0]; i++) {
-        if (cql_names[i].kind == kind) return cql_names[i].name;
+    if (kind < 1 || kind > NAME_KINDS) return "?";
+    const char *s = cql_names;
+    while (--kind) {
+        while (*s++) {
+        }
     }
-    return "?";
+    return s;
 }
 
 int mote_cql_kind_fixed(int kind)
@@ -114,34 +101,38 @@ static char lower(char c)
     return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
 }
 
-static bool name_eq(const char *a, size_t n, const char *b, bool fold)
+/* Index + 1 of id[0..n) in a name table, or 0. Marshal names must end in
+ * "Type", which the table leaves out. */
+static size_t find_name(const char *tab, const char *id, size_t n, bool marshal)
 {
-    size_t i = 0;
-    for (; i < n; i++) {
-        if (b[i] == '\0') return false;
-        if ((fold ? lower(a[i]) : a[i]) != b[i]) return false;
+    if (marshal) {
+        if (n < 4 || id[n - 4] != 'T' || id[n - 3] != 'y' || id[n - 2] != 'p' || id[n - 1] != 'e')
+            return 0;
+        n -= 4;
     }
-    return b[i] == '\0';
-}
-
-/* Kind of an identifier, or 0. Sets *marshal if it was a marshal name. */
-static int lookup(const char *id, size_t n, bool *marshal)
-{
-    for (size_t i = 0; i < sizeof cql_names / sizeof cql_names[0]; i++) {
-        if (name_eq(id, n, cql_names[i].name, true)) {
-            *marshal = false;
-            return cql_names[i].kind;
+    for (size_t k = 1; *tab; k++) {
+        size_t i = 0;
+        while (i < n && tab[i] && (marshal ? id[i] : lower(id[i])) == tab[i]) i++;
+        if (i == n && tab[i] == '\0') return k;
+        while (*tab++) {
         }
     }
+    return 0;
+}
+
+/* Kind of an identifier (KIND_WRAP for a wrapper), or 0. Sets *marshal if
+ * it was a marshal name. */
+static int lookup(const char *id, size_t n, bool *marshal)
+{
+    size_t k = find_name(cql_names, id, n, false);
+    *marshal = false;
+    if (k) return k > NAME_KINDS ? cql_alias[k - NAME_KINDS - 1] : (int)k;
     /* Marshal names may carry a package: match the part after the last dot. */
     size_t start = n;
     while (start > 0 && id[start - 1] != '.') start--;
-    for (size_t i = 0; i < sizeof marshal_names / sizeof marshal_names[0]; i++) {
-        if (name_eq(id + start, n - start, marshal_names[i].name, false)) {
-            *marshal = true;
-            return marshal_names[i].kind;
-        }
-    }
+    k = find_name(marshal_names, id + start, n - start, true);
+    *marshal = true;
+    if (k) return k > NAME_KINDS ? marshal_alias[k - NAME_KINDS - 1] : (int)k;
     return 0;
 }
 
@@ -160,30 +151,6 @@ static bool ident(tparser *p, const char **id, size_t *n)
     *id = p->s + b;
     *n = p->pos - b;
     return *n > 0;
-}
-
-/* Last dot-separated part of a (marshal) name. */
-static size_t base_start(const char *id, size_t n)
-{
-    size_t start = n;
-    while (start > 0 && id[start - 1] != '.') start--;
-    return start;
-}
-
-/* Wrapper names that do not change the wire format. */
-static bool is_wrapper(const char *id, size_t n, bool *marshal)
-{
-    if (name_eq(id, n, "frozen", true)) {
-        *marshal = false;
-        return true;
-    }
-    size_t start = base_start(id, n);
-    if (name_eq(id + start, n - start, "FrozenType", false) ||
-        name_eq(id + start, n - start, "ReversedType", false)) {
-        *marshal = true;
-        return true;
-    }
-    return false;
 }
 
 static mote_cql_type *node_at(tparser *p, size_t i)
@@ -210,16 +177,17 @@ static bool read_head(tparser *p, thead *h)
     h->frozen = false;
     for (;;) {
         if (!ident(p, &id, &n)) return fail(p, MOTE_ERR_BAD_TYPE);
-        if (!is_wrapper(id, n, &marshal)) break;
+        h->kind = lookup(id, n, &marshal);
+        if (h->kind != KIND_WRAP) break;
         /* All wrappers around one type use one bracket style. */
         if (h->wraps > 0 && marshal != h->wmarshal) return fail(p, MOTE_ERR_BAD_TYPE);
         if (h->wraps >= 64) return fail(p, MOTE_ERR_DEPTH);
         if (!eat(p, marshal ? '(' : '<')) return fail(p, MOTE_ERR_BAD_TYPE);
         h->wmarshal = marshal;
         h->wraps++;
-        if (lower(id[base_start(id, n)]) == 'f') h->frozen = true; /* not ReversedType */
+        if (id[n - 5] != 'd') h->frozen = true; /* all but Reverse(d)Type: (f)rozen, Froze(n)Type */
     }
-    h->kind = lookup(id, n, &h->marshal);
+    h->marshal = marshal;
     if (h->kind == 0) return fail(p, MOTE_ERR_BAD_TYPE);
     if (h->wraps && h->marshal != h->wmarshal) return fail(p, MOTE_ERR_BAD_TYPE);
     return true;
