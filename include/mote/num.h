@@ -4,7 +4,25 @@
  * No libc number conversions (strtod, printf) are used: results do not
  * depend on the locale, and a microcontroller build does not pull in printf's
  * floating-point support. Parsing is correctly rounded (round half to even)
- * for every input, however many digits it has.
+ * for every input, however many digits it has. No function allocates, keeps
+ * state or retains a pointer; all are reentrant. Worst-case stack is about
+ * 450 bytes (the exact slow path of mote_num_parse_f64), ~250 elsewhere.
+ *
+ * Build options (src/num.c):
+ *   MOTE_NUM_SMALL=1  no 10.7 KiB table of powers of five: each power is
+ *                     computed exactly when needed (identical results).
+ *                     Powers 5^e, e >= 0 (formatting values below 2^53,
+ *                     parsing large exponents) are a few short
+ *                     multiplications; e < 0 costs up to 27 divisions of a
+ *                     <= 29-limb number (~800 64/32-bit divisions, ~1 us
+ *                     on x86-64). Clinger-path parses need no power.
+ *                     Default 1 when compiling with -Os, else 0. num.c.o is
+ *                     ~6.9 KiB (text+rodata) on Cortex-M4 at -Os.
+ *   MOTE_NUM_NO_INT128=1  use the portable 64x64->128 multiply even where
+ *                     the compiler has unsigned __int128 (for testing).
+ * Integer functions use no 64-bit division (no libgcc helper on Cortex-M0+).
+ * The f64 functions use double arithmetic (soft-float where there is no
+ * double FPU) and, on the slow path only, 64-by-32-bit division.
  */
 #ifndef MOTE_NUM_H
 #define MOTE_NUM_H
@@ -22,36 +40,49 @@ extern "C" {
  * Parse the whole span s[0..n) as a decimal floating-point number:
  *   [+-]? ( digits [ '.' digits? ] | '.' digits ) ( [eE] [+-]? digits )?
  * No hex floats, no '_' separators, no inf/nan, no surrounding spaces.
- * Correctly rounded to the nearest double. Returns MOTE_OK,
- * MOTE_ERR_BAD_VALUE (syntax), or MOTE_ERR_RANGE (magnitude overflows to
- * infinity; values that underflow round to zero or a subnormal and are OK).
- * On error *out is unchanged.
+ * Correctly rounded to the nearest double (ties to even), for any number of
+ * digits and any exponent; "-0" gives negative zero. s may be NULL only if
+ * n is 0; out MUST be valid. Time is O(n). Returns MOTE_OK,
+ * MOTE_ERR_BAD_VALUE (syntax, including n == 0), or MOTE_ERR_RANGE
+ * (magnitude rounds to infinity, i.e. >= DBL_MAX + half an ulp; values that
+ * underflow round to zero or a subnormal and are OK). On error *out is
+ * unchanged.
  */
 mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out);
 
-/* Parse the whole span as [+-]?digits (int64) or digits (uint64, no sign).
- * MOTE_ERR_BAD_VALUE for syntax, MOTE_ERR_RANGE if it does not fit. */
+/* Parse the whole span as [+-]?digits (int64) or digits (uint64: no sign at
+ * all, so "+5" and "-0" are rejected). Leading zeros are allowed. Returns
+ * MOTE_ERR_BAD_VALUE for syntax (checked over the whole span first), else
+ * MOTE_ERR_RANGE if the value does not fit, else MOTE_OK. On error *out is
+ * unchanged. */
 mote_err mote_num_parse_i64(const uint8_t *s, size_t n, int64_t *out);
 mote_err mote_num_parse_u64(const uint8_t *s, size_t n, uint64_t *out);
 
 /*
- * Shortest decimal digits that parse back to |v| exactly: writes n digits
- * (1 <= n <= 17, no trailing zeros) to digits and sets *exp10 so that
- * |v| = 0.d1d2...dn x 10^exp10. v must be finite and non-zero; returns n, or
- * 0 for zero, NaN or infinity.
+ * Shortest decimal digits that parse back to |v| exactly: writes n ASCII
+ * digits '0'..'9' (1 <= n <= 17, no leading or trailing zeros, no NUL) to
+ * digits and sets *exp10 so that |v| ~ 0.d1d2...dn x 10^exp10. Among the
+ * shortest candidates the one closest to |v| is chosen (ties: even last
+ * digit), the same digits as Go's strconv and Ryu. Returns n, or 0 for zero,
+ * NaN or infinity (digits and *exp10 then untouched).
  */
 int mote_num_f64_digits(double v, char digits[17], int *exp10);
 
 /*
- * Format v as the shortest decimal that round-trips, in the style of Go's
- * strconv.FormatFloat(v, 'g', -1, 64) ("1.5", "1e+21", "1e-07", "-0").
- * Writes no NUL; returns the length, or 0 if cap is too small (cap
- * MOTE_NUM_F64_MAX always suffices) or v is NaN/infinite.
+ * Format v as the shortest decimal that round-trips, byte for byte as Go's
+ * strconv.FormatFloat(v, 'g', -1, 64): with exponent x = exp10 - 1 of the
+ * shortest digits, %e style when x < -4 or x >= 6 ("1e+06", "1.234567e+06",
+ * "1e-05", "1e+21", "5e-324": mantissa digits, 'e', sign, at least two
+ * exponent digits), else plain ("123456", "0.0001", "0.1"); zero is "0" or
+ * "-0". Writes no NUL; returns the length, or 0 (nothing written) if cap is
+ * too small (MOTE_NUM_F64_MAX always suffices; at most 24 bytes are used)
+ * or v is NaN/infinite.
  */
 size_t mote_num_format_f64(double v, char *out, size_t cap);
 
-/* Decimal formatting of integers; returns the length (no NUL) or 0 if cap is
- * too small (21 always suffices). */
+/* Decimal formatting of integers ("-9223372036854775808", "0"); returns the
+ * length (no NUL) or 0, with nothing written, if cap is too small (21 always
+ * suffices). */
 size_t mote_num_format_i64(int64_t v, char *out, size_t cap);
 size_t mote_num_format_u64(uint64_t v, char *out, size_t cap);
 

@@ -13,7 +13,10 @@
  * Each buffer carries a small private header so that put() can find its
  * class and catch a double put or a foreign pointer (MOTE_ERR_INVALID, never
  * a corrupted free list). Under ASan a buffer on a free list is poisoned, so
- * use after put is reported.
+ * use after put is reported (Valgrind too, with -DMOTE_VALGRIND); without a
+ * checker use after put goes unnoticed.
+ *
+ * Not thread-safe: one pool per thread, or external locking.
  */
 #ifndef MOTE_POOL_H
 #define MOTE_POOL_H
@@ -29,7 +32,7 @@ extern "C" {
 
 typedef struct mote_pool_stats {
     size_t hits;        /* get() served from a free list */
-    size_t misses;      /* get() that had to carve or allocate */
+    size_t misses;      /* get() that carved or allocated successfully */
     size_t drops;       /* put() of oversize buffers released to the allocator */
     size_t outstanding; /* bytes currently handed out (class sizes) */
     size_t failures;    /* get() that returned NULL */
@@ -41,6 +44,8 @@ typedef struct mote_pool {
     mote_arena *arena;
     void *free_list[MOTE_POOL_CLASSES];
     size_t max_size;
+    unsigned max_class;   /* class index of max_size */
+    uint32_t key;         /* mixed into buffer headers: tells this pool's buffers apart */
     mote_pool_stats stats;
 } mote_pool;
 
@@ -53,9 +58,14 @@ mote_err mote_pool_init(mote_pool *p, mote_arena *a, size_t max_size);
 
 /*
  * Get a buffer of at least size bytes (size 0 is treated as 1). On success
- * *capacity (if non-NULL) receives the usable size, a power of two >= size.
- * Returns NULL when memory is exhausted (counted in failures). Contents are
- * unspecified. Alignment: MOTE_ARENA_ALIGN.
+ * *capacity (if non-NULL) receives the usable size: the class size, a power
+ * of two >= size, or for an oversize request (size > max_size, served by the
+ * arena's allocator) size rounded up to MOTE_ARENA_ALIGN. Returns NULL when
+ * memory is exhausted, when size > max_size and the arena has no allocator,
+ * or when the size would overflow (counted in failures; *capacity = 0).
+ * NULL pool: NULL. Contents are unspecified. Alignment: MOTE_ARENA_ALIGN.
+ * The buffer is the caller's until put; pooled buffers live in the arena,
+ * so resetting the arena invalidates them (re-init the pool then).
  */
 void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity);
 
@@ -63,13 +73,20 @@ void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity);
  * Return a buffer obtained from this pool's get(). NULL is a no-op (MOTE_OK).
  * Returns MOTE_ERR_INVALID for a double put or a pointer this pool did not
  * hand out (detected through the header; counted in bad_puts, nothing else
- * changes).
+ * changes), and for a NULL pool. The 8 bytes before ptr must be readable
+ * (under ASan poisoned bytes are recognised and not read). An oversize
+ * buffer goes straight back to the allocator (counted in drops), so putting
+ * it twice reads freed memory: ASan reports that, other builds usually
+ * still see the FREE mark.
  */
 mote_err mote_pool_put(mote_pool *p, void *ptr);
 
-/* Usable capacity of a buffer obtained from get() (0 for NULL). */
+/* Usable capacity of a buffer obtained from get() (0 for NULL or a pointer
+ * without a pool header). */
 size_t mote_pool_capacity(const void *ptr);
 
+/* Statistics into *out (NULL out: nothing; NULL p: all zero). Every get()
+ * counts exactly one of hits, misses, failures. */
 void mote_pool_get_stats(const mote_pool *p, mote_pool_stats *out);
 
 #ifdef __cplusplus

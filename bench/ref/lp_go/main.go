@@ -1,0 +1,121 @@
+// lp_go: reference measurement of github.com/influxdata/line-protocol/v2
+// (the reference Go decoder) fully decoding a line-protocol file: measurement,
+// every tag key and value, every field key and typed value (NextField parses
+// the number), and the timestamp in ns. The file is read into memory once;
+// each repetition decodes it from the in-memory bytes. MB = 10^6 bytes.
+//
+// Usage: go run . [-reps N] FILE
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"time"
+
+	"github.com/influxdata/line-protocol/v2/lineprotocol"
+)
+
+type totals struct {
+	lines, tags, fields, errs int
+	sum                       uint64 // keeps every decoded value observable
+}
+
+func decodeAll(buf []byte) (t totals) {
+	d := lineprotocol.NewDecoderWithBytes(buf)
+	for d.Next() {
+		m, err := d.Measurement()
+		if err != nil {
+			t.errs++
+			continue
+		}
+		t.sum += uint64(len(m))
+		for {
+			k, v, err := d.NextTag()
+			if err != nil {
+				t.errs++
+				break
+			}
+			if k == nil {
+				break
+			}
+			t.tags++
+			t.sum += uint64(len(k) + len(v))
+		}
+		for {
+			k, v, err := d.NextField()
+			if err != nil {
+				t.errs++
+				break
+			}
+			if k == nil {
+				break
+			}
+			t.fields++
+			switch v.Kind() {
+			case lineprotocol.Int:
+				t.sum += uint64(v.IntV())
+			case lineprotocol.Uint:
+				t.sum += v.UintV()
+			case lineprotocol.Float:
+				t.sum += uint64(v.FloatV())
+			case lineprotocol.Bool:
+				if v.BoolV() {
+					t.sum++
+				}
+			case lineprotocol.String:
+				t.sum += uint64(len(v.BytesV()))
+			}
+		}
+		ts, err := d.Time(lineprotocol.Nanosecond, time.Time{})
+		if err != nil {
+			t.errs++
+		}
+		t.sum += uint64(ts.UnixNano())
+		t.lines++
+	}
+	return t
+}
+
+func main() {
+	reps := flag.Int("reps", 10, "repetitions")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: lp_go [-reps N] FILE")
+		os.Exit(2)
+	}
+	buf, err := os.ReadFile(flag.Arg(0))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	var rates []float64
+	var first totals
+	var ms0, ms1 runtime.MemStats
+	for r := 0; r < *reps; r++ {
+		runtime.GC()
+		runtime.ReadMemStats(&ms0)
+		st := time.Now()
+		t := decodeAll(buf)
+		el := time.Since(st)
+		runtime.ReadMemStats(&ms1)
+		if r == 0 {
+			first = t
+		} else if t != first {
+			fmt.Fprintln(os.Stderr, "repetitions disagree")
+			os.Exit(1)
+		}
+		mbs := float64(len(buf)) / 1e6 / el.Seconds()
+		rates = append(rates, mbs)
+		fmt.Printf("rep %2d: %8.1f MB/s  %6.0f ns/line  %.2f allocs/line\n", r, mbs,
+			float64(el.Nanoseconds())/float64(t.lines),
+			float64(ms1.Mallocs-ms0.Mallocs)/float64(t.lines))
+	}
+	sort.Float64s(rates)
+	fmt.Printf("file %s: %d bytes, %d lines, %d tags, %d fields, %d errors (checksum %x)\n",
+		flag.Arg(0), len(buf), first.lines, first.tags, first.fields, first.errs, first.sum)
+	fmt.Printf("line-protocol/v2 full decode: median %.1f MB/s, best %.1f MB/s over %d reps (%s)\n",
+		rates[len(rates)/2], rates[len(rates)-1], len(rates), runtime.Version())
+}

@@ -1,0 +1,175 @@
+/*
+ * main.c - mote on a bare-metal Cortex-M: a static arena of a few KiB, no
+ * heap, no C library start-up, output through semihosting.
+ *
+ * Built by cross/meson.build in the Cortex-M cross builds and run under
+ * qemu-system-arm (mps2-an385 Cortex-M3 for the M0+ build, mps2-an386
+ * Cortex-M4 for the M4F build). Each part runs when its module has been
+ * built (MOTE_BM_HAVE_<MODULE>, set by meson); the run ends with
+ * "baremetal: OK" and exit status 0, or "FAIL ..." lines and status 1.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "bm.h"
+#include "mote/common.h"
+#if MOTE_BM_HAVE_ARENA
+#include "mote/arena.h"
+#endif
+#if MOTE_BM_HAVE_POOL
+#include "mote/pool.h"
+#endif
+#if MOTE_BM_HAVE_BUF
+#include "mote/buf.h"
+#endif
+#if MOTE_BM_HAVE_CQL && MOTE_BM_HAVE_CQL_TYPE
+#include "mote/cql.h"
+#define BM_CQL 1
+#else
+#define BM_CQL 0
+#endif
+
+static unsigned failures;
+
+/* Print an unsigned number in decimal (no printf: nothing from libc's stdio). */
+static void put_u(uint32_t v)
+{
+    char tmp[11];
+    size_t i = sizeof tmp - 1;
+    tmp[i] = '\0';
+    do {
+        tmp[--i] = (char)('0' + v % 10u);
+        v /= 10u;
+    } while (v != 0);
+    bm_puts(&tmp[i]);
+}
+
+static void put_kv(const char *key, uint32_t v)
+{
+    bm_puts(key);
+    bm_puts(": ");
+    put_u(v);
+    bm_puts("\n");
+}
+
+static void check(int ok, const char *what)
+{
+    if (!ok) {
+        failures++;
+        bm_puts("FAIL ");
+        bm_puts(what);
+        bm_puts("\n");
+    }
+}
+
+#if MOTE_BM_HAVE_ARENA
+#if BM_CQL
+static void put_hex(const uint8_t *p, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    char two[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        two[0] = digits[p[i] >> 4];
+        two[1] = digits[p[i] & 15u];
+        bm_puts(two);
+    }
+}
+
+/* Encode a CQL vector<float, 3> as ScyllaDB/Cassandra put it on the wire
+ * (3 big-endian IEEE-754 floats, no length prefixes) and decode it back. */
+static void run_cql(const float *vals, size_t n)
+{
+    mote_cql_type nodes[4];
+    const mote_cql_type *t = NULL;
+    static const char type_text[] = "vector<float, 3>";
+    mote_err e = mote_cql_type_parse(type_text, sizeof type_text - 1, nodes, 4, NULL, &t);
+    check(e == MOTE_OK && t != NULL, "cql_type_parse vector<float, 3>");
+    if (e != MOTE_OK || n != 3) {
+        return;
+    }
+    uint8_t out[12];
+    size_t written = 0;
+    e = mote_cql_encode_array(t, vals, n, out, sizeof out, &written);
+    check(e == MOTE_OK && written == 12, "cql_encode_array");
+    bm_puts("cql vector<float, 3>: ");
+    put_hex(out, written);
+    bm_puts("\n");
+    float back[3] = {0, 0, 0};
+    check(mote_cql_decode_vector(MOTE_CQL_FLOAT, out, written, back, 3) == MOTE_OK &&
+              memcmp(back, vals, sizeof back) == 0,
+          "cql_decode_vector round trip");
+}
+#endif
+
+/* All the memory mote gets here: 4 KiB of static storage, never grown. */
+static _Alignas(8) uint8_t arena_mem[4096];
+
+static void run_memory(void)
+{
+    mote_arena arena;
+    check(mote_arena_init(&arena, arena_mem, sizeof arena_mem, NULL, NULL) == MOTE_OK,
+          "arena_init");
+    uint32_t *words = mote_arena_alloc_array(&arena, 16, sizeof *words, 4);
+    check(words != NULL && ((uintptr_t)words & 3u) == 0, "arena_alloc_array aligned");
+    /* count * size wraps 32-bit size_t: refused, not a short block. */
+    check(mote_arena_alloc_array(&arena, SIZE_MAX / 2u + 2u, 2, 1) == NULL,
+          "arena_alloc_array overflow refused");
+    /* More than the arena holds: NULL, and the arena is unchanged. */
+    mote_arena_mark before = mote_arena_save(&arena);
+    check(mote_arena_alloc(&arena, sizeof arena_mem + 1u) == NULL, "arena_alloc beyond block");
+    mote_arena_restore(&arena, before);
+
+#if MOTE_BM_HAVE_POOL && MOTE_BM_HAVE_BUF
+    mote_pool pool;
+    check(mote_pool_init(&pool, &arena, 1024) == MOTE_OK, "pool_init");
+    size_t cap = 0;
+    void *p = mote_pool_get(&pool, 100, &cap);
+    check(p != NULL && cap >= 100, "pool_get");
+    check(mote_pool_put(&pool, p) == MOTE_OK, "pool_put");
+    check(mote_pool_get(&pool, 100, NULL) == p, "pool reuses the freed buffer");
+    check(mote_pool_put(&pool, p) == MOTE_OK, "pool_put again");
+
+    mote_buf buf;
+    mote_buf_init_pool(&buf, &pool, 512);
+    static const char line[] = "cpu,host=m0 usage=0.5 1700000000\n";
+    size_t appended = 0;
+    while (mote_buf_append(&buf, line, sizeof line - 1) == MOTE_OK) {
+        appended += sizeof line - 1;
+    }
+    /* The cap holds: growth stopped at 512 bytes with the content intact. */
+    check(buf.len == appended && appended <= 512 && appended + sizeof line - 1 > 512,
+          "buf stops at its cap");
+    check(memcmp(buf.data, line, sizeof line - 1) == 0, "buf content intact");
+    put_kv("buf bytes", (uint32_t)buf.len);
+    mote_buf_free(&buf);
+#endif
+
+    mote_arena_stats st;
+    mote_arena_get_stats(&arena, &st);
+    put_kv("arena capacity", (uint32_t)st.capacity);
+    put_kv("arena high water", (uint32_t)st.high_water);
+}
+#endif
+
+int main(void)
+{
+    bm_puts("mote " MOTE_VERSION_STRING " bare-metal example\n");
+    check(mote_err_name(MOTE_ERR_NOMEM)[0] == 'N', "err_name");
+#if MOTE_BM_HAVE_ARENA
+    run_memory();
+#endif
+#if BM_CQL
+    {
+        static const float vals[3] = {1.0f, 2.0f, -0.5f};
+        run_cql(vals, 3);
+    }
+#endif
+    put_kv("stack used", bm_stack_used());
+    if (failures != 0) {
+        put_kv("failures", failures);
+        return 1;
+    }
+    bm_puts("baremetal: OK\n");
+    return 0;
+}

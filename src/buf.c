@@ -1,0 +1,208 @@
+/*
+ * buf.c - growable byte buffer on pool, arena or fixed caller memory.
+ *
+ * The fast paths (append/push that fit) touch only data/len/cap; growth is
+ * out of line. Arena buffers grow in place while they are the arena's last
+ * allocation, which makes the common "build one thing in a scratch arena"
+ * case copy-free. Storage a buffer leaves behind in an arena is poisoned, so
+ * a stale view is reported under ASan.
+ */
+#include <string.h>
+
+#include "mote/buf.h"
+#include "mem_private.h"
+#include "track.h"
+
+#define MIN_CAP 16u
+
+static void init(mote_buf *b, mote_pool *pool, mote_arena *arena, size_t max)
+{
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+    b->max = max ? max : SIZE_MAX;
+    b->pool = pool;
+    b->arena = arena;
+}
+
+void mote_buf_init_pool(mote_buf *b, mote_pool *pool, size_t max)
+{
+    if (b) init(b, pool, NULL, max);
+}
+
+void mote_buf_init_arena(mote_buf *b, mote_arena *arena, size_t max)
+{
+    if (b) init(b, NULL, arena, max);
+}
+
+void mote_buf_init_fixed(mote_buf *b, void *mem, size_t size)
+{
+    if (!b) return;
+    if (!mem) size = 0;
+    init(b, NULL, NULL, 0);
+    b->data = mem;
+    b->cap = size;
+    b->max = size;
+}
+
+/* Give up storage the buffer no longer uses. */
+static void drop_storage(mote_buf *b, uint8_t *data, size_t cap)
+{
+    if (!data) return;
+    if (b->pool) {
+        (void)mote_pool_put(b->pool, data);
+    } else if (b->arena) {
+        if (!mote__arena_resize_last(b->arena, data, cap, 0)) MOTE_TRACK_POISON(data, cap);
+    }
+}
+
+static MOTE_NOINLINE mote_err grow(mote_buf *b, size_t extra)
+{
+    size_t need;
+    if (!mote_size_add(b->len, extra, &need)) return MOTE_ERR_OVERFLOW;
+    if (need > b->max || (!b->pool && !b->arena)) return MOTE_ERR_LIMIT;
+    size_t want = b->cap > SIZE_MAX / 2 ? SIZE_MAX : b->cap * 2;
+    if (want < need) want = need;
+    if (want < MIN_CAP) want = MIN_CAP;
+    if (want > b->max) want = b->max;
+
+    uint8_t *nd;
+    size_t got;
+    if (b->pool) {
+        nd = mote_pool_get(b->pool, want, &got);
+        if (!nd && want > need) nd = mote_pool_get(b->pool, need, &got);
+        if (!nd) return MOTE_ERR_NOMEM;
+        /* A pool class may exceed the cap; the cap still rules. */
+        if (got > b->max) got = b->max;
+    } else {
+        if (b->data) {
+            size_t to = want;
+            uint8_t *moved = mote__arena_resize_last(b->arena, b->data, b->cap, to);
+            if (!moved && want > need) {
+                to = need;
+                moved = mote__arena_resize_last(b->arena, b->data, b->cap, to);
+            }
+            if (moved) {
+                b->data = moved;
+                b->cap = to;
+                return MOTE_OK;
+            }
+        }
+        got = want;
+        nd = mote_arena_alloc(b->arena, want);
+        if (!nd && want > need) {
+            got = need;
+            nd = mote_arena_alloc(b->arena, need);
+        }
+        if (!nd) return MOTE_ERR_NOMEM;
+    }
+    if (b->len) memcpy(nd, b->data, b->len);
+    drop_storage(b, b->data, b->cap);
+    b->data = nd;
+    b->cap = got;
+    return MOTE_OK;
+}
+
+mote_err mote_buf_reserve(mote_buf *b, size_t extra)
+{
+    if (!b) return MOTE_ERR_INVALID;
+    if (extra <= b->cap - b->len) return MOTE_OK;
+    return grow(b, extra);
+}
+
+/* External definitions of the inline fast paths in mote/buf.h. */
+extern inline mote_err mote_buf_append(mote_buf *b, const void *src, size_t n);
+extern inline mote_err mote_buf_push(mote_buf *b, uint8_t byte);
+
+mote_err mote__buf_append_slow(mote_buf *b, const void *src, size_t n)
+{
+    if (!b || (!src && n)) return MOTE_ERR_INVALID;
+    if (n == 0) return MOTE_OK;
+    /* src may be a piece of this buffer: growth can move (and release) the
+     * storage it points into, so it is kept as an offset, and the copy may
+     * overlap. */
+    uintptr_t s = (uintptr_t)src, d = (uintptr_t)b->data;
+    bool inside = b->data && s >= d && s < d + b->cap;
+    if (MOTE_UNLIKELY(n > b->cap - b->len)) {
+        mote_err e = grow(b, n);
+        if (e != MOTE_OK) return e;
+        if (inside) src = b->data + (s - d);
+    }
+    if (MOTE_UNLIKELY(inside)) memmove(b->data + b->len, src, n);
+    else memcpy(b->data + b->len, src, n);
+    b->len += n;
+    return MOTE_OK;
+}
+
+mote_err mote__buf_push_slow(mote_buf *b, uint8_t byte)
+{
+    if (!b) return MOTE_ERR_INVALID;
+    if (b->len == b->cap) {
+        mote_err e = grow(b, 1);
+        if (e != MOTE_OK) return e;
+    }
+    b->data[b->len++] = byte;
+    return MOTE_OK;
+}
+
+uint8_t *mote_buf_tail(mote_buf *b, size_t *avail)
+{
+    size_t n = 0;
+    uint8_t *t = NULL;
+    if (b && b->data) {
+        n = b->cap - b->len;
+        t = b->data + b->len;
+    }
+    if (avail) *avail = n;
+    return t;
+}
+
+void mote_buf_commit(mote_buf *b, size_t n)
+{
+    if (!b) return;
+    if (n > b->cap - b->len) n = b->cap - b->len;
+    b->len += n;
+}
+
+void mote_buf_consume(mote_buf *b, size_t n)
+{
+    if (!b) return;
+    if (n >= b->len) {
+        b->len = 0;
+        return;
+    }
+    memmove(b->data, b->data + n, b->len - n);
+    b->len -= n;
+}
+
+void mote_buf_clear(mote_buf *b)
+{
+    if (b) b->len = 0;
+}
+
+uint8_t *mote_buf_detach(mote_buf *b, size_t *len)
+{
+    if (len) *len = 0;
+    if (!b) return NULL;
+    if (!b->data || b->len == 0) {
+        mote_buf_free(b);
+        return NULL;
+    }
+    uint8_t *d = b->data;
+    if (len) *len = b->len;
+    /* An arena buffer gives its unused tail back when it can. */
+    if (b->arena) (void)mote__arena_resize_last(b->arena, d, b->cap, b->len);
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+    return d;
+}
+
+void mote_buf_free(mote_buf *b)
+{
+    if (!b) return;
+    drop_storage(b, b->data, b->cap);
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+}

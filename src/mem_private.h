@@ -1,0 +1,30 @@
+/*
+ * mem_private.h - hooks between the memory-layer modules (not installed).
+ */
+#ifndef MOTE_MEM_PRIVATE_H
+#define MOTE_MEM_PRIVATE_H
+
+#include "mote/arena.h"
+
+/* Keep slow paths out of line so the fast paths stay small (no spills). */
+#if defined(__GNUC__)
+#define MOTE_NOINLINE __attribute__((noinline))
+#define MOTE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define MOTE_NOINLINE
+#define MOTE_UNLIKELY(x) (x)
+#endif
+
+/*
+ * If ptr[0..old_size) is the most recent allocation in a's current block,
+ * resize it to new_size bytes and return
+ * its (possibly new) address; otherwise change nothing and return NULL.
+ * Shrinking gives the bytes back. Growing uses free space of the block, or,
+ * when ptr is the only allocation of a chained block, resizes that block
+ * through the allocator callback (like realloc: contents kept, may move).
+ * Lets an arena-backed buffer grow without copying and give back what it
+ * does not use.
+ */
+void *mote__arena_resize_last(mote_arena *a, void *ptr, size_t old_size, size_t new_size);
+
+#endif /* MOTE_MEM_PRIVATE_H */

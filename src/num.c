@@ -1,0 +1,950 @@
+/*
+ * num.c - exact, locale-independent number parsing and formatting.
+ *
+ * Parsing decimal to double (mote_num_parse_f64), in order of cost:
+ *   1. Clinger: at most 19 significant digits, w <= 2^53 and |q| <= 22 with
+ *      value w * 10^q: one IEEE multiply or divide of two exact doubles is
+ *      correctly rounded. Only where FLT_EVAL_METHOD == 0 (no x87 excess
+ *      precision).
+ *   2. Exact integer: w * 5^q fits in 128 bits for 0 <= q <= 27, so the value
+ *      (w * 5^q) * 2^q is rounded exactly in integer arithmetic.
+ *   3. Interval (Eisel-Lemire style): w * T where T = floor(5^q / 2^s) is a
+ *      128-bit truncated power of five. The exact value lies in [M, M + 2)
+ *      units of the top 128 bits of the product; when that interval holds no
+ *      rounding boundary the result is certain. With more than 19 digits the
+ *      value lies between w * 10^q and (w + 1) * 10^q and both ends must
+ *      round alike. Soundness needs only that the interval is a true bound,
+ *      which is easy to check (see round_interval).
+ *   4. Exact slow path, always correct: from a candidate within an ulp or
+ *      two, compare the input digits with the exact decimal expansion of the
+ *      halfway point between neighbouring doubles (a dyadic rational, so its
+ *      expansion is finite: at most 1075 + 309 digits) and step the
+ *      candidate. The expansion is produced nine digits at a time from a
+ *      fixed 36-limb integer, so inputs of any length need O(length) time
+ *      and under 200 bytes of stack.
+ *
+ * Shortest digits (mote_num_f64_digits): Schubfach (R. Giulietti, "The
+ * Schubfach way to render doubles", 2020), implemented from the paper: three
+ * round-to-odd products with a 126-bit g ~ 10^-k give the shortest decimal in
+ * the rounding interval, closest to v, ties to even digit.
+ *
+ * Tables: both algorithms use T(e) = floor(5^e / 2^s), normalized to
+ * [2^127, 2^128), for -343 <= e <= 324. MOTE_NUM_SMALL selects how:
+ *   0: a generated 668-entry table (10.7 KiB of .rodata, src/num_pow5.inc,
+ *      made by scripts/gen_num_pow5.py); fastest.
+ *   1: each entry computed when needed with exact multi-precision arithmetic
+ *      (up to ~30 short multiplications/divisions over <= 30 32-bit limbs,
+ *      120 bytes of stack); no table, for microcontrollers.
+ * Default: 1 when compiling for size (-Os, __OPTIMIZE_SIZE__), else 0;
+ * override with -DMOTE_NUM_SMALL=0 or 1. Both give identical results
+ * (tests/test_num.c compares every entry).
+ *
+ * Integer code avoids 64-bit division (divisions by 10 are multiplications),
+ * so int parsing/formatting pulls no libgcc division helper on Cortex-M0+.
+ * The float paths use doubles (soft-float on cores without a double FPU) and
+ * the slow path divides 64-bit values by 10^9; they are linked only by
+ * callers of the f64 functions (-ffunction-sections).
+ */
+#include "mote/num.h"
+
+#include <float.h>
+#include <string.h>
+
+#ifndef MOTE_NUM_SMALL
+#if defined(__OPTIMIZE_SIZE__)
+#define MOTE_NUM_SMALL 1
+#else
+#define MOTE_NUM_SMALL 0
+#endif
+#endif
+
+#define F64_INF_BITS UINT64_C(0x7FF0000000000000)
+#define F64_SIGN_BIT UINT64_C(0x8000000000000000)
+#define F64_FRAC_MASK UINT64_C(0x000FFFFFFFFFFFFF)
+#define F64_HIDDEN UINT64_C(0x0010000000000000)
+
+/* Range of T(e): decimal exponents reachable from 19-digit parse inputs
+ * (E - 19 >= -343) and from Schubfach's 10^-k (-292 <= -k <= 324). */
+#define POW5_MIN (-343)
+#define POW5_MAX 324
+
+/* Keeps a helper's locals out of its caller's frame where that lowers the
+ * deepest stack (the slow path must stay well under 512 bytes). */
+#if defined(__GNUC__) || defined(__clang__)
+#define MOTE__NOINLINE __attribute__((noinline))
+#else
+#define MOTE__NOINLINE
+#endif
+
+typedef struct u128 {
+    uint64_t hi, lo;
+} u128;
+
+/* ------------------------------------------------------------------ */
+/* small integer helpers                                                */
+
+static u128 mul64(uint64_t a, uint64_t b)
+{
+    u128 r;
+#if defined(__SIZEOF_INT128__) && !defined(MOTE_NUM_NO_INT128)
+    __extension__ typedef unsigned __int128 mote__u128;
+    mote__u128 p = (mote__u128)a * b;
+    r.hi = (uint64_t)(p >> 64);
+    r.lo = (uint64_t)p;
+#else
+    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+    r.lo = (mid << 32) | (uint32_t)p00;
+    r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+#endif
+    return r;
+}
+
+static int clz64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return x ? __builtin_clzll(x) : 64;
+#else
+    int n = 0;
+    if (!x) return 64;
+    while (!(x & F64_SIGN_BIT)) { x <<= 1; n++; }
+    return n;
+#endif
+}
+
+/* x / 10 for any uint64 without a division instruction or helper. */
+static uint64_t div10(uint64_t x)
+{
+    return mul64(x, UINT64_C(0xCCCCCCCCCCCCCCCD)).hi >> 3;
+}
+
+/* floor(x / 2^s) for signed x, independent of how >> treats negatives. */
+static int floor_shr(int64_t x, int s)
+{
+    if (x >= 0) return (int)(x >> s);
+    return -(int)((-x + ((INT64_C(1) << s) - 1)) >> s);
+}
+
+/* floor(e * log2(5)); exact for |e| <= 400 (checked by the generator). */
+static int floor_log2_pow5(int e) { return floor_shr((int64_t)e * 152170, 16); }
+
+static const uint64_t pow5_u64[28] = {
+    UINT64_C(1), UINT64_C(5), UINT64_C(25), UINT64_C(125), UINT64_C(625),
+    UINT64_C(3125), UINT64_C(15625), UINT64_C(78125), UINT64_C(390625),
+    UINT64_C(1953125), UINT64_C(9765625), UINT64_C(48828125),
+    UINT64_C(244140625), UINT64_C(1220703125), UINT64_C(6103515625),
+    UINT64_C(30517578125), UINT64_C(152587890625), UINT64_C(762939453125),
+    UINT64_C(3814697265625), UINT64_C(19073486328125), UINT64_C(95367431640625),
+    UINT64_C(476837158203125), UINT64_C(2384185791015625),
+    UINT64_C(11920928955078125), UINT64_C(59604644775390625),
+    UINT64_C(298023223876953125), UINT64_C(1490116119384765625),
+    UINT64_C(7450580596923828125),
+};
+
+/* ------------------------------------------------------------------ */
+/* T(e) = floor(5^e / 2^s) in [2^127, 2^128), s = floor(e log2 5) - 127 */
+
+#if MOTE_NUM_SMALL
+#define BIG_LIMBS 30 /* 960 bits: 2^924 for e = -343, 5^324 < 2^753 */
+
+/* 32 bits of the little-endian limb integer d[0..n) starting at bit pos
+ * (pos may be negative: bits below 0 read as zero). */
+static uint32_t big_bits32(const uint32_t *d, int n, int pos)
+{
+    if (pos < 0) {
+        if (pos <= -32) return 0;
+        return d[0] << -pos;
+    }
+    int i = pos >> 5, b = pos & 31;
+    uint32_t lo = i < n ? d[i] : 0, hi = i + 1 < n ? d[i + 1] : 0;
+    return b ? (lo >> b) | (hi << (32 - b)) : lo;
+}
+
+static u128 pow5_128(int e)
+{
+    uint32_t d[BIG_LIMBS];
+    int n;
+    if (e >= 0) {
+        d[0] = 1;
+        n = 1;
+        for (int r = e; r > 0;) {
+            int step = r > 13 ? 13 : r; /* 5^13 < 2^32 */
+            uint64_t m = pow5_u64[step], carry = 0;
+            r -= step;
+            for (int i = 0; i < n; i++) {
+                carry += (uint64_t)d[i] * m;
+                d[i] = (uint32_t)carry;
+                carry >>= 32;
+            }
+            if (carry) d[n++] = (uint32_t)carry;
+        }
+    } else {
+        /* floor(2^N / 5^m) with N = 127 + bitlen(5^m) lies in [2^127, 2^128),
+         * and floor(floor(x / a) / b) = floor(x / ab) lets us divide by 5^13
+         * at a time. */
+        int m = -e, nbits = 127 + floor_log2_pow5(m) + 1;
+        n = nbits / 32 + 1;
+        memset(d, 0, sizeof d);
+        d[nbits / 32] = (uint32_t)1 << (nbits % 32);
+        for (int r = m; r > 0;) {
+            int step = r > 13 ? 13 : r;
+            uint32_t dv = (uint32_t)pow5_u64[step];
+            uint64_t rem = 0;
+            r -= step;
+            for (int i = n - 1; i >= 0; i--) {
+                uint64_t cur = (rem << 32) | d[i];
+                d[i] = (uint32_t)(cur / dv);
+                rem = cur % dv;
+            }
+            while (n > 1 && d[n - 1] == 0) n--;
+        }
+    }
+    int len = 32 * (n - 1) + (64 - clz64(d[n - 1]));
+    int sh = len - 128;
+    u128 t;
+    t.hi = ((uint64_t)big_bits32(d, n, sh + 96) << 32) | big_bits32(d, n, sh + 64);
+    t.lo = ((uint64_t)big_bits32(d, n, sh + 32) << 32) | big_bits32(d, n, sh);
+    return t;
+}
+#else
+static const uint64_t pow5_table[POW5_MAX - POW5_MIN + 1][2] = {
+#include "num_pow5.inc"
+};
+
+static u128 pow5_128(int e)
+{
+    u128 t;
+    t.hi = pow5_table[e - POW5_MIN][0];
+    t.lo = pow5_table[e - POW5_MIN][1];
+    return t;
+}
+#endif
+
+/* ------------------------------------------------------------------ */
+/* integers                                                             */
+
+static bool is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
+
+/* digits-only span to uint64; *ovf set if it does not fit. */
+static mote_err parse_digits(const uint8_t *s, size_t n, uint64_t *out, bool *ovf)
+{
+    uint64_t v = 0;
+    *ovf = false;
+    if (n == 0) return MOTE_ERR_BAD_VALUE;
+    for (size_t i = 0; i < n; i++) {
+        if (!is_digit(s[i])) return MOTE_ERR_BAD_VALUE;
+        unsigned d = (unsigned)(s[i] - '0');
+        /* v * 10 + d > UINT64_MAX, without a 64-bit division (a libgcc
+         * helper call on Cortex-M0+) */
+        if (v > UINT64_C(1844674407370955161) || (v == UINT64_C(1844674407370955161) && d > 5))
+            *ovf = true;
+        else v = v * 10 + d;
+    }
+    *out = v;
+    return MOTE_OK;
+}
+
+mote_err mote_num_parse_u64(const uint8_t *s, size_t n, uint64_t *out)
+{
+    uint64_t v;
+    bool ovf;
+    mote_err e = parse_digits(s, n, &v, &ovf);
+    if (e) return e;
+    if (ovf) return MOTE_ERR_RANGE;
+    *out = v;
+    return MOTE_OK;
+}
+
+mote_err mote_num_parse_i64(const uint8_t *s, size_t n, int64_t *out)
+{
+    bool neg = false, ovf;
+    uint64_t v;
+    if (n > 0 && (s[0] == '+' || s[0] == '-')) {
+        neg = s[0] == '-';
+        s++;
+        n--;
+    }
+    mote_err e = parse_digits(s, n, &v, &ovf);
+    if (e) return e;
+    uint64_t limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    if (ovf || v > limit) return MOTE_ERR_RANGE;
+    /* -(2^63) has no positive int64: negate in unsigned arithmetic. */
+    if (!neg) *out = (int64_t)v;
+    else *out = v == 0 ? 0 : -(int64_t)(v - 1) - 1;
+    return MOTE_OK;
+}
+
+size_t mote_num_format_u64(uint64_t v, char *out, size_t cap)
+{
+    char tmp[20];
+    size_t n = 0;
+    do {
+        uint64_t q = div10(v);
+        tmp[n++] = (char)('0' + (unsigned)(v - q * 10));
+        v = q;
+    } while (v);
+    if (cap < n) return 0;
+    for (size_t i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
+    return n;
+}
+
+size_t mote_num_format_i64(int64_t v, char *out, size_t cap)
+{
+    if (v >= 0) return mote_num_format_u64((uint64_t)v, out, cap);
+    if (cap < 2) return 0;
+    size_t n = mote_num_format_u64((uint64_t)0 - (uint64_t)v, out + 1, cap - 1);
+    if (n == 0) return 0;
+    out[0] = '-';
+    return n + 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* rounding a 128-bit scaled value to a double                          */
+
+static u128 shl128(u128 x, int s)
+{
+    if (s == 0) return x;
+    if (s >= 64) { x.hi = x.lo << (s - 64); x.lo = 0; return x; }
+    x.hi = (x.hi << s) | (x.lo >> (64 - s));
+    x.lo <<= s;
+    return x;
+}
+
+static int cmp128(u128 a, u128 b)
+{
+    if (a.hi != b.hi) return a.hi < b.hi ? -1 : 1;
+    if (a.lo != b.lo) return a.lo < b.lo ? -1 : 1;
+    return 0;
+}
+
+/*
+ * The value lies in [m, m + delta] * 2^e2 with m's top bit at 127 (delta 0:
+ * exactly m * 2^e2, ties to even). Sets *bits to the IEEE bits of the
+ * nearest double (F64_INF_BITS or more on overflow) and returns true, or
+ * returns false when the interval holds a rounding boundary (a halfway
+ * point, or a tie we cannot see) and force is false. With force the lower
+ * end is rounded: a candidate within an ulp, for the slow path.
+ */
+static bool round_interval(u128 m, int e2, uint64_t delta, bool force, uint64_t *bits)
+{
+    int top = e2 + 127;
+    if (top > 1023) { *bits = F64_INF_BITS; return true; }
+    int lsb = top - 52 < -1074 ? -1074 : top - 52;
+    int shift = lsb - e2; /* bits of m below the result's last bit, >= 75 */
+    if (shift > 127) {
+        /* below 2^-1074: only the slow path decides between 0 and 2^-1074 */
+        *bits = 0;
+        return force;
+    }
+    uint64_t mant = shift >= 64 ? m.hi >> (shift - 64) : (m.hi << (64 - shift)) | (m.lo >> shift);
+    u128 rem = m, one = {0, 1};
+    if (shift >= 64) {
+        rem.hi &= (UINT64_C(1) << (shift - 64)) - 1;
+    } else {
+        rem.hi = 0;
+        rem.lo &= (UINT64_C(1) << shift) - 1;
+    }
+    u128 half = shl128(one, shift - 1), full = shl128(one, shift);
+    bool up;
+    if (delta == 0) {
+        int c = cmp128(rem, half);
+        up = c > 0 || (c == 0 && (mant & 1));
+    } else {
+        u128 top_rem = rem;
+        top_rem.lo += delta;
+        top_rem.hi += top_rem.lo < delta;
+        if (cmp128(top_rem, half) < 0) {
+            up = false;
+        } else if (cmp128(rem, half) > 0 && cmp128(top_rem, full) < 0) {
+            up = true;
+        } else {
+            if (!force) return false;
+            up = cmp128(rem, half) > 0;
+        }
+    }
+    *bits = ((uint64_t)(lsb + 1074) << 52) + mant + (up ? 1 : 0);
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* exact slow path                                                      */
+
+/* Cursor over the significant digits of the input mantissa (skips '.'). */
+typedef struct digit_cursor {
+    const uint8_t *p, *end;
+} digit_cursor;
+
+static int cursor_next(digit_cursor *c)
+{
+    if (c->p < c->end && *c->p == '.') c->p++;
+    if (c->p >= c->end) return -1;
+    return *c->p++ - '0';
+}
+
+/*
+ * Decimal digits of the halfway point H = M * 2^K (M odd, < 2^55) most
+ * significant first, nine at a time. K >= 0: H as base-10^9 limbs. K < 0:
+ * the integer part M >> -K (< 2^55) then the fraction F / 2^j (j = -K),
+ * multiplied by 10^9 per chunk; F < 2^j fits 36 limbs for j <= 1076.
+ */
+#define HG_LIMBS 36
+typedef struct halfgen {
+    uint32_t d[HG_LIMBS];
+    int n;    /* K >= 0: limbs in use; K < 0: limbs spanned by j + 30 bits */
+    int j;    /* K < 0: fraction bits; -1 for K >= 0 */
+    int next; /* K >= 0: next limb index to emit (counting down) */
+    bool frac_left;
+    char buf[20];
+    int pos, len;
+} halfgen;
+
+/* Digits of v < 10^9, zero-padded to width, into buf; returns the count.
+ * 32-bit arithmetic only: the slow path's deepest call chain runs through
+ * here, so it stays small on cores without a 64-bit multiplier. */
+static int put_u32(char *buf, uint32_t v, int width)
+{
+    int n = 1;
+    for (uint32_t p = 10; n < 9 && v >= p; p *= 10) n++;
+    if (n < width) n = width;
+    for (int i = n - 1; i >= 0; i--) {
+        uint32_t q = (uint32_t)(((uint64_t)v * 0xCCCCCCCDu) >> 35); /* v / 10 */
+        buf[i] = (char)('0' + (v - q * 10));
+        v = q;
+    }
+    return n;
+}
+
+static bool halfgen_refill(halfgen *g)
+{
+    g->pos = g->len = 0; /* stays empty once the digits are exhausted */
+    if (g->j < 0) {
+        if (g->next < 0) return false;
+        g->len = put_u32(g->buf, g->d[g->next], 9);
+        g->next--;
+        return true;
+    }
+    if (!g->frac_left) return false;
+    uint64_t carry = 0;
+    for (int i = 0; i < g->n; i++) {
+        carry += (uint64_t)g->d[i] * 1000000000u;
+        g->d[i] = (uint32_t)carry;
+        carry >>= 32;
+    }
+    int wi = g->j >> 5, wb = g->j & 31;
+    uint32_t chunk = wb ? (g->d[wi] >> wb) | (wi + 1 < g->n ? g->d[wi + 1] << (32 - wb) : 0)
+                        : g->d[wi];
+    g->d[wi] &= wb ? ((uint32_t)1 << wb) - 1 : 0;
+    for (int i = wi + 1; i < g->n; i++) g->d[i] = 0;
+    bool any = false;
+    for (int i = 0; i <= wi && !any; i++) any = g->d[i] != 0;
+    g->frac_left = any;
+    g->len = put_u32(g->buf, chunk, 9);
+    return true;
+}
+
+static int halfgen_next(halfgen *g)
+{
+    if (g->pos == g->len && !halfgen_refill(g)) return -1;
+    return g->buf[g->pos++] - '0';
+}
+
+/* Sets up the digits of the halfway point above the finite double with
+ * bits b; returns its decimal exponent F: H = 0.h1h2... * 10^F, h1 != 0. */
+MOTE__NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
+{
+    uint64_t fexp = b >> 52, frac = b & F64_FRAC_MASK;
+    uint64_t mm = fexp ? frac | F64_HIDDEN : frac;
+    int e2 = fexp ? (int)fexp - 1075 : -1074;
+    uint64_t M = 2 * mm + 1;
+    int K = e2 - 1;
+    g->pos = g->len = 0;
+    if (K >= 0) {
+        g->j = -1;
+        /* M < 2^54 < 10^18: two base-10^9 limbs, then times 2^K, 2^29 at a time */
+        uint64_t q9 = M / 1000000000u;
+        g->d[0] = (uint32_t)(M - q9 * 1000000000u);
+        g->d[1] = (uint32_t)q9;
+        g->n = g->d[1] ? 2 : 1;
+        for (int r = K; r > 0;) {
+            int step = r > 29 ? 29 : r;
+            uint64_t carry = 0;
+            r -= step;
+            for (int i = 0; i < g->n; i++) {
+                carry += (uint64_t)g->d[i] << step;
+                uint64_t q = carry / 1000000000u;
+                g->d[i] = (uint32_t)(carry - q * 1000000000u);
+                carry = q;
+            }
+            while (carry) {
+                uint64_t q = carry / 1000000000u;
+                g->d[g->n++] = (uint32_t)(carry - q * 1000000000u);
+                carry = q;
+            }
+        }
+        g->len = put_u32(g->buf, g->d[g->n - 1], 0);
+        g->next = g->n - 2;
+        return 9 * (g->n - 1) + g->len;
+    }
+    int j = -K;
+    g->j = j;
+    g->n = (j + 30) / 32 + 1;
+    memset(g->d, 0, sizeof g->d);
+    uint64_t ip = j < 64 ? M >> j : 0;
+    uint64_t fr = j < 64 ? M & ((UINT64_C(1) << j) - 1) : M;
+    g->d[0] = (uint32_t)fr;
+    g->d[1] = (uint32_t)(fr >> 32);
+    g->frac_left = fr != 0;
+    if (ip) {
+        /* ip < 2^55 < 10^17: at most two nine-digit pieces */
+        uint64_t ih = ip / 1000000000u;
+        uint32_t il = (uint32_t)(ip - ih * 1000000000u);
+        g->len = ih ? put_u32(g->buf, (uint32_t)ih, 0) : 0;
+        g->len += put_u32(g->buf + g->len, il, ih ? 9 : 0);
+        return g->len;
+    }
+    int F = 0;
+    for (;;) {
+        int dg = halfgen_next(g);
+        if (dg != 0) { g->pos--; break; }
+        F--;
+    }
+    return F;
+}
+
+/* Sign of D - H(b): D = 0.(digits from sig) * 10^E, H(b) the halfway point
+ * between the double with bits b and the next one up. */
+static int cmp_halfway(const uint8_t *sig, const uint8_t *mend, int64_t E, uint64_t b)
+{
+    halfgen g;
+    int F = halfgen_init(&g, b);
+    if (E != F) return E > F ? 1 : -1;
+    digit_cursor c = {sig, mend};
+    for (;;) {
+        int dd = cursor_next(&c), hd = halfgen_next(&g);
+        if (dd < 0 && hd < 0) return 0;
+        if (dd < 0) dd = 0;
+        if (hd < 0) hd = 0;
+        if (dd != hd) return dd > hd ? 1 : -1;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* decimal to double                                                    */
+
+#if FLT_EVAL_METHOD == 0
+static const double pow10_f64[23] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+#endif
+
+/* Value w * 10^q (w != 0) as the interval of round_interval. */
+static bool round_w10q(uint64_t w, int q, bool force, uint64_t *bits)
+{
+    u128 t = pow5_128(q);
+    int s = floor_log2_pow5(q) - 127;
+    int lz = clz64(w);
+    uint64_t wn = w << lz;
+    u128 a = mul64(wn, t.lo), b = mul64(wn, t.hi);
+    u128 m;
+    m.lo = a.hi + b.lo;
+    m.hi = b.hi + (m.lo < a.hi);
+    /* w*5^q*2^q lies in [m, m + 2) * 2^(s + q - lz + 64): the dropped low
+     * word (< 1 unit) and T's truncation (< w / 2^64 < 1 unit). */
+    int e2 = s + q - lz + 64;
+    uint64_t delta = 2;
+    if (!(m.hi >> 63)) {
+        m = shl128(m, 1);
+        m.lo |= a.lo >> 63;
+        e2--;
+        delta = 4;
+    }
+    return round_interval(m, e2, delta, force, bits);
+}
+
+/* Eight ASCII digits at s (any alignment, any host byte order) as their
+ * value, or -1 if any byte is not a digit: SWAR on one 64-bit word, about
+ * three times faster than eight multiply-adds in a dependency chain. */
+static inline int64_t eight_digits(const uint8_t *s)
+{
+    uint64_t v;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&v, s, 8); /* one unaligned-safe load */
+#else
+    v = 0;
+    for (int k = 7; k >= 0; k--) v = (v << 8) | s[k]; /* s[0] in the low byte */
+#endif
+    if (((v & UINT64_C(0xF0F0F0F0F0F0F0F0)) |
+         (((v + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4)) !=
+        UINT64_C(0x3333333333333333))
+        return -1;
+    v -= UINT64_C(0x3030303030303030);
+    v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+    v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+    v = (v * 10000 + (v >> 32)) & UINT64_C(0x00000000FFFFFFFF);
+    return (int64_t)v;
+}
+
+/* Digits at s[i..n) into *w (wrapping: only used when <= 19 digits),
+ * eight at a time where possible; returns the index after them. */
+static size_t scan_digits(const uint8_t *s, size_t i, size_t n, uint64_t *w)
+{
+    uint64_t v = *w;
+    int64_t v8;
+    while (n - i >= 8 && (v8 = eight_digits(s + i)) >= 0) {
+        v = v * 100000000 + (uint64_t)v8;
+        i += 8;
+    }
+    for (; i < n && is_digit(s[i]); i++) v = v * 10 + (unsigned)(s[i] - '0');
+    *w = v;
+    return i;
+}
+
+/* Mantissa s[i..mend) with more than 19 significant digits (syntax already
+ * checked): the first 19 into *w, value ~ w * 10^*dexp; later digits only
+ * set *truncated (if non-zero) and, before the point, scale *dexp. */
+static void scan_long(const uint8_t *s, size_t i, const uint8_t *mend, uint64_t *w,
+                      int64_t *dexp, bool *truncated)
+{
+    int nd = 0;
+    bool after_point = false;
+    *w = 0;
+    *dexp = 0;
+    *truncated = false;
+    for (; s + i < mend; i++) {
+        if (s[i] == '.') {
+            after_point = true;
+            continue;
+        }
+        unsigned dg = (unsigned)(s[i] - '0');
+        if (nd < 19) {
+            if (nd || dg) {
+                *w = *w * 10 + dg;
+                nd++;
+            }
+            if (after_point) --*dexp;
+        } else {
+            if (!after_point) ++*dexp;
+            *truncated |= dg != 0;
+        }
+    }
+}
+
+mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
+{
+    size_t i = 0;
+    bool neg = false;
+    if (n == 0 || s == NULL) return MOTE_ERR_BAD_VALUE;
+    if (s[0] == '+' || s[0] == '-') {
+        neg = s[0] == '-';
+        i++;
+    }
+    /* Scan the mantissa once, accumulating every digit from the first
+     * significant one into w; only when that is more than 19 digits (w then
+     * wrapped) is it rescanned by scan_long. sig remembers the first
+     * significant digit for the slow path. */
+    size_t start = i, sig0;
+    uint64_t w = 0;
+    while (i < n && s[i] == '0') i++;
+    sig0 = i;
+    i = scan_digits(s, i, n, &w);
+    size_t nint = i - start, nsig = i - sig0, nfrac = 0;
+    if (i < n && s[i] == '.') {
+        size_t f0 = ++i;
+        if (nsig == 0) {
+            while (i < n && s[i] == '0') i++;
+            sig0 = i;
+        }
+        size_t fs = i;
+        i = scan_digits(s, i, n, &w);
+        nsig += i - fs;
+        nfrac = i - f0;
+    }
+    const uint8_t *mend = s + i, *sig = s + sig0;
+    if (nint + nfrac == 0) return MOTE_ERR_BAD_VALUE;
+    int64_t exp10 = 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        bool eneg = false;
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-')) {
+            eneg = s[i] == '-';
+            i++;
+        }
+        if (i >= n || !is_digit(s[i])) return MOTE_ERR_BAD_VALUE;
+        while (i < n && is_digit(s[i])) {
+            /* saturate at 10^17: far beyond any exponent that matters, even
+             * after 10^17 leading zeros, and E = dexp + exp10 + nd still
+             * fits int64 for any input that fits in memory */
+            if (exp10 < INT64_C(100000000000000000)) exp10 = exp10 * 10 + (s[i] - '0');
+            i++;
+        }
+        if (eneg) exp10 = -exp10;
+    }
+    if (i != n) return MOTE_ERR_BAD_VALUE;
+    if (nsig == 0) {
+        *out = neg ? -0.0 : 0.0;
+        return MOTE_OK;
+    }
+    int64_t dexp = -(int64_t)nfrac;
+    bool truncated = false;
+    int nd = (int)nsig;
+    if (nsig > 19) {
+        scan_long(s, start, mend, &w, &dexp, &truncated);
+        nd = 19;
+    }
+
+#if FLT_EVAL_METHOD == 0
+    if (!truncated && w <= (UINT64_C(1) << 53) && dexp + exp10 >= -22 && dexp + exp10 <= 22) {
+        int q = (int)(dexp + exp10);
+        double d = (double)w;
+        d = q < 0 ? d / pow10_f64[-q] : d * pow10_f64[q];
+        *out = neg ? -d : d;
+        return MOTE_OK;
+    }
+#endif
+
+    /* D = 0.d1d2... * 10^E with d1 the first non-zero digit */
+    int64_t E = dexp + exp10 + nd;
+    if (E > 309) return MOTE_ERR_RANGE; /* D >= 10^309 */
+    uint64_t bits;
+    if (E < -324) { /* D < 10^-325, below half of 2^-1074 */
+        bits = 0;
+        goto done;
+    }
+    int q = (int)E - nd;
+
+    if (!truncated && q >= 0 && q <= 27) {
+        u128 p = mul64(w, pow5_u64[q]);
+        int lz = p.hi ? clz64(p.hi) : 64 + clz64(p.lo);
+        (void)round_interval(shl128(p, lz), q - lz, 0, true, &bits);
+        goto done;
+    }
+    if (round_w10q(w, q, false, &bits)) {
+        uint64_t bits_up;
+        if (!truncated) goto done;
+        if (round_w10q(w + 1, q, false, &bits_up) && bits_up == bits) goto done;
+    }
+
+    /* Slow path: bits is within an ulp or two; step until
+     * H(bits - 1) <= D <= H(bits) with ties to the even neighbour. */
+    (void)round_w10q(w, q, true, &bits);
+    if (bits > F64_INF_BITS) bits = F64_INF_BITS;
+    while (bits < F64_INF_BITS) {
+        int r = cmp_halfway(sig, mend, E, bits);
+        if (r < 0 || (r == 0 && !(bits & 1))) break;
+        bits++;
+    }
+    while (bits > 0) {
+        int r = cmp_halfway(sig, mend, E, bits - 1);
+        if (r > 0 || (r == 0 && !(bits & 1))) break;
+        bits--;
+    }
+
+done:
+    if (bits >= F64_INF_BITS) return MOTE_ERR_RANGE;
+    if (neg) bits |= F64_SIGN_BIT;
+    memcpy(out, &bits, sizeof *out);
+    return MOTE_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* shortest digits: Schubfach                                           */
+
+/* floor(q log10 2), floor(log10(3/4 2^q)), floor(e log2 10): exact over
+ * the ranges used (checked by scripts/gen_num_pow5.py). */
+static int flog10_pow2(int q) { return floor_shr((int64_t)q * INT64_C(661971961083), 41); }
+static int flog10_three_quarters_pow2(int q)
+{
+    return floor_shr((int64_t)q * INT64_C(661971961083) - INT64_C(274743187321), 41);
+}
+static int flog2_pow10(int e) { return floor_log2_pow5(e) + e; }
+
+/* Schubfach's rop: g * cp / 2^127 rounded to odd, computed as the paper
+ * prescribes with g split into 63-bit halves g1:g0. The parts below the
+ * 63 bits after the point (g0*cp's low word, y0's low bit) are left out on
+ * purpose: g overestimates 10^-k by up to one unit and that excess must not
+ * reach the sticky bit (an exact round-to-odd of g*cp gets exact ties such
+ * as 2^-25 = 2.98023223876953125e-08 wrong). */
+static uint64_t rop(u128 g, uint64_t cp)
+{
+    const uint64_t mask63 = (UINT64_C(1) << 63) - 1;
+    uint64_t g1 = (g.hi << 1) | (g.lo >> 63), g0 = g.lo & mask63;
+    uint64_t x1 = mul64(g0, cp).hi;
+    u128 y = mul64(g1, cp);
+    uint64_t z = (y.lo >> 1) + x1;
+    uint64_t vbp = y.hi + (z >> 63);
+    return vbp | (((z & mask63) + mask63) >> 63);
+}
+
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Exactly nd digits of v (< 10^nd), ending just before end; two per step
+ * (x / 100 = (x * 0x51EB851F) >> 37 for every 32-bit x). */
+static void put_rev(char *end, uint32_t v, int nd)
+{
+    for (; nd >= 2; nd -= 2) {
+        uint32_t q = (uint32_t)(((uint64_t)v * 0x51EB851Fu) >> 37), r = v - q * 100;
+        end -= 2;
+        end[0] = digit_pairs[2 * r];
+        end[1] = digit_pairs[2 * r + 1];
+        v = q;
+    }
+    if (nd) *--end = (char)('0' + v);
+}
+
+int mote_num_f64_digits(double v, char digits[17], int *exp10)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    bits &= ~F64_SIGN_BIT;
+    if (bits == 0 || bits >= F64_INF_BITS) return 0;
+    uint64_t fe = bits >> 52, c = bits & F64_FRAC_MASK, f;
+    int q, k;
+    if (fe) {
+        c |= F64_HIDDEN;
+        q = (int)fe - 1075;
+        /* integers below 2^53: the digits of the integer itself */
+        if (q < 0 && q > -53 && !(c & ((UINT64_C(1) << -q) - 1))) {
+            f = c >> -q;
+            k = 0;
+            goto emit;
+        }
+    } else {
+        q = -1074;
+        /* The two smallest subnormals have rounding intervals wider than
+         * ten units of the last digit, outside the algorithm's premise:
+         * 5e-324 and 1e-323 are their shortest forms. */
+        if (c < 3) {
+            f = c == 1 ? 5 : 1;
+            k = c == 1 ? -324 : -323;
+            goto emit;
+        }
+    }
+    {
+        /* v = c 2^q; cbl/cbr (x4) bound its rounding interval, which is
+         * narrower below at the bottom of a binade. */
+        unsigned out = (unsigned)(c & 1);
+        uint64_t cb = c << 2, cbr = cb + 2, cbl;
+        if (c != F64_HIDDEN || q == -1074) {
+            cbl = cb - 2;
+            k = flog10_pow2(q);
+        } else {
+            cbl = cb - 1;
+            k = flog10_three_quarters_pow2(q);
+        }
+        int h = q + flog2_pow10(-k) + 2;
+        /* g = floor(10^-k / 2^r) + 1 with 2^125 <= g < 2^126 */
+        u128 g = pow5_128(-k);
+        g.lo = (g.lo >> 2) | (g.hi << 62);
+        g.hi >>= 2;
+        g.lo++;
+        g.hi += g.lo == 0;
+        uint64_t vb = rop(g, cb << h), vbl = rop(g, cbl << h), vbr = rop(g, cbr << h);
+        uint64_t s = vb >> 2;
+        if (s >= 10) {
+            /* one digit fewer: the multiples of ten around v. (Java's
+             * Double.toString tests s >= 100 because it wants two digits.) */
+            uint64_t sp10 = 10 * div10(s), tp10 = sp10 + 10;
+            bool upin = vbl + out <= sp10 << 2;
+            bool wpin = (tp10 << 2) + out <= vbr;
+            if (upin != wpin) {
+                f = upin ? sp10 : tp10;
+                goto emit;
+            }
+        }
+        uint64_t t = s + 1;
+        bool uin = vbl + out <= s << 2;
+        bool win = (t << 2) + out <= vbr;
+        if (uin != win) {
+            f = uin ? s : t;
+        } else {
+            /* both in the interval: the closer one, ties to even */
+            uint64_t mid2 = (s + t) << 1;
+            f = vb < mid2 || (vb == mid2 && !(s & 1)) ? s : t;
+        }
+    }
+emit:;
+    /* f <= 10^17: f = hi * 10^8 + lo with both parts 32-bit, converted as
+     * two independent short chains (no libc call, no 64-bit division) */
+    if (f > UINT64_C(100000000000000000)) return 0; /* cannot happen */
+    uint64_t hi64 = mul64(f, UINT64_C(0xABCC77118461CEFD)).hi >> 26; /* f / 10^8 */
+    uint32_t hi = (uint32_t)hi64, lo = (uint32_t)(f - hi64 * 100000000u);
+    char tmp[18];
+    int n = 8;
+    if (hi) {
+        for (uint64_t p = 10; n < 18 && hi >= p; p *= 10) n++;
+        n++;
+    } else {
+        n = 1;
+        for (uint32_t p = 10; n < 8 && lo >= p; p *= 10) n++;
+    }
+    int lo_digits = hi ? 8 : n;
+    put_rev(tmp + n, lo, lo_digits);
+    put_rev(tmp + n - lo_digits, hi, n - lo_digits);
+    int e10 = k + n;
+    while (n > 1 && tmp[n - 1] == '0') n--;
+    if (n > 17) return 0; /* cannot happen: Schubfach gives <= 17 digits */
+    for (int i = 0; i < n; i++) digits[i] = tmp[i];
+    *exp10 = e10;
+    return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Go-style 'g' formatting                                              */
+
+size_t mote_num_format_f64(double v, char *out, size_t cap)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    if ((bits & ~F64_SIGN_BIT) >= F64_INF_BITS) return 0;
+    char tmpbuf[MOTE_NUM_F64_MAX], d[17];
+    char *buf = cap >= MOTE_NUM_F64_MAX ? out : tmpbuf; /* copy only if small */
+    size_t n = 0;
+    int dp, nd;
+    if (bits & F64_SIGN_BIT) buf[n++] = '-';
+    nd = mote_num_f64_digits(v, d, &dp);
+    if (nd == 0) {
+        buf[n++] = '0';
+    } else if (dp - 1 < -4 || dp - 1 >= 6) {
+        /* strconv.FormatFloat(v, 'g', -1, 64): %e when the exponent is
+         * below -4 or at least 6 (the shortest-precision rule), with at
+         * least two exponent digits */
+        int x = dp - 1;
+        buf[n++] = d[0];
+        if (nd > 1) {
+            buf[n++] = '.';
+            for (int i = 1; i < nd; i++) buf[n++] = d[i];
+        }
+        buf[n++] = 'e';
+        buf[n++] = x < 0 ? '-' : '+';
+        if (x < 0) x = -x;
+        /* x <= 324: x / 100 = (x * 41) >> 12, x / 10 = (x * 205) >> 11
+         * (exact below 1000), no division helper on cores without one */
+        unsigned ux = (unsigned)x, hund = (ux * 41) >> 12, tens = ((ux - hund * 100) * 205) >> 11;
+        if (hund) buf[n++] = (char)('0' + hund);
+        buf[n++] = (char)('0' + tens);
+        buf[n++] = (char)('0' + (ux - hund * 100 - tens * 10));
+    } else {
+        if (dp > 0) {
+            for (int i = 0; i < dp; i++) buf[n++] = i < nd ? d[i] : '0';
+        } else {
+            buf[n++] = '0';
+        }
+        if (nd > dp) {
+            /* here -3 <= dp <= 6: at most 3 zeros, then the rest of d */
+            int from = dp > 0 ? dp : 0;
+            buf[n++] = '.';
+            for (int i = dp; i < 0; i++) buf[n++] = '0';
+            memcpy(buf + n, d + from, (size_t)(nd - from));
+            n += (size_t)(nd - from);
+        }
+    }
+    if (buf == out) return n;
+    if (n > cap) return 0;
+    memcpy(out, buf, n);
+    return n;
+}
