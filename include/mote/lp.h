@@ -39,6 +39,8 @@
 #define MOTE_LP_H
 
 #include "mote/common.h"
+#include "mote/arena.h"
+#include "mote/buf.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -88,8 +90,9 @@ typedef struct mote_lp_tag {
 /*
  * A field. raw is the value as written: numbers without their 'i'/'u'
  * suffix, strings without their quotes (escaped if they hold "\"" or "\\"),
- * booleans as spelled. The typed value is set by a full decode (the default)
- * or by mote_lp_field_decode(); for strings value.s is the same as raw.
+ * booleans as spelled; type is known from the syntax. The typed value is set
+ * by mote_lp_point_decode() (for the fields in the caller array) or
+ * mote_lp_field_decode(); for strings value.s is the same as raw.
  */
 typedef struct mote_lp_field {
     mote_lp_text key;
@@ -126,11 +129,13 @@ typedef struct mote_lp_point {
     mote_view field_section; /* the fields as written */
     mote_view time_text;     /* the timestamp as written; len 0 if absent */
     bool has_time;
-    bool decoded;            /* values and time decoded (not MOTE_LP_TOKENIZE_ONLY) */
-    int64_t time;            /* ns; the default time (truncated to the precision) if absent */
-    mote_view text;          /* the whole line, without its "\n" or "\r\n" */
-    uint64_t offset;         /* byte offset of the line in the input/stream */
-    uint64_t line;           /* 1-based line number of its first byte */
+    bool decoded;            /* mote_lp_point_decode() succeeded: values and time set */
+    int64_t time;            /* ns (after mote_lp_point_decode); the default time,
+                                rounded down to the precision, if absent */
+    mote_view text;          /* the line from its measurement on, without "\n" / "\r\n" */
+    uint64_t offset;         /* byte offset of the measurement in the input/stream */
+    uint64_t line;           /* its 1-based line number */
+    uint64_t column;         /* its 1-based column (1 unless the line starts with spaces) */
 } mote_lp_point;
 
 /* A per-line error. message is static; pos is where the problem was found. */
@@ -141,12 +146,6 @@ typedef struct mote_lp_error {
     uint64_t line_offset;    /* byte offset of the start of the bad line */
 } mote_lp_error;
 
-/* Decoder flags. */
-#define MOTE_LP_TOKENIZE_ONLY 1u /* views only: field values and the timestamp are
-                                    located and their kind guessed, not converted
-                                    or checked (mote_lp_field_decode() and
-                                    mote_lp_point_decode_time() do it later) */
-
 typedef struct mote_lp_options {
     mote_lp_precision precision; /* of timestamps in the input; default ns */
     int64_t default_time;        /* ns, for points without a timestamp; default 0 */
@@ -154,8 +153,10 @@ typedef struct mote_lp_options {
     size_t max_key;              /* longest measurement/tag key/tag value/field key as
                                     written, 0 = no limit */
     size_t max_string;           /* longest string field value as written, 0 = no limit */
-    unsigned flags;              /* MOTE_LP_* flags */
+    unsigned flags;              /* reserved, 0 */
 } mote_lp_options;
+
+#define MOTE_LP_KEY_CACHE 32
 
 /* Fields are private; the struct is visible so callers can place it anywhere. */
 typedef struct mote_lp_decoder {
@@ -164,10 +165,14 @@ typedef struct mote_lp_decoder {
     uint64_t offset;     /* stream offset of cur */
     uint64_t line;       /* line number at cur */
     mote_lp_options opt;
-    int64_t default_time;/* truncated to the precision */
+    /* Key prediction: where the last keys seen in each tag/field position
+     * are in the input (len 0: none). A key equal to its predecessor is
+     * compared, not scanned. */
+    const uint8_t *kc_ptr[MOTE_LP_KEY_CACHE];
+    uint8_t kc_len[MOTE_LP_KEY_CACHE];
 } mote_lp_decoder;
 
-/* Defaults: ns precision, default time 0, no limits, full decode. */
+/* Defaults: ns precision, default time 0, no limits. */
 void mote_lp_options_init(mote_lp_options *opt);
 
 /* Set the caller arrays of a point (either may be NULL with cap 0) and clear
@@ -185,20 +190,43 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
                               const mote_lp_options *opt);
 
 /*
- * Decode the next line (blank and comment lines are skipped).
+ * Tokenize the next line (blank and comment lines are skipped): every view,
+ * the kind of every field value, the timestamp's text; the whole line is
+ * checked except the conversion of values and timestamp, which
+ * mote_lp_point_decode() does (a separate call, so that a program that only
+ * tokenizes links no number conversion: no floating point, no 64-bit
+ * division on small cores).
  * Returns:
  *   MOTE_OK            *pt holds a point (views into the input).
  *   MOTE_ERR_NEED_MORE the input is used up; no more points (not an error).
  *   any other code     the line was bad: *err (if not NULL) says where and
  *                      why, the line is skipped, the next call goes on with
  *                      the next line. Codes: MOTE_ERR_SYNTAX, _NO_FIELDS,
- *                      _EMPTY_NAME, _BAD_VALUE, _RANGE, _BAD_TIMESTAMP,
- *                      _UNTERMINATED_STRING, _TOO_LONG (a limit of the
- *                      options), and MOTE_ERR_INVALID if d or pt is NULL.
+ *                      _EMPTY_NAME, _BAD_VALUE (missing value or one of no
+ *                      known kind), _BAD_TIMESTAMP, _UNTERMINATED_STRING,
+ *                      _TOO_LONG (a limit of the options), and
+ *                      MOTE_ERR_INVALID if d or pt is NULL.
  * A line that ends in the middle of a string value runs on to the string's
  * closing quote (raw newlines are part of a string).
  */
 mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err);
+
+/*
+ * Typed decoding of a point from mote_lp_next()/mote_lp_stream_next():
+ * converts the values of the fields in the caller array (value set, decoded
+ * true), checks those beyond it, and converts the timestamp to ns in
+ * opt->precision (absent: opt->default_time rounded down to the precision).
+ * opt may be NULL (ns, default time 0). Returns MOTE_OK (pt->decoded set), or
+ * for a bad value MOTE_ERR_BAD_VALUE, MOTE_ERR_RANGE or
+ * MOTE_ERR_BAD_TIMESTAMP with *err (if not NULL) giving its position: the
+ * whole line is then bad (decoding goes on with the next line as usual).
+ * MOTE_ERR_INVALID for a NULL pt or a bad precision.
+ *
+ *   while ((rc = mote_lp_next(&d, &pt, &err)) != MOTE_ERR_NEED_MORE) {
+ *       if (rc == MOTE_OK) rc = mote_lp_point_decode(&pt, &opt, &err);
+ *       ...
+ */
+mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mote_lp_error *err);
 
 /*
  * Streaming decoder: the same points and errors as mote_lp_next() on the
@@ -218,8 +246,7 @@ typedef struct mote_lp_stream {
     uint8_t *carry;
     size_t carry_cap;
     size_t carry_len;
-    const uint8_t *chunk;  /* current chunk: [cur, chunk_end) not yet consumed */
-    const uint8_t *chunk_end;
+    const uint8_t *nl_end; /* after the current chunk's last '\n' */
     uint64_t rec_offset;   /* start of the carried/dropped line */
     uint64_t rec_line;
     uint64_t drop_nl;      /* '\n' bytes in a dropped line so far */
@@ -268,19 +295,20 @@ void mote_lp_tags_begin(const mote_lp_point *pt, mote_lp_iter *it);
 /* true and *tag set, or false after the last tag. */
 bool mote_lp_tags_next(mote_lp_iter *it, mote_lp_tag *tag);
 void mote_lp_fields_begin(const mote_lp_point *pt, mote_lp_iter *it);
-/* true and *field set (value decoded if the point was), false after the last. */
+/* true and *field set (its value not converted: mote_lp_field_decode()),
+ * false after the last. */
 bool mote_lp_fields_next(mote_lp_iter *it, mote_lp_field *field);
 
 /*
- * Convert f->raw to its typed value (for MOTE_LP_TOKENIZE_ONLY points).
+ * Convert f->raw to its typed value (e.g. for a field from iteration).
  * Returns MOTE_OK (f->decoded set), MOTE_ERR_BAD_VALUE (syntax),
  * MOTE_ERR_RANGE (out of range for its type) or MOTE_ERR_INVALID.
  */
 mote_err mote_lp_field_decode(mote_lp_field *f);
 
 /*
- * Convert a tokenized point's time_text to ns in the given precision (the
- * default time when absent). Returns MOTE_OK (pt->time set),
+ * Convert only the point's time_text to ns in the given precision (the
+ * default time, rounded down to the precision, when absent). Returns MOTE_OK (pt->time set),
  * MOTE_ERR_BAD_TIMESTAMP or MOTE_ERR_INVALID.
  */
 mote_err mote_lp_point_decode_time(mote_lp_point *pt, mote_lp_precision precision,
@@ -293,6 +321,15 @@ mote_err mote_lp_point_decode_time(mote_lp_point *pt, mote_lp_precision precisio
  * too small; *len holds the needed size) or MOTE_ERR_INVALID.
  */
 mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_t *len);
+
+/*
+ * The real bytes of t as a view: t itself when it holds no escapes (no copy),
+ * else a copy unescaped into memory from the arena (at most t->len bytes,
+ * living as long as the arena's allocation). Returns MOTE_OK,
+ * MOTE_ERR_NOMEM (the arena could not give the memory; *out unchanged) or
+ * MOTE_ERR_INVALID.
+ */
+mote_err mote_lp_unescape_arena(const mote_lp_text *t, mote_arena *arena, mote_view *out);
 
 /* ---------------------------------------------------------------------------
  * Writer. Builds lines call by call into a caller buffer:
@@ -307,11 +344,13 @@ mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_
  *                        measurement starting with '#', invalid UTF-8
  *   MOTE_ERR_NOT_FINITE  NaN or infinite float
  *   MOTE_ERR_STATE       calls out of order (tag after field, end without field)
- *   MOTE_ERR_SPACE       output buffer full
+ *   MOTE_ERR_SPACE       output buffer full (caller buffer)
+ *   MOTE_ERR_LIMIT, MOTE_ERR_NOMEM, MOTE_ERR_OVERFLOW  a mote_buf could not grow
  * After an error every call of that line returns the same error until the next
  * mote_lp_write_measurement(), which starts a new line.
  * --------------------------------------------------------------------------- */
 typedef struct mote_lp_writer {
+    mote_buf *buf;       /* NULL: write into out[0..cap) */
     uint8_t *out;
     size_t cap;
     size_t len;          /* bytes of complete lines (and the line being built) */
@@ -326,7 +365,16 @@ typedef struct mote_lp_writer {
 mote_err mote_lp_writer_init(mote_lp_writer *w, void *out, size_t cap,
                              mote_lp_precision precision);
 
-/* Bytes of complete lines written so far: out[0..n). */
+/*
+ * Append lines to a growable buffer (pool, arena or fixed storage; see
+ * buf.h): complete lines are buf->data[0..buf->len); a failed line leaves
+ * buf->len where it was before the line. The caller keeps buf alive.
+ */
+mote_err mote_lp_writer_init_buf(mote_lp_writer *w, mote_buf *buf,
+                                 mote_lp_precision precision);
+
+/* Bytes of complete lines written so far: out[0..n) (for a buf writer: the
+ * buffer's length after the last complete line, earlier content included). */
 size_t mote_lp_writer_length(const mote_lp_writer *w);
 
 mote_err mote_lp_write_measurement(mote_lp_writer *w, const void *name, size_t len);

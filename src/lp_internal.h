@@ -1,0 +1,10 @@
+/* lp_internal.h - helpers shared by lp.c and lp_write.c (not installed). */
+#ifndef MOTE_LP_INTERNAL_H
+#define MOTE_LP_INTERNAL_H
+
+#include "mote/lp.h"
+
+/* UTF-8 validity as Go's utf8.Valid (no overlongs, surrogates, > U+10FFFF). */
+bool mote__lp_utf8_valid(const uint8_t *s, size_t n);
+
+#endif
