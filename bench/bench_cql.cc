@@ -7,7 +7,9 @@
 //   cql/map_text_bigint_100_{encode,decode}/* map<text, bigint> of 100
 // Variants: mote (bulk typed entry points); memcpy (copying the same number
 // of encoded bytes: the limit); generic (element by element: the general
-// writer for encode, the element iterator plus a scalar load for decode).
+// writer for encode, the element iterator plus a scalar load for decode);
+// portable (the body kernel forced to the portable loop: what the SIMD
+// kernels add; vector<float> and list<int> only).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -418,6 +420,49 @@ void map_decode_generic(benchmark::State &st)
     set_bytes(st, in.size());
 }
 
+void vec_f32_portable(benchmark::State &st)
+{
+    auto v = values<float>(768);
+    std::vector<uint8_t> out(768 * 4);
+    for (auto _ : st) {
+        mote__cql_bswap32(out.data(), reinterpret_cast<const uint8_t *>(v.data()), 768, MOTE_CQL_SIMD_PORTABLE);
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+    set_bytes(st, out.size());
+}
+
+void list_i32_encode_portable(benchmark::State &st)
+{
+    auto v = values<int32_t>(kList);
+    std::vector<uint8_t> out(4 + kList * 8);
+    for (auto _ : st) {
+        mote_be_store32(out.data(), kList);
+        mote__cql_list_put32(out.data() + 4, reinterpret_cast<const uint8_t *>(v.data()), kList,
+                             MOTE_CQL_SIMD_PORTABLE);
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+    set_bytes(st, out.size());
+}
+
+void list_i32_decode_portable(benchmark::State &st)
+{
+    auto v = values<int32_t>(kList);
+    std::vector<uint8_t> in(4 + kList * 8);
+    size_t w;
+    mote_cql_encode_list(MOTE_CQL_INT, v.data(), kList, in.data(), in.size(), &w);
+    std::vector<int32_t> back(kList);
+    for (auto _ : st) {
+        if (!mote__cql_list_get32(reinterpret_cast<uint8_t *>(back.data()), in.data() + 4, kList,
+                                  MOTE_CQL_SIMD_PORTABLE))
+            st.SkipWithError("decode");
+        benchmark::DoNotOptimize(back.data());
+        benchmark::ClobberMemory();
+    }
+    set_bytes(st, in.size());
+}
+
 void vec_f32_encode_generic(benchmark::State &st) { vector_encode_generic<float, 768>(st, "vector<float, 768>"); }
 void vec_f32_decode_generic(benchmark::State &st)
 {
@@ -434,9 +479,11 @@ void vec_f64_decode_generic(benchmark::State &st)
 BENCHMARK((vector_encode_mote<float, MOTE_CQL_FLOAT, 768>))->Name("cql/vector_f32_768_encode/mote");
 BENCHMARK(vector_memcpy<float, 768>)->Name("cql/vector_f32_768_encode/memcpy");
 BENCHMARK(vec_f32_encode_generic)->Name("cql/vector_f32_768_encode/generic");
+BENCHMARK(vec_f32_portable)->Name("cql/vector_f32_768_encode/portable");
 BENCHMARK(vector_decode_mote<float, MOTE_CQL_FLOAT, 768>)->Name("cql/vector_f32_768_decode/mote");
 BENCHMARK(vector_memcpy<float, 768>)->Name("cql/vector_f32_768_decode/memcpy");
 BENCHMARK(vec_f32_decode_generic)->Name("cql/vector_f32_768_decode/generic");
+BENCHMARK(vec_f32_portable)->Name("cql/vector_f32_768_decode/portable");
 
 BENCHMARK(vector_encode_mote<double, MOTE_CQL_DOUBLE, 1536>)->Name("cql/vector_f64_1536_encode/mote");
 BENCHMARK(vector_memcpy<double, 1536>)->Name("cql/vector_f64_1536_encode/memcpy");
@@ -448,9 +495,11 @@ BENCHMARK(vec_f64_decode_generic)->Name("cql/vector_f64_1536_decode/generic");
 BENCHMARK(list_i32_encode_mote)->Name("cql/list_i32_1000_encode/mote");
 BENCHMARK(list_i32_memcpy)->Name("cql/list_i32_1000_encode/memcpy");
 BENCHMARK(list_i32_encode_generic)->Name("cql/list_i32_1000_encode/generic");
+BENCHMARK(list_i32_encode_portable)->Name("cql/list_i32_1000_encode/portable");
 BENCHMARK(list_i32_decode_mote)->Name("cql/list_i32_1000_decode/mote");
 BENCHMARK(list_i32_memcpy)->Name("cql/list_i32_1000_decode/memcpy");
 BENCHMARK(list_i32_decode_generic)->Name("cql/list_i32_1000_decode/generic");
+BENCHMARK(list_i32_decode_portable)->Name("cql/list_i32_1000_decode/portable");
 
 BENCHMARK(list_text_encode_mote)->Name("cql/list_text_100_encode/mote");
 BENCHMARK(list_text_memcpy)->Name("cql/list_text_100_encode/memcpy");

@@ -409,15 +409,15 @@ static void op_buf_tail(model *m, input *in, unsigned i)
     uint8_t *t = mote_buf_tail(b, &avail);
     CHECK(avail == (b->data ? b->cap - b->len : 0));
     CHECK(t == (b->data ? b->data + b->len : NULL));
+    /* Ask to commit k bytes, sometimes more than are free (clamped). */
     size_t k = avail ? u16(in) % (avail + 1) : 0;
-    if (k > 3000) k = 3000;
-    pat_fill(m->shadow[i] + b->len, k, ++m->seed);
-    if (k) memcpy(t, m->shadow[i] + b->len, k);
+    if (u8(in) % 4 == 0) k += u16(in);
+    size_t fits = k < avail ? k : avail;
+    pat_fill(m->shadow[i] + b->len, fits, ++m->seed);
+    if (fits) memcpy(t, m->shadow[i] + b->len, fits);
     size_t len = b->len;
-    mote_buf_commit(b, k + (u8(in) % 4 == 0 ? u16(in) : 0)); /* excess is clamped */
-    CHECK(b->len >= len + k && b->len <= b->cap);
-    /* Bytes committed beyond k are whatever the storage held: adopt them. */
-    if (b->len > len + k) memcpy(m->shadow[i] + len + k, b->data + len + k, b->len - len - k);
+    mote_buf_commit(b, k);
+    CHECK(b->len == len + fits && b->len <= b->cap);
 }
 
 static void op_buf_consume(model *m, input *in, unsigned i)

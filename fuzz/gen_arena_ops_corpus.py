@@ -91,8 +91,9 @@ def seeds():
                                                                     code(RESERVE, 1), 1, 9, 0])
     s["buf_reserve_limit"] = b"\0\0\4" + bytes([code(RESERVE, 2), 0]) + u16(9000) + bytes(
         [code(RESERVE, 3), 0]) + u16(600)
-    s["buf_tail_commit"] = b"\0\0\4" + append(0, 10) + bytes([code(TAIL, 0)]) + u16(5) + b"\0" + bytes(
-        [code(TAIL, 0)]) + u16(3) + b"\0" + u16(60000)
+    # TAIL: u16 commit count (mod free+1), then u8: 0 -> u16 extra (clamped), else none.
+    s["buf_tail_commit"] = (b"\0\0\4" + append(0, 10) + bytes([code(TAIL, 0)]) + u16(5) + b"\1"
+                            + bytes([code(TAIL, 0)]) + u16(3) + b"\0" + u16(60000))
     s["buf_consume_clear"] = b"\0\0\4" + append(2, 500) + bytes([code(CONSUME, 2)]) + u16(100) + b"\1" + bytes(
         [code(CONSUME, 2)]) + u16(0) + b"\0"
     s["buf_detach_free"] = (b"\0\0\4" + append(0, 100) + bytes([code(MISC, 0), 1, 1]) + append(0, 50)

@@ -82,8 +82,9 @@ static void release_block(mote_arena *a, mote_arena_block *b)
     a->blocks--;
     a->capacity -= b->size - BLOCK_HDR;
     size_t size = b->size;
-    /* The allocator owns these bytes again; it may touch all of them. */
-    MOTE_TRACK_FRESH(b, size);
+    /* The allocator owns these bytes again; it may touch all of them (the
+     * header was never marked). */
+    MOTE_TRACK_FRESH(block_start(b), size - BLOCK_HDR);
     (void)a->alloc(a->alloc_ctx, b, size, 0);
 }
 
@@ -284,8 +285,9 @@ static void *resize_block(mote_arena *a, size_t old_size, size_t new_size)
     size_t bsize;
     if (!mote_size_add(new_size, BLOCK_HDR, &bsize)) return NULL;
     size_t old_bsize = b->size;
-    /* The allocator may copy or inspect the whole block. */
-    MOTE_TRACK_FRESH(b, old_bsize);
+    /* The allocator may copy the whole block: make the free tail accessible
+     * (header and the one allocation are already). */
+    MOTE_TRACK_FRESH(a->cur, span(a->cur, a->end));
     mote_arena_block *nb = a->alloc(a->alloc_ctx, b, old_bsize, bsize);
     if (!nb) {
         MOTE_TRACK_POISON(a->cur, span(a->cur, a->end));

@@ -17,9 +17,9 @@
 
 size_t mote_cql_uvint_size(uint64_t v)
 {
-    /* n extra bytes carry 7*(n+1)+... : 1 byte holds 7 bits, each extra byte
-     * adds 7 bits (the prefix eats one bit of the first byte per extra byte),
-     * 9 bytes hold all 64. */
+    /* n <= 8 bytes hold 7n value bits: the first byte spends n-1 one-bits
+     * and a zero on the length, leaving 8-n, plus 8 per extra byte. Nine
+     * bytes (first byte all ones) hold all 64. */
     size_t n = 1;
     while (n < 9 && (v >> (7 * n)) != 0) n++;
     return n;
@@ -234,6 +234,36 @@ static bool get_packed(int kind, uint8_t *dst, const uint8_t *src, size_t n)
     return true;
 }
 
+/* Copies n bytes. Short strings (keys, names, ids) are the common case in
+ * collections: two overlapping fixed-size copies beat a library call. Reads
+ * and writes stay within [src, src+n) and [dst, dst+n). */
+static inline void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (n > 16 && n <= 32) {
+        uint64_t a[2], b[2];
+        memcpy(a, src, 16);
+        memcpy(b, src + n - 16, 16);
+        memcpy(dst, a, 16);
+        memcpy(dst + n - 16, b, 16);
+    } else if (n >= 8 && n <= 16) {
+        uint64_t a, b;
+        memcpy(&a, src, 8);
+        memcpy(&b, src + n - 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + n - 8, &b, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, src, 4);
+        memcpy(&b, src + n - 4, 4);
+        memcpy(dst, &a, 4);
+        memcpy(dst + n - 4, &b, 4);
+    } else if (n < 4) {
+        for (size_t i = 0; i < n; i++) dst[i] = src[i];
+    } else {
+        memcpy(dst, src, n);
+    }
+}
+
 /* ---- sizing ---------------------------------------------------------------- */
 
 /* Bytes a list/set body element takes: 4 + value length. */
@@ -378,7 +408,7 @@ static uint8_t *put_list_body(int kind, uint8_t *p, const void *v, size_t n)
     const mote_view *views = (const mote_view *)v; /* none null: sized first */
     for (size_t i = 0; i < n; i++) {
         mote_be_store32(p, (uint32_t)views[i].len);
-        if (views[i].len) memcpy(p + 4, views[i].ptr, views[i].len);
+        copy_bytes(p + 4, views[i].ptr, views[i].len);
         p += 4 + views[i].len;
     }
     return p;
@@ -395,7 +425,7 @@ static uint8_t *put_one(int kind, int32_t w, uint8_t *p, const uint8_t *src)
     mote_view view; /* never null: sized first */
     memcpy(&view, src, sizeof view);
     mote_be_store32(p, (uint32_t)view.len);
-    if (view.len) memcpy(p + 4, view.ptr, view.len);
+    copy_bytes(p + 4, view.ptr, view.len);
     return p + 4 + view.len;
 }
 
@@ -446,7 +476,7 @@ static mote_err encode_vector(int kind, int32_t fixed, const void *v, size_t n, 
         uint8_t *p = out;
         for (size_t i = 0; i < n; i++) {
             if (fixed < 0) p += mote_cql_uvint_put(p, views[i].len);
-            if (views[i].len) memcpy(p, views[i].ptr, views[i].len);
+            copy_bytes(p, views[i].ptr, views[i].len);
             p += views[i].len;
         }
     }
@@ -484,6 +514,51 @@ mote_err mote_cql_encode_map(int kkind, const void *k, int vkind, const void *v,
         p = put_one(vkind, vw, p, vs + i * vc);
     }
     return MOTE_OK;
+}
+
+/* Reserves need bytes in b and returns its tail (or the error). */
+static mote_err buf_room(mote_buf *b, size_t need, uint8_t **tail)
+{
+    if (!b) return MOTE_ERR_INVALID;
+    mote_err e = mote_buf_reserve(b, need);
+    if (e) return e;
+    size_t avail = 0;
+    *tail = mote_buf_tail(b, &avail);
+    return (avail >= need && (*tail || need == 0)) ? MOTE_OK : MOTE_ERR_NOMEM;
+}
+
+mote_err mote_cql_encode_list_buf(mote_buf *b, int kind, const void *v, size_t n)
+{
+    size_t need, w;
+    uint8_t *tail;
+    mote_err e = mote_cql_list_size(kind, v, n, &need);
+    if (!e) e = buf_room(b, need, &tail);
+    if (!e) e = mote_cql_encode_list(kind, v, n, tail, need, &w);
+    if (!e) mote_buf_commit(b, w);
+    return e;
+}
+
+mote_err mote_cql_encode_vector_buf(mote_buf *b, int kind, const void *v, size_t n)
+{
+    size_t need, w;
+    uint8_t *tail;
+    mote_err e = mote_cql_vector_size(kind, v, n, &need);
+    if (!e) e = buf_room(b, need, &tail);
+    if (!e) e = mote_cql_encode_vector(kind, v, n, tail, need, &w);
+    if (!e) mote_buf_commit(b, w);
+    return e;
+}
+
+mote_err mote_cql_encode_map_buf(mote_buf *b, int kkind, const void *k, int vkind, const void *v,
+                                 size_t n)
+{
+    size_t need, w;
+    uint8_t *tail;
+    mote_err e = mote_cql_map_size(kkind, k, vkind, v, n, &need);
+    if (!e) e = buf_room(b, need, &tail);
+    if (!e) e = mote_cql_encode_map(kkind, k, vkind, v, n, tail, need, &w);
+    if (!e) mote_buf_commit(b, w);
+    return e;
 }
 
 /* ---- decoding ---------------------------------------------------------------- */

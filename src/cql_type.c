@@ -363,6 +363,20 @@ mote_err mote_cql_type_parse(const char *text, size_t len, mote_cql_type *nodes,
     return MOTE_OK;
 }
 
+mote_err mote_cql_type_parse_arena(mote_arena *a, const char *text, size_t len,
+                                   const mote_cql_type **root)
+{
+    if (root) *root = NULL;
+    if (!a || !root) return MOTE_ERR_INVALID;
+    size_t need = 0;
+    mote_err e = mote_cql_type_parse(text, len, NULL, 0, &need, root);
+    if (e != MOTE_ERR_SPACE) return e ? e : MOTE_ERR_INVALID; /* SPACE: counted */
+    mote_cql_type *nodes = (mote_cql_type *)mote_arena_alloc_array(
+        a, need, sizeof(mote_cql_type), _Alignof(mote_cql_type));
+    if (!nodes) return MOTE_ERR_NOMEM;
+    return mote_cql_type_parse(text, len, nodes, need, NULL, root);
+}
+
 /* Appends s to out if it fits; always advances the needed length. */
 static void put_str(char *out, size_t cap, size_t *at, const char *s)
 {

@@ -181,21 +181,27 @@ static u128 pow5_128(int e)
         }
     } else {
         /* floor(2^N / 5^m) with N = 127 + bitlen(5^m) lies in [2^127, 2^128),
-         * and floor(floor(x / a) / b) = floor(x / ab) lets us divide by 5^13
-         * at a time. */
+         * and floor(floor(x / a) / b) = floor(x / ab) lets us divide by 5^6
+         * at a time. 5^6 < 2^14 keeps each partial dividend (rem < 2^14,
+         * shifted by a 16-bit half limb) below 2^30, so only 32-bit division
+         * is needed: on Cortex-M0+ a 64-bit division pulls __aeabi_uldivmod
+         * and its stack into every float parse/format. */
         int m = -e, nbits = 127 + floor_log2_pow5(m) + 1;
         n = nbits / 32 + 1;
         memset(d, 0, sizeof d);
         d[nbits / 32] = (uint32_t)1 << (nbits % 32);
         for (int r = m; r > 0;) {
-            int step = r > 13 ? 13 : r;
+            int step = r > 6 ? 6 : r;
             uint32_t dv = (uint32_t)pow5_u64[step];
-            uint64_t rem = 0;
+            uint32_t rem = 0;
             r -= step;
             for (int i = n - 1; i >= 0; i--) {
-                uint64_t cur = (rem << 32) | d[i];
-                d[i] = (uint32_t)(cur / dv);
-                rem = cur % dv;
+                uint32_t hi = (rem << 16) | (d[i] >> 16);
+                uint32_t qh = hi / dv;
+                uint32_t lo = ((hi - qh * dv) << 16) | (d[i] & 0xFFFFu);
+                uint32_t ql = lo / dv;
+                rem = lo - ql * dv;
+                d[i] = (qh << 16) | ql;
             }
             while (n > 1 && d[n - 1] == 0) n--;
         }
@@ -401,14 +407,16 @@ typedef struct halfgen {
 
 /* Digits of v < 10^9, zero-padded to width, into buf; returns the count.
  * 32-bit arithmetic only: the slow path's deepest call chain runs through
- * here, so it stays small on cores without a 64-bit multiplier. */
+ * here, so it stays small on cores without a 64-bit multiplier (on
+ * Cortex-M0+ a 64-bit multiply calls __aeabi_lmul, which costs more stack
+ * than the 32-bit division helper). */
 static int put_u32(char *buf, uint32_t v, int width)
 {
     int n = 1;
     for (uint32_t p = 10; n < 9 && v >= p; p *= 10) n++;
     if (n < width) n = width;
     for (int i = n - 1; i >= 0; i--) {
-        uint32_t q = (uint32_t)(((uint64_t)v * 0xCCCCCCCDu) >> 35); /* v / 10 */
+        uint32_t q = v / 10; /* a multiply where the core has one; never a 64-bit helper */
         buf[i] = (char)('0' + (v - q * 10));
         v = q;
     }
@@ -631,7 +639,25 @@ static void scan_long(const uint8_t *s, size_t i, const uint8_t *mend, uint64_t 
     }
 }
 
-mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
+/* What the slow path needs once the fast paths could not decide. */
+typedef struct slow_input {
+    const uint8_t *sig, *mend; /* significant digits (may include a '.') */
+    int64_t E;                 /* D = 0.d1d2... * 10^E */
+    uint64_t w;                /* first (up to) 19 significant digits */
+    int q;                     /* D ~ w * 10^q */
+    bool truncated;            /* digits beyond the 19 in w exist */
+    bool neg;
+    uint64_t bits;             /* candidate, within an ulp or two */
+} slow_input;
+
+/* Parses s (syntax, zero, out-of-range exponents, Clinger's exact case);
+ * returns MOTE_OK or an error when that decides, else MOTE_ERR_NEED_MORE
+ * with st filled for rounding. Scanning, rounding and the exact slow path
+ * are three sibling calls, not nested ones: on Cortex-M0+ this frame, the
+ * 128-bit power computation and the slow path's big integers would not fit
+ * the 512-byte stack budget one on top of the other. */
+MOTE__NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double *out,
+                                              slow_input *st)
 {
     size_t i = 0;
     bool neg = false;
@@ -712,40 +738,80 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
         bits = 0;
         goto done;
     }
-    int q = (int)E - nd;
-
-    if (!truncated && q >= 0 && q <= 27) {
-        u128 p = mul64(w, pow5_u64[q]);
-        int lz = p.hi ? clz64(p.hi) : 64 + clz64(p.lo);
-        (void)round_interval(shl128(p, lz), q - lz, 0, true, &bits);
-        goto done;
-    }
-    if (round_w10q(w, q, false, &bits)) {
-        uint64_t bits_up;
-        if (!truncated) goto done;
-        if (round_w10q(w + 1, q, false, &bits_up) && bits_up == bits) goto done;
-    }
-
-    /* Slow path: bits is within an ulp or two; step until
-     * H(bits - 1) <= D <= H(bits) with ties to the even neighbour. */
-    (void)round_w10q(w, q, true, &bits);
-    if (bits > F64_INF_BITS) bits = F64_INF_BITS;
-    while (bits < F64_INF_BITS) {
-        int r = cmp_halfway(sig, mend, E, bits);
-        if (r < 0 || (r == 0 && !(bits & 1))) break;
-        bits++;
-    }
-    while (bits > 0) {
-        int r = cmp_halfway(sig, mend, E, bits - 1);
-        if (r > 0 || (r == 0 && !(bits & 1))) break;
-        bits--;
-    }
+    st->sig = sig;
+    st->mend = mend;
+    st->E = E;
+    st->w = w;
+    st->q = (int)E - nd;
+    st->truncated = truncated;
+    st->neg = neg;
+    return MOTE_ERR_NEED_MORE;
 
 done:
+    if (neg) bits |= F64_SIGN_BIT;
+    memcpy(out, &bits, sizeof *out);
+    return MOTE_OK;
+}
+
+/* Stores bits (with the sign) in *out, or MOTE_ERR_RANGE past the largest. */
+static mote_err store_f64(uint64_t bits, bool neg, double *out)
+{
     if (bits >= F64_INF_BITS) return MOTE_ERR_RANGE;
     if (neg) bits |= F64_SIGN_BIT;
     memcpy(out, &bits, sizeof *out);
     return MOTE_OK;
+}
+
+/* Exact 128-bit product for small exponents, then the interval path; returns
+ * MOTE_OK/MOTE_ERR_RANGE when decided, else MOTE_ERR_NEED_MORE with
+ * st->bits the candidate for the slow path. */
+MOTE__NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
+{
+    uint64_t bits, w = st->w;
+    int q = st->q;
+    if (!st->truncated && q >= 0 && q <= 27) {
+        u128 p = mul64(w, pow5_u64[q]);
+        int lz = p.hi ? clz64(p.hi) : 64 + clz64(p.lo);
+        (void)round_interval(shl128(p, lz), q - lz, 0, true, &bits);
+        return store_f64(bits, st->neg, out);
+    }
+    if (round_w10q(w, q, false, &bits)) {
+        uint64_t bits_up;
+        if (!st->truncated) return store_f64(bits, st->neg, out);
+        if (round_w10q(w + 1, q, false, &bits_up) && bits_up == bits)
+            return store_f64(bits, st->neg, out);
+    }
+    (void)round_w10q(w, q, true, &bits);
+    st->bits = bits;
+    return MOTE_ERR_NEED_MORE;
+}
+
+/* Slow path: bits is within an ulp or two; step until
+ * H(bits - 1) <= D <= H(bits) with ties to the even neighbour. */
+MOTE__NOINLINE static mote_err parse_f64_slow(const slow_input *st, double *out)
+{
+    uint64_t bits = st->bits;
+    if (bits > F64_INF_BITS) bits = F64_INF_BITS;
+    while (bits < F64_INF_BITS) {
+        int r = cmp_halfway(st->sig, st->mend, st->E, bits);
+        if (r < 0 || (r == 0 && !(bits & 1))) break;
+        bits++;
+    }
+    while (bits > 0) {
+        int r = cmp_halfway(st->sig, st->mend, st->E, bits - 1);
+        if (r > 0 || (r == 0 && !(bits & 1))) break;
+        bits--;
+    }
+    return store_f64(bits, st->neg, out);
+}
+
+mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
+{
+    slow_input st;
+    mote_err e = parse_f64_scan(s, n, out, &st);
+    if (e == MOTE_ERR_NEED_MORE) e = parse_f64_round(&st, out);
+    if (e == MOTE_ERR_NEED_MORE) e = parse_f64_slow(&st, out);
+    return e;
 }
 
 /* ------------------------------------------------------------------ */

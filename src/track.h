@@ -9,7 +9,9 @@
  *   MOTE_TRACK_DEFINED(p, n)  bytes mote itself is about to read (a free-list link)
  *   MOTE_TRACK_IS_POISONED(p, n)  true if a checker knows some byte is off
  *                             limits; lets pool put() refuse a foreign pointer
- *                             without touching a redzone (always false without ASan)
+ *                             without touching a redzone (always false without
+ *                             a checker)
+ * Block headers of the arena are never marked: only usable bytes are.
  * ASan when the compiler instruments for it; Valgrind client requests when
  * built with -DMOTE_VALGRIND and <valgrind/memcheck.h> exists; otherwise
  * nothing, at no cost.
@@ -44,12 +46,21 @@
 #define MOTE_TRACK_POISON(p, n) ((void)VALGRIND_MAKE_MEM_NOACCESS((p), (n)))
 #define MOTE_TRACK_FRESH(p, n) ((void)VALGRIND_MAKE_MEM_UNDEFINED((p), (n)))
 #define MOTE_TRACK_DEFINED(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
+/* GET_VBITS answers 3, without reporting anything, when a byte is not
+ * addressable: the silent query pool put() needs. */
+static inline int mote__track_vg_unaddressable(const void *p, size_t n)
+{
+    unsigned char vbits[16];
+    if (n > sizeof vbits) n = sizeof vbits;
+    return VALGRIND_GET_VBITS(p, vbits, n) == 3;
+}
+#define MOTE_TRACK_IS_POISONED(p, n) mote__track_vg_unaddressable((p), (n))
 #else
 #define MOTE_TRACK_POISON(p, n) ((void)(p), (void)(n))
 #define MOTE_TRACK_FRESH(p, n) ((void)(p), (void)(n))
 #define MOTE_TRACK_DEFINED(p, n) ((void)(p), (void)(n))
-#endif
 #define MOTE_TRACK_IS_POISONED(p, n) ((void)(p), (void)(n), 0)
+#endif
 #endif
 
 #endif /* MOTE_TRACK_H */

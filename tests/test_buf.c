@@ -418,6 +418,32 @@ static void self_append_survives_growth(void **state)
     mote_arena_destroy(&a);
 }
 
+/* The inline fast paths are also exported functions: calls through a
+ * pointer (another language, a shared library user) behave the same. */
+static void inline_functions_are_exported(void **state)
+{
+    (void)state;
+    mote_err (*append)(mote_buf *, const void *, size_t) = mote_buf_append;
+    mote_err (*push)(mote_buf *, uint8_t) = mote_buf_push;
+    void *(*alloc)(mote_arena *, size_t) = mote_arena_alloc;
+    volatile uintptr_t hide = 0; /* keep the compiler from inlining them */
+    append = (mote_err(*)(mote_buf *, const void *, size_t))((uintptr_t)append + hide);
+    uint8_t mem[8];
+    mote_buf b;
+    mote_buf_init_fixed(&b, mem, sizeof mem);
+    assert_int_equal(append(&b, "abcdefg", 7), MOTE_OK);
+    assert_int_equal(push(&b, 'h'), MOTE_OK);
+    assert_int_equal(push(&b, 'i'), MOTE_ERR_LIMIT);
+    assert_int_equal(append(&b, "j", 1), MOTE_ERR_LIMIT);
+    assert_memory_equal(mem, "abcdefgh", 8);
+    mote_arena a;
+    mote_arena_init(&a, block, 64, NULL, NULL);
+    assert_ptr_equal(alloc(&a, 10), block);
+    assert_null(alloc(&a, 100));
+    assert_int_equal(a.failed, 1);
+    mote_arena_destroy(&a);
+}
+
 /* free of an arena buffer that is the last allocation gives it back. */
 static void free_returns_arena_tail(void **state)
 {
@@ -453,6 +479,7 @@ int main(void)
         cmocka_unit_test(detach_hands_over_storage),
         cmocka_unit_test(self_append_survives_growth),
         cmocka_unit_test(free_returns_arena_tail),
+        cmocka_unit_test(inline_functions_are_exported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

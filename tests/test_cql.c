@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "mote/be.h"
 #include "mote/cql.h"
 
 static mote_cql_type nodes[64];
@@ -191,6 +192,26 @@ static void bulk_kinds_round_trip(void **state)
     }
 }
 
+/* Views of every length 0..40 are copied exactly (the short-copy paths for
+ * 1-3, 4-7, 8-16, 17-32 bytes and the library copy above). */
+static void view_lengths_copy_exactly(void **state)
+{
+    (void)state;
+    static uint8_t src[64], out[41 * 4 + 41 * 40 / 2 + 8];
+    for (size_t i = 0; i < sizeof src; i++) src[i] = (uint8_t)(i + 1);
+    mote_view v[41];
+    for (size_t i = 0; i <= 40; i++) v[i] = (mote_view){src + (i % 7), i};
+    size_t w;
+    assert_int_equal(mote_cql_encode_list(MOTE_CQL_BLOB, v, 41, out, sizeof out, &w), MOTE_OK);
+    assert_int_equal(w, 4 + 41 * 4 + 40 * 41 / 2);
+    const uint8_t *p = out + 4;
+    for (size_t i = 0; i <= 40; i++) {
+        assert_int_equal(mote_be_load32(p), i);
+        if (i) assert_memory_equal(p + 4, src + (i % 7), i);
+        p += 4 + i;
+    }
+}
+
 /* Decoders reject: truncated input, trailing bytes, negative counts, counts
  * the input cannot hold (before anything is sized from them), bad element
  * lengths, nulls where the kind has none, wrong fixed widths. */
@@ -294,6 +315,38 @@ static void sizes_are_checked(void **state)
     assert_int_equal(mote_cql_list_size(99, &one, 1, &s), MOTE_ERR_TYPE);
     mote_view bad_inet = {(const uint8_t *)"abc", 3};
     assert_int_equal(mote_cql_list_size(MOTE_CQL_INET, &bad_inet, 1, &s), MOTE_ERR_MISMATCH);
+}
+
+/* Encoders into a buf append exactly the value; a buffer that cannot grow
+ * enough is left unchanged. */
+static void encode_into_buf(void **state)
+{
+    (void)state;
+    static uint8_t mem[40];
+    mote_buf b;
+    mote_buf_init_fixed(&b, mem, sizeof mem);
+    const float f[3] = {1.0f, 2.0f, 3.0f};
+    assert_int_equal(mote_cql_encode_vector_buf(&b, MOTE_CQL_FLOAT, f, 3), MOTE_OK);
+    assert_int_equal(mote_cql_encode_vector_buf(&b, MOTE_CQL_FLOAT, f, 3), MOTE_OK);
+    assert_int_equal(b.len, 24);
+    assert_hex(b.data, 24, "3f8000004000000040400000" "3f8000004000000040400000");
+    const int32_t v[2] = {1, 2};
+    assert_int_equal(mote_cql_encode_list_buf(&b, MOTE_CQL_INT, v, 2), MOTE_ERR_LIMIT);
+    assert_int_equal(b.len, 24);
+    assert_int_equal(mote_cql_encode_list_buf(&b, MOTE_CQL_INT, v, 1), MOTE_OK);
+    assert_int_equal(b.len, 36);
+    mote_view k = {(const uint8_t *)"a", 1};
+    assert_int_equal(mote_cql_encode_map_buf(&b, MOTE_CQL_TEXT, &k, MOTE_CQL_INT, v, 1), MOTE_ERR_LIMIT);
+    assert_int_equal(mote_cql_encode_list_buf(NULL, MOTE_CQL_INT, v, 1), MOTE_ERR_INVALID);
+    /* A growing arena-backed buffer. */
+    static uint8_t block[4096];
+    mote_arena a;
+    mote_arena_init(&a, block, sizeof block, NULL, NULL);
+    mote_buf g;
+    mote_buf_init_arena(&g, &a, 0);
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(mote_cql_encode_map_buf(&g, MOTE_CQL_TEXT, &k, MOTE_CQL_INT, v, 1), MOTE_OK);
+    assert_int_equal(g.len, 10 * 17);
 }
 
 /* map<text,bigint> through the bulk map encoder and decoder. */
@@ -670,10 +723,12 @@ int main(void)
         cmocka_unit_test(vector_variable_elements_have_vints),
         cmocka_unit_test(list_int_round_trips),
         cmocka_unit_test(bulk_kinds_round_trip),
+        cmocka_unit_test(view_lengths_copy_exactly),
         cmocka_unit_test(list_decoder_rejects_bad_input),
         cmocka_unit_test(vector_decoder_rejects_bad_input),
         cmocka_unit_test(sizes_are_checked),
         cmocka_unit_test(map_round_trips),
+        cmocka_unit_test(encode_into_buf),
         cmocka_unit_test(iterator_walks_elements),
         cmocka_unit_test(validate_checks_scalars),
         cmocka_unit_test(writer_builds_nested_values),

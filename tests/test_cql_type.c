@@ -191,6 +191,31 @@ static void node_space_is_reported(void **state)
     assert_int_equal(mote_cql_type_parse(NULL, 3, enough, 5, &used, &t), MOTE_ERR_INVALID);
 }
 
+/* Descriptors from an arena take exactly the nodes needed; a full arena is
+ * NOMEM, bad text allocates nothing. */
+static void arena_parse(void **state)
+{
+    (void)state;
+    static uint8_t block[5 * sizeof(mote_cql_type) + 64];
+    mote_arena a;
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
+    const mote_cql_type *t = NULL;
+    const char *s = "map<text, tuple<int, bigint>>";
+    assert_int_equal(mote_cql_type_parse_arena(&a, s, strlen(s), &t), MOTE_OK);
+    assert_non_null(t);
+    assert_int_equal(t->sub->next->nsub, 2);
+    mote_arena_stats st;
+    mote_arena_get_stats(&a, &st);
+    size_t used = st.used;
+    assert_true(used >= 5 * sizeof(mote_cql_type));
+    assert_int_equal(mote_cql_type_parse_arena(&a, "list<", 5, &t), MOTE_ERR_BAD_TYPE);
+    assert_null(t);
+    mote_arena_get_stats(&a, &st);
+    assert_int_equal(st.used, used);
+    assert_int_equal(mote_cql_type_parse_arena(&a, s, strlen(s), &t), MOTE_ERR_NOMEM);
+    assert_int_equal(mote_cql_type_parse_arena(NULL, s, strlen(s), &t), MOTE_ERR_INVALID);
+}
+
 /* Same type tree, ignoring frozen<> (Cassandra's class names mark only the
  * outermost frozen level; everything inside it is frozen anyway). */
 static bool same_tree(const mote_cql_type *a, const mote_cql_type *b)
@@ -252,6 +277,7 @@ int main(void)
         cmocka_unit_test(depth_is_limited),
         cmocka_unit_test(node_space_is_reported),
         cmocka_unit_test(golden_type_names_agree),
+        cmocka_unit_test(arena_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,7 @@
 
 #include "mote/be.h"
 #include "mote/cql.h"
+#include "mote/num.h"
 
 #define MAX_NODES 256
 
@@ -717,7 +718,9 @@ static void put_go_float(FILE *o, bool neg, const char *d, int nd, int dp)
     }
 }
 
-/* Shortest digits that round-trip, found with printf/strtod (tool only). */
+/* Shortest decimal that round-trips, Go strconv 'g' style: doubles through
+ * mote_num_format_f64; floats at float precision (num has no binary32
+ * formatter) by searching the digit count with printf/strtof. */
 static void put_float(FILE *o, double v, bool is_float)
 {
     if (isnan(v)) {
@@ -726,6 +729,12 @@ static void put_float(FILE *o, double v, bool is_float)
     }
     if (isinf(v)) {
         fputs(v < 0 ? "-Infinity" : "Infinity", o);
+        return;
+    }
+    if (!is_float) {
+        char buf[MOTE_NUM_F64_MAX];
+        size_t n = mote_num_format_f64(v, buf, sizeof buf);
+        fwrite(buf, 1, n, o);
         return;
     }
     bool neg = signbit(v) != 0;

@@ -81,8 +81,8 @@ mote_err mote_arena_init(mote_arena *a, void *mem, size_t size,
 void mote_arena_set_min_block(mote_arena *a, size_t min_block);
 
 /*
- * Inline fast paths. A few hot functions (mote_arena_alloc here, pool
- * get/put, buf append/push) are C99 inline definitions in the headers, so
+ * Inline fast paths. A few hot functions (mote_arena_alloc here,
+ * mote_buf_append/mote_buf_push in mote/buf.h) are C99 inline definitions, so
  * the common case costs a handful of instructions in the caller instead of
  * a call; the library still exports every one of them (extern inline in
  * its .c file), so taking their address or calling from another language

@@ -44,6 +44,8 @@
 #define MOTE_CQL_H
 
 #include "mote/common.h"
+#include "mote/arena.h"
+#include "mote/buf.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -129,6 +131,17 @@ int mote_cql_kind_fixed(int kind);
 mote_err mote_cql_type_parse(const char *text, size_t len, mote_cql_type *nodes, size_t cap,
                              size_t *used, const mote_cql_type **root);
 
+/*
+ * As mote_cql_type_parse, with the nodes taken from arena a: exactly as many
+ * as the type needs (the text is parsed twice: once to count, once to fill).
+ * The descriptor lives as long as the arena's memory (until a restore to an
+ * earlier mark, reset or destroy). Returns the parse errors (nothing is
+ * allocated then), MOTE_ERR_NOMEM if the arena cannot provide the nodes, or
+ * MOTE_ERR_INVALID (NULL a or root).
+ */
+mote_err mote_cql_type_parse_arena(mote_arena *a, const char *text, size_t len,
+                                   const mote_cql_type **root);
+
 /* Write t as CQL text ("map<text, frozen<list<int>>>") to out (no NUL).
  * Returns the length needed; writes only if it fits in cap. */
 size_t mote_cql_type_format(const mote_cql_type *t, char *out, size_t cap);
@@ -189,6 +202,18 @@ mote_err mote_cql_encode_vector(int kind, const void *v, size_t n, uint8_t *out,
                                 size_t *written);
 mote_err mote_cql_encode_map(int kkind, const void *k, int vkind, const void *v, size_t n,
                              uint8_t *out, size_t cap, size_t *written);
+
+/*
+ * The same, appended to a growable buffer: the exact size is computed, room
+ * reserved once, the value written into the buffer's tail and committed.
+ * Returns the *_size errors or mote_buf_reserve's (MOTE_ERR_LIMIT,
+ * MOTE_ERR_NOMEM, MOTE_ERR_OVERFLOW); on error the buffer is unchanged.
+ * Pointers into the buffer's data may move (it may grow).
+ */
+mote_err mote_cql_encode_list_buf(mote_buf *b, int kind, const void *v, size_t n);
+mote_err mote_cql_encode_vector_buf(mote_buf *b, int kind, const void *v, size_t n);
+mote_err mote_cql_encode_map_buf(mote_buf *b, int kkind, const void *k, int vkind, const void *v,
+                                 size_t n);
 
 /*
  * Decode a list/set value in[0..len) of elements of kind into v[0..cap).

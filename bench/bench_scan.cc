@@ -1,0 +1,277 @@
+// bench_scan.cc - the streaming scanner against its limits and baselines.
+//
+// Cases (inputs generated here, deterministic):
+//   dump   a mysqldump-like script: DROP/CREATE TABLE, LOCK, multi-row
+//          INSERTs of ~64 KiB per statement with strings, escapes, numbers,
+//          dates and NULLs; ~8 MiB, fed in 64 KiB chunks.
+//   quotes a quote-dense script: short statements made mostly of short
+//          quoted strings with escapes and doubled quotes; ~4 MiB.
+//   big    one 4.9 MB statement fed in 4 KiB chunks (the motivating case).
+// Variants:
+//   mote             mote_scanner, mysql dialect
+//   memchr           memchr for ';' over the same bytes: the physical limit
+//   rescan           the motivating case's "before": on every 4 KiB chunk the
+//                    split re-runs over the whole buffered text from its start
+//   sqlite3_complete (dump only) the sqlite3 shell's loop: append a line,
+//                    call sqlite3_complete() on the buffer when it has a ';'
+// Counter bytes_examined: bytes the variant looked at per pass over the input.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#if __has_include(<sqlite3.h>)
+#include <sqlite3.h>
+#define HAVE_SQLITE 1
+#endif
+
+extern "C" {
+#include "mote/arena.h"
+#include "mote/scan.h"
+}
+
+namespace {
+
+struct Rng {
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    uint32_t next()
+    {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        return (uint32_t)(s >> 11);
+    }
+};
+
+const char *const words[] = {"alpha", "beta", "gamma''s", "delta", "O\\'Brien", "x;y",
+                             "line\\nbreak", "tab\\there", "quote \\\"q\\\"", "zeta"};
+
+std::string gen_dump()
+{
+    Rng r;
+    std::string s;
+    s += "-- MySQL dump 10.13  Distrib 8.0.36\n/*!40101 SET NAMES utf8mb4 */;\n";
+    for (int t = 0; s.size() < (8u << 20); t++) {
+        char head[512];
+        snprintf(head, sizeof head,
+                 "\nDROP TABLE IF EXISTS `t%d`;\n"
+                 "CREATE TABLE `t%d` (\n  `id` int NOT NULL,\n  `name` varchar(64) DEFAULT NULL,\n"
+                 "  `price` decimal(10,2),\n  `created` datetime,\n  PRIMARY KEY (`id`)\n"
+                 ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;\n"
+                 "LOCK TABLES `t%d` WRITE;\n",
+                 t, t, t);
+        s += head;
+        for (int stmt = 0; stmt < 16; stmt++) {
+            s += "INSERT INTO `t" + std::to_string(t) + "` VALUES ";
+            size_t start = s.size();
+            for (int row = 0; s.size() - start < 65536; row++) {
+                char buf[256];
+                snprintf(buf, sizeof buf, "%s(%u,'%s %u',%u.%02u,'2024-%02u-%02u 12:%02u:00',%s)",
+                         row ? "," : "", r.next() % 1000000, words[r.next() % 10], r.next() % 1000,
+                         r.next() % 10000, r.next() % 100, 1 + r.next() % 12, 1 + r.next() % 28,
+                         r.next() % 60, (r.next() % 5) ? "NULL" : "'note'");
+                s += buf;
+            }
+            s += ";\n";
+        }
+        s += "UNLOCK TABLES;\n";
+    }
+    return s;
+}
+
+std::string gen_quotes()
+{
+    Rng r;
+    std::string s;
+    while (s.size() < (4u << 20)) {
+        s += "select ";
+        int n = 1 + (int)(r.next() % 12);
+        for (int i = 0; i < n; i++) {
+            switch (r.next() % 4) {
+            case 0: s += "'a;b',"; break;
+            case 1: s += "'it''s',"; break;
+            case 2: s += "\"x\\\"y\","; break;
+            default: s += "`c;d`,"; break;
+            }
+        }
+        s += "'';\n";
+    }
+    return s;
+}
+
+std::string gen_big()
+{
+    Rng r;
+    std::string s = "INSERT INTO blobs VALUES ";
+    while (s.size() < 4900000) {
+        char buf[96];
+        snprintf(buf, sizeof buf, "(%u,'%08x%08x;%08x'),", r.next(), r.next(), r.next(), r.next());
+        s += buf;
+    }
+    s += "(0,'');\n";
+    return s;
+}
+
+const std::string &input(int which)
+{
+    static const std::string dump = gen_dump();
+    static const std::string quotes = gen_quotes();
+    static const std::string big = gen_big();
+    return which == 0 ? dump : which == 1 ? quotes : big;
+}
+
+size_t chunk_of(int which) { return which == 2 ? 4096 : 65536; }
+
+void BM_mote(benchmark::State &state, int which)
+{
+    const std::string &in = input(which);
+    const size_t chunk = chunk_of(which);
+    mote_arena arena;
+    mote_pool pool;
+    mote_arena_init(&arena, nullptr, 0, mote_heap_alloc, nullptr);
+    mote_pool_init(&pool, &arena, 0);
+    uint64_t examined = 0, tokens = 0;
+    for (auto _ : state) {
+        mote_buf carry;
+        mote_buf_init_pool(&carry, &pool, 0);
+        mote_scan_config cfg;
+        mote_scan_config_init(&cfg, MOTE_SCAN_MYSQL);
+        mote_scanner sc;
+        mote_scan_init(&sc, &cfg, &carry);
+        mote_scan_token tok;
+        const uint8_t *p = (const uint8_t *)in.data();
+        for (size_t off = 0; off < in.size(); off += chunk) {
+            size_t k = in.size() - off < chunk ? in.size() - off : chunk;
+            mote_scan_feed(&sc, p + off, k);
+            while (mote_scan_next(&sc, &tok) == MOTE_OK) tokens++;
+        }
+        mote_scan_finish(&sc);
+        while (mote_scan_next(&sc, &tok) == MOTE_OK) tokens++;
+        mote_scan_stats st;
+        mote_scan_get_stats(&sc, &st);
+        examined = st.bytes_examined;
+        mote_buf_free(&carry);
+    }
+    benchmark::DoNotOptimize(tokens);
+    mote_arena_destroy(&arena);
+    state.SetBytesProcessed((int64_t)state.iterations() * (int64_t)in.size());
+    state.counters["bytes_examined"] = (double)examined;
+}
+
+void BM_memchr(benchmark::State &state, int which)
+{
+    const std::string &in = input(which);
+    size_t count = 0;
+    for (auto _ : state) {
+        const char *p = in.data(), *end = p + in.size();
+        while ((p = (const char *)memchr(p, ';', (size_t)(end - p))) != nullptr) {
+            count++;
+            p++;
+        }
+    }
+    benchmark::DoNotOptimize(count);
+    state.SetBytesProcessed((int64_t)state.iterations() * (int64_t)in.size());
+    state.counters["bytes_examined"] = (double)in.size();
+}
+
+// The "before": a split callback that finds the first ';' outside quotes by
+// scanning the buffered text from its start, called again from the start
+// every time a 4 KiB read appends to the buffer.
+size_t find_end(const char *p, size_t n, uint64_t *examined)
+{
+    char q = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i];
+        if (q) {
+            if (c == '\\') i++;
+            else if (c == q) q = 0;
+        } else if (c == '\'' || c == '"' || c == '`') {
+            q = c;
+        } else if (c == ';') {
+            *examined += i + 1;
+            return i + 1;
+        }
+    }
+    *examined += n;
+    return 0;
+}
+
+void BM_rescan(benchmark::State &state, int which)
+{
+    const std::string &in = input(which);
+    uint64_t examined = 0, tokens = 0;
+    for (auto _ : state) {
+        examined = 0;
+        std::string buf;
+        for (size_t off = 0; off < in.size(); off += 4096) {
+            buf.append(in, off, 4096);
+            size_t start = 0, e;
+            while ((e = find_end(buf.data() + start, buf.size() - start, &examined)) != 0) {
+                tokens++;
+                start += e;
+            }
+            buf.erase(0, start);
+        }
+    }
+    benchmark::DoNotOptimize(tokens);
+    state.SetBytesProcessed((int64_t)state.iterations() * (int64_t)in.size());
+    state.counters["bytes_examined"] = (double)examined;
+}
+
+#ifdef HAVE_SQLITE
+void BM_sqlite3_complete(benchmark::State &state, int which)
+{
+    const std::string &in = input(which);
+    uint64_t examined = 0, tokens = 0;
+    for (auto _ : state) {
+        examined = 0;
+        std::string buf;
+        size_t off = 0;
+        while (off < in.size()) {
+            size_t nl = in.find('\n', off);
+            size_t e = nl == std::string::npos ? in.size() : nl + 1;
+            bool semi = memchr(in.data() + off, ';', e - off) != nullptr;
+            buf.append(in, off, e - off);
+            off = e;
+            if (semi) {
+                examined += buf.size();
+                if (sqlite3_complete(buf.c_str())) {
+                    tokens++;
+                    buf.clear();
+                }
+            }
+        }
+    }
+    benchmark::DoNotOptimize(tokens);
+    state.SetBytesProcessed((int64_t)state.iterations() * (int64_t)in.size());
+    state.counters["bytes_examined"] = (double)examined;
+}
+#endif
+
+void register_all()
+{
+    const char *cases[] = {"dump", "quotes", "big"};
+    for (int w = 0; w < 3; w++) {
+        std::string c = std::string("scan/") + cases[w] + "/";
+        benchmark::RegisterBenchmark((c + "mote").c_str(), BM_mote, w);
+        benchmark::RegisterBenchmark((c + "memchr").c_str(), BM_memchr, w);
+        benchmark::RegisterBenchmark((c + "rescan").c_str(), BM_rescan, w);
+#ifdef HAVE_SQLITE
+        if (w == 0) benchmark::RegisterBenchmark((c + "sqlite3_complete").c_str(), BM_sqlite3_complete, w);
+#endif
+    }
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    register_all();
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

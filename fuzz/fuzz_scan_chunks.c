@@ -1,0 +1,53 @@
+/*
+ * fuzz_scan_chunks - the scanner gives the same tokens and errors for any
+ * chunking: one chunk, 1-byte chunks and pseudo-random chunk sizes must give
+ * identical transcripts, and bytes examined must equal the input size.
+ *
+ * Input: byte 0 dialect (low 3 bits, mod 5) + flags (KEEP_BLANK, PIECES,
+ * KEEP_LEADING, max_token on); byte 1 max_token (1..64) and delimiter length
+ * (generic/mysql/postgres: 1..3 bytes taken from bytes 2..4); byte 5 generic
+ * comment styles; the rest is the text.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tests/scan_util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 6 || size > 8192) return 0;
+    mote_scan_config cfg;
+    mote_scan_config_init(&cfg, (mote_scan_dialect)((data[0] & 7) % 5));
+    if (data[0] & 0x08) cfg.flags |= MOTE_SCAN_KEEP_BLANK;
+    if (data[0] & 0x20) cfg.flags |= MOTE_SCAN_KEEP_LEADING;
+    if (data[0] & 0x40) cfg.max_token = 1u + (data[1] & 63u);
+    if ((data[0] & 0x10) && cfg.max_token) cfg.flags |= MOTE_SCAN_PIECES;
+    size_t dl = (size_t)(data[1] >> 6);
+    if (dl && cfg.dialect != MOTE_SCAN_SQLITE && cfg.dialect != MOTE_SCAN_LINES) {
+        cfg.delim = data + 2;
+        cfg.delim_len = dl;
+    }
+    if (cfg.dialect == MOTE_SCAN_GENERIC) cfg.comments = data[5] & 0x1fu;
+    const uint8_t *in = data + 6;
+    size_t n = size - 6;
+
+    transcript whole = scan_all(&cfg, in, n, n ? n : 1, 0);
+    if (strcmp(whole.s, "INIT\n") == 0) { /* rejected configuration */
+        free(whole.s);
+        return 0;
+    }
+    if (whole.stats.bytes_examined != n) abort();
+    transcript one = scan_all(&cfg, in, n, 1, 0);
+    if (strcmp(one.s, whole.s) != 0 || one.stats.bytes_examined != n) abort();
+    uint32_t seed = 1;
+    for (size_t i = 0; i < n && i < 16; i++) seed = seed * 31u + in[i];
+    transcript var = scan_chunks(&cfg, in, n, 0, seed | 1u, 0);
+    if (strcmp(var.s, whole.s) != 0 || var.stats.bytes_examined != n) abort();
+    free(whole.s);
+    free(one.s);
+    free(var.s);
+    return 0;
+}

@@ -1,0 +1,301 @@
+/*
+ * mote/scan.h - split SQL scripts and record streams into statements.
+ *
+ * Two layers:
+ *
+ * 1. mote_split(): one-shot split of a whole buffer on a single-byte
+ *    delimiter, honouring double quotes and backslash escapes. Parts are
+ *    views into the input; nothing is allocated.
+ *
+ * 2. mote_scanner: a streaming, resumable scanner. Push API:
+ *
+ *        mote_scan_feed(sc, chunk, n);
+ *        while ((e = mote_scan_next(sc, &tok)) != MOTE_ERR_NEED_MORE)
+ *            ... e == MOTE_OK: use tok.text; otherwise an error at tok.pos
+ *        ... feed the next chunk, or mote_scan_finish(sc) at end of input
+ *        and drain with mote_scan_next() until it returns NEED_MORE again.
+ *
+ *    or the pull API mote_scan_pull() over a read callback. Quote kind,
+ *    escape, comment state, a partially matched delimiter, a partially read
+ *    mysql DELIMITER command and the SQLite trigger state are carried across
+ *    chunk boundaries, so any chunking of the same input (down to one byte per
+ *    feed) gives the same tokens and errors. Each input byte is examined
+ *    once: the scanner resumes exactly where it stopped (see
+ *    mote_scan_stats.bytes_examined).
+ *
+ * Memory: tokens that lie wholly inside a fed chunk are returned as views
+ * into that chunk (no copy). Only the bytes of a token that is still open
+ * when a chunk runs out are copied into the caller's mote_buf ("carry"); the
+ * carry never holds anything but the current token, so memory is bounded by
+ * the longest token (or max_token) - never by the input size. The mote_buf
+ * grows by doubling only when one token outgrows it.
+ *
+ * Cost: one pass. The skip loops look up each byte's class in a table; a
+ * token's bytes are copied at most once (into the carry, when it straddles a
+ * chunk boundary). The sqlite dialect looks at every byte of the first word
+ * or two of a statement (for CREATE TRIGGER), postgres looks back two bytes
+ * at a quote or '$'.
+ *
+ * Positions: offset counts bytes from the start of the stream (a skipped BOM
+ * included), line and column are 1-based, columns count bytes. LF, CR and
+ * CRLF each count as one line break. NUL bytes are ordinary data.
+ * A UTF-8 byte-order mark (EF BB BF) at offset 0 is skipped.
+ */
+#ifndef MOTE_SCAN_H
+#define MOTE_SCAN_H
+
+#include "mote/buf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* One-shot split                                                           */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Split in[0..len) on the byte delim. Rules (those of the motivating case's
+ * splitOnDelimiter):
+ *   - a '"' toggles "inside quotes"; a delim inside quotes does not split;
+ *   - a '\\' escapes the next byte (inside or outside quotes): an escaped
+ *     '"' or delim has no special meaning; the escape pair stays in the part
+ *     as written;
+ *   - consecutive, leading and trailing delimiters produce no empty parts;
+ *   - an unterminated quote simply runs to the end of the input.
+ * delim must not be '"' or '\\' (MOTE_ERR_INVALID).
+ * Parts are views into in, in order, written to parts[0..cap); *count
+ * receives the number of parts in the input even when it exceeds cap.
+ * in may be NULL only if len == 0; parts may be NULL only if cap == 0.
+ * Returns MOTE_OK, MOTE_ERR_SPACE (more than cap parts: the first cap are
+ * written, *count tells how many there are) or MOTE_ERR_INVALID.
+ */
+mote_err mote_split(const uint8_t *in, size_t len, uint8_t delim,
+                    mote_view *parts, size_t cap, size_t *count);
+
+/* ------------------------------------------------------------------------ */
+/* Streaming scanner                                                        */
+/* ------------------------------------------------------------------------ */
+
+typedef enum mote_scan_dialect {
+    /*
+     * generic: delimiter of 1..16 bytes (default ";"), quote bytes from
+     * config.quotes (default "\"'"), escape byte config.escape (default '\\',
+     * -1 for none; an escape works inside and outside quotes), comment
+     * styles from config.comments (default none). Doubled quotes ('it''s')
+     * need no flag: closing and reopening gives the same boundaries.
+     */
+    MOTE_SCAN_GENERIC = 0,
+    /*
+     * mysql: ' " ` quotes; backslash escapes inside ' and " (not inside
+     * backticks); # and "-- " comments ("--" followed by a byte <= 0x20 or
+     * 0x7f), block comments (slash-star ... star-slash) (not nested); the client command
+     * "DELIMITER xyz" at statement start (case-insensitive, 1..16 bytes up to
+     * the next blank, rest of the line ignored, no backslash) changes the
+     * delimiter; the command itself is not a token.
+     */
+    MOTE_SCAN_MYSQL = 1,
+    /*
+     * sqlite: ' " ` and [...] quoting, no backslash escapes, "--" and
+     * block comments (slash-star ... star-slash), and a CREATE [TEMP] TRIGGER ... END; body is one
+     * statement: boundaries are exactly where sqlite3_complete() says a
+     * statement is complete. Delimiter fixed to ";".
+     */
+    MOTE_SCAN_SQLITE = 2,
+    /*
+     * postgres: ' and " quoting, E'...' strings with backslash escapes,
+     * $tag$...$tag$ dollar quoting (tag: letter or _ then letters, digits,
+     * _; up to 64 bytes), "--" comments, nested block comments (slash-star ... star-slash).
+     */
+    MOTE_SCAN_POSTGRES = 3,
+    /*
+     * lines: newline-delimited records. '"' quotes may hold raw newlines; a
+     * backslash escapes the next byte (a newline included) inside and outside
+     * quotes. The token is the record without its "\n"; a "\r" just before
+     * the "\n" is removed too (MOTE_SCAN_TOK_CR is set). Leading blanks are
+     * kept; empty records are skipped unless MOTE_SCAN_KEEP_BLANK. Delimiter
+     * fixed to "\n".
+     */
+    MOTE_SCAN_LINES = 4
+} mote_scan_dialect;
+
+/* config.comments bits (generic dialect; the others set their own). */
+#define MOTE_SCAN_COMMENT_HASH        0x01u /* # to end of line */
+#define MOTE_SCAN_COMMENT_DASH        0x02u /* -- to end of line */
+#define MOTE_SCAN_COMMENT_DASH_SPACE  0x04u /* -- then byte <= 0x20: to end of line */
+#define MOTE_SCAN_COMMENT_BLOCK       0x08u /* slash-star ... star-slash */
+#define MOTE_SCAN_COMMENT_NESTED      0x10u /* block comments nest (with BLOCK) */
+
+/* config.flags */
+/* Also return blank tokens: empty ones and, where leading blanks are
+ * trimmed (sql dialects), blank-only ones ("a;;" gives "a" and ""). The
+ * trailing rest after the last delimiter is never returned when blank.
+ * Default: skipped. */
+#define MOTE_SCAN_KEEP_BLANK  0x01u
+/* A token longer than max_token is handed out in pieces of max_token bytes,
+ * each but the last flagged MOTE_SCAN_TOK_CONTINUES, instead of a TOO_LONG
+ * error. For hosts that cannot hold one statement. */
+#define MOTE_SCAN_PIECES      0x02u
+/* Keep leading blanks (space, \t, \n, \r, \f, \v) in tokens. The sql
+ * dialects trim them by default (so a token's position is that of its first
+ * real byte); generic and lines keep them always. */
+#define MOTE_SCAN_KEEP_LEADING 0x04u
+
+typedef struct mote_scan_config {
+    mote_scan_dialect dialect;
+    /* Delimiter (generic, mysql initial, postgres): NULL = ";" (1..16 bytes;
+     * sqlite and lines accept only their own). */
+    const uint8_t *delim;
+    size_t delim_len;
+    /* Longest token held, 0 = no limit but the mote_buf's own cap. */
+    size_t max_token;
+    unsigned flags;
+    /* generic only: */
+    const char *quotes;  /* NUL-terminated, up to 4 distinct bytes; NULL = "\"'" */
+    int escape;          /* escape byte, -1 = none */
+    unsigned comments;   /* MOTE_SCAN_COMMENT_* */
+} mote_scan_config;
+
+/* Fill *cfg with the defaults of a dialect (delim NULL, no max, flags 0). */
+void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect);
+
+/* Token flags */
+#define MOTE_SCAN_TOK_DELIM     0x01u /* ended at a delimiter (else end of input) */
+#define MOTE_SCAN_TOK_CONTINUES 0x02u /* a piece; more of this token follows */
+#define MOTE_SCAN_TOK_ESCAPES   0x04u /* holds an escape byte (text is raw) */
+#define MOTE_SCAN_TOK_CR        0x08u /* lines: a "\r" before the "\n" was removed */
+
+/*
+ * A token (statement / record) or an error. On MOTE_OK text is the token
+ * without its delimiter, a view valid until the next call on the scanner (and
+ * only while the fed chunk is alive, for tokens inside it); pos is the
+ * position of its first byte (for a piece: of the piece; a piece's line and
+ * column are approximate when a line break lies in the up to 15 bytes held
+ * back for a possible delimiter). On an error text is
+ * empty, pos is where the problem starts (the token's start for TOO_LONG, the
+ * opening quote or comment for UNTERMINATED_*, the DELIMITER command for
+ * BAD_DELIMITER) and message is a static English sentence.
+ */
+typedef struct mote_scan_token {
+    mote_view text;
+    mote_pos pos;
+    unsigned flags;
+    const char *message;
+} mote_scan_token;
+
+typedef struct mote_scan_stats {
+    uint64_t bytes_fed;      /* bytes given to feed() */
+    uint64_t bytes_examined; /* bytes the state machine stepped over; == bytes_fed at end */
+    uint64_t bytes_copied;   /* bytes copied into the carry buffer */
+    uint64_t tokens;         /* tokens (pieces) returned */
+    uint64_t errors;         /* errors returned */
+    size_t carry_peak;       /* most bytes the carry held at once */
+} mote_scan_stats;
+
+/* Read callback of the pull API: read up to cap bytes into dst; return the
+ * count, 0 at end of input, negative on error. */
+typedef long (*mote_scan_read_fn)(void *ctx, uint8_t *dst, size_t cap);
+
+/* The context. Fields are private; it is visible only so callers can place
+ * it on the stack, statically or in an arena. About 900 bytes on 64-bit hosts
+ * (two 256-byte class tables). */
+typedef struct mote_scanner {
+    mote_buf *carry;
+    size_t max_token;
+    uint8_t cls[256];        /* per-byte class bits for the fast skip loops */
+    uint8_t open_slot[256];  /* quote byte -> slot + 1 */
+    uint8_t q_close[4];
+    int16_t q_esc[4];
+    int16_t esc_out;         /* escape outside quotes, -1 none */
+    uint8_t dialect, flags, comments, trim;
+    uint8_t delim[16], kmp[16], dlen, km;
+    uint8_t state, rstate, slot, bom;
+    uint8_t finished, done, dropping, pieces_out;
+    uint8_t trig;            /* sqlite3_complete() state */
+    uint8_t wlen;            /* sqlite keyword / mysql DELIMITER word */
+    uint8_t word[10];
+    uint8_t arglen, argbad;
+    uint8_t arg[16];
+    uint8_t taglen, tagk;
+    uint8_t tag[64];
+    uint8_t hist[2], hist_n; /* last bytes of the token handed out or dropped */
+    unsigned depth;          /* nested comment depth */
+    unsigned tokflags;
+    const uint8_t *chunk, *next_chunk;
+    size_t next_len;
+    size_t chunk_len, pos, tok_start, carry_drop;
+    uint64_t base;           /* stream offset of chunk[0] */
+    uint64_t line, line_start, last_cr;
+    mote_pos tok_pos, open_pos;
+    mote_scan_stats stats;
+} mote_scanner;
+
+/*
+ * Prepare sc with cfg (copied; cfg->delim and cfg->quotes need not outlive
+ * the call) and the carry buffer carry, which the caller initialised with
+ * mote_buf_init_pool/arena/fixed and which must outlive the scanner; its
+ * contents are the scanner's from now on. max_token 0 means no limit beyond
+ * the buffer's own cap (a full buffer counts as TOO_LONG). max_token gives the
+ * same errors for any chunking; the buffer's cap is a memory safety net whose
+ * errors depend on chunking (only bytes of tokens that straddle chunks are
+ * stored), so set max_token below it when results must not.
+ * Returns MOTE_OK, MOTE_ERR_INVALID (NULL argument, bad dialect, more than 4
+ * quotes, PIECES without max_token) or MOTE_ERR_BAD_DELIMITER (delimiter
+ * empty, longer than 16 bytes, or not the fixed one of sqlite/lines).
+ */
+mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry);
+
+/*
+ * Give the scanner the next chunk of input. The bytes are not copied: they
+ * MUST stay unchanged until mote_scan_next() has returned MOTE_ERR_NEED_MORE
+ * (then the scanner has copied what it still needs). len 0 is allowed.
+ * Returns MOTE_OK, MOTE_ERR_STATE (the previous chunk is not drained yet, or
+ * finish() was called) or MOTE_ERR_INVALID (NULL data with len > 0, NULL sc).
+ */
+mote_err mote_scan_feed(mote_scanner *sc, const void *data, size_t len);
+
+/* Declare the end of input. Returns MOTE_OK or MOTE_ERR_STATE (a chunk is
+ * not drained yet). Call mote_scan_next() afterwards for the last tokens. */
+mote_err mote_scan_finish(mote_scanner *sc);
+
+/*
+ * Take the next token. Returns:
+ *   MOTE_OK           *tok holds a token;
+ *   MOTE_ERR_NEED_MORE the fed input is used up: feed more or finish(); after
+ *                     finish() it means the stream is exhausted;
+ *   MOTE_ERR_TOO_LONG token over max_token (or the carry buffer's cap): its
+ *                     bytes are dropped up to the next delimiter (quotes and
+ *                     comments still tracked), later tokens are not lost;
+ *   MOTE_ERR_NOMEM    the carry could not grow: the token is dropped likewise;
+ *   MOTE_ERR_UNTERMINATED_QUOTE / _COMMENT at end of input (the token is
+ *                     dropped; pos names where it opened);
+ *   MOTE_ERR_BAD_DELIMITER a mysql DELIMITER command without a usable
+ *                     argument (the old delimiter stays);
+ *   MOTE_ERR_INVALID  NULL argument.
+ * Every error is recoverable: keep calling mote_scan_next().
+ */
+mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok);
+
+/*
+ * Pull API: like mote_scan_next(), but when input is needed it reads up to
+ * chunk_size bytes into chunk (caller memory, must stay the same across calls
+ * and live as long as returned views) through read(ctx, ...), feeds them, and
+ * calls finish() at end of input. Returns as next(); MOTE_ERR_NEED_MORE only
+ * when the stream is exhausted; MOTE_ERR_IO when read() fails (call again to
+ * retry).
+ */
+mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
+                        uint8_t *chunk, size_t chunk_size, mote_scan_token *tok);
+
+/* Statistics so far (never fails; zeros for NULL sc). */
+void mote_scan_get_stats(const mote_scanner *sc, mote_scan_stats *out);
+
+/* The delimiter now in force (a mysql DELIMITER command changes it); valid
+ * until the next call. */
+mote_view mote_scan_delimiter(const mote_scanner *sc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MOTE_SCAN_H */

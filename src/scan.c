@@ -1,0 +1,1151 @@
+/*
+ * scan.c - one-shot split and the streaming statement / record scanner.
+ *
+ * The scanner is one byte-level state machine. Every byte is looked at once:
+ * run() resumes at sc->pos with all lexer state in the context, so a token
+ * straddling any number of chunks costs the same as one in a single chunk.
+ * In the common states (outside anything, inside a quote, inside a comment)
+ * a skip loop jumps over bytes that cannot change the state, looked up in a
+ * 256-entry class table with one bit per state; only "interesting" bytes
+ * (quotes, escapes, the delimiter's first byte, comment openers, line breaks
+ * for positions) go through the full switch.
+ */
+#include "mote/scan.h"
+
+#include <string.h>
+
+/* ---------------------------------------------------------------- split */
+
+mote_err mote_split(const uint8_t *in, size_t len, uint8_t delim,
+                    mote_view *parts, size_t cap, size_t *count)
+{
+    if (!count || (!in && len) || (!parts && cap) || delim == '"' || delim == '\\')
+        return MOTE_ERR_INVALID;
+    size_t n = 0, start = 0;
+    bool inq = false;
+    for (size_t i = 0; i < len; i++) {
+        uint8_t c = in[i];
+        if (c == '\\') {
+            i++; /* the escaped byte stays in the part, without meaning */
+        } else if (c == '"') {
+            inq = !inq;
+        } else if (c == delim && !inq) {
+            if (i > start) {
+                if (n < cap) parts[n] = (mote_view){in + start, i - start};
+                n++;
+            }
+            start = i + 1;
+        }
+    }
+    if (len > start) {
+        if (n < cap) parts[n] = (mote_view){in + start, len - start};
+        n++;
+    }
+    *count = n;
+    return n > cap ? MOTE_ERR_SPACE : MOTE_OK;
+}
+
+/* ------------------------------------------------------------- scanner */
+
+/* Class bits: a byte with the bit of the current state set stops the skip
+ * loop of that state. */
+enum {
+    C_NORM = 0x01,
+    C_Q0 = 0x02, /* quote slots 0..3: 0x02 0x04 0x08 0x10 */
+    C_BLOCK = 0x20,
+    C_LINE = 0x40,
+    C_DOLLAR = 0x80
+};
+
+enum {
+    S_LEAD,      /* sql dialects: skipping blanks before a statement */
+    S_HEAD,      /* mysql: matching "delimiter" at statement start */
+    S_NORMAL,
+    S_DASH,      /* saw '-' */
+    S_DASH2,     /* mysql: saw "--", a comment only if a blank follows */
+    S_SLASH,     /* saw '/' */
+    S_LINE,      /* line comment */
+    S_BLOCK,     /* block comment */
+    S_BSTAR,     /* block comment, saw '*' */
+    S_BSLASH,    /* nested block comment, saw '/' */
+    S_QUOTE,
+    S_QESC,      /* quote, after its escape byte */
+    S_ESC,       /* after an escape byte outside quotes */
+    S_DTAG,      /* postgres: reading $tag$ */
+    S_DOLLAR,    /* postgres: inside a dollar-quoted string */
+    S_DMATCH,    /* postgres: matching the closing $tag$ */
+    S_DCMD_WS,   /* mysql DELIMITER: blanks before the argument */
+    S_DCMD_ARG,
+    S_DCMD_REST  /* rest of the DELIMITER line, ignored */
+};
+
+/* run() results */
+enum { R_LIMIT, R_END, R_BLANK, R_CMD };
+
+/* sqlite3_complete() tokens and its transition table (a fact of SQLite's
+ * behaviour: states INVALID START NORMAL EXPLAIN CREATE TRIGGER SEMI END). */
+enum { TK_SEMI, TK_WS, TK_OTHER, TK_EXPLAIN, TK_CREATE, TK_TEMP, TK_TRIGGER, TK_END };
+static const uint8_t sq_trans[8][8] = {
+    /*            SEMI WS OTHER EXPLAIN CREATE TEMP TRIGGER END */
+    /* INVALID */ {1, 0, 2, 3, 4, 2, 2, 2},
+    /* START   */ {1, 1, 2, 3, 4, 2, 2, 2},
+    /* NORMAL  */ {1, 2, 2, 2, 2, 2, 2, 2},
+    /* EXPLAIN */ {1, 3, 3, 2, 4, 2, 2, 2},
+    /* CREATE  */ {1, 4, 2, 2, 2, 4, 5, 2},
+    /* TRIGGER */ {6, 5, 5, 5, 5, 5, 5, 5},
+    /* SEMI    */ {6, 6, 5, 5, 5, 5, 5, 7},
+    /* END     */ {1, 7, 5, 5, 5, 5, 5, 5},
+};
+
+static bool is_blank(uint8_t c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static uint8_t lower(uint8_t c)
+{
+    return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c;
+}
+
+static bool is_alpha(uint8_t c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool is_digit(uint8_t c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* SQLite's IdChar(): letters, digits, '_', '$' and every byte >= 0x80. */
+static bool sq_idchar(uint8_t c)
+{
+    return is_alpha(c) || is_digit(c) || c == '_' || c == '$' || c >= 0x80;
+}
+
+/* PostgreSQL identifier continuation bytes. */
+static bool pg_ident(uint8_t c)
+{
+    return sq_idchar(c);
+}
+
+/* First byte of a dollar-quote tag: letter, '_' or high byte (no digit). */
+static bool pg_tag_first(uint8_t c)
+{
+    return is_alpha(c) || c == '_' || c >= 0x80;
+}
+
+static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
+{
+    memcpy(sc->delim, d, n);
+    sc->dlen = (uint8_t)n;
+    sc->km = 0;
+    /* KMP failure function, so that "xaab" with delimiter "ab" is found:
+     * after a mismatch the match resumes at the longest border. */
+    uint8_t k = 0;
+    sc->kmp[0] = 0;
+    for (size_t j = 1; j < n; j++) {
+        while (k > 0 && d[j] != d[k]) k = sc->kmp[k - 1];
+        if (d[j] == d[k]) k++;
+        sc->kmp[j] = k;
+    }
+}
+
+/* (Re)build the C_NORM bit: it depends on the delimiter, which a mysql
+ * DELIMITER command can change. */
+static void build_norm(mote_scanner *sc)
+{
+    for (int c = 0; c < 256; c++) {
+        bool on = sc->open_slot[c] != 0 || c == '\n' || c == '\r' || c == sc->esc_out ||
+                  c == sc->delim[0];
+        if ((sc->comments & MOTE_SCAN_COMMENT_HASH) && c == '#') on = true;
+        if ((sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE)) && c == '-')
+            on = true;
+        if ((sc->comments & MOTE_SCAN_COMMENT_BLOCK) && c == '/') on = true;
+        if (sc->dialect == MOTE_SCAN_POSTGRES && c == '$') on = true;
+        if (on) sc->cls[c] |= C_NORM;
+        else sc->cls[c] &= (uint8_t)~C_NORM;
+    }
+}
+
+void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
+{
+    if (!cfg) return;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->dialect = dialect;
+    cfg->escape = '\\';
+}
+
+static void add_slot(mote_scanner *sc, unsigned slot, uint8_t open, uint8_t close, int esc,
+                     bool mapped)
+{
+    if (mapped) sc->open_slot[open] = (uint8_t)(slot + 1);
+    sc->q_close[slot] = close;
+    sc->q_esc[slot] = (int16_t)esc;
+    uint8_t bit = (uint8_t)(C_Q0 << slot);
+    sc->cls[close] |= bit;
+    if (esc >= 0) sc->cls[esc] |= bit;
+    sc->cls['\n'] |= bit;
+    sc->cls['\r'] |= bit;
+}
+
+static mote_pos pos_at(const mote_scanner *sc, size_t idx)
+{
+    mote_pos p;
+    p.offset = sc->base + idx;
+    p.line = sc->line;
+    p.column = p.offset - sc->line_start + 1;
+    return p;
+}
+
+static void reset_token(mote_scanner *sc)
+{
+    sc->state = sc->trim ? S_LEAD : (sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
+    sc->wlen = 0;
+    sc->trig = 1;
+    sc->km = 0;
+    sc->tokflags = 0;
+    sc->tok_start = sc->pos;
+    sc->tok_pos = pos_at(sc, sc->pos);
+    sc->pieces_out = 0;
+    sc->hist_n = 0;
+}
+
+mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry)
+{
+    if (!sc || !cfg || !carry) return MOTE_ERR_INVALID;
+    memset(sc, 0, sizeof *sc);
+    sc->carry = carry;
+    sc->max_token = cfg->max_token;
+    sc->dialect = (uint8_t)cfg->dialect;
+    sc->flags = (uint8_t)cfg->flags;
+    sc->esc_out = -1;
+    if ((cfg->flags & MOTE_SCAN_PIECES) && cfg->max_token == 0) return MOTE_ERR_INVALID;
+    const uint8_t *d = cfg->delim;
+    size_t dn = cfg->delim_len;
+    switch (cfg->dialect) {
+    case MOTE_SCAN_GENERIC: {
+        const char *q = cfg->quotes ? cfg->quotes : "\"'";
+        size_t nq = strlen(q);
+        if (nq > 4) return MOTE_ERR_INVALID;
+        if (cfg->escape < -1 || cfg->escape > 255) return MOTE_ERR_INVALID;
+        for (size_t k = 0; k < nq; k++) {
+            uint8_t b = (uint8_t)q[k];
+            if (sc->open_slot[b] || (int)b == cfg->escape) return MOTE_ERR_INVALID;
+            add_slot(sc, (unsigned)k, b, b, cfg->escape, true);
+        }
+        sc->esc_out = (int16_t)cfg->escape;
+        sc->comments = (uint8_t)(cfg->comments & 0x1fu);
+        break;
+    }
+    case MOTE_SCAN_MYSQL:
+        add_slot(sc, 0, '\'', '\'', '\\', true);
+        add_slot(sc, 1, '"', '"', '\\', true);
+        add_slot(sc, 2, '`', '`', -1, true);
+        sc->comments = MOTE_SCAN_COMMENT_HASH | MOTE_SCAN_COMMENT_DASH_SPACE | MOTE_SCAN_COMMENT_BLOCK;
+        sc->trim = 1;
+        break;
+    case MOTE_SCAN_SQLITE:
+        add_slot(sc, 0, '\'', '\'', -1, true);
+        add_slot(sc, 1, '"', '"', -1, true);
+        add_slot(sc, 2, '`', '`', -1, true);
+        add_slot(sc, 3, '[', ']', -1, true);
+        sc->comments = MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK;
+        sc->trim = 1;
+        if (d && !(dn == 1 && d[0] == ';')) return MOTE_ERR_BAD_DELIMITER;
+        break;
+    case MOTE_SCAN_POSTGRES:
+        add_slot(sc, 0, '\'', '\'', -1, true);
+        add_slot(sc, 1, '"', '"', -1, true);
+        add_slot(sc, 2, '\'', '\'', '\\', false); /* E'...' strings, entered by lookback */
+        sc->comments = MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK | MOTE_SCAN_COMMENT_NESTED;
+        sc->trim = 1;
+        break;
+    case MOTE_SCAN_LINES:
+        add_slot(sc, 0, '"', '"', '\\', true);
+        sc->esc_out = '\\';
+        if (d && !(dn == 1 && d[0] == '\n')) return MOTE_ERR_BAD_DELIMITER;
+        if (!d) {
+            d = (const uint8_t *)"\n";
+            dn = 1;
+        }
+        break;
+    default:
+        return MOTE_ERR_INVALID;
+    }
+    if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
+    if (!d) {
+        d = (const uint8_t *)";";
+        dn = 1;
+    }
+    if (dn == 0 || dn > sizeof sc->delim) return MOTE_ERR_BAD_DELIMITER;
+    set_delim(sc, d, dn);
+    if (sc->comments & MOTE_SCAN_COMMENT_BLOCK) {
+        sc->cls['*'] |= C_BLOCK;
+        if (sc->comments & MOTE_SCAN_COMMENT_NESTED) sc->cls['/'] |= C_BLOCK;
+    }
+    sc->cls['\n'] |= C_BLOCK | C_LINE | C_DOLLAR;
+    sc->cls['\r'] |= C_BLOCK | C_LINE | C_DOLLAR;
+    sc->cls['$'] |= C_DOLLAR;
+    build_norm(sc);
+    sc->line = 1;
+    sc->last_cr = UINT64_MAX;
+    reset_token(sc);
+    return MOTE_OK;
+}
+
+static const uint8_t bom[3] = {0xEF, 0xBB, 0xBF};
+
+static void install(mote_scanner *sc, const uint8_t *data, size_t len)
+{
+    sc->base += sc->chunk_len;
+    sc->chunk = data;
+    sc->chunk_len = len;
+    sc->pos = 0;
+    sc->tok_start = 0;
+}
+
+mote_err mote_scan_feed(mote_scanner *sc, const void *data, size_t len)
+{
+    if (!sc || (!data && len)) return MOTE_ERR_INVALID;
+    if (sc->chunk || sc->finished) return MOTE_ERR_STATE;
+    const uint8_t *d = data ? (const uint8_t *)data : (const uint8_t *)"";
+    sc->stats.bytes_fed += len;
+    if (sc->bom < 3) {
+        /* A UTF-8 BOM at offset 0 is skipped. Chunks may split it: matched
+         * bytes wait (unexamined) until the decision; if it is no BOM they
+         * are scanned first, from the constant bom[] itself. */
+        size_t j = 0;
+        while (sc->bom + j < 3 && j < len && d[j] == bom[sc->bom + j]) j++;
+        if (sc->bom + j == 3) {
+            sc->base = sc->bom;
+            sc->chunk = d;
+            sc->chunk_len = len;
+            sc->pos = sc->tok_start = j;
+            sc->bom = 4;
+            sc->stats.bytes_examined += 3;
+            sc->line_start = 3;
+            sc->tok_pos = pos_at(sc, j);
+            return MOTE_OK;
+        }
+        if (j == len) {
+            sc->bom = (uint8_t)(sc->bom + j);
+            return MOTE_OK; /* still undecided; next() says NEED_MORE */
+        }
+        uint8_t k = sc->bom;
+        sc->bom = 4;
+        if (k) {
+            install(sc, bom, k);
+            sc->next_chunk = d;
+            sc->next_len = len;
+            return MOTE_OK;
+        }
+    }
+    install(sc, d, len);
+    return MOTE_OK;
+}
+
+mote_err mote_scan_finish(mote_scanner *sc)
+{
+    if (!sc) return MOTE_ERR_INVALID;
+    if (sc->chunk) return MOTE_ERR_STATE;
+    sc->finished = 1;
+    if (sc->bom < 4) {
+        uint8_t k = sc->bom;
+        sc->bom = 4;
+        if (k) install(sc, bom, k); /* a BOM prefix at the end is data */
+    }
+    return MOTE_OK;
+}
+
+/* ------------------------------------------------------- state machine */
+
+static void newline(mote_scanner *sc, uint8_t c, size_t idx)
+{
+    uint64_t off = sc->base + idx;
+    if (c == '\r') {
+        sc->line++;
+        sc->last_cr = off;
+    } else if (sc->last_cr != off - 1 || off == 0) {
+        sc->line++;
+    }
+    sc->line_start = off + 1;
+}
+
+/* One KMP step; true when the delimiter is complete. */
+static bool kmp_step(mote_scanner *sc, uint8_t c)
+{
+    uint8_t k = sc->km;
+    while (k > 0 && sc->delim[k] != c) k = sc->kmp[k - 1];
+    if (sc->delim[k] == c) k++;
+    if (k == sc->dlen) {
+        sc->km = 0;
+        return true;
+    }
+    sc->km = k;
+    return false;
+}
+
+static void sq_tok(mote_scanner *sc, unsigned tk)
+{
+    if (sc->dialect == MOTE_SCAN_SQLITE) sc->trig = sq_trans[sc->trig][tk];
+}
+
+/* Classify the sqlite word just ended (keywords sqlite3_complete() knows). */
+static void sq_word_end(mote_scanner *sc)
+{
+    unsigned tk = TK_OTHER;
+    size_t n = sc->wlen;
+    const char *w = (const char *)sc->word;
+    if (n == 6 && memcmp(w, "create", 6) == 0) tk = TK_CREATE;
+    else if (n == 7 && memcmp(w, "trigger", 7) == 0) tk = TK_TRIGGER;
+    else if (n == 4 && memcmp(w, "temp", 4) == 0) tk = TK_TEMP;
+    else if (n == 9 && memcmp(w, "temporary", 9) == 0) tk = TK_TEMP;
+    else if (n == 3 && memcmp(w, "end", 3) == 0) tk = TK_END;
+    else if (n == 7 && memcmp(w, "explain", 7) == 0) tk = TK_EXPLAIN;
+    sc->wlen = 0;
+    sq_tok(sc, tk);
+}
+
+/* Byte `back` positions before chunk index idx within the current token,
+ * or -1 if the token has no such byte. Looks through the chunk, the carry
+ * and the two bytes remembered when earlier bytes were handed out or
+ * dropped. Used only for postgres E'..' and $ decisions. */
+static int prev_byte(const mote_scanner *sc, size_t idx, size_t back)
+{
+    size_t in_chunk = idx - sc->tok_start;
+    if (back <= in_chunk) return sc->chunk[idx - back];
+    back -= in_chunk;
+    size_t cl = sc->carry->len;
+    if (back <= cl) return sc->carry->data[cl - back];
+    back -= cl;
+    if (back <= sc->hist_n) return sc->hist[2 - back];
+    return -1;
+}
+
+static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
+{
+    if (n >= 2) {
+        sc->hist[0] = p[n - 2];
+        sc->hist[1] = p[n - 1];
+        sc->hist_n = 2;
+    } else if (n == 1) {
+        sc->hist[0] = sc->hist[1];
+        sc->hist[1] = p[0];
+        sc->hist_n = (uint8_t)(sc->hist_n ? 2 : 1);
+    }
+}
+
+#if defined(__GNUC__)
+#define MOTE_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define MOTE_ALWAYS_INLINE inline
+#endif
+
+/* Index of the lowest set bit of a non-zero word: isolate it and hash the
+ * power of two with a de Bruijn multiply. Branch-free and portable, so
+ * there is one code path on every compiler and host. */
+static MOTE_ALWAYS_INLINE unsigned low_bit(uint64_t x)
+{
+    static const uint8_t debruijn[64] = {
+        0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,
+        62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+        63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+        46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+    return debruijn[((x & ((uint64_t)0 - x)) * (uint64_t)0x03f79d71b4cb0a89u) >> 58];
+}
+
+/* Skip bytes without `mask` in the class table: the scanner's throughput on
+ * ordinary text. Eight class bytes are packed into a word (byte k of the
+ * input in bits 8k..8k+7, whatever the host's byte order) and the first hit
+ * found with one count-trailing-zeros: one branch per eight bytes, so the
+ * end of a run costs one mispredicted branch, not several. */
+static MOTE_ALWAYS_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim,
+                                      uint8_t mask)
+{
+    /* short runs (quote-dense text) end in the first bytes */
+    if (lim - i >= 4) {
+        if (cls[p[i]] & mask) return i;
+        if (cls[p[i + 1]] & mask) return i + 1;
+        if (cls[p[i + 2]] & mask) return i + 2;
+        if (cls[p[i + 3]] & mask) return i + 3;
+        i += 4;
+    }
+    const uint64_t m = mask * (uint64_t)0x0101010101010101u;
+    while (lim - i >= 8) {
+        const uint8_t *q = p + i;
+        uint64_t w = (uint64_t)cls[q[0]] | (uint64_t)cls[q[1]] << 8 |
+                     (uint64_t)cls[q[2]] << 16 | (uint64_t)cls[q[3]] << 24 |
+                     (uint64_t)cls[q[4]] << 32 | (uint64_t)cls[q[5]] << 40 |
+                     (uint64_t)cls[q[6]] << 48 | (uint64_t)cls[q[7]] << 56;
+        w &= m;
+        if (w) return i + (low_bit(w) >> 3);
+        i += 8;
+    }
+    while (i < lim && !(cls[p[i]] & mask)) i++;
+    return i;
+}
+
+/*
+ * The hot path of SQL dumps: ordinary text and quoted strings alternating.
+ * Runs NORMAL -> QUOTE -> NORMAL transitions inline (state in locals) and
+ * returns at the first byte that needs the general switch (a comment opener,
+ * the delimiter, a line break, an escape at the chunk's end, ...), or at lim.
+ * Not used where a quote opener needs context (postgres E'', sqlite outside
+ * its NORMAL/TRIGGER states), see run().
+ */
+static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    const uint8_t *cls = sc->cls;
+    unsigned slot = sc->slot;
+    if (sc->state == S_QUOTE) goto quote;
+    for (;;) {
+        i = skip(cls, p, i, lim, C_NORM);
+        if (i >= lim) return i;
+        slot = sc->open_slot[p[i]];
+        if (!slot) return i;
+        slot--;
+        sc->state = S_QUOTE;
+        sc->slot = (uint8_t)slot;
+        sc->open_pos = pos_at(sc, i);
+        i++;
+    quote:;
+        const uint8_t mask = (uint8_t)(C_Q0 << slot);
+        const uint8_t close = sc->q_close[slot];
+        const int esc = sc->q_esc[slot];
+        for (;;) {
+            i = skip(cls, p, i, lim, mask);
+            if (i >= lim) return i;
+            uint8_t c = p[i];
+            if (c == close) break;
+            if ((int)c == esc && lim - i >= 2 && p[i + 1] != '\n' && p[i + 1] != '\r') {
+                sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+                i += 2;
+                continue;
+            }
+            return i;
+        }
+        i++;
+        sc->state = S_NORMAL;
+        if (sc->dialect == MOTE_SCAN_SQLITE && sc->trig != 2 && sc->trig != 5) return i;
+    }
+}
+
+static void enter_quote(mote_scanner *sc, unsigned slot, size_t idx)
+{
+    sc->state = S_QUOTE;
+    sc->slot = (uint8_t)slot;
+    sc->open_pos = pos_at(sc, idx);
+    sc->km = 0;
+    sq_tok(sc, TK_OTHER);
+}
+
+/* Finish a mysql DELIMITER command: install the argument or flag an error. */
+static bool dcmd_done(mote_scanner *sc)
+{
+    if (sc->arglen == 0 || sc->argbad) return false;
+    set_delim(sc, sc->arg, sc->arglen);
+    build_norm(sc);
+    return true;
+}
+
+/*
+ * Run the state machine over chunk[pos..lim). Returns R_LIMIT at lim,
+ * R_END when a delimiter completed (pos just after it), R_BLANK when it
+ * completed before any token byte (sql dialects), R_CMD when a DELIMITER
+ * command line ended (sc->argbad tells failure).
+ */
+static int run(mote_scanner *sc, size_t lim)
+{
+    const uint8_t *p = sc->chunk;
+    const uint8_t *cls = sc->cls;
+    size_t i = sc->pos;
+    const size_t start = i;
+    int r = R_LIMIT;
+    const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE;
+    /* In sqlite the quote opener is an OTHER token, a no-op in the states
+     * where the skip runs; postgres needs lookback for E'' strings. */
+    const bool fast_quotes = sc->dialect != MOTE_SCAN_POSTGRES;
+
+    while (i < lim) {
+        uint8_t st = sc->state;
+        switch (st) {
+        case S_NORMAL:
+            /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
+            if (sc->km == 0 && (!sqlite || sc->trig == 2 || sc->trig == 5)) {
+                if (fast_quotes) i = fast_text(sc, p, i, lim);
+                else i = skip(cls, p, i, lim, C_NORM);
+            }
+            break;
+        case S_QUOTE:
+            if (fast_quotes) i = fast_text(sc, p, i, lim);
+            else i = skip(cls, p, i, lim, (uint8_t)(C_Q0 << sc->slot));
+            break;
+        case S_BLOCK: i = skip(cls, p, i, lim, C_BLOCK); break;
+        case S_LINE: i = skip(cls, p, i, lim, C_LINE); break;
+        case S_DOLLAR: i = skip(cls, p, i, lim, C_DOLLAR); break;
+        default: break;
+        }
+        if (i >= lim) break;
+        const size_t idx = i;
+        const uint8_t c = p[i++];
+        if (c == '\n' || c == '\r') newline(sc, c, idx);
+
+    again: /* re-dispatch c in sc->state, KMP included */
+        switch (sc->state) {
+        case S_LEAD:
+            if (kmp_step(sc, c)) { r = R_BLANK; goto out; }
+            /* sqlite3_complete() counts \v as a token, not as space */
+            if (is_blank(c) && !(sqlite && c == '\v')) {
+                sc->tok_start = i;
+                sc->tok_pos = pos_at(sc, i);
+                continue;
+            }
+            sc->tok_start = idx;
+            sc->tok_pos = pos_at(sc, idx);
+            if (sc->dialect == MOTE_SCAN_MYSQL) {
+                sc->state = S_HEAD;
+                sc->wlen = 0;
+                goto head;
+            }
+            sc->state = S_NORMAL;
+            goto normal;
+
+        case S_HEAD:
+            if (kmp_step(sc, c)) { r = R_END; goto out; }
+        head:
+            if (sc->wlen < 9) {
+                if (lower(c) == (uint8_t)"delimiter"[sc->wlen]) {
+                    sc->wlen++;
+                    continue;
+                }
+            } else if (c == ' ' || c == '\t') {
+                sc->state = S_DCMD_WS;
+                sc->arglen = 0;
+                sc->argbad = 0;
+                sc->km = 0;
+                continue;
+            } else if (c == '\n' || c == '\r') {
+                sc->arglen = 0;
+                sc->argbad = 1;
+                r = R_CMD;
+                goto out;
+            }
+            sc->wlen = 0;
+            sc->state = S_NORMAL;
+            goto normal;
+
+        case S_DCMD_WS:
+            if (c == ' ' || c == '\t') continue;
+            if (c == '\n' || c == '\r') { r = R_CMD; goto out; }
+            sc->state = S_DCMD_ARG;
+            /* fall through */
+        case S_DCMD_ARG:
+            if (c == ' ' || c == '\t') { sc->state = S_DCMD_REST; continue; }
+            if (c == '\n' || c == '\r') { r = R_CMD; goto out; }
+            if (sc->arglen < sizeof sc->arg) sc->arg[sc->arglen++] = c;
+            else sc->argbad = 1;
+            if (c == '\\') sc->argbad = 1;
+            continue;
+        case S_DCMD_REST:
+            if (c == '\n' || c == '\r') { r = R_CMD; goto out; }
+            continue;
+
+        case S_NORMAL:
+            if (sqlite && sc->wlen) {
+                if (sq_idchar(c)) {
+                    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lower(c);
+                    if (sc->wlen < 255) sc->wlen++;
+                    continue;
+                }
+                sq_word_end(sc);
+            }
+            if (kmp_step(sc, c)) goto delim;
+        normal:
+            if (sc->open_slot[c]) {
+                unsigned slot = sc->open_slot[c] - 1u;
+                if (sc->dialect == MOTE_SCAN_POSTGRES && c == '\'') {
+                    int b1 = prev_byte(sc, idx, 1);
+                    if (b1 == 'E' || b1 == 'e') {
+                        int b2 = prev_byte(sc, idx, 2);
+                        if (b2 < 0 || !pg_ident((uint8_t)b2)) slot = 2;
+                    }
+                }
+                enter_quote(sc, slot, idx);
+                continue;
+            }
+            if ((int)c == sc->esc_out) {
+                sc->state = S_ESC;
+                sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+                continue;
+            }
+            switch (c) {
+            case '#':
+                if (sc->comments & MOTE_SCAN_COMMENT_HASH) {
+                    sc->state = S_LINE;
+                    sc->km = 0;
+                    continue;
+                }
+                break;
+            case '-':
+                if (sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE)) {
+                    sc->state = S_DASH;
+                    continue;
+                }
+                break;
+            case '/':
+                if (sc->comments & MOTE_SCAN_COMMENT_BLOCK) {
+                    sc->state = S_SLASH;
+                    sc->open_pos = pos_at(sc, idx);
+                    continue;
+                }
+                break;
+            case '$':
+                if (sc->dialect == MOTE_SCAN_POSTGRES) {
+                    int b1 = prev_byte(sc, idx, 1);
+                    if (b1 < 0 || !pg_ident((uint8_t)b1)) {
+                        sc->state = S_DTAG;
+                        sc->taglen = 0;
+                        sc->open_pos = pos_at(sc, idx);
+                        continue;
+                    }
+                }
+                break;
+            default:
+                break;
+            }
+            if (sqlite) {
+                if (sq_idchar(c)) {
+                    if (sc->trig != 2 && sc->trig != 5) {
+                        sc->word[0] = lower(c);
+                        sc->wlen = 1;
+                    }
+                } else if (!(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f')) {
+                    sq_tok(sc, TK_OTHER);
+                }
+            }
+            continue;
+
+        delim:
+            if (sqlite) {
+                uint8_t nt = sq_trans[sc->trig][TK_SEMI];
+                if (nt != 1) {
+                    sc->trig = nt; /* ';' inside a trigger body */
+                    continue;
+                }
+            }
+            r = R_END;
+            goto out;
+
+        case S_DASH:
+            if (kmp_step(sc, c)) {
+                sq_tok(sc, TK_OTHER);
+                sc->state = S_NORMAL;
+                goto delim;
+            }
+            if (c == '-') {
+                sc->state = (sc->comments & MOTE_SCAN_COMMENT_DASH) ? S_LINE : S_DASH2;
+                if (sc->state == S_LINE) sc->km = 0;
+                continue;
+            }
+            sq_tok(sc, TK_OTHER);
+            sc->state = S_NORMAL;
+            goto normal;
+
+        case S_DASH2:
+            if (kmp_step(sc, c)) {
+                sc->state = S_NORMAL;
+                goto delim;
+            }
+            if (c <= 0x20 || c == 0x7f) {
+                sc->km = 0;
+                sc->state = (c == '\n' || c == '\r') ? S_NORMAL : S_LINE;
+                continue;
+            }
+            sc->state = S_NORMAL;
+            goto normal;
+
+        case S_SLASH:
+            if (kmp_step(sc, c)) {
+                sq_tok(sc, TK_OTHER);
+                sc->state = S_NORMAL;
+                goto delim;
+            }
+            if (c == '*') {
+                sc->state = S_BLOCK;
+                sc->depth = 1;
+                sc->km = 0;
+                continue;
+            }
+            sq_tok(sc, TK_OTHER);
+            sc->state = S_NORMAL;
+            goto normal;
+
+        case S_LINE:
+            if (c == '\n') {
+                /* the newline ends the comment and is itself a normal byte
+                 * (it may be, or start, the delimiter) */
+                sc->state = S_NORMAL;
+                goto again;
+            }
+            continue;
+
+        case S_BLOCK:
+            if (c == '*') sc->state = S_BSTAR;
+            else if (c == '/' && (sc->comments & MOTE_SCAN_COMMENT_NESTED)) sc->state = S_BSLASH;
+            continue;
+        case S_BSTAR:
+            if (c == '/') {
+                if (--sc->depth == 0) sc->state = S_NORMAL;
+                else sc->state = S_BLOCK;
+            } else if (c != '*') {
+                sc->state = S_BLOCK;
+            }
+            continue;
+        case S_BSLASH:
+            if (c == '*') {
+                if (sc->depth < UINT32_MAX) sc->depth++;
+                sc->state = S_BLOCK;
+            } else if (c != '/') {
+                sc->state = S_BLOCK;
+            }
+            continue;
+
+        case S_QUOTE:
+            if (c == sc->q_close[sc->slot]) {
+                sc->state = S_NORMAL;
+            } else if ((int)c == sc->q_esc[sc->slot]) {
+                sc->state = S_QESC;
+                sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+            }
+            continue;
+        case S_QESC:
+            sc->state = S_QUOTE;
+            continue;
+        case S_ESC:
+            sc->state = S_NORMAL;
+            continue;
+
+        case S_DTAG:
+            if (kmp_step(sc, c)) {
+                sc->state = S_NORMAL;
+                goto delim;
+            }
+            if (c == '$') {
+                sc->state = S_DOLLAR;
+                sc->km = 0;
+                continue;
+            }
+            if (sc->taglen < sizeof sc->tag &&
+                (sc->taglen == 0 ? pg_tag_first(c) : (pg_tag_first(c) || is_digit(c)))) {
+                sc->tag[sc->taglen++] = c;
+                continue;
+            }
+            sc->state = S_NORMAL;
+            goto normal;
+        case S_DOLLAR:
+            if (c == '$') {
+                sc->state = S_DMATCH;
+                sc->tagk = 0;
+            }
+            continue;
+        case S_DMATCH:
+            if (c == '$') {
+                if (sc->tagk == sc->taglen) sc->state = S_NORMAL;
+                else sc->tagk = 0;
+            } else if (sc->tagk < sc->taglen && c == sc->tag[sc->tagk]) {
+                sc->tagk++;
+            } else {
+                sc->state = S_DOLLAR;
+            }
+            continue;
+        default:
+            continue;
+        }
+    }
+out:
+    sc->stats.bytes_examined += i - start;
+    sc->pos = i;
+    return r;
+}
+
+/* ------------------------------------------------------------ driver */
+
+static size_t held(const mote_scanner *sc)
+{
+    if (sc->state == S_LEAD) return 0;
+    return sc->carry->len + (sc->pos - sc->tok_start);
+}
+
+static mote_err carry_append(mote_scanner *sc, const uint8_t *p, size_t n)
+{
+    if (n == 0) return MOTE_OK;
+    mote_err e = mote_buf_append(sc->carry, p, n);
+    if (e != MOTE_OK) return e == MOTE_ERR_NOMEM ? MOTE_ERR_NOMEM : MOTE_ERR_TOO_LONG;
+    sc->stats.bytes_copied += n;
+    if (sc->carry->len > sc->stats.carry_peak) sc->stats.carry_peak = sc->carry->len;
+    return MOTE_OK;
+}
+
+static mote_err fail(mote_scanner *sc, mote_scan_token *tok, mote_err e, mote_pos pos)
+{
+    tok->text.ptr = (const uint8_t *)"";
+    tok->text.len = 0;
+    tok->pos = pos;
+    tok->flags = 0;
+    tok->message = mote_err_message((int)e);
+    sc->stats.errors++;
+    return e;
+}
+
+/* Drop the current token's bytes from here on, up to its delimiter. */
+static void start_drop(mote_scanner *sc)
+{
+    if (sc->state == S_LEAD) return;
+    hist_push(sc, sc->carry->data, sc->carry->len);
+    if (sc->chunk) hist_push(sc, sc->chunk + sc->tok_start, sc->pos - sc->tok_start);
+    mote_buf_clear(sc->carry);
+    sc->tok_start = sc->pos;
+    sc->dropping = 1;
+}
+
+static mote_err give(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p, size_t n,
+                     mote_pos pos, unsigned flags)
+{
+    tok->text.ptr = n ? p : (const uint8_t *)"";
+    tok->text.len = n;
+    tok->pos = pos;
+    tok->flags = flags;
+    tok->message = NULL;
+    sc->stats.tokens++;
+    return MOTE_OK;
+}
+
+/* End of input reached with everything scanned. */
+static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
+{
+    sc->done = 1;
+    if (sc->dropping) return MOTE_ERR_NEED_MORE;
+    switch (sc->state) {
+    case S_LEAD:
+        return MOTE_ERR_NEED_MORE;
+    case S_QUOTE: case S_QESC: case S_DOLLAR: case S_DMATCH:
+        mote_buf_clear(sc->carry);
+        return fail(sc, tok, MOTE_ERR_UNTERMINATED_QUOTE, sc->open_pos);
+    case S_BLOCK: case S_BSTAR: case S_BSLASH:
+        mote_buf_clear(sc->carry);
+        return fail(sc, tok, MOTE_ERR_UNTERMINATED_COMMENT, sc->open_pos);
+    case S_HEAD:
+        if (sc->wlen < 9) break;
+        sc->arglen = 0;
+        /* fall through */
+    case S_DCMD_WS: case S_DCMD_ARG: case S_DCMD_REST:
+        mote_buf_clear(sc->carry);
+        if (!dcmd_done(sc)) return fail(sc, tok, MOTE_ERR_BAD_DELIMITER, sc->tok_pos);
+        return MOTE_ERR_NEED_MORE;
+    default:
+        break;
+    }
+    size_t n = sc->carry->len;
+    if (n == 0 && !sc->pieces_out) return MOTE_ERR_NEED_MORE;
+    sc->carry_drop = n;
+    if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES))
+        return fail(sc, tok, MOTE_ERR_TOO_LONG, sc->tok_pos);
+    return give(sc, tok, sc->carry->data, n, sc->tok_pos, sc->tokflags);
+}
+
+/* A delimiter completed: hand out the token (or drop it). Returns
+ * MOTE_ERR_NEED_MORE when there is nothing to hand out. */
+static mote_err at_delim(mote_scanner *sc, mote_scan_token *tok, int r)
+{
+    if (sc->dropping) {
+        sc->dropping = 0;
+        reset_token(sc);
+        return MOTE_ERR_NEED_MORE;
+    }
+    const uint8_t *p;
+    size_t n;
+    mote_pos pos = sc->tok_pos;
+    unsigned flags = sc->tokflags | MOTE_SCAN_TOK_DELIM;
+    bool pieces = sc->pieces_out;
+    if (r == R_BLANK) {
+        p = sc->chunk + sc->pos;
+        n = 0;
+    } else if (sc->carry->len == 0) {
+        /* A delimiter that starts with blanks may begin before a trimmed
+         * token: then the token is empty. */
+        p = sc->chunk + sc->tok_start;
+        n = sc->pos - sc->tok_start;
+        n = n > sc->dlen ? n - sc->dlen : 0;
+    } else {
+        mote_err e = carry_append(sc, sc->chunk + sc->tok_start, sc->pos - sc->tok_start);
+        if (e != MOTE_OK) {
+            mote_buf_clear(sc->carry);
+            reset_token(sc);
+            return fail(sc, tok, e, pos);
+        }
+        p = sc->carry->data;
+        n = sc->carry->len > sc->dlen ? sc->carry->len - sc->dlen : 0;
+        sc->carry_drop = sc->carry->len;
+    }
+    reset_token(sc);
+    if (sc->dialect == MOTE_SCAN_LINES && n > 0 && p[n - 1] == '\r') {
+        n--;
+        flags |= MOTE_SCAN_TOK_CR;
+    }
+    if (n == 0 && !pieces && !(sc->flags & MOTE_SCAN_KEEP_BLANK)) {
+        if (sc->carry_drop) {
+            mote_buf_consume(sc->carry, sc->carry_drop);
+            sc->carry_drop = 0;
+        }
+        return MOTE_ERR_NEED_MORE;
+    }
+    if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES))
+        return fail(sc, tok, MOTE_ERR_TOO_LONG, pos);
+    return give(sc, tok, p, n, pos, flags);
+}
+
+/* The token reached its size bound without ending: error or piece. */
+static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
+{
+    if (!(sc->flags & MOTE_SCAN_PIECES)) {
+        mote_pos pos = sc->tok_pos;
+        start_drop(sc);
+        return fail(sc, tok, MOTE_ERR_TOO_LONG, pos);
+    }
+    size_t m = sc->max_token;
+    const uint8_t *p;
+    size_t rest;
+    if (sc->carry->len == 0) {
+        p = sc->chunk + sc->tok_start;
+        sc->tok_start += m;
+        rest = sc->pos - sc->tok_start;
+    } else {
+        mote_err e = carry_append(sc, sc->chunk + sc->tok_start, sc->pos - sc->tok_start);
+        if (e != MOTE_OK) {
+            mote_pos pos = sc->tok_pos;
+            start_drop(sc);
+            return fail(sc, tok, e, pos);
+        }
+        sc->tok_start = sc->pos;
+        p = sc->carry->data;
+        sc->carry_drop = m;
+        rest = sc->carry->len - m;
+    }
+    mote_pos pos = sc->tok_pos;
+    hist_push(sc, p, m);
+    /* The next piece starts `rest` (< delimiter length) bytes back. */
+    mote_pos np = pos_at(sc, sc->pos);
+    np.offset -= rest;
+    np.column = np.column > rest ? np.column - rest : 1;
+    sc->tok_pos = np;
+    sc->pieces_out = 1;
+    return give(sc, tok, p, m, pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES);
+}
+
+mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
+{
+    if (!sc || !tok) return MOTE_ERR_INVALID;
+    if (sc->carry_drop) {
+        mote_buf_consume(sc->carry, sc->carry_drop);
+        sc->carry_drop = 0;
+    }
+    for (;;) {
+        if (sc->done) return MOTE_ERR_NEED_MORE;
+        if (!sc->chunk || sc->pos == sc->chunk_len) {
+            if (sc->chunk) {
+                /* Chunk used up: keep the open token's bytes (only those). */
+                size_t n = sc->chunk_len - sc->tok_start;
+                if (sc->state != S_LEAD && n) {
+                    if (sc->dropping) {
+                        hist_push(sc, sc->chunk + sc->tok_start, n);
+                    } else {
+                        mote_err e = carry_append(sc, sc->chunk + sc->tok_start, n);
+                        if (e != MOTE_OK) {
+                            mote_pos pos = sc->tok_pos;
+                            start_drop(sc);
+                            sc->chunk = NULL;
+                            return fail(sc, tok, e, pos);
+                        }
+                    }
+                }
+                sc->chunk = NULL;
+                if (sc->next_chunk) { /* the BOM prefix was data; now the chunk */
+                    install(sc, sc->next_chunk, sc->next_len);
+                    sc->next_chunk = NULL;
+                    continue;
+                }
+            }
+            if (!sc->finished) return MOTE_ERR_NEED_MORE;
+            return at_eof(sc, tok);
+        }
+        size_t lim = sc->chunk_len;
+        size_t bound = 0;
+        if (sc->max_token && !sc->dropping) {
+            bound = sc->max_token + sc->dlen;
+            if (sc->dialect == MOTE_SCAN_LINES && !(sc->flags & MOTE_SCAN_PIECES)) bound++;
+            size_t h = held(sc);
+            if (h >= bound) {
+                mote_err e = at_bound(sc, tok);
+                return e;
+            }
+            if (bound - h < lim - sc->pos) lim = sc->pos + (bound - h);
+        }
+        int r = run(sc, lim);
+        if (r == R_END || r == R_BLANK) {
+            mote_err e = at_delim(sc, tok, r);
+            if (e != MOTE_ERR_NEED_MORE) return e;
+            continue;
+        }
+        if (r == R_CMD) {
+            bool ok = dcmd_done(sc);
+            mote_pos pos = sc->tok_pos;
+            bool was_dropping = sc->dropping;
+            mote_buf_clear(sc->carry);
+            sc->dropping = 0;
+            reset_token(sc);
+            if (!ok && !was_dropping) return fail(sc, tok, MOTE_ERR_BAD_DELIMITER, pos);
+            continue;
+        }
+        /* R_LIMIT: either the chunk is used up (loop) or the bound is hit */
+        if (bound && sc->pos < sc->chunk_len && held(sc) >= bound) {
+            mote_err e = at_bound(sc, tok);
+            if (e != MOTE_ERR_NEED_MORE) return e;
+        }
+    }
+}
+
+mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
+                        uint8_t *chunk, size_t chunk_size, mote_scan_token *tok)
+{
+    if (!sc || !read || !chunk || !chunk_size || !tok) return MOTE_ERR_INVALID;
+    for (;;) {
+        mote_err e = mote_scan_next(sc, tok);
+        if (e != MOTE_ERR_NEED_MORE || sc->done) return e;
+        if (sc->finished) continue;
+        long n = read(ctx, chunk, chunk_size);
+        if (n < 0) return MOTE_ERR_IO;
+        if (n == 0) mote_scan_finish(sc);
+        else mote_scan_feed(sc, chunk, (size_t)n);
+    }
+}
+
+void mote_scan_get_stats(const mote_scanner *sc, mote_scan_stats *out)
+{
+    if (!out) return;
+    if (!sc) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    *out = sc->stats;
+}
+
+mote_view mote_scan_delimiter(const mote_scanner *sc)
+{
+    mote_view v = {(const uint8_t *)"", 0};
+    if (sc) {
+        v.ptr = sc->delim;
+        v.len = sc->dlen;
+    }
+    return v;
+}

@@ -1,0 +1,120 @@
+/*
+ * scan_util.h - test helper shared by the scan unit tests: run the scanner
+ * over a whole input in chunks of a given size and write a transcript, one
+ * line per token or error, so that chunkings can be compared as strings.
+ */
+#ifndef SCAN_UTIL_H
+#define SCAN_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mote/scan.h"
+
+typedef struct transcript {
+    char *s;
+    size_t len, cap;
+    mote_scan_stats stats;
+} transcript;
+
+static void tr_add(transcript *t, const char *p, size_t n)
+{
+    if (t->len + n + 1 > t->cap) {
+        size_t nc = (t->cap ? t->cap * 2 : 256);
+        while (nc < t->len + n + 1) nc *= 2;
+        t->s = realloc(t->s, nc);
+        if (!t->s) abort();
+        t->cap = nc;
+    }
+    memcpy(t->s + t->len, p, n);
+    t->len += n;
+    t->s[t->len] = 0;
+}
+
+/* Token lines: "L:C@O|text|" (+ "+" if CONTINUES, "$" if ended at EOF);
+ * error lines: "!NAME@L:C@O". Each followed by '\n'. Non-printing bytes of
+ * text are written as \xHH. */
+static void tr_token(transcript *t, mote_err e, const mote_scan_token *tok)
+{
+    char head[128];
+    if (e != MOTE_OK) {
+        snprintf(head, sizeof head, "!%s@%llu:%llu@%llu\n", mote_err_name((int)e),
+                 (unsigned long long)tok->pos.line, (unsigned long long)tok->pos.column,
+                 (unsigned long long)tok->pos.offset);
+        tr_add(t, head, strlen(head));
+        return;
+    }
+    snprintf(head, sizeof head, "%llu:%llu@%llu%s%s|", (unsigned long long)tok->pos.line,
+             (unsigned long long)tok->pos.column, (unsigned long long)tok->pos.offset,
+             (tok->flags & MOTE_SCAN_TOK_CONTINUES) ? "+" : "",
+             (tok->flags & (MOTE_SCAN_TOK_DELIM | MOTE_SCAN_TOK_CONTINUES)) ? "" : "$");
+    tr_add(t, head, strlen(head));
+    for (size_t i = 0; i < tok->text.len; i++) {
+        unsigned char c = tok->text.ptr[i];
+        if (c >= 0x20 && c < 0x7f && c != '\\') {
+            tr_add(t, (const char *)&c, 1);
+        } else {
+            char x[8];
+            snprintf(x, sizeof x, "\\x%02x", c);
+            tr_add(t, x, 4);
+        }
+    }
+    tr_add(t, "|\n", 2);
+}
+
+/* Scan in[0..n) with cfg in chunks of `chunk` bytes (each chunk copied into
+ * its own exact-size heap block, freed after NEED_MORE, so a view that
+ * outlives its chunk is caught by ASan). Carry: a fixed buffer of carry_cap
+ * bytes (0: in + 64). */
+static transcript scan_chunks(const mote_scan_config *cfg, const void *in, size_t n, size_t chunk,
+                              uint32_t seed, size_t carry_cap)
+{
+    transcript t = {0};
+    tr_add(&t, "", 0);
+    if (carry_cap == 0) carry_cap = n + 64;
+    uint8_t *mem = malloc(carry_cap);
+    mote_buf buf;
+    mote_buf_init_fixed(&buf, mem, carry_cap);
+    mote_scanner sc;
+    mote_err e = mote_scan_init(&sc, cfg, &buf);
+    if (e != MOTE_OK) {
+        tr_add(&t, "INIT\n", 5);
+        free(mem);
+        return t;
+    }
+    const uint8_t *p = in;
+    size_t off = 0;
+    mote_scan_token tok;
+    for (;;) {
+        size_t want = chunk;
+        if (seed) { /* varying chunk sizes, mostly small */
+            seed = seed * 1103515245u + 12345u;
+            want = (seed >> 16) % 8 == 0 ? 1 + (seed >> 8) % 300 : 1 + (seed >> 16) % 9;
+        }
+        size_t k = n - off < want ? n - off : want;
+        uint8_t *copy = NULL;
+        if (k) {
+            copy = malloc(k);
+            memcpy(copy, p + off, k);
+            if (mote_scan_feed(&sc, copy, k) != MOTE_OK) abort();
+            off += k;
+        } else {
+            if (mote_scan_finish(&sc) != MOTE_OK) abort();
+        }
+        while ((e = mote_scan_next(&sc, &tok)) != MOTE_ERR_NEED_MORE) tr_token(&t, e, &tok);
+        free(copy);
+        if (!k) break;
+    }
+    mote_scan_get_stats(&sc, &t.stats);
+    free(mem);
+    return t;
+}
+
+static transcript scan_all(const mote_scan_config *cfg, const void *in, size_t n, size_t chunk,
+                           size_t carry_cap)
+{
+    return scan_chunks(cfg, in, n, chunk, 0, carry_cap);
+}
+
+#endif

@@ -1,0 +1,509 @@
+/* test_scan.c - mote_split and the streaming scanner: boundaries, chunking
+ * invariance, positions, errors and recovery, memory bounds. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "mote/arena.h"
+#include "scan_util.h"
+
+static mote_scan_config cfg_of(mote_scan_dialect d)
+{
+    mote_scan_config c;
+    mote_scan_config_init(&c, d);
+    return c;
+}
+
+/* Scan s with every chunk size 1..9 and whole; all transcripts must be equal;
+ * returns the transcript (caller frees .s) and checks bytes_examined. */
+static transcript scan_every(const mote_scan_config *cfg, const char *s, size_t n)
+{
+    transcript whole = scan_all(cfg, s, n, n ? n : 1, 0);
+    assert_int_equal(whole.stats.bytes_examined, n);
+    for (size_t k = 1; k <= 9; k++) {
+        transcript t = scan_all(cfg, s, n, k, 0);
+        if (strcmp(t.s, whole.s) != 0) {
+            print_message("chunk %zu:\n%s\nwhole:\n%s\n", k, t.s, whole.s);
+            fail();
+        }
+        assert_int_equal(t.stats.bytes_examined, n);
+        assert_int_equal(t.stats.bytes_fed, n);
+        free(t.s);
+    }
+    return whole;
+}
+
+static void expect_scan(mote_scan_config cfg, const char *in, const char *want)
+{
+    transcript t = scan_every(&cfg, in, strlen(in));
+    if (strcmp(t.s, want) != 0) {
+        print_message("input: %s\ngot:\n%s\nwant:\n%s\n", in, t.s, want);
+        fail();
+    }
+    free(t.s);
+}
+
+/* ------------------------------------------------------------ split */
+
+static void split_skips_empty_parts_and_keeps_escapes(void **state)
+{
+    (void)state;
+    const char *s = ";;a;b\\;c;;\"d;e\";";
+    mote_view parts[8];
+    size_t n = 0;
+    assert_int_equal(mote_split((const uint8_t *)s, strlen(s), ';', parts, 8, &n), MOTE_OK);
+    assert_int_equal(n, 3);
+    assert_memory_equal(parts[0].ptr, "a", 1);
+    assert_int_equal(parts[1].len, 4);
+    assert_memory_equal(parts[1].ptr, "b\\;c", 4);
+    assert_int_equal(parts[2].len, 5);
+    assert_memory_equal(parts[2].ptr, "\"d;e\"", 5);
+    assert_ptr_equal(parts[0].ptr, (const uint8_t *)s + 2); /* a view, not a copy */
+}
+
+static void split_reports_count_when_array_too_small(void **state)
+{
+    (void)state;
+    const char *s = "a,b,c,d";
+    mote_view parts[2];
+    size_t n = 0;
+    assert_int_equal(mote_split((const uint8_t *)s, 7, ',', parts, 2, &n), MOTE_ERR_SPACE);
+    assert_int_equal(n, 4);
+    assert_memory_equal(parts[1].ptr, "b", 1);
+    assert_int_equal(mote_split((const uint8_t *)s, 7, ',', NULL, 0, &n), MOTE_ERR_SPACE);
+    assert_int_equal(n, 4);
+    assert_int_equal(mote_split(NULL, 0, ',', NULL, 0, &n), MOTE_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(mote_split((const uint8_t *)s, 7, '"', parts, 2, &n), MOTE_ERR_INVALID);
+}
+
+static void split_unterminated_quote_runs_to_end(void **state)
+{
+    (void)state;
+    const char *s = "a;\"b;c";
+    mote_view parts[4];
+    size_t n;
+    assert_int_equal(mote_split((const uint8_t *)s, strlen(s), ';', parts, 4, &n), MOTE_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(parts[1].len, 4);
+}
+
+/* --------------------------------------------------------- generic */
+
+static void generic_split_semantics_any_chunking(void **state)
+{
+    (void)state;
+    expect_scan(cfg_of(MOTE_SCAN_GENERIC), "a;b\\;c;;\"d;e\";'f;g'",
+                "1:1@0|a|\n1:3@2|b\\x5c;c|\n1:9@8|\"d;e\"|\n1:15@14$|'f;g'|\n");
+}
+
+static void multibyte_delimiter_restarts_partial_match(void **state)
+{
+    (void)state;
+    mote_scan_config c = cfg_of(MOTE_SCAN_GENERIC);
+    c.delim = (const uint8_t *)"ab";
+    c.delim_len = 2;
+    /* the reference implementation lost "xa" + " y": after "a" it met "a" */
+    expect_scan(c, "xaab yab", "1:1@0|xa|\n1:5@4|\x20y|\n");
+    c.delim = (const uint8_t *)"aab";
+    c.delim_len = 3;
+    expect_scan(c, "xaaab1aab", "1:1@0|xa|\n1:6@5|1|\n");
+}
+
+static void keep_blank_returns_empty_tokens(void **state)
+{
+    (void)state;
+    mote_scan_config c = cfg_of(MOTE_SCAN_GENERIC);
+    c.flags = MOTE_SCAN_KEEP_BLANK;
+    expect_scan(c, ";a;;", "1:1@0||\n1:2@1|a|\n1:4@3||\n");
+}
+
+static void generic_comment_styles(void **state)
+{
+    (void)state;
+    mote_scan_config c = cfg_of(MOTE_SCAN_GENERIC);
+    c.comments = MOTE_SCAN_COMMENT_HASH | MOTE_SCAN_COMMENT_BLOCK;
+    c.escape = -1;
+    expect_scan(c, "a#;\n;b/*;*/c;", "1:1@0|a#;\\x0a|\n2:2@5|b/*;*/c|\n");
+}
+
+/* ----------------------------------------------------------- mysql */
+
+static void mysql_dashdash_needs_blank(void **state)
+{
+    (void)state;
+    expect_scan(cfg_of(MOTE_SCAN_MYSQL), "select 1--1;select 2 -- x;\n;",
+                "1:1@0|select 1--1|\n1:13@12|select 2 -- x;\\x0a|\n");
+}
+
+static void mysql_hash_comment_apostrophe_opens_no_string(void **state)
+{
+    (void)state;
+    expect_scan(cfg_of(MOTE_SCAN_MYSQL), "# it's\nselect 1;select 2;",
+                "1:1@0|# it's\\x0aselect 1|\n2:10@16|select 2|\n");
+}
+
+static void slash_star_slash_is_one_comment(void **state)
+{
+    (void)state;
+    expect_scan(cfg_of(MOTE_SCAN_MYSQL), "/*/ ; */ select 1; x",
+                "1:1@0|/*/ ; */ select 1|\n1:20@19$|x|\n");
+}
+
+static void mysql_quotes_and_escapes(void **state)
+{
+    (void)state;
+    expect_scan(cfg_of(MOTE_SCAN_MYSQL), "a 'x\\';y' \"p;\" `b\\`;c",
+                "1:1@0|a 'x\\x5c';y' \"p;\" `b\\x5c`|\n1:21@20$|c|\n");
+}
+
+static void mysql_delimiter_command(void **state)
+{
+    (void)state;
+    const char *in =
+        "select 1;\n"
+        "DELIMITER //\n"
+        "create procedure p() begin select 1; select 2; end//\n"
+        "delimiter ;  trailing words ignored\n"
+        "select 3;";
+    /* scan_every feeds 1..9-byte chunks: the command straddles boundaries */
+    expect_scan(cfg_of(MOTE_SCAN_MYSQL), in,
+                "1:1@0|select 1|\n3:1@23|create procedure p() begin select 1; select 2; end|\n"
+                "5:1@112|select 3|\n");
+}
+
+static void mysql_multibyte_delimiter_with_comment_bytes(void **state)
+{
+    (void)state;
+    expect_scan(cfg_of(MOTE_SCAN_MYSQL), "DELIMITER $$\nselect '$$' /* $$ */ $$x$$",
+                "2:1@13|select '$$' /* $$ */ |\n2:24@36|x|\n");
+}
+
+static void mysql_bad_delimiter_keeps_old(void **state)
+{
+    (void)state;
+    expect_scan(cfg_of(MOTE_SCAN_MYSQL), "delimiter\na;delimiter \\x\nb;",
+                "!BAD_DELIMITER@1:1@0\n2:1@10|a|\n!BAD_DELIMITER@2:3@12\n3:1@25|b|\n");
+}
+
+static void mysql_delimiter_word_not_command(void **state)
+{
+    (void)state;
+    expect_scan(cfg_of(MOTE_SCAN_MYSQL), "delimiters x;select delimiter //;",
+                "1:1@0|delimiters x|\n1:14@13|select delimiter //|\n");
+}
+
+/* ---------------------------------------------------------- errors */
+
+static void too_long_drops_to_next_delimiter_tracking_quotes(void **state)
+{
+    (void)state;
+    mote_scan_config c = cfg_of(MOTE_SCAN_MYSQL);
+    c.max_token = 8;
+    expect_scan(c, "ok;\nselect 'a;b;c;d';\nafter;12345678;123456789;",
+                "1:1@0|ok|\n!TOO_LONG@2:1@4\n3:1@22|after|\n3:7@28|12345678|\n!TOO_LONG@3:16@37\n");
+}
+
+static void too_long_through_fixed_carry_cap(void **state)
+{
+    (void)state;
+    mote_scan_config c = cfg_of(MOTE_SCAN_GENERIC);
+    const char *in = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa;b;";
+    transcript t = scan_all(&c, in, strlen(in), 4, 16);
+    assert_string_equal(t.s, "!TOO_LONG@1:1@0\n1:34@33|b|\n");
+    free(t.s);
+}
+
+static void unterminated_quote_names_opening_line(void **state)
+{
+    (void)state;
+    expect_scan(cfg_of(MOTE_SCAN_MYSQL), "a;\nb;\nselect 'x;\n;\n",
+                "1:1@0|a|\n2:1@3|b|\n!UNTERMINATED_QUOTE@3:8@13\n");
+    expect_scan(cfg_of(MOTE_SCAN_POSTGRES), "x;\n /* /* */ ;\n",
+                "1:1@0|x|\n!UNTERMINATED_COMMENT@2:2@4\n");
+}
+
+/* ------------------------------------------------------- positions */
+
+static void bom_skipped_crlf_one_break_nul_is_data(void **state)
+{
+    (void)state;
+    static const char in[] = "\xEF\xBB\xBF" "a;\r\nb\r\r\nc\0d;";
+    expect_scan(cfg_of(MOTE_SCAN_MYSQL), "\xEF\xBB\xBF" "a;", "1:1@3|a|\n");
+    mote_scan_config c = cfg_of(MOTE_SCAN_MYSQL);
+    transcript t = scan_every(&c, in, sizeof in - 1);
+    assert_string_equal(t.s, "1:1@3|a|\n2:1@7|b\\x0d\\x0d\\x0ac\\x00d|\n");
+    free(t.s);
+    /* a partial BOM is data */
+    expect_scan(cfg_of(MOTE_SCAN_GENERIC), "\xEF\xBBx;y", "1:1@0|\\xef\\xbbx|\n1:5@4$|y|\n");
+    expect_scan(cfg_of(MOTE_SCAN_GENERIC), "\xEF", "1:1@0$|\\xef|\n");
+}
+
+/* ----------------------------------------------------------- lines */
+
+static void lines_quotes_hold_newlines_crlf_stripped(void **state)
+{
+    (void)state;
+    mote_scan_token tok;
+    expect_scan(cfg_of(MOTE_SCAN_LINES), "m f=\"a\nb\" 1\r\n\nm\\\n x=1\n  \nlast",
+                "1:1@0|m f=\"a\\x0ab\" 1|\n4:1@14|m\\x5c\\x0a x=1|\n6:1@22|  |\n7:1@25$|last|\n");
+    /* flags: CR removed, escapes present */
+    mote_scan_config c = cfg_of(MOTE_SCAN_LINES);
+    uint8_t mem[64];
+    mote_buf b;
+    mote_buf_init_fixed(&b, mem, sizeof mem);
+    mote_scanner sc;
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_OK);
+    assert_int_equal(mote_scan_feed(&sc, "a\\ b\r\nc", 7), MOTE_OK);
+    assert_int_equal(mote_scan_next(&sc, &tok), MOTE_OK);
+    assert_int_equal(tok.flags, MOTE_SCAN_TOK_DELIM | MOTE_SCAN_TOK_CR | MOTE_SCAN_TOK_ESCAPES);
+    assert_int_equal(tok.text.len, 4);
+    assert_int_equal(mote_scan_next(&sc, &tok), MOTE_ERR_NEED_MORE);
+    assert_int_equal(mote_scan_finish(&sc), MOTE_OK);
+    assert_int_equal(mote_scan_next(&sc, &tok), MOTE_OK);
+    assert_int_equal(tok.flags, 0);
+    assert_memory_equal(tok.text.ptr, "c", 1);
+    assert_int_equal(mote_scan_next(&sc, &tok), MOTE_ERR_NEED_MORE);
+    assert_int_equal(mote_scan_next(&sc, &tok), MOTE_ERR_NEED_MORE);
+}
+
+/* -------------------------------------------------------- postgres */
+
+static void postgres_dollar_quotes_e_strings_nested_comments(void **state)
+{
+    (void)state;
+    expect_scan(cfg_of(MOTE_SCAN_POSTGRES),
+                "select $$a;b$$, $x$ $$; $x$;"
+                "select E'\\';', e'x', 'y\\';"
+                "select /* a /* ; */ ; */ a$b; select $1;x$y$;",
+                "1:1@0|select $$a;b$$, $x$ $$; $x$|\n"
+                "1:29@28|select E'\\x5c';', e'x', 'y\\x5c'|\n"
+                "1:55@54|select /* a /* ; */ ; */ a$b|\n"
+                "1:85@84|select $1|\n1:95@94|x$y$|\n");
+}
+
+/* ---------------------------------------------------------- sqlite */
+
+static void sqlite_trigger_body_is_one_statement(void **state)
+{
+    (void)state;
+    expect_scan(cfg_of(MOTE_SCAN_SQLITE),
+                "create temp trigger t after insert on a begin insert into b values(1); "
+                "select [x;y]; end; select `a;`; explain create trigger u before delete on a "
+                "begin select 1; end ; create table end_t(x);",
+                "1:1@0|create temp trigger t after insert on a begin insert into b values(1); "
+                "select [x;y]; end|\n"
+                "1:91@90|select `a;`|\n"
+                "1:104@103|explain create trigger u before delete on a begin select 1; end |\n"
+                "1:170@169|create table end_t(x)|\n");
+}
+
+/* ----------------------------------------------------------- pieces */
+
+static void pieces_mode_hands_out_long_token_in_parts(void **state)
+{
+    (void)state;
+    mote_scan_config c = cfg_of(MOTE_SCAN_GENERIC);
+    c.max_token = 4;
+    c.flags = MOTE_SCAN_PIECES;
+    c.delim = (const uint8_t *)"//";
+    c.delim_len = 2;
+    expect_scan(c, "abcdefghij//xy//abcd//",
+                "1:1@0+|abcd|\n1:5@4+|efgh|\n1:9@8|ij|\n1:13@12|xy|\n1:17@16|abcd|\n");
+    transcript t = scan_all(&c, "abcdefghij//", 12, 3, 8);
+    assert_string_equal(t.s, "1:1@0+|abcd|\n1:5@4+|efgh|\n1:9@8|ij|\n");
+    assert_true(t.stats.carry_peak <= 8);
+    free(t.s);
+}
+
+/* ---------------------------------------------------- memory bounds */
+
+static void one_big_statement_examined_once(void **state)
+{
+    (void)state;
+    size_t n = 5u << 20;
+    char *in = malloc(n);
+    for (size_t i = 0; i < n; i++) in[i] = (char)('a' + i % 23);
+    memcpy(in + 100, "'quoted;'", 9);
+    in[n - 1] = ';';
+    mote_arena a;
+    assert_int_equal(mote_arena_init(&a, NULL, 0, mote_heap_alloc, NULL), MOTE_OK);
+    mote_pool pool;
+    assert_int_equal(mote_pool_init(&pool, &a, 0), MOTE_OK);
+    mote_buf b;
+    mote_buf_init_pool(&b, &pool, 0);
+    mote_scan_config c = cfg_of(MOTE_SCAN_MYSQL);
+    mote_scanner sc;
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_OK);
+    mote_scan_token tok;
+    size_t got = 0, calls = 0;
+    for (size_t off = 0; off < n; off += 4096) {
+        size_t k = n - off < 4096 ? n - off : 4096;
+        assert_int_equal(mote_scan_feed(&sc, in + off, k), MOTE_OK);
+        mote_err e;
+        while ((e = mote_scan_next(&sc, &tok)) == MOTE_OK) {
+            assert_int_equal(tok.text.len, n - 1);
+            assert_memory_equal(tok.text.ptr, in, n - 1);
+            got++;
+        }
+        assert_int_equal(e, MOTE_ERR_NEED_MORE);
+        calls++;
+    }
+    assert_int_equal(got, 1);
+    mote_scan_stats st;
+    mote_scan_get_stats(&sc, &st);
+    assert_int_equal(st.bytes_examined, n); /* not 1,280 rescans of a growing buffer */
+    assert_true(st.bytes_copied <= n);
+    mote_buf_free(&b);
+    mote_arena_destroy(&a);
+    free(in);
+}
+
+static void many_short_statements_bounded_memory(void **state)
+{
+    (void)state;
+    /* 1,000,000 statements; the longest is 40 bytes. Memory is one chunk plus
+     * the carry, whose peak must stay near the longest statement. */
+    enum { CHUNK = 4096 };
+    static uint8_t chunk[CHUNK];
+    uint8_t carry_mem[128];
+    mote_buf b;
+    mote_buf_init_fixed(&b, carry_mem, sizeof carry_mem);
+    mote_scan_config c = cfg_of(MOTE_SCAN_MYSQL);
+    mote_scanner sc;
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_OK);
+    size_t fill = 0, count = 0, total = 0;
+    mote_scan_token tok;
+    for (unsigned i = 0; i < 1000000u; i++) {
+        char stmt[64];
+        int len = snprintf(stmt, sizeof stmt, "insert into t values (%u, 'x;y');\n", i);
+        for (int j = 0; j < len; j++) {
+            chunk[fill++] = (uint8_t)stmt[j];
+            if (fill == CHUNK) {
+                assert_int_equal(mote_scan_feed(&sc, chunk, fill), MOTE_OK);
+                while (mote_scan_next(&sc, &tok) == MOTE_OK) count++;
+                total += fill;
+                fill = 0;
+            }
+        }
+    }
+    assert_int_equal(mote_scan_feed(&sc, chunk, fill), MOTE_OK);
+    total += fill;
+    while (mote_scan_next(&sc, &tok) == MOTE_OK) count++;
+    assert_int_equal(mote_scan_finish(&sc), MOTE_OK);
+    while (mote_scan_next(&sc, &tok) == MOTE_OK) count++;
+    assert_int_equal(count, 1000000u);
+    mote_scan_stats st;
+    mote_scan_get_stats(&sc, &st);
+    assert_int_equal(st.bytes_examined, total);
+    assert_true(st.carry_peak <= 40);
+}
+
+/* ------------------------------------------------------------- API */
+
+typedef struct reader {
+    const char *s;
+    size_t len, off, step;
+} reader;
+
+static long read_some(void *ctx, uint8_t *dst, size_t cap)
+{
+    reader *r = ctx;
+    size_t k = r->len - r->off;
+    if (k > cap) k = cap;
+    if (k > r->step) k = r->step;
+    memcpy(dst, r->s + r->off, k);
+    r->off += k;
+    return (long)k;
+}
+
+static void pull_api_reads_through_callback(void **state)
+{
+    (void)state;
+    reader r = {"a;'b;\nc';d", 10, 0, 3};
+    uint8_t chunk[4], mem[32];
+    mote_buf b;
+    mote_buf_init_fixed(&b, mem, sizeof mem);
+    mote_scan_config c = cfg_of(MOTE_SCAN_GENERIC);
+    mote_scanner sc;
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_OK);
+    mote_scan_token tok;
+    assert_int_equal(mote_scan_pull(&sc, read_some, &r, chunk, sizeof chunk, &tok), MOTE_OK);
+    assert_int_equal(tok.text.len, 1);
+    assert_int_equal(mote_scan_pull(&sc, read_some, &r, chunk, sizeof chunk, &tok), MOTE_OK);
+    assert_int_equal(tok.text.len, 6);
+    assert_memory_equal(tok.text.ptr, "'b;\nc'", 6);
+    assert_int_equal(mote_scan_pull(&sc, read_some, &r, chunk, sizeof chunk, &tok), MOTE_OK);
+    assert_int_equal(tok.pos.line, 2);
+    assert_int_equal(tok.pos.column, 4);
+    assert_int_equal(mote_scan_pull(&sc, read_some, &r, chunk, sizeof chunk, &tok),
+                     MOTE_ERR_NEED_MORE);
+}
+
+static void misuse_is_reported(void **state)
+{
+    (void)state;
+    uint8_t mem[16];
+    mote_buf b;
+    mote_buf_init_fixed(&b, mem, sizeof mem);
+    mote_scan_config c = cfg_of(MOTE_SCAN_GENERIC);
+    mote_scanner sc;
+    c.delim_len = 17;
+    c.delim = (const uint8_t *)"aaaaaaaaaaaaaaaaaa";
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_ERR_BAD_DELIMITER);
+    c = cfg_of(MOTE_SCAN_SQLITE);
+    c.delim = (const uint8_t *)"//";
+    c.delim_len = 2;
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_ERR_BAD_DELIMITER);
+    c = cfg_of(MOTE_SCAN_GENERIC);
+    c.quotes = "'''";
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_ERR_INVALID);
+    c = cfg_of(MOTE_SCAN_GENERIC);
+    c.flags = MOTE_SCAN_PIECES;
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_ERR_INVALID);
+    assert_int_equal(mote_scan_init(NULL, &c, &b), MOTE_ERR_INVALID);
+    c = cfg_of(MOTE_SCAN_GENERIC);
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_OK);
+    assert_int_equal(mote_scan_feed(&sc, "a;b", 3), MOTE_OK);
+    assert_int_equal(mote_scan_feed(&sc, "x", 1), MOTE_ERR_STATE);
+    assert_int_equal(mote_scan_finish(&sc), MOTE_ERR_STATE);
+    mote_view d = mote_scan_delimiter(&sc);
+    assert_int_equal(d.len, 1);
+    assert_int_equal(d.ptr[0], ';');
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(split_skips_empty_parts_and_keeps_escapes),
+        cmocka_unit_test(split_reports_count_when_array_too_small),
+        cmocka_unit_test(split_unterminated_quote_runs_to_end),
+        cmocka_unit_test(generic_split_semantics_any_chunking),
+        cmocka_unit_test(multibyte_delimiter_restarts_partial_match),
+        cmocka_unit_test(keep_blank_returns_empty_tokens),
+        cmocka_unit_test(generic_comment_styles),
+        cmocka_unit_test(mysql_dashdash_needs_blank),
+        cmocka_unit_test(mysql_hash_comment_apostrophe_opens_no_string),
+        cmocka_unit_test(slash_star_slash_is_one_comment),
+        cmocka_unit_test(mysql_quotes_and_escapes),
+        cmocka_unit_test(mysql_delimiter_command),
+        cmocka_unit_test(mysql_multibyte_delimiter_with_comment_bytes),
+        cmocka_unit_test(mysql_bad_delimiter_keeps_old),
+        cmocka_unit_test(mysql_delimiter_word_not_command),
+        cmocka_unit_test(too_long_drops_to_next_delimiter_tracking_quotes),
+        cmocka_unit_test(too_long_through_fixed_carry_cap),
+        cmocka_unit_test(unterminated_quote_names_opening_line),
+        cmocka_unit_test(bom_skipped_crlf_one_break_nul_is_data),
+        cmocka_unit_test(lines_quotes_hold_newlines_crlf_stripped),
+        cmocka_unit_test(postgres_dollar_quotes_e_strings_nested_comments),
+        cmocka_unit_test(sqlite_trigger_body_is_one_statement),
+        cmocka_unit_test(pieces_mode_hands_out_long_token_in_parts),
+        cmocka_unit_test(one_big_statement_examined_once),
+        cmocka_unit_test(many_short_statements_bounded_memory),
+        cmocka_unit_test(pull_api_reads_through_callback),
+        cmocka_unit_test(misuse_is_reported),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,81 @@
+#!/bin/sh
+# tool_sql.sh - tests of 'mote sql split'. Usage: sh tests/tool_sql.sh /path/to/mote
+set -u
+MOTE=${1:?usage: tool_sql.sh MOTE}
+TMP=${TMPDIR:-/tmp}/tool_sql.$$
+mkdir -p "$TMP"
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+passes=0
+
+check() { # name expected actual
+    if [ "$2" = "$3" ]; then
+        passes=$((passes + 1))
+    else
+        fails=$((fails + 1))
+        printf 'FAIL %s\n--- expected\n%s\n--- got\n%s\n' "$1" "$2" "$3"
+    fi
+}
+
+# Statements, positions, byte-exact JSON text (quote, backslash, control, high bytes).
+printf 'select 1;\n  select "a\\\\b" ;\ninsert \t\303\251;' > "$TMP/a.sql"
+want='{"line":1,"column":1,"offset":0,"length":8,"text":"select 1"}
+{"line":2,"column":3,"offset":12,"length":14,"text":"select \"a\\\\b\" "}
+{"line":3,"column":1,"offset":28,"length":10,"text":"insert \u0009\u00c3\u00a9"}'
+got=$("$MOTE" sql split --dialect mysql "$TMP/a.sql"); st=$?
+check "mysql statements" "$want" "$got"
+check "exit 0" 0 "$st"
+
+# Same output for any --chunk, from stdin too.
+for c in 1 2 3 7 4096; do
+    got=$("$MOTE" sql split --dialect mysql --chunk $c - < "$TMP/a.sql")
+    check "chunk $c" "$want" "$got"
+done
+
+# DELIMITER command, straddling 1-byte chunks.
+printf 'DELIMITER //\nselect 1; select 2//\ndelimiter ;\nselect 3;\n' > "$TMP/d.sql"
+want='{"line":2,"column":1,"offset":13,"length":18,"text":"select 1; select 2"}
+{"line":4,"column":1,"offset":46,"length":8,"text":"select 3"}'
+got=$("$MOTE" sql split --dialect mysql --chunk 1 "$TMP/d.sql")
+check "delimiter command" "$want" "$got"
+
+# Errors: TOO_LONG then recovery, unterminated quote; exit 1.
+printf "ok;\nselect 'long;string';\nnext;\n'open" > "$TMP/e.sql"
+want='{"line":1,"column":1,"offset":0,"length":2,"text":"ok"}
+{"error":"TOO_LONG","message":"token longer than the maximum","line":2,"offset":4}
+{"line":3,"column":1,"offset":26,"length":4,"text":"next"}
+{"error":"UNTERMINATED_QUOTE","message":"end of input inside a quoted string","line":4,"offset":32}'
+got=$("$MOTE" sql split --dialect mysql --max-statement 10 --chunk 5 "$TMP/e.sql"); st=$?
+check "errors" "$want" "$got"
+check "exit 1" 1 "$st"
+
+# Other dialects and delimiters.
+got=$(printf 'a|b||c' | "$MOTE" sql split --delimiter '|')
+want='{"line":1,"column":1,"offset":0,"length":1,"text":"a"}
+{"line":1,"column":3,"offset":2,"length":1,"text":"b"}
+{"line":1,"column":6,"offset":5,"length":1,"text":"c"}'
+check "generic delimiter" "$want" "$got"
+got=$(printf 'm v="x\ny"\r\nn v=1\n' | "$MOTE" sql split --dialect lines --chunk 2)
+want='{"line":1,"column":1,"offset":0,"length":9,"text":"m v=\"x\u000ay\""}
+{"line":3,"column":1,"offset":11,"length":5,"text":"n v=1"}'
+check "lines" "$want" "$got"
+got=$(printf 'create trigger t after insert on a begin select 1; end; x;' | "$MOTE" sql split --dialect sqlite)
+want='{"line":1,"column":1,"offset":0,"length":54,"text":"create trigger t after insert on a begin select 1; end"}
+{"line":1,"column":57,"offset":56,"length":1,"text":"x"}'
+check "sqlite trigger" "$want" "$got"
+got=$(printf 'select $$;$$;' | "$MOTE" sql split --dialect postgres)
+check "postgres" '{"line":1,"column":1,"offset":0,"length":12,"text":"select $$;$$"}' "$got"
+
+# Usage errors: one line on stderr, exit 2.
+"$MOTE" sql split --bogus > "$TMP/out" 2> "$TMP/err"; st=$?
+check "unknown option exit" 2 "$st"
+check "unknown option one line" 1 "$(wc -l < "$TMP/err" | tr -d ' ')"
+"$MOTE" sql split --dialect oracle < /dev/null 2> /dev/null; check "bad dialect" 2 $?
+"$MOTE" sql split --dialect sqlite --delimiter // < /dev/null 2> /dev/null; check "bad delimiter" 2 $?
+"$MOTE" sql split --chunk 0 < /dev/null 2> /dev/null; check "bad chunk" 2 $?
+"$MOTE" sql split --help > "$TMP/help"; check "help exit" 0 $?
+grep -q -- '--max-statement' "$TMP/help"; check "help text" 0 $?
+"$MOTE" sql split "$TMP/missing.sql" 2> /dev/null; check "missing file" 1 $?
+
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]
