@@ -23,6 +23,22 @@ extern "C" {
 #define MOTE_VERSION_STRING "0.1.0"
 
 /*
+ * MOTE_SMALL selects the smaller of two equivalent code paths where a module
+ * has both: no lookup tables, no unrolled or word-at-a-time fast paths. The
+ * results are identical either way (the unit suite runs on both: the armhf
+ * build forces MOTE_SMALL=1). Default: on when compiling for size (-Os, as
+ * the Cortex-M cross files do); override with -DMOTE_SMALL=0/1 or meson
+ * -Dsmall=true/false.
+ */
+#ifndef MOTE_SMALL
+#if defined(__OPTIMIZE_SIZE__)
+#define MOTE_SMALL 1
+#else
+#define MOTE_SMALL 0
+#endif
+#endif
+
+/*
  * Error codes. Values are stable: they are grouped by the layer that first
  * needs them, but any module may return any code whose meaning fits.
  * mote_err_name() gives the code as a short upper-case name ("TOO_LONG"),
