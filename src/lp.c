@@ -19,15 +19,19 @@
 #include "lp_internal.h"
 
 /* Speed builds inline the scanners, keep two copies of the line parser (see
- * parse_line) and use the word-at-a-time paths and key prediction; size
- * builds (-Os: microcontrollers) keep one plain byte-by-byte parser. Both
- * give the same results. */
-#if defined(__GNUC__) && !defined(__OPTIMIZE_SIZE__)
-#define MOTE_LP_INLINE inline __attribute__((always_inline))
+ * parse_line) and use the word-at-a-time paths and key prediction; small
+ * builds (MOTE_SMALL: microcontrollers, -Os) keep one plain byte-by-byte
+ * parser and take integer conversion from num.c. Both give the same results
+ * (the unit suite runs on both). */
+#if !MOTE_SMALL
 #define MOTE_LP_FAST 1
 #else
-#define MOTE_LP_INLINE inline
 #define MOTE_LP_FAST 0
+#endif
+#if defined(__GNUC__) && MOTE_LP_FAST
+#define MOTE_LP_INLINE inline __attribute__((always_inline))
+#else
+#define MOTE_LP_INLINE inline
 #endif
 #if defined(__GNUC__)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -42,6 +46,7 @@
 #define C_STR 8u   /* string value: '"', '\\', '\n', 0x80-0xff */
 #define C_TIME 16u /* timestamp bytes: '-', '0'-'9' (membership, not a stop) */
 
+#if MOTE_LP_FAST
 static const uint8_t cls[256] = {
      3,  3,  3,  3,  3,  3,  3,  3,  3,  3, 15,  3,  3,  7,  3,  3,
      3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
@@ -60,6 +65,25 @@ static const uint8_t cls[256] = {
     11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
     11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
 };
+
+#define CLS(c) cls[c]
+#else
+/* The same classes computed (the table costs 256 bytes of flash). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static unsigned cls_of(uint8_t c)
+{
+    unsigned m = 0;
+    if (c <= 0x20 || c == ',' || c == '\\' || c >= 0x7f) m = C_MEAS | C_KEY;
+    if (c == '=') m = C_KEY;
+    if (c == ',' || c == ' ' || c == '\r' || c == '\n') m |= C_VAL;
+    if (c == '"' || c == '\\' || c == '\n' || c >= 0x80) m |= C_STR;
+    if (c == '-' || (c >= '0' && c <= '9')) m |= C_TIME;
+    return m;
+}
+#define CLS(c) cls_of(c)
+#endif
 
 static const int64_t prec_mul[4] = {1, 1000, 1000000, 1000000000};
 
@@ -176,6 +200,7 @@ static size_t count_nl(const uint8_t *p, const uint8_t *end)
     return n;
 }
 
+#if MOTE_LP_FAST
 /* 8 ASCII bytes (in memory order) all digits? */
 static inline bool is8digits(uint64_t x)
 {
@@ -253,6 +278,17 @@ static MOTE_LP_INLINE mote_err parse_uint(const uint8_t *s, size_t n, uint64_t *
     if (n == 0) return MOTE_ERR_BAD_VALUE;
     return parse_digits(s, n, out);
 }
+#else
+/* num.c's parsers give the same results on what reaches them here: values
+ * and timestamps never start with '+' (the grammar lets only a digit, '-' or
+ * '.' start a number, and timestamps are [-0-9]+). */
+static mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
+{
+    if (n > 0 && s[0] == '+') return MOTE_ERR_BAD_VALUE; /* as the fast path */
+    return mote_num_parse_i64(s, n, out);
+}
+#define parse_uint mote_num_parse_u64
+#endif
 
 static bool parse_bool(const uint8_t *s, size_t n, bool *out)
 {
@@ -378,14 +414,14 @@ static MOTE_LP_INLINE const uint8_t *scan_name(const uint8_t *p, const uint8_t *
             /* Unrolled: each byte read is known to exist, since the bytes
              * before it were not stops and the last byte is one. */
             for (;;) {
-                if (cls[p[0]] & mask) break;
-                if (cls[p[1]] & mask) { p += 1; break; }
-                if (cls[p[2]] & mask) { p += 2; break; }
-                if (cls[p[3]] & mask) { p += 3; break; }
+                if (CLS(p[0]) & mask) break;
+                if (CLS(p[1]) & mask) { p += 1; break; }
+                if (CLS(p[2]) & mask) { p += 2; break; }
+                if (CLS(p[3]) & mask) { p += 3; break; }
                 p += 4;
             }
         } else {
-            while (p < end && !(cls[*p] & mask)) p++;
+            while (p < end && !(CLS(*p) & mask)) p++;
         }
         if (!sentinel && p == end) return final ? p : NULL;
         uint8_t ch = *p;
@@ -416,23 +452,23 @@ static MOTE_LP_INLINE const uint8_t *scan_value(const uint8_t *p, const uint8_t 
 {
     if (sentinel) { /* as in scan_name */
         for (;;) {
-            if (cls[p[0]] & C_VAL) return p;
-            if (cls[p[1]] & C_VAL) return p + 1;
-            if (cls[p[2]] & C_VAL) return p + 2;
-            if (cls[p[3]] & C_VAL) return p + 3;
+            if (CLS(p[0]) & C_VAL) return p;
+            if (CLS(p[1]) & C_VAL) return p + 1;
+            if (CLS(p[2]) & C_VAL) return p + 2;
+            if (CLS(p[3]) & C_VAL) return p + 3;
             p += 4;
         }
     }
     for (;;) {
         if (!MOTE_LP_FAST || end - p < 8) {
-            while (p < end && !(cls[*p] & C_VAL)) p++;
+            while (p < end && !(CLS(*p) & C_VAL)) p++;
             return p;
         }
         uint64_t x = load8(p);
         uint64_t m = lt8(x, 0x21) | eq8(x, ',');
         while (m) {
             unsigned i = first8(m);
-            if (cls[p[i]] & C_VAL) return p + i;
+            if (CLS(p[i]) & C_VAL) return p + i;
             m &= m - 1; /* a control byte that does not end the value */
         }
         p += 8;
@@ -448,7 +484,7 @@ static inline const uint8_t *scan_time(const uint8_t *p, const uint8_t *end)
         if (m) return p + first8(m);
         p += 8;
     }
-    while (p < end && (cls[*p] & C_TIME)) p++;
+    while (p < end && (CLS(*p) & C_TIME)) p++;
     return p;
 }
 
@@ -702,7 +738,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
             for (;;) {
                 for (;;) {
                     if (!MOTE_LP_FAST || end - p < 8) {
-                        while (p < end && !(cls[*p] & C_STR)) p++;
+                        while (p < end && !(CLS(*p) & C_STR)) p++;
                         break;
                     }
                     uint64_t x = load8(p);
@@ -1371,8 +1407,9 @@ mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mot
     for (size_t i = 0; i < n; i++) {
         mote_lp_field *f = &pt->fields[i];
         /* ints inline: the common case */
-        mote_err rc = f->type == MOTE_LP_INT ? parse_int(f->raw.ptr, f->raw.len, &f->value.i)
-                                             : decode_value(f);
+        mote_err rc = MOTE_LP_FAST && f->type == MOTE_LP_INT
+                          ? parse_int(f->raw.ptr, f->raw.len, &f->value.i)
+                          : decode_value(f);
         f->decoded = rc == MOTE_OK;
         if (rc != MOTE_OK) return field_error(pt, f, rc, err);
     }
@@ -1410,7 +1447,7 @@ mote_err mote_lp_point_decode_time(mote_lp_point *pt, mote_lp_precision precisio
     const uint8_t *s = pt->time_text.ptr;
     size_t n = pt->time_text.len;
     for (size_t i = 0; i < n; i++) {
-        if (!(cls[s[i]] & C_TIME)) return MOTE_ERR_BAD_TIMESTAMP;
+        if (!(CLS(s[i]) & C_TIME)) return MOTE_ERR_BAD_TIMESTAMP;
     }
     return decode_time(s, n, precision, &pt->time);
 }
