@@ -1387,16 +1387,18 @@ static mote_err point_error(const mote_lp_point *pt, const uint8_t *at, mote_err
 static mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f, mote_err rc,
                             mote_lp_error *err)
 {
-    const char *msg;
-    switch (f->type) {
-    case MOTE_LP_INT: msg = rc == MOTE_ERR_RANGE ? "integer out of range" : "invalid integer"; break;
-    case MOTE_LP_UINT:
-        msg = rc == MOTE_ERR_RANGE ? "unsigned integer out of range" : "invalid unsigned integer";
-        break;
-    case MOTE_LP_BOOL: msg = "invalid boolean"; break;
-    default: msg = rc == MOTE_ERR_RANGE ? "float out of range" : "invalid float"; break;
-    }
-    return point_error(pt, f->raw.ptr, rc, msg, err);
+    /* By type (FLOAT, INT, UINT, STRING, BOOL) and whether out of range;
+     * strings are never decoded with an error. */
+    static const char *const msg[5][2] = {
+        {"invalid float", "float out of range"},
+        {"invalid integer", "integer out of range"},
+        {"invalid unsigned integer", "unsigned integer out of range"},
+        {"invalid float", "float out of range"},
+        {"invalid boolean", "invalid boolean"},
+    };
+    unsigned t = (unsigned)f->type - 1u;
+    if (t > 4) t = 0;
+    return point_error(pt, f->raw.ptr, rc, msg[t][rc == MOTE_ERR_RANGE], err);
 }
 
 mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mote_lp_error *err)
@@ -1424,13 +1426,9 @@ mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mot
             if (rc != MOTE_OK) return field_error(pt, &f, rc, err);
         }
     }
-    if (pt->has_time) {
-        if (decode_time(pt->time_text.ptr, pt->time_text.len, prec, &pt->time) != MOTE_OK) {
-            return point_error(pt, pt->time_text.ptr, MOTE_ERR_BAD_TIMESTAMP, "invalid timestamp",
-                               err);
-        }
-    } else {
-        pt->time = truncate_time(opt ? opt->default_time : 0, prec);
+    if (mote_lp_point_decode_time(pt, prec, opt ? opt->default_time : 0) != MOTE_OK) {
+        return point_error(pt, pt->time_text.ptr, MOTE_ERR_BAD_TIMESTAMP, "invalid timestamp",
+                           err);
     }
     pt->decoded = true;
     return MOTE_OK;

@@ -84,7 +84,7 @@ static mote_err put(mote_lp_writer *w, const void *p, size_t n)
 
 static mote_err put_byte(mote_lp_writer *w, uint8_t c)
 {
-    if (w->buf) return put(w, &c, 1);
+    if (MOTE_SMALL || w->buf) return put(w, &c, 1);
     if (!room(w, 1)) return MOTE_ERR_SPACE;
     w->out[w->len++] = c;
     return MOTE_OK;
