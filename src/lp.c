@@ -85,7 +85,7 @@ static unsigned cls_of(uint8_t c)
 #define CLS(c) cls_of(c)
 #endif
 
-static const int64_t prec_mul[4] = {1, 1000, 1000000, 1000000000};
+const int64_t mote__lp_ns_per[4] = {1, 1000, 1000000, 1000000000};
 
 /*
  * Portable word-at-a-time scanning (SWAR): 8 input bytes per step, each test
@@ -349,7 +349,7 @@ static mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec, 
 {
     int64_t v;
     if (parse_int(s, n, &v) != MOTE_OK) return MOTE_ERR_BAD_TIMESTAMP;
-    int64_t m = prec_mul[prec];
+    int64_t m = mote__lp_ns_per[prec];
     if (v > INT64_MAX / m || v < INT64_MIN / m) return MOTE_ERR_BAD_TIMESTAMP;
     *out = v * m;
     return MOTE_OK;
@@ -359,7 +359,7 @@ static mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec, 
  * time.Truncate does for these units). */
 static int64_t truncate_time(int64_t t, mote_lp_precision prec)
 {
-    int64_t m = prec_mul[prec];
+    int64_t m = mote__lp_ns_per[prec];
     int64_t q = t / m;
     if (t % m != 0 && t < 0) {
         if (q > INT64_MIN / m) q--;
@@ -1426,7 +1426,14 @@ mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mot
             if (rc != MOTE_OK) return field_error(pt, &f, rc, err);
         }
     }
+#if MOTE_LP_FAST
+    /* The time text of a parsed point is known to be [-0-9]+: no recheck. */
+    if (!pt->has_time) {
+        pt->time = truncate_time(opt ? opt->default_time : 0, prec);
+    } else if (decode_time(pt->time_text.ptr, pt->time_text.len, prec, &pt->time) != MOTE_OK) {
+#else
     if (mote_lp_point_decode_time(pt, prec, opt ? opt->default_time : 0) != MOTE_OK) {
+#endif
         return point_error(pt, pt->time_text.ptr, MOTE_ERR_BAD_TIMESTAMP, "invalid timestamp",
                            err);
     }

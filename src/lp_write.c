@@ -16,7 +16,6 @@
 
 enum { W_IDLE, W_TAGS, W_FIELDS, W_FAILED };
 
-static const int64_t prec_div[4] = {1, 1000, 1000000, 1000000000};
 
 mote_err mote_lp_writer_init(mote_lp_writer *w, void *out, size_t cap,
                              mote_lp_precision precision)
@@ -233,7 +232,7 @@ mote_err mote_lp_write_end(mote_lp_writer *w, const int64_t *time_ns)
     if (time_ns) {
         char tmp[24];
         /* C division truncates toward zero, as Go's encoder does. */
-        size_t n = mote_num_format_i64(*time_ns / prec_div[w->precision], tmp, sizeof tmp);
+        size_t n = mote_num_format_i64(*time_ns / mote__lp_ns_per[w->precision], tmp, sizeof tmp);
         rc = put_byte(w, ' ');
         if (rc == MOTE_OK) rc = put(w, tmp, n);
     }
