@@ -33,6 +33,14 @@
 #else
 #define MOTE_LP_INLINE inline
 #endif
+/* Helpers called from several places stay out of line in small builds. */
+#if defined(__GNUC__) && !MOTE_LP_FAST
+#define MOTE_LP_OUTLINE __attribute__((noinline))
+#define MOTE_LP_OUTLINE_INLINE __attribute__((noinline))
+#else
+#define MOTE_LP_OUTLINE
+#define MOTE_LP_OUTLINE_INLINE inline
+#endif
 #if defined(__GNUC__)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
@@ -387,7 +395,7 @@ typedef struct lp_ctx {
     const char *err_msg;
 } lp_ctx;
 
-static int fail(lp_ctx *c, const uint8_t *at, mote_err code, const char *msg)
+static MOTE_LP_OUTLINE int fail(lp_ctx *c, const uint8_t *at, mote_err code, const char *msg)
 {
     c->err_at = at;
     c->err_code = code;
@@ -552,7 +560,7 @@ static MOTE_LP_INLINE int check_name(lp_ctx *c, size_t max_key, const uint8_t *s
     return R_POINT;
 }
 
-static inline mote_lp_text mk_text(const uint8_t *s, const uint8_t *e, bool esc, uint8_t ctx)
+static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8_t *e, bool esc, uint8_t ctx)
 {
     mote_lp_text t;
     t.ptr = s;
@@ -1068,7 +1076,7 @@ static mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end, uint64_t o
     return c->err_code;
 }
 
-static void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_t *start,
+static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_t *start,
                      const uint8_t *end, bool final)
 {
     c->start = start;
