@@ -1003,7 +1003,7 @@ void mote_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_cap,
     pt->fields_cap = fields ? fields_cap : 0;
 }
 
-static mote_err init_dec(mote_lp_decoder *d, const mote_lp_options *opt)
+static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_options *opt)
 {
     if (opt) {
         if ((unsigned)opt->precision > MOTE_LP_S) return MOTE_ERR_INVALID;
