@@ -1,0 +1,387 @@
+// bench_lp.cc - line-protocol decoding throughput.
+//
+// Two corpora, generated here at setup from a fixed seed (the generators are
+// the functions gen_tsbs() and gen_telegraf() below):
+//   tsbs     TSBS "cpu-only" style: 10 tags, 10 integer fields, ns timestamp
+//   telegraf a telegraf-like mix: floats, unsigned, booleans, quoted strings
+//            with escapes, escaped tag values, a few measurements
+// Cases and variants ("mote" is ours):
+//   lp/<corpus>_tokenize/mote    views only (MOTE_LP_TOKENIZE_ONLY)
+//   lp/<corpus>_decode/mote      every tag, every field value typed, the time
+//   lp/<corpus>_stream/mote      full decode through the streaming decoder, 64 KiB chunks
+//   .../append                   the motivating case's "before": a splitter that
+//                                appends each byte into a fresh growing array
+//                                per part (decode: plus strtoll/strtod/bool of
+//                                each value and the timestamp)
+//   .../memchr                   finding the line ends with memchr (the limit)
+// The append variant reports its heap allocations per line; mote makes none
+// (libmote references no allocator at all).
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "mote/lp.h"
+}
+
+namespace {
+
+// Small deterministic PRNG (xorshift64*).
+struct Rng {
+    uint64_t s;
+    explicit Rng(uint64_t seed) : s(seed) {}
+    uint64_t next() {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        return s * 2685821657736338717ull;
+    }
+    unsigned below(unsigned n) { return static_cast<unsigned>(next() % n); }
+};
+
+// TSBS cpu-only: as written by tsbs_generate_data --use-case=cpu-only --format=influx.
+std::string gen_tsbs(size_t lines) {
+    static const char *const regions[] = {"us-east-1", "us-west-1", "us-west-2", "eu-west-1",
+                                          "eu-central-1", "ap-southeast-1", "ap-southeast-2",
+                                          "ap-northeast-1", "sa-east-1"};
+    static const char *const oses[] = {"Ubuntu16.10", "Ubuntu16.04LTS", "Ubuntu15.10"};
+    static const char *const arches[] = {"x64", "x86"};
+    static const char *const teams[] = {"SF", "NYC", "LON", "CHI"};
+    static const char *const envs[] = {"production", "staging", "test"};
+    static const char *const fields[] = {"usage_user", "usage_system", "usage_idle", "usage_nice",
+                                         "usage_iowait", "usage_irq", "usage_softirq",
+                                         "usage_steal", "usage_guest", "usage_guest_nice"};
+    Rng r(42);
+    std::string out;
+    const unsigned hosts = 100;
+    uint64_t ts = 1451606400000000000ull;
+    for (size_t i = 0; i < lines; i++) {
+        unsigned h = static_cast<unsigned>(i % hosts);
+        Rng hr(h + 1);  // per-host tag values are stable
+        const char *region = regions[hr.below(9)];
+        char line[1024];
+        int n = snprintf(line, sizeof line,
+                         "cpu,hostname=host_%u,region=%s,datacenter=%sa,rack=%u,os=%s,arch=%s,"
+                         "team=%s,service=%u,service_version=%u,service_environment=%s",
+                         h, region, region, hr.below(100), oses[hr.below(3)], arches[hr.below(2)],
+                         teams[hr.below(4)], hr.below(20), hr.below(2), envs[hr.below(3)]);
+        out.append(line, static_cast<size_t>(n));
+        for (int f = 0; f < 10; f++) {
+            n = snprintf(line, sizeof line, "%c%s=%ui", f ? ',' : ' ', fields[f], r.below(100));
+            out.append(line, static_cast<size_t>(n));
+        }
+        if (h == hosts - 1) ts += 10000000000ull;
+        n = snprintf(line, sizeof line, " %llu\n", static_cast<unsigned long long>(ts));
+        out.append(line, static_cast<size_t>(n));
+    }
+    return out;
+}
+
+// Telegraf-like mix of input plugins.
+std::string gen_telegraf(size_t lines) {
+    Rng r(7);
+    std::string out;
+    char line[2048];
+    uint64_t ts = 1700000000000000000ull;
+    for (size_t i = 0; i < lines; i++) {
+        int n = 0;
+        ts += 1000000000ull;
+        unsigned host = r.below(20);
+        switch (i % 6) {
+        case 0:
+            n = snprintf(line, sizeof line,
+                         "cpu,cpu=cpu%u,host=web-%02u usage_user=%u.%06u,usage_system=%u.%06u,"
+                         "usage_idle=%u.%06u,usage_iowait=0.%06u %llu\n",
+                         r.below(8), host, r.below(100), r.below(1000000), r.below(30),
+                         r.below(1000000), r.below(100), r.below(1000000), r.below(1000000),
+                         static_cast<unsigned long long>(ts));
+            break;
+        case 1:
+            n = snprintf(line, sizeof line,
+                         "mem,host=web-%02u available=%lluu,used=%lluu,used_percent=%u.%u,"
+                         "swap_free=%lluu %llu\n",
+                         host, static_cast<unsigned long long>(r.next() >> 30),
+                         static_cast<unsigned long long>(r.next() >> 30), r.below(100), r.below(100000),
+                         static_cast<unsigned long long>(r.next() >> 32),
+                         static_cast<unsigned long long>(ts));
+            break;
+        case 2:
+            n = snprintf(line, sizeof line,
+                         "disk,device=disk%us%u,fstype=apfs,host=web-%02u,mode=rw,"
+                         "path=/Volumes/Macintosh\\ HD\\,\\ Data free=%lluu,inodes_used=%lluu,"
+                         "used_percent=%u.%u %llu\n",
+                         r.below(4), r.below(4), host, static_cast<unsigned long long>(r.next() >> 24),
+                         static_cast<unsigned long long>(r.next() >> 40), r.below(100),
+                         r.below(1000000), static_cast<unsigned long long>(ts));
+            break;
+        case 3:
+            n = snprintf(line, sizeof line,
+                         "system,host=web-%02u load1=%u.%02u,load5=%u.%02u,n_cpus=8i,n_users=%ui,"
+                         "uptime=%uu,uptime_format=\"%u days, %2u:%02u\" %llu\n",
+                         host, r.below(8), r.below(100), r.below(8), r.below(100), r.below(10),
+                         r.below(1000000), r.below(400), r.below(24), r.below(60),
+                         static_cast<unsigned long long>(ts));
+            break;
+        case 4:
+            n = snprintf(line, sizeof line,
+                         "docker_container_status,container_image=registry/app\\=v%u,"
+                         "container_name=app_%u,host=web-%02u oomkilled=%s,pid=%ui,"
+                         "exitcode=0i,started_at=%llui,running=%s %llu\n",
+                         r.below(9), r.below(50), host, r.below(2) ? "false" : "true",
+                         r.below(65536), static_cast<unsigned long long>(ts / 1000),
+                         r.below(2) ? "true" : "false", static_cast<unsigned long long>(ts));
+            break;
+        default:
+            n = snprintf(line, sizeof line,
+                         "syslog,appname=sshd,facility=auth,host=web-%02u,severity=info "
+                         "message=\"Accepted publickey for user%u from 10.0.%u.%u port %u: "
+                         "key \\\"ssh-ed25519\\\" path C:\\\\keys\",procid=\"%u\",severity_code=6i,"
+                         "timestamp=%llui,version=1i %llu\n",
+                         host, r.below(100), r.below(256), r.below(256), r.below(65536),
+                         r.below(99999), static_cast<unsigned long long>(ts / 1000),
+                         static_cast<unsigned long long>(ts));
+            break;
+        }
+        out.append(line, static_cast<size_t>(n));
+    }
+    return out;
+}
+
+const std::string &corpus(int which) {
+    static const std::string tsbs = gen_tsbs(4000);
+    static const std::string tele = gen_telegraf(6000);
+    return which == 0 ? tsbs : tele;
+}
+
+size_t count_lines(const std::string &s) {
+    size_t n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+// ---- mote -----------------------------------------------------------------
+
+void run_mote(benchmark::State &state, int which, bool tokenize) {
+    const std::string &in = corpus(which);
+    mote_lp_options opt;
+    mote_lp_options_init(&opt);
+    mote_lp_tag tags[16];
+    mote_lp_field fields[16];
+    for (auto _ : state) {
+        mote_lp_decoder d;
+        mote_lp_decoder_init(&d, in.data(), in.size(), &opt);
+        mote_lp_point pt;
+        mote_lp_point_init(&pt, tags, 16, fields, 16);
+        uint64_t sum = 0;
+        mote_err rc;
+        while ((rc = mote_lp_next(&d, &pt, nullptr)) != MOTE_ERR_NEED_MORE) {
+            if (rc != MOTE_OK) abort();
+            sum += pt.ntags + pt.tags[pt.ntags - 1].value.len;
+            if (!tokenize) {
+                if (mote_lp_point_decode(&pt, &opt, nullptr) != MOTE_OK) abort();
+                for (size_t i = 0; i < pt.nfields; i++) sum += static_cast<uint64_t>(fields[i].value.i);
+                sum += static_cast<uint64_t>(pt.time);
+            } else {
+                sum += pt.nfields + fields[pt.nfields - 1].raw.len + pt.time_text.len;
+            }
+        }
+        benchmark::DoNotOptimize(sum);
+    }
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * in.size()));
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * count_lines(in)));
+}
+
+void run_mote_stream(benchmark::State &state, int which) {
+    const std::string &in = corpus(which);
+    static uint8_t carry[1 << 16];
+    mote_lp_tag tags[16];
+    mote_lp_field fields[16];
+    const size_t chunk = 65536;
+    for (auto _ : state) {
+        mote_lp_stream s;
+        mote_lp_stream_init(&s, nullptr, carry, sizeof carry);
+        size_t off = 0;
+        bool done = false;
+        uint64_t sum = 0;
+        for (;;) {
+            mote_lp_point pt;
+            mote_lp_point_init(&pt, tags, 16, fields, 16);
+            mote_err rc = mote_lp_stream_next(&s, &pt, nullptr);
+            if (rc == MOTE_ERR_NEED_MORE) {
+                if (done) break;
+                if (off == in.size()) {
+                    mote_lp_stream_finish(&s);
+                    done = true;
+                    continue;
+                }
+                size_t k = std::min(chunk, in.size() - off);
+                mote_lp_stream_feed(&s, in.data() + off, k);
+                off += k;
+                continue;
+            }
+            if (rc != MOTE_OK || mote_lp_point_decode(&pt, nullptr, nullptr) != MOTE_OK) abort();
+            for (size_t i = 0; i < pt.nfields && i < 16; i++) sum += static_cast<uint64_t>(fields[i].value.i);
+            sum += static_cast<uint64_t>(pt.time) + pt.ntags;
+        }
+        benchmark::DoNotOptimize(sum);
+    }
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * in.size()));
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * count_lines(in)));
+}
+
+// ---- the per-byte-append splitter (the motivating "before") ----------------
+
+size_t g_allocs;
+
+template <class T>
+struct CountingAlloc {
+    using value_type = T;
+    CountingAlloc() = default;
+    template <class U>
+    CountingAlloc(const CountingAlloc<U> &) {}
+    T *allocate(size_t n) {
+        g_allocs++;
+        return static_cast<T *>(::operator new(n * sizeof(T)));
+    }
+    void deallocate(T *p, size_t) { ::operator delete(p); }
+    template <class U>
+    bool operator==(const CountingAlloc<U> &) const { return true; }
+    template <class U>
+    bool operator!=(const CountingAlloc<U> &) const { return false; }
+};
+
+using Part = std::vector<char, CountingAlloc<char>>;
+struct Token {
+    Part bytes;
+    char ended_by;  // ',', '=', ' ' or '\n'
+};
+using Parts = std::vector<Token, CountingAlloc<Token>>;
+
+// Split one line into parts on ',', '=' and ' ' outside double quotes,
+// honouring backslash escapes; every byte is appended to a fresh part.
+const char *append_split(const char *p, const char *end, Parts &parts) {
+    parts.emplace_back();
+    bool quoted = false, escaped = false;
+    for (; p < end; p++) {
+        char c = *p;
+        if (escaped) {
+            escaped = false;
+        } else if (c == '\\') {
+            escaped = true;
+        } else if (c == '"') {
+            quoted = !quoted;
+        } else if (!quoted && c == '\n') {
+            parts.back().ended_by = '\n';
+            return p + 1;
+        } else if (!quoted && (c == ',' || c == '=' || c == ' ')) {
+            parts.back().ended_by = c;
+            parts.emplace_back();
+            continue;
+        }
+        parts.back().bytes.push_back(c);
+    }
+    parts.back().ended_by = '\n';
+    return end;
+}
+
+void run_append(benchmark::State &state, int which, bool decode) {
+    const std::string &in = corpus(which);
+    size_t lines = count_lines(in);
+    g_allocs = 0;
+    for (auto _ : state) {
+        const char *p = in.data(), *end = p + in.size();
+        uint64_t sum = 0;
+        while (p < end) {
+            Parts parts;  // fresh per line, as in the motivating case
+            p = append_split(p, end, parts);
+            sum += parts.size();
+            if (!decode) continue;
+            // Fields follow the first space; values follow '='; the part after
+            // the second space is the timestamp.
+            int spaces = 0;
+            for (size_t i = 0; i < parts.size(); i++) {
+                Part &b = parts[i].bytes;
+                bool value = i > 0 && parts[i - 1].ended_by == '=';
+                if (spaces == 2 && !b.empty()) {
+                    b.push_back(0);
+                    sum += static_cast<uint64_t>(strtoll(b.data(), nullptr, 10));
+                } else if (spaces == 1 && value && !b.empty()) {
+                    char last = b.back();
+                    if (b[0] == '"') {
+                        sum += b.size();
+                    } else if (b[0] == 't' || b[0] == 'T' || b[0] == 'f' || b[0] == 'F') {
+                        sum += b[0] == 't' || b[0] == 'T';
+                    } else if (last == 'i') {
+                        b.back() = 0;
+                        sum += static_cast<uint64_t>(strtoll(b.data(), nullptr, 10));
+                    } else if (last == 'u') {
+                        b.back() = 0;
+                        sum += strtoull(b.data(), nullptr, 10);
+                    } else {
+                        b.push_back(0);
+                        sum += static_cast<uint64_t>(strtod(b.data(), nullptr));
+                    }
+                }
+                if (parts[i].ended_by == ' ') spaces++;
+            }
+        }
+        benchmark::DoNotOptimize(sum);
+    }
+    state.counters["allocs_per_line"] = static_cast<double>(g_allocs) /
+                                        static_cast<double>(state.iterations() * lines);
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * in.size()));
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * lines));
+}
+
+// ---- memchr: the limit ------------------------------------------------------
+
+void run_memchr(benchmark::State &state, int which) {
+    const std::string &in = corpus(which);
+    for (auto _ : state) {
+        const char *p = in.data(), *end = p + in.size();
+        size_t n = 0;
+        while ((p = static_cast<const char *>(memchr(p, '\n', static_cast<size_t>(end - p))))) {
+            n++;
+            p++;
+        }
+        benchmark::DoNotOptimize(n);
+    }
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * in.size()));
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * count_lines(in)));
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    // MOTE_LP_BENCH_DUMP=DIR writes the two corpora as DIR/tsbs.lp and
+    // DIR/telegraf.lp (for the Go reference harness in bench/lp_go).
+    if (const char *dir = getenv("MOTE_LP_BENCH_DUMP")) {
+        for (int which = 0; which < 2; which++) {
+            std::string path = std::string(dir) + (which == 0 ? "/tsbs.lp" : "/telegraf.lp");
+            FILE *f = fopen(path.c_str(), "wb");
+            if (!f || fwrite(corpus(which).data(), 1, corpus(which).size(), f) != corpus(which).size()) return 1;
+            fclose(f);
+        }
+    }
+    // Explicit names: "<module>/<case>/<variant>".
+    for (int which = 0; which < 2; which++) {
+        std::string c = which == 0 ? "lp/tsbs" : "lp/telegraf";
+        benchmark::RegisterBenchmark((c + "_tokenize/mote").c_str(), run_mote, which, true);
+        benchmark::RegisterBenchmark((c + "_tokenize/append").c_str(), run_append, which, false);
+        benchmark::RegisterBenchmark((c + "_tokenize/memchr").c_str(), run_memchr, which);
+        benchmark::RegisterBenchmark((c + "_decode/mote").c_str(), run_mote, which, false);
+        benchmark::RegisterBenchmark((c + "_decode/append").c_str(), run_append, which, true);
+        benchmark::RegisterBenchmark((c + "_decode/memchr").c_str(), run_memchr, which);
+        benchmark::RegisterBenchmark((c + "_stream/mote").c_str(), run_mote_stream, which);
+    }
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,0 +1,1517 @@
+/*
+ * lp.c - line-protocol tokenizer, typed decoder and streaming decoder.
+ *
+ * One function, parse_line(), reads one line from its first byte: it is used
+ * on the whole input (mote_lp_next) and on stream chunks (mote_lp_stream_*),
+ * where running into the end of the bytes at hand means "need more" instead
+ * of "end of input". A second, much smaller machine, split_scan(), knows only
+ * enough of the grammar to find where a line ends (a '\n' outside a string
+ * value, where a string value is a '"' right after a field's '='). It finds
+ * the end of a bad line (so a batch goes on after it) and carries the state
+ * of a line that straddles stream chunks. For every line parse_line() accepts,
+ * both agree on its end; the fuzz target fuzz_lp_chunks checks that.
+ */
+#include "mote/lp.h"
+
+#include <string.h>
+
+#include "mote/num.h"
+#include "lp_internal.h"
+
+/* Speed builds inline the scanners, keep two copies of the line parser (see
+ * parse_line) and use the word-at-a-time paths and key prediction; small
+ * builds (MOTE_SMALL: microcontrollers, -Os) keep one plain byte-by-byte
+ * parser and take integer conversion from num.c. Both give the same results
+ * (the unit suite runs on both). */
+#if !MOTE_SMALL
+#define MOTE_LP_FAST 1
+#else
+#define MOTE_LP_FAST 0
+#endif
+#if defined(__GNUC__) && MOTE_LP_FAST
+#define MOTE_LP_INLINE inline __attribute__((always_inline))
+#else
+#define MOTE_LP_INLINE inline
+#endif
+/* Helpers called from several places stay out of line in small builds. */
+#if defined(__GNUC__) && !MOTE_LP_FAST
+#define MOTE_LP_OUTLINE __attribute__((noinline))
+#define MOTE_LP_OUTLINE_INLINE __attribute__((noinline))
+#else
+#define MOTE_LP_OUTLINE
+#define MOTE_LP_OUTLINE_INLINE inline
+#endif
+#if defined(__GNUC__)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define UNLIKELY(x) (x)
+#endif
+
+/* Byte classes. A bit set means "stop scanning here" for the first three. */
+#define C_MEAS 1u  /* measurement: control, space, ',', '\\', 0x7f-0xff */
+#define C_KEY 2u   /* tag key/value, field key: control, space, ',', '=', '\\', 0x7f-0xff */
+#define C_VAL 4u   /* unquoted field value: ',', ' ', '\r', '\n' */
+#define C_STR 8u   /* string value: '"', '\\', '\n', 0x80-0xff */
+#define C_TIME 16u /* timestamp bytes: '-', '0'-'9' (membership, not a stop) */
+
+#if MOTE_LP_FAST
+static const uint8_t cls[256] = {
+     3,  3,  3,  3,  3,  3,  3,  3,  3,  3, 15,  3,  3,  7,  3,  3,
+     3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
+     7,  0,  8,  0,  0,  0,  0,  0,  0,  0,  0,  0,  7, 16,  0,  0,
+    16, 16, 16, 16, 16, 16, 16, 16, 16, 16,  0,  0,  0,  2,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 11,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  3,
+    11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+    11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+    11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+    11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+    11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+    11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+    11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+    11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
+};
+
+#define CLS(c) cls[c]
+#else
+/* The same classes computed (the table costs 256 bytes of flash). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static unsigned cls_of(uint8_t c)
+{
+    unsigned m = 0;
+    if (c <= 0x20 || c == ',' || c == '\\' || c >= 0x7f) m = C_MEAS | C_KEY;
+    if (c == '=') m = C_KEY;
+    if (c == ',' || c == ' ' || c == '\r' || c == '\n') m |= C_VAL;
+    if (c == '"' || c == '\\' || c == '\n' || c >= 0x80) m |= C_STR;
+    if (c == '-' || (c >= '0' && c <= '9')) m |= C_TIME;
+    return m;
+}
+#define CLS(c) cls_of(c)
+#endif
+
+const int64_t mote__lp_ns_per[4] = {1, 1000, 1000000, 1000000000};
+
+/*
+ * Portable word-at-a-time scanning (SWAR): 8 input bytes per step, each test
+ * exact per byte (no carry crosses a byte), so the first flagged byte is the
+ * first byte of interest. Loads go through memcpy (no unaligned access) and
+ * are put in memory order, so the lowest flagged byte is the first one on any
+ * host. Used for strings, timestamps, values of a line that does not end in
+ * '\n', and runs of 8 digits; only where 8 bytes remain (the tail goes byte
+ * by byte through the class table). Portable C: there is no SIMD here.
+ */
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+#define LOWS 0x7f7f7f7f7f7f7f7full
+
+static inline uint64_t load8(const uint8_t *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#elif !defined(__BYTE_ORDER__)
+    x = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+        (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+#endif
+    return x;
+}
+
+/* High bit of each byte equal to c. */
+static inline uint64_t eq8(uint64_t x, uint8_t c)
+{
+    uint64_t y = x ^ (ONES * c);
+    return ~(((y & LOWS) + LOWS) | y) & HIGHS;
+}
+
+/* High bit of each byte below n (n <= 0x80). */
+static inline uint64_t lt8(uint64_t x, uint8_t n)
+{
+    return ~(((x & LOWS) + ONES * (uint8_t)(0x80 - n)) | x) & HIGHS;
+}
+
+
+/* Index of the first flagged byte of a non-zero mask. */
+static inline unsigned first8(uint64_t m)
+{
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctzll(m) >> 3;
+#else
+    unsigned i = 0;
+    while (!(m & 0x80)) {
+        m >>= 8;
+        i++;
+    }
+    return i;
+#endif
+}
+
+
+/* ---- small helpers ------------------------------------------------------ */
+
+/* UTF-8 validity as Go's utf8.Valid: no overlongs, no surrogates, <= U+10FFFF. */
+bool mote__lp_utf8_valid(const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint8_t c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t need;
+        uint8_t lo = 0x80, hi = 0xbf;
+        if (c >= 0xc2 && c <= 0xdf) {
+            need = 1;
+        } else if (c == 0xe0) {
+            need = 2;
+            lo = 0xa0;
+        } else if (c == 0xed) {
+            need = 2;
+            hi = 0x9f;
+        } else if (c >= 0xe1 && c <= 0xef) {
+            need = 2;
+        } else if (c == 0xf0) {
+            need = 3;
+            lo = 0x90;
+        } else if (c >= 0xf1 && c <= 0xf3) {
+            need = 3;
+        } else if (c == 0xf4) {
+            need = 3;
+            hi = 0x8f;
+        } else {
+            return false;
+        }
+        if (n - i - 1 < need) return false;
+        if (s[i + 1] < lo || s[i + 1] > hi) return false;
+        for (size_t k = 2; k <= need; k++) {
+            if ((s[i + k] & 0xc0) != 0x80) return false;
+        }
+        i += need + 1;
+    }
+    return true;
+}
+
+static size_t count_nl(const uint8_t *p, const uint8_t *end)
+{
+    size_t n = 0;
+    while (p < end) {
+        const uint8_t *q = memchr(p, '\n', (size_t)(end - p));
+        if (!q) break;
+        n++;
+        p = q + 1;
+    }
+    return n;
+}
+
+#if MOTE_LP_FAST
+/* 8 ASCII bytes (in memory order) all digits? */
+static inline bool is8digits(uint64_t x)
+{
+    return ((x & 0xf0f0f0f0f0f0f0f0ull) |
+            (((x + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) == 0x3333333333333333ull;
+}
+
+/* Value of 8 digits (in memory order): three multiply-shift steps. */
+static inline uint64_t value8(uint64_t x)
+{
+    x = ((x & 0x0f0f0f0f0f0f0f0full) * 2561) >> 8;
+    x = ((x & 0x00ff00ff00ff00ffull) * 6553601) >> 16;
+    return ((x & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
+}
+
+/*
+ * Value of the decimal digits s[0..n), n >= 1: MOTE_OK, MOTE_ERR_BAD_VALUE
+ * (a byte that is not a digit) or MOTE_ERR_RANGE (above UINT64_MAX; leading
+ * zeros are fine). 8 digits at a time while at most 16 are taken, then one by
+ * one without a range check up to 19 digits (below 10^19 < 2^64), then
+ * checked.
+ */
+static MOTE_LP_INLINE mote_err parse_digits(const uint8_t *s, size_t n, uint64_t *out)
+{
+    uint64_t v = 0;
+    size_t i = 0;
+    while (MOTE_LP_FAST && n - i >= 8 && i < 16) {
+        uint64_t x = load8(s + i);
+        if (!is8digits(x)) break;
+        v = v * 100000000u + value8(x);
+        i += 8;
+    }
+    for (; i < n && i < 19; i++) {
+        unsigned d = (unsigned)s[i] - '0';
+        if (d > 9) return MOTE_ERR_BAD_VALUE;
+        v = v * 10 + d;
+    }
+    for (; i < n; i++) {
+        unsigned d = (unsigned)s[i] - '0';
+        if (d > 9) return MOTE_ERR_BAD_VALUE;
+        if (v > (UINT64_MAX - d) / 10) {
+            /* Still a syntax error if a later byte is not a digit. */
+            for (; i < n; i++) {
+                if ((unsigned)s[i] - '0' > 9) return MOTE_ERR_BAD_VALUE;
+            }
+            return MOTE_ERR_RANGE;
+        }
+        v = v * 10 + d;
+    }
+    *out = v;
+    return MOTE_OK;
+}
+
+/* [-]digits as int64 (Go strconv.ParseInt base 10 without '+', which the
+ * grammar never lets through). */
+static MOTE_LP_INLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
+{
+    bool neg = n > 0 && s[0] == '-';
+    if (neg) {
+        s++;
+        n--;
+    }
+    if (n == 0) return MOTE_ERR_BAD_VALUE;
+    uint64_t v;
+    mote_err rc = parse_digits(s, n, &v);
+    if (rc != MOTE_OK) return rc;
+    if (v > (uint64_t)INT64_MAX + neg) return MOTE_ERR_RANGE;
+    /* Negation through unsigned arithmetic: no signed overflow for INT64_MIN. */
+    *out = neg ? (v == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    return MOTE_OK;
+}
+
+static MOTE_LP_INLINE mote_err parse_uint(const uint8_t *s, size_t n, uint64_t *out)
+{
+    if (n == 0) return MOTE_ERR_BAD_VALUE;
+    return parse_digits(s, n, out);
+}
+#else
+/* num.c's parsers give the same results on what reaches them here: values
+ * and timestamps never start with '+' (the grammar lets only a digit, '-' or
+ * '.' start a number, and timestamps are [-0-9]+). */
+static mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
+{
+    if (n > 0 && s[0] == '+') return MOTE_ERR_BAD_VALUE; /* as the fast path */
+    return mote_num_parse_i64(s, n, out);
+}
+#define parse_uint mote_num_parse_u64
+#endif
+
+static bool parse_bool(const uint8_t *s, size_t n, bool *out)
+{
+    switch (n) {
+    case 1:
+        if (s[0] == 't' || s[0] == 'T') { *out = true; return true; }
+        if (s[0] == 'f' || s[0] == 'F') { *out = false; return true; }
+        return false;
+    case 4:
+        if (memcmp(s, "true", 4) == 0 || memcmp(s, "True", 4) == 0 || memcmp(s, "TRUE", 4) == 0) {
+            *out = true;
+            return true;
+        }
+        return false;
+    case 5:
+        if (memcmp(s, "false", 5) == 0 || memcmp(s, "False", 5) == 0 ||
+            memcmp(s, "FALSE", 5) == 0) {
+            *out = false;
+            return true;
+        }
+        return false;
+    default:
+        return false;
+    }
+}
+
+static mote_err decode_value(mote_lp_field *f)
+{
+    mote_err rc = MOTE_OK;
+    switch (f->type) {
+    case MOTE_LP_FLOAT: {
+        double v = 0;
+        rc = mote_num_parse_f64(f->raw.ptr, f->raw.len, &v);
+        if (rc == MOTE_OK) f->value.f = v;
+        break;
+    }
+    case MOTE_LP_INT:
+        rc = parse_int(f->raw.ptr, f->raw.len, &f->value.i);
+        break;
+    case MOTE_LP_UINT:
+        rc = parse_uint(f->raw.ptr, f->raw.len, &f->value.u);
+        break;
+    case MOTE_LP_BOOL:
+        if (!parse_bool(f->raw.ptr, f->raw.len, &f->value.b)) rc = MOTE_ERR_BAD_VALUE;
+        break;
+    case MOTE_LP_STRING:
+        f->value.s = f->raw;
+        break;
+    default:
+        return MOTE_ERR_INVALID;
+    }
+    f->decoded = rc == MOTE_OK;
+    return rc;
+}
+
+/* Timestamp text (already known to be [-0-9]+) to ns in the precision. */
+static mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec, int64_t *out)
+{
+    int64_t v;
+    if (parse_int(s, n, &v) != MOTE_OK) return MOTE_ERR_BAD_TIMESTAMP;
+    int64_t m = mote__lp_ns_per[prec];
+    if (v > INT64_MAX / m || v < INT64_MIN / m) return MOTE_ERR_BAD_TIMESTAMP;
+    *out = v * m;
+    return MOTE_OK;
+}
+
+/* Default time rounded down to a multiple of the precision (as Go's
+ * time.Truncate does for these units). */
+static int64_t truncate_time(int64_t t, mote_lp_precision prec)
+{
+    int64_t m = mote__lp_ns_per[prec];
+    int64_t q = t / m;
+    if (t % m != 0 && t < 0) {
+        if (q > INT64_MIN / m) q--;
+    }
+    return q * m;
+}
+
+/* ---- the line parser ---------------------------------------------------- */
+
+enum { R_POINT, R_SKIP, R_ERROR, R_MORE };
+
+typedef struct lp_ctx {
+    const uint8_t *start;   /* first byte of the line */
+    const uint8_t *end;     /* end of the bytes at hand */
+    bool final;             /* end is the end of the input */
+    const mote_lp_options *opt;
+    const uint8_t **kc_ptr;  /* key prediction cache, NULL: off */
+    uint8_t *kc_len;
+    size_t max_key;          /* SIZE_MAX when unlimited */
+    /* results */
+    const uint8_t *line_end; /* after the line's '\n' (or end) */
+    size_t nl;               /* '\n' bytes in the line, its terminator included */
+    const uint8_t *err_at;
+    mote_err err_code;
+    const char *err_msg;
+} lp_ctx;
+
+static MOTE_LP_OUTLINE int fail(lp_ctx *c, const uint8_t *at, mote_err code, const char *msg)
+{
+    c->err_at = at;
+    c->err_code = code;
+    c->err_msg = msg;
+    return R_ERROR;
+}
+
+/*
+ * Scan a name (measurement when key is false, else tag key/value or field
+ * key) from p: returns the first byte that ends it (or end). Escapes of the
+ * context set *esc, bytes >= 0x80 set *hi. NULL: the bytes ran out and the
+ * input is not final (a backslash at the end may escape the next byte).
+ */
+static MOTE_LP_INLINE const uint8_t *scan_name(const uint8_t *p, const uint8_t *end,
+                                               unsigned mask, bool key, bool final,
+                                               bool sentinel, bool *esc, bool *hi)
+{
+    for (;;) {
+        /* Byte by byte: names are short, and on regular data the branch
+         * predictor learns their lengths (an 8-byte word test was slower).
+         * With a '\n' as the last byte (sentinel) no bounds check is needed:
+         * '\n' stops every name, and nothing here steps over a stop byte. */
+        if (sentinel) {
+            /* Unrolled: each byte read is known to exist, since the bytes
+             * before it were not stops and the last byte is one. */
+            for (;;) {
+                if (CLS(p[0]) & mask) break;
+                if (CLS(p[1]) & mask) { p += 1; break; }
+                if (CLS(p[2]) & mask) { p += 2; break; }
+                if (CLS(p[3]) & mask) { p += 3; break; }
+                p += 4;
+            }
+        } else {
+            while (p < end && !(CLS(*p) & mask)) p++;
+        }
+        if (!sentinel && p == end) return final ? p : NULL;
+        uint8_t ch = *p;
+        if (UNLIKELY(ch >= 0x80)) {
+            *hi = true;
+            p++;
+            continue;
+        }
+        if (ch != '\\') return p;
+        if (UNLIKELY(p + 1 == end)) {
+            if (!final) return NULL;
+            return end; /* a backslash at the end of the input is literal */
+        }
+        uint8_t n = p[1];
+        if (n == ',' || n == ' ' || (key && n == '=')) {
+            *esc = true;
+            p += 2;
+            continue;
+        }
+        p++; /* literal backslash; the next byte is scanned normally */
+    }
+}
+
+/* End of an unquoted field value: ',' ' ' '\r' '\n' or end. Control bytes
+ * are flagged as candidates too (cheaper) and then checked in the table. */
+static MOTE_LP_INLINE const uint8_t *scan_value(const uint8_t *p, const uint8_t *end,
+                                                bool sentinel)
+{
+    if (sentinel) { /* as in scan_name */
+        for (;;) {
+            if (CLS(p[0]) & C_VAL) return p;
+            if (CLS(p[1]) & C_VAL) return p + 1;
+            if (CLS(p[2]) & C_VAL) return p + 2;
+            if (CLS(p[3]) & C_VAL) return p + 3;
+            p += 4;
+        }
+    }
+    for (;;) {
+        if (!MOTE_LP_FAST || end - p < 8) {
+            while (p < end && !(CLS(*p) & C_VAL)) p++;
+            return p;
+        }
+        uint64_t x = load8(p);
+        uint64_t m = lt8(x, 0x21) | eq8(x, ',');
+        while (m) {
+            unsigned i = first8(m);
+            if (CLS(p[i]) & C_VAL) return p + i;
+            m &= m - 1; /* a control byte that does not end the value */
+        }
+        p += 8;
+    }
+}
+
+/* End of the timestamp's bytes ('-' and digits). */
+static inline const uint8_t *scan_time(const uint8_t *p, const uint8_t *end)
+{
+    while (MOTE_LP_FAST && end - p >= 8) {
+        uint64_t x = load8(p);
+        uint64_t m = (lt8(x, '0') & ~eq8(x, '-')) | (~lt8(x, ':') & HIGHS);
+        if (m) return p + first8(m);
+        p += 8;
+    }
+    while (p < end && (CLS(*p) & C_TIME)) p++;
+    return p;
+}
+
+/* n bytes at a and b equal? Word compares (overlapping at the end). */
+static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            if (load8(a + i) != load8(b + i)) return false;
+        }
+        return load8(a + n - 8) == load8(b + n - 8);
+    }
+    if (n >= 4) {
+        uint32_t x, y, u, v;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        memcpy(&u, a + n - 4, 4);
+        memcpy(&v, b + n - 4, 4);
+        return x == y && u == v;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] != b[i]) return false;
+    }
+    return true;
+}
+
+/*
+ * A tag or field key at p, in position slot. Lines of one source mostly
+ * repeat their keys, so the key seen last in this position is tried first:
+ * if the same bytes follow, with '=' after them, scanning would stop exactly
+ * there (the cached key holds no stop byte, escape or byte >= 0x80), so the
+ * key is taken without scanning. Otherwise it is scanned and remembered.
+ */
+static MOTE_LP_INLINE const uint8_t *scan_key(const uint8_t **kc_ptr, uint8_t *kc_len,
+                                              size_t slot, const uint8_t *p,
+                                              const uint8_t *end, bool final, bool sentinel,
+                                              bool *esc, bool *hi)
+{
+    if (!MOTE_LP_FAST || !kc_ptr || slot >= MOTE_LP_KEY_CACHE) {
+        return scan_name(p, end, C_KEY, true, final, sentinel, esc, hi);
+    }
+    size_t n = kc_len[slot];
+    if (n && (size_t)(end - p) > n && p[n] == '=' && same_bytes(p, kc_ptr[slot], n)) {
+        return p + n;
+    }
+    const uint8_t *e = scan_name(p, end, C_KEY, true, final, sentinel, esc, hi);
+    if (e && e < end && *e == '=' && !*esc && !*hi && e > p && e - p <= 255) {
+        kc_ptr[slot] = p;
+        kc_len[slot] = (uint8_t)(e - p);
+    }
+    return e;
+}
+
+/* Check a finished name: limit and UTF-8. */
+static MOTE_LP_INLINE int check_name(lp_ctx *c, size_t max_key, const uint8_t *s,
+                                      const uint8_t *e, bool hi, const char *what)
+{
+    if ((size_t)(e - s) > max_key) {
+        return fail(c, s, MOTE_ERR_TOO_LONG, what);
+    }
+    if (hi && !mote__lp_utf8_valid(s, (size_t)(e - s))) {
+        return fail(c, s, MOTE_ERR_SYNTAX, "invalid UTF-8");
+    }
+    return R_POINT;
+}
+
+static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8_t *e, bool esc, uint8_t ctx)
+{
+    mote_lp_text t;
+    t.ptr = s;
+    t.len = (size_t)(e - s);
+    t.escaped = esc;
+    t.context = ctx;
+    return t;
+}
+
+/*
+ * At p, after the field section or a timestamp and its spaces: accept the end
+ * of the line. Returns R_POINT (c->line_end set), R_MORE or R_ERROR.
+ */
+static int take_eol(lp_ctx *c, const uint8_t *p, const char *msg)
+{
+    const uint8_t *end = c->end;
+    if (p == end) {
+        if (!c->final) return R_MORE;
+        c->line_end = end;
+        return R_POINT;
+    }
+    if (*p == '\n') {
+        c->line_end = p + 1;
+        c->nl++;
+        return R_POINT;
+    }
+    if (*p == '\r') {
+        if (p + 1 == end) {
+            if (!c->final) return R_MORE;
+            c->line_end = end; /* CR as the last byte of the input */
+            return R_POINT;
+        }
+        if (p[1] == '\n') {
+            c->line_end = p + 2;
+            c->nl++;
+            return R_POINT;
+        }
+        return fail(c, p, MOTE_ERR_SYNTAX, "unexpected carriage return");
+    }
+    return fail(c, p, MOTE_ERR_SYNTAX, msg);
+}
+
+static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bool sentinel)
+{
+    const uint8_t *p = c->start;
+    const uint8_t *const end = c->end;
+    const bool final = c->final;
+    /* Copies in locals: stores into the point's arrays could alias the
+     * context, which would force reloads. */
+    const size_t max_key = c->max_key;
+    const uint8_t **const kc_ptr = c->kc_ptr;
+    uint8_t *const kc_len = c->kc_len;
+    int r;
+
+    c->nl = 0;
+    /* Leading spaces, blank lines, comments. */
+    while (p < end && *p == ' ') p++;
+    if (p == end) {
+        if (!final) return R_MORE;
+        c->line_end = end;
+        return R_SKIP;
+    }
+    if (*p == '#') {
+        /* Comment bytes: printable ASCII and anything >= 0x80. */
+        p++;
+        while (p < end && *p >= 0x20 && *p != 0x7f) p++;
+        r = take_eol(c, p, "invalid character in comment");
+        return r == R_POINT ? R_SKIP : r;
+    }
+    if (*p == '\n' || *p == '\r') {
+        r = take_eol(c, p, "unexpected carriage return");
+        return r == R_POINT ? R_SKIP : r;
+    }
+
+    /* Measurement. */
+    const uint8_t *m0 = p;
+    bool esc = false, hi = false;
+    p = scan_name(p, end, C_MEAS, false, final, sentinel, &esc, &hi);
+    if (UNLIKELY(!p)) return R_MORE;
+    if (p == m0) {
+        if (UNLIKELY(*p == ',')) return fail(c, p, MOTE_ERR_EMPTY_NAME, "empty measurement");
+        return fail(c, p, MOTE_ERR_SYNTAX, "invalid character at start of measurement");
+    }
+    if (UNLIKELY((r = check_name(c, max_key, m0, p, hi, "measurement too long")) != R_POINT)) return r;
+    pt->measurement = mk_text(m0, p, esc, MOTE_LP_ESC_MEASUREMENT);
+    pt->offset = (uint64_t)(m0 - c->start); /* made absolute by the caller */
+
+    if (UNLIKELY(p == end)) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
+    if (*p != ',' && *p != ' ') {
+        if (UNLIKELY(*p == '\n' || *p == '\r')) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
+        return fail(c, p, MOTE_ERR_SYNTAX, "invalid character in measurement");
+    }
+
+    /* Tags. */
+    size_t nt = 0;
+    pt->tag_section.ptr = p;
+    pt->tag_section.len = 0;
+    if (*p == ',') {
+        p++;
+        const uint8_t *ts = p;
+        for (;;) {
+            const uint8_t *k0 = p;
+            esc = hi = false;
+            p = scan_key(kc_ptr, kc_len, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE, p, end, final,
+                         sentinel, &esc, &hi);
+            if (UNLIKELY(!p)) return R_MORE;
+            if (UNLIKELY(p == end || *p != '=')) {
+                if (UNLIKELY(p != k0)) return fail(c, p, MOTE_ERR_SYNTAX, "expected '=' after tag key");
+                if (p == end || *p == ' ' || *p == '\r' || *p == '\n') {
+                    return fail(c, p, MOTE_ERR_SYNTAX, "expected tag key after ','");
+                }
+                return fail(c, p, MOTE_ERR_SYNTAX, "invalid character in tag key");
+            }
+            if (UNLIKELY(p == k0)) return fail(c, p, MOTE_ERR_EMPTY_NAME, "empty tag key");
+            if (UNLIKELY((r = check_name(c, max_key, k0, p, hi, "tag key too long")) != R_POINT)) return r;
+            const uint8_t *k1 = p;
+            bool kesc = esc;
+            const uint8_t *v0 = ++p;
+            esc = hi = false;
+            p = scan_name(p, end, C_KEY, true, final, sentinel, &esc, &hi);
+            if (UNLIKELY(!p)) return R_MORE;
+            if (UNLIKELY(p == v0)) return fail(c, p, MOTE_ERR_EMPTY_NAME, "empty tag value");
+            if (UNLIKELY((r = check_name(c, max_key, v0, p, hi, "tag value too long")) != R_POINT)) return r;
+            if (nt < pt->tags_cap) {
+                pt->tags[nt].key = mk_text(k0, k1, kesc, MOTE_LP_ESC_KEY);
+                pt->tags[nt].value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
+            }
+            nt++;
+            if (UNLIKELY(p == end)) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
+            if (*p == ',') {
+                p++;
+                continue;
+            }
+            if (*p == ' ') break;
+            if (UNLIKELY(*p == '\n' || *p == '\r')) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
+            return fail(c, p, MOTE_ERR_SYNTAX, "invalid character in tag value");
+        }
+        pt->tag_section.ptr = ts;
+        pt->tag_section.len = (size_t)(p - ts);
+    }
+    pt->ntags = nt;
+
+    /* Fields: after one or more spaces. */
+    while (p < end && *p == ' ') p++;
+    if (p == end) {
+        if (!final) return R_MORE;
+        return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
+    }
+    if (UNLIKELY(*p == '\n' || *p == '\r')) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
+
+    const uint8_t *fs = p;
+    size_t nf = 0;
+    mote_lp_field scratch;
+    for (;;) {
+        const uint8_t *k0 = p;
+        esc = hi = false;
+        p = scan_key(kc_ptr, kc_len, nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf : MOTE_LP_KEY_CACHE,
+                     p, end, final, sentinel, &esc, &hi);
+        if (UNLIKELY(!p)) return R_MORE;
+        if (UNLIKELY(p == end || *p != '=')) {
+            if (UNLIKELY(p != k0)) return fail(c, p, MOTE_ERR_SYNTAX, "expected '=' after field key");
+            if (p == end || *p == ' ' || *p == '\r' || *p == '\n') {
+                return fail(c, p, MOTE_ERR_SYNTAX, "expected field key after ','");
+            }
+            return fail(c, p, MOTE_ERR_SYNTAX, "invalid character in field key");
+        }
+        if (UNLIKELY(p == k0)) return fail(c, p, MOTE_ERR_EMPTY_NAME, "empty field key");
+        if (UNLIKELY((r = check_name(c, max_key, k0, p, hi, "field key too long")) != R_POINT)) return r;
+        mote_lp_field *f = nf < pt->fields_cap ? &pt->fields[nf] : &scratch;
+        f->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
+        f->decoded = false;
+        p++;
+        if (p == end) {
+            if (!final) return R_MORE;
+            return fail(c, p, MOTE_ERR_BAD_VALUE, "missing field value");
+        }
+        const uint8_t *v0 = p;
+        uint8_t ch = *p;
+        if (ch == '"') {
+            const uint8_t *s0 = ++p;
+            size_t nl = 0;
+            esc = hi = false;
+            for (;;) {
+                for (;;) {
+                    if (!MOTE_LP_FAST || end - p < 8) {
+                        while (p < end && !(CLS(*p) & C_STR)) p++;
+                        break;
+                    }
+                    uint64_t x = load8(p);
+                    uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
+                    if (m) {
+                        p += first8(m);
+                        break;
+                    }
+                    p += 8;
+                }
+                if (p == end) {
+                    if (!final) return R_MORE;
+                    return fail(c, v0, MOTE_ERR_UNTERMINATED_STRING, "unterminated string");
+                }
+                ch = *p;
+                if (ch == '"') break;
+                if (ch == '\n') {
+                    nl++;
+                } else if (ch >= 0x80) {
+                    hi = true;
+                } else if (p + 1 == end) { /* backslash */
+                    if (!final) return R_MORE;
+                } else if (p[1] == '"' || p[1] == '\\') {
+                    esc = true;
+                    p++;
+                }
+                p++;
+            }
+            if (c->opt->max_string && (size_t)(p - s0) > c->opt->max_string) {
+                return fail(c, s0, MOTE_ERR_TOO_LONG, "string too long");
+            }
+            if (hi && !mote__lp_utf8_valid(s0, (size_t)(p - s0))) {
+                return fail(c, s0, MOTE_ERR_SYNTAX, "invalid UTF-8");
+            }
+            c->nl += nl;
+            f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
+            f->type = MOTE_LP_STRING;
+            f->value.s = f->raw;
+            f->decoded = true;
+            p++;
+        } else {
+            mote_lp_type type;
+            if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
+                type = MOTE_LP_BOOL;
+            } else if ((ch >= '0' && ch <= '9') || ch == '-' || ch == '.') {
+                type = MOTE_LP_FLOAT;
+            } else if (ch == ' ' || ch == ',' || ch == '\n' || ch == '\r') {
+                return fail(c, p, MOTE_ERR_BAD_VALUE, "missing field value");
+            } else {
+                return fail(c, p, MOTE_ERR_BAD_VALUE, "invalid field value");
+            }
+            p = scan_value(p, end, sentinel);
+            if (p == end && !final) return R_MORE;
+            const uint8_t *v1 = p;
+            if (type == MOTE_LP_FLOAT) {
+                if (v1[-1] == 'i') {
+                    type = MOTE_LP_INT;
+                    v1--;
+                } else if (v1[-1] == 'u') {
+                    type = MOTE_LP_UINT;
+                    v1--;
+                }
+            }
+            f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
+            f->type = type;
+        }
+        nf++;
+        if (p == end) {
+            if (!final) return R_MORE;
+            break;
+        }
+        if (*p == ',') {
+            p++;
+            continue;
+        }
+        if (*p != ' ' && *p != '\n' && *p != '\r') {
+            return fail(c, p, MOTE_ERR_SYNTAX, "invalid character after field value");
+        }
+        break;
+    }
+    pt->field_section.ptr = fs;
+    pt->field_section.len = (size_t)(p - fs);
+    pt->nfields = nf;
+
+    /* Timestamp. */
+    const uint8_t *t0 = NULL, *t1 = NULL;
+    while (p < end && *p == ' ') p++;
+    r = take_eol(c, p, "invalid character after field value");
+    if (r == R_MORE) return r;
+    if (r == R_ERROR) {
+        if (*p == '\r') return r; /* a lone CR */
+        t0 = p;
+        p = scan_time(p, end);
+        t1 = p;
+        if (p == end && !final) return R_MORE;
+        if (p < end && *p != ' ' && *p != '\n' && *p != '\r') {
+            return fail(c, t0, MOTE_ERR_BAD_TIMESTAMP, "invalid timestamp");
+        }
+        while (p < end && *p == ' ') p++;
+        r = take_eol(c, p, "unexpected text after timestamp");
+        if (r != R_POINT) return r;
+    }
+
+    pt->has_time = t0 != NULL;
+    pt->time_text.ptr = t0 ? t0 : p;
+    pt->time_text.len = t0 ? (size_t)(t1 - t0) : 0;
+    pt->decoded = false;
+    pt->time = 0;
+    /* The line's text: without the "\n" / "\r\n" / final "\r". */
+    const uint8_t *te = c->line_end;
+    if (te > m0 && te[-1] == '\n') te--;
+    if (te > m0 && te[-1] == '\r') te--;
+    pt->text.ptr = m0;
+    pt->text.len = (size_t)(te - m0);
+    return R_POINT;
+}
+
+/* Two copies: with the input known to end in '\n' the name scans drop their
+ * bounds checks. */
+#if MOTE_LP_FAST
+static int parse_line_sentinel(lp_ctx *c, mote_lp_point *pt)
+{
+    return parse_line_impl(c, pt, true);
+}
+#endif
+
+static int parse_line_bounded(lp_ctx *c, mote_lp_point *pt)
+{
+    return parse_line_impl(c, pt, false);
+}
+
+static int parse_line(lp_ctx *c, mote_lp_point *pt)
+{
+#if MOTE_LP_FAST
+    if (c->end > c->start && c->end[-1] == '\n') return parse_line_sentinel(c, pt);
+#endif
+    return parse_line_bounded(c, pt);
+}
+
+/* ---- the line splitter -------------------------------------------------- */
+
+enum {
+    S_START,    /* line start, skipping spaces */
+    S_COMMENT,
+    S_MEAS,     /* measurement and tags: only an unescaped ' ' matters */
+    S_MEAS_ESC, /* after '\\' there */
+    S_FSTART,   /* spaces before the first field */
+    S_KEY,      /* field key */
+    S_KEY_ESC,
+    S_VSTART,   /* right after a field's '=' */
+    S_VALUE,    /* unquoted value, or after a string's closing quote */
+    S_STR,      /* inside a string value: '\n' does not end the line */
+    S_STR_ESC,
+    S_TIME      /* timestamp and whatever follows it */
+};
+
+/*
+ * Advance the split state over [p, end). Returns the byte after the '\n' that
+ * ends the line (state back to S_START), or NULL if the line goes on.
+ */
+static const uint8_t *split_scan(uint8_t *state, const uint8_t *p, const uint8_t *end)
+{
+    uint8_t s = *state;
+    for (; p < end; p++) {
+        uint8_t ch = *p;
+        if (ch == '\n' && s != S_STR && s != S_STR_ESC) {
+            *state = S_START;
+            return p + 1;
+        }
+        switch (s) {
+        case S_START:
+            if (ch == ' ') break;
+            if (ch == '#') {
+                s = S_COMMENT;
+                break;
+            }
+            s = ch == '\\' ? S_MEAS_ESC : S_MEAS;
+            break;
+        case S_COMMENT:
+        case S_TIME:
+            break;
+        case S_MEAS:
+            if (ch == '\\') s = S_MEAS_ESC;
+            else if (ch == ' ') s = S_FSTART;
+            break;
+        case S_MEAS_ESC:
+            /* "\ " is an escape; "\\" is a literal backslash followed by a
+             * backslash that may escape the next byte. */
+            s = ch == '\\' ? S_MEAS_ESC : S_MEAS;
+            break;
+        case S_FSTART:
+            if (ch == ' ') break;
+            /* first byte of a key */
+            /* fall through */
+        case S_KEY:
+            if (ch == '\\') s = S_KEY_ESC;
+            else if (ch == '=') s = S_VSTART;
+            else if (ch == ' ') s = S_TIME;
+            else s = S_KEY;
+            break;
+        case S_KEY_ESC:
+            if (ch == '\\') s = S_KEY_ESC;
+            else s = S_KEY; /* escaped ' ' ',' '=' or an ordinary byte */
+            break;
+        case S_VSTART:
+            if (ch == '"') {
+                s = S_STR;
+                break;
+            }
+            s = S_VALUE;
+            /* fall through */
+        case S_VALUE:
+            if (ch == ',') s = S_KEY;
+            else if (ch == ' ') s = S_TIME;
+            break;
+        case S_STR:
+            if (ch == '\\') s = S_STR_ESC;
+            else if (ch == '"') s = S_VALUE;
+            break;
+        case S_STR_ESC:
+            s = S_STR;
+            break;
+        }
+    }
+    *state = s;
+    return NULL;
+}
+
+/* End of the line starting at p (after its '\n', or end). */
+static const uint8_t *line_end_of(const uint8_t *p, const uint8_t *end)
+{
+    uint8_t st = S_START;
+    const uint8_t *e = split_scan(&st, p, end);
+    return e ? e : end;
+}
+
+/* ---- whole-input decoder ------------------------------------------------ */
+
+void mote_lp_options_init(mote_lp_options *opt)
+{
+    if (!opt) return;
+    memset(opt, 0, sizeof *opt);
+    opt->precision = MOTE_LP_NS;
+}
+
+void mote_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_cap,
+                        mote_lp_field *fields, size_t fields_cap)
+{
+    if (!pt) return;
+    memset(pt, 0, sizeof *pt);
+    pt->tags = tags;
+    pt->tags_cap = tags ? tags_cap : 0;
+    pt->fields = fields;
+    pt->fields_cap = fields ? fields_cap : 0;
+}
+
+static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_options *opt)
+{
+    if (opt) {
+        if ((unsigned)opt->precision > MOTE_LP_S) return MOTE_ERR_INVALID;
+        d->opt = *opt;
+    } else {
+        mote_lp_options_init(&d->opt);
+    }
+    d->offset = 0;
+    d->line = 1;
+    return MOTE_OK;
+}
+
+mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
+                              const mote_lp_options *opt)
+{
+    if (!d || (!data && len > 0)) return MOTE_ERR_INVALID;
+    memset(d, 0, sizeof *d);
+    mote_err rc = init_dec(d, opt);
+    if (rc != MOTE_OK) return rc;
+    d->cur = data;
+    d->end = d->cur + len;
+    if (!data) d->cur = d->end = NULL;
+    return MOTE_OK;
+}
+
+static void set_error(mote_lp_error *err, const lp_ctx *c, uint64_t offset, uint64_t line)
+{
+    if (!err) return;
+    const uint8_t *at = c->err_at;
+    /* Line and column of the error: count '\n' between line start and it. */
+    uint64_t l = line;
+    const uint8_t *col0 = c->start;
+    for (const uint8_t *q = c->start; q < at; q++) {
+        if (*q == '\n') {
+            l++;
+            col0 = q + 1;
+        }
+    }
+    err->code = c->err_code;
+    err->message = c->err_msg;
+    err->pos.offset = offset + (uint64_t)(at - c->start);
+    err->pos.line = l;
+    err->pos.column = (uint64_t)(at - col0) + 1;
+    err->line_offset = offset;
+}
+
+/*
+ * Finish one line that parse_line() has seen in full: r is its result,
+ * [c->start, rec_end) its bytes. Applies the line-length limit, fills the
+ * point's absolute position or the error. Returns MOTE_OK (point),
+ * MOTE_ERR_NEED_MORE (skipped line: go on) or the line's error code.
+ */
+static mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end, uint64_t offset,
+                            uint64_t line, size_t max_line, mote_lp_point *pt,
+                            mote_lp_error *err)
+{
+    size_t len = (size_t)(rec_end - c->start);
+    if (len > 0 && rec_end[-1] == '\n') len--;
+    if (max_line && len > max_line) {
+        r = fail(c, c->start, MOTE_ERR_TOO_LONG, "line too long");
+    }
+    if (r == R_SKIP) return MOTE_ERR_NEED_MORE;
+    if (r == R_POINT) {
+        pt->column = 1 + pt->offset; /* a line starts in column 1 */
+        pt->offset += offset;
+        pt->line = line;
+        return MOTE_OK;
+    }
+    set_error(err, c, offset, line);
+    return c->err_code;
+}
+
+static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_t *start,
+                     const uint8_t *end, bool final)
+{
+    c->start = start;
+    c->end = end;
+    c->final = final;
+    c->opt = &d->opt;
+    c->kc_ptr = d->kc_ptr;
+    c->kc_len = d->kc_len;
+    c->max_key = d->opt.max_key ? d->opt.max_key : SIZE_MAX;
+    c->line_end = NULL;
+    c->nl = 0;
+    c->err_at = start;
+    c->err_code = MOTE_OK;
+    c->err_msg = "";
+}
+
+mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
+{
+    if (!d || !pt) return MOTE_ERR_INVALID;
+    while (d->cur < d->end) {
+        lp_ctx c;
+        ctx_init(&c, d, d->cur, d->end, true);
+        int r = parse_line(&c, pt);
+        const uint8_t *rec_end;
+        size_t nl;
+        if (r == R_ERROR) {
+            rec_end = line_end_of(c.start, d->end);
+            nl = count_nl(c.start, rec_end);
+        } else {
+            rec_end = c.line_end;
+            nl = c.nl;
+        }
+        uint64_t offset = d->offset, line = d->line;
+        d->cur = rec_end;
+        d->offset += (uint64_t)(rec_end - c.start);
+        d->line += nl;
+        mote_err rc = finish_line(&c, r, rec_end, offset, line, d->opt.max_line, pt, err);
+        if (rc != MOTE_ERR_NEED_MORE) return rc;
+    }
+    return MOTE_ERR_NEED_MORE;
+}
+
+/* ---- streaming decoder -------------------------------------------------- */
+
+mote_err mote_lp_stream_init(mote_lp_stream *s, const mote_lp_options *opt,
+                             uint8_t *carry, size_t carry_cap)
+{
+    if (!s || !carry || carry_cap < 2) return MOTE_ERR_INVALID;
+    memset(s, 0, sizeof *s);
+    mote_err rc = init_dec(&s->dec, opt);
+    if (rc != MOTE_OK) return rc;
+    /* A line that straddles chunks must fit the carry buffer with its '\n':
+     * the effective limit is the smaller of max_line and carry_cap - 1. */
+    if (s->dec.opt.max_line == 0 || s->dec.opt.max_line > carry_cap - 1) {
+        s->dec.opt.max_line = carry_cap - 1;
+    }
+    s->carry = carry;
+    s->carry_cap = carry_cap;
+    s->state = S_START;
+    return MOTE_OK;
+}
+
+mote_err mote_lp_stream_feed(mote_lp_stream *s, const void *chunk, size_t len)
+{
+    if (!s || (!chunk && len > 0)) return MOTE_ERR_INVALID;
+    if (s->finished || s->dec.cur != s->dec.end) return MOTE_ERR_STATE;
+    /* Predicted keys point into the previous chunk, which may be gone. */
+    memset(s->dec.kc_len, 0, sizeof s->dec.kc_len);
+    s->dec.cur = chunk;
+    s->dec.end = s->dec.cur + len;
+    if (!chunk) s->dec.cur = s->dec.end = NULL;
+    /* Lines are tried in place only up to the last '\n' of the chunk: they
+     * then end in a '\n' (the parser's fast mode), and the unfinished tail
+     * goes straight to the carry buffer without a parse attempt. */
+    const uint8_t *q = s->dec.end;
+    while (q > s->dec.cur && q[-1] != '\n') q--;
+    s->nl_end = q;
+    return MOTE_OK;
+}
+
+mote_err mote_lp_stream_finish(mote_lp_stream *s)
+{
+    if (!s) return MOTE_ERR_INVALID;
+    if (s->dec.cur != s->dec.end) return MOTE_ERR_STATE;
+    s->finished = true;
+    return MOTE_OK;
+}
+
+/* Start gathering the line at d->cur (not complete in this chunk). */
+static void carry_begin(mote_lp_stream *s, uint8_t state)
+{
+    mote_lp_decoder *d = &s->dec;
+    s->carrying = true;
+    s->state = state;
+    s->rec_offset = d->offset;
+    s->rec_line = d->line;
+    s->carry_len = 0;
+    s->dropping = false;
+    s->drop_nl = 0;
+}
+
+/* Append the next n bytes of the gathered line (or count them if it is too
+ * long to keep). */
+static void carry_add(mote_lp_stream *s, size_t n)
+{
+    mote_lp_decoder *d = &s->dec;
+    if (!s->dropping && n > s->carry_cap - s->carry_len) {
+        s->dropping = true;
+        s->drop_nl = count_nl(s->carry, s->carry + s->carry_len);
+        s->carry_len = 0;
+    }
+    if (s->dropping) {
+        s->drop_nl += count_nl(d->cur, d->cur + n);
+    } else {
+        memcpy(s->carry + s->carry_len, d->cur, n);
+        s->carry_len += n;
+    }
+    d->cur += n;
+    d->offset += n;
+}
+
+/* Decode the gathered line (complete: it ends in '\n' or the input ended). */
+static mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
+{
+    mote_lp_decoder *d = &s->dec;
+    s->carrying = false;
+    if (s->dropping) {
+        /* Its bytes are gone; only its start is known. */
+        s->dropping = false;
+        d->line = s->rec_line + s->drop_nl;
+        if (err) {
+            err->code = MOTE_ERR_TOO_LONG;
+            err->message = "line too long";
+            err->pos.offset = s->rec_offset;
+            err->pos.line = s->rec_line;
+            err->pos.column = 1;
+            err->line_offset = s->rec_offset;
+        }
+        return MOTE_ERR_TOO_LONG;
+    }
+    const uint8_t *b = s->carry, *e = s->carry + s->carry_len;
+    lp_ctx c;
+    ctx_init(&c, d, b, e, true);
+    c.kc_ptr = NULL; /* the carry is overwritten by the next line */
+    c.kc_len = NULL;
+    int r = parse_line(&c, pt);
+    d->line = s->rec_line + count_nl(b, e);
+    s->carry_len = 0;
+    return finish_line(&c, r, e, s->rec_offset, s->rec_line, d->opt.max_line, pt, err);
+}
+
+mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
+{
+    if (!s || !pt) return MOTE_ERR_INVALID;
+    mote_lp_decoder *d = &s->dec;
+    for (;;) {
+        if (s->carrying) {
+            if (d->cur == d->end) {
+                if (!s->finished) return MOTE_ERR_NEED_MORE;
+            } else {
+                const uint8_t *e = split_scan(&s->state, d->cur, d->end);
+                carry_add(s, (size_t)((e ? e : d->end) - d->cur));
+                if (!e) continue; /* chunk used up */
+            }
+            mote_err rc = carry_end(s, pt, err);
+            if (rc != MOTE_ERR_NEED_MORE) return rc;
+            continue;
+        }
+        if (d->cur == d->end) return MOTE_ERR_NEED_MORE;
+
+        /* Try the line in place (if a '\n' follows). */
+        lp_ctx c;
+        int r = R_MORE;
+        if (d->cur < s->nl_end) {
+            ctx_init(&c, d, d->cur, s->nl_end, false);
+            r = parse_line(&c, pt);
+        }
+        const uint8_t *rec_end;
+        size_t nl;
+        if (r == R_POINT || r == R_SKIP) {
+            rec_end = c.line_end;
+            nl = c.nl;
+        } else {
+            uint8_t st = S_START;
+            rec_end = split_scan(&st, d->cur, d->end);
+            if (!rec_end) {
+                carry_begin(s, st);
+                carry_add(s, (size_t)(d->end - d->cur));
+                continue;
+            }
+            if (r == R_MORE) {
+                /* The splitter saw the line end before the parser did; decode
+                 * exactly those bytes, as the whole-input decoder would. */
+                ctx_init(&c, d, d->cur, rec_end, true);
+                r = parse_line(&c, pt);
+            }
+            nl = count_nl(d->cur, rec_end);
+        }
+        uint64_t offset = d->offset, line = d->line;
+        d->cur = rec_end;
+        d->offset += (uint64_t)(rec_end - c.start);
+        d->line += nl;
+        mote_err rc = finish_line(&c, r, rec_end, offset, line, d->opt.max_line, pt, err);
+        if (rc != MOTE_ERR_NEED_MORE) return rc;
+    }
+}
+
+/* ---- iteration, on-demand decoding, unescaping -------------------------- */
+
+void mote_lp_tags_begin(const mote_lp_point *pt, mote_lp_iter *it)
+{
+    if (!it) return;
+    it->p = pt ? pt->tag_section.ptr : NULL;
+    it->end = pt ? pt->tag_section.ptr + pt->tag_section.len : NULL;
+    it->decode = false;
+}
+
+bool mote_lp_tags_next(mote_lp_iter *it, mote_lp_tag *tag)
+{
+    if (!it || !tag || !it->p || it->p >= it->end) return false;
+    bool esc = false, hi = false;
+    const uint8_t *k0 = it->p;
+    const uint8_t *p = scan_name(k0, it->end, C_KEY, true, true, false, &esc, &hi);
+    tag->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
+    if (p < it->end) p++; /* '=' */
+    const uint8_t *v0 = p;
+    esc = false;
+    p = scan_name(v0, it->end, C_KEY, true, true, false, &esc, &hi);
+    tag->value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
+    if (p < it->end) p++; /* ',' */
+    it->p = p;
+    return true;
+}
+
+void mote_lp_fields_begin(const mote_lp_point *pt, mote_lp_iter *it)
+{
+    if (!it) return;
+    it->p = pt ? pt->field_section.ptr : NULL;
+    it->end = pt ? pt->field_section.ptr + pt->field_section.len : NULL;
+    it->decode = false;
+}
+
+bool mote_lp_fields_next(mote_lp_iter *it, mote_lp_field *f)
+{
+    if (!it || !f || !it->p || it->p >= it->end) return false;
+    bool esc = false, hi = false;
+    const uint8_t *k0 = it->p, *end = it->end;
+    const uint8_t *p = scan_name(k0, end, C_KEY, true, true, false, &esc, &hi);
+    f->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
+    f->decoded = false;
+    if (p < end) p++; /* '=' */
+    if (p < end && *p == '"') {
+        const uint8_t *s0 = ++p;
+        esc = false;
+        while (p < end && *p != '"') {
+            if (*p == '\\' && p + 1 < end && (p[1] == '"' || p[1] == '\\')) {
+                esc = true;
+                p++;
+            }
+            p++;
+        }
+        f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
+        f->type = MOTE_LP_STRING;
+        f->value.s = f->raw;
+        f->decoded = true;
+        if (p < end) p++; /* closing quote */
+    } else {
+        const uint8_t *v0 = p;
+        while (p < end && *p != ',') p++;
+        const uint8_t *v1 = p;
+        mote_lp_type type = MOTE_LP_FLOAT;
+        if (v0 < v1 && (*v0 == 't' || *v0 == 'T' || *v0 == 'f' || *v0 == 'F')) {
+            type = MOTE_LP_BOOL;
+        } else if (v0 < v1 && v1[-1] == 'i') {
+            type = MOTE_LP_INT;
+            v1--;
+        } else if (v0 < v1 && v1[-1] == 'u') {
+            type = MOTE_LP_UINT;
+            v1--;
+        }
+        f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
+        f->type = type;
+    }
+    if (p < end) p++; /* ',' */
+    it->p = p;
+    return true;
+}
+
+mote_err mote_lp_field_decode(mote_lp_field *f)
+{
+    if (!f || (!f->raw.ptr && f->raw.len > 0)) return MOTE_ERR_INVALID;
+    return decode_value(f);
+}
+
+/* Error at byte `at` of a decoded point's line. */
+static mote_err point_error(const mote_lp_point *pt, const uint8_t *at, mote_err code,
+                            const char *msg, mote_lp_error *err)
+{
+    if (!err) return code;
+    uint64_t line = pt->line, col = pt->column + (uint64_t)(at - pt->text.ptr);
+    for (const uint8_t *q = pt->text.ptr; q < at; q++) {
+        if (*q == '\n') { /* a raw newline in a string value before it */
+            line++;
+            col = (uint64_t)(at - q);
+        }
+    }
+    err->code = code;
+    err->message = msg;
+    err->pos.offset = pt->offset + (uint64_t)(at - pt->text.ptr);
+    err->pos.line = line;
+    err->pos.column = col;
+    err->line_offset = pt->offset - (pt->column - 1);
+    return code;
+}
+
+static mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f, mote_err rc,
+                            mote_lp_error *err)
+{
+    /* By type (FLOAT, INT, UINT, STRING, BOOL) and whether out of range;
+     * strings are never decoded with an error. */
+    static const char *const msg[5][2] = {
+        {"invalid float", "float out of range"},
+        {"invalid integer", "integer out of range"},
+        {"invalid unsigned integer", "unsigned integer out of range"},
+        {"invalid float", "float out of range"},
+        {"invalid boolean", "invalid boolean"},
+    };
+    unsigned t = (unsigned)f->type - 1u;
+    if (t > 4) t = 0;
+    return point_error(pt, f->raw.ptr, rc, msg[t][rc == MOTE_ERR_RANGE], err);
+}
+
+mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mote_lp_error *err)
+{
+    if (!pt || (opt && (unsigned)opt->precision > MOTE_LP_S)) return MOTE_ERR_INVALID;
+    mote_lp_precision prec = opt ? opt->precision : MOTE_LP_NS;
+    size_t n = pt->nfields < pt->fields_cap ? pt->nfields : pt->fields_cap;
+    for (size_t i = 0; i < n; i++) {
+        mote_lp_field *f = &pt->fields[i];
+        /* ints inline: the common case */
+        mote_err rc = MOTE_LP_FAST && f->type == MOTE_LP_INT
+                          ? parse_int(f->raw.ptr, f->raw.len, &f->value.i)
+                          : decode_value(f);
+        f->decoded = rc == MOTE_OK;
+        if (rc != MOTE_OK) return field_error(pt, f, rc, err);
+    }
+    if (pt->nfields > n) { /* the rest are checked, their values not kept */
+        mote_lp_iter it;
+        mote_lp_field f;
+        size_t k = 0;
+        mote_lp_fields_begin(pt, &it);
+        while (mote_lp_fields_next(&it, &f)) {
+            if (k++ < n) continue;
+            mote_err rc = decode_value(&f);
+            if (rc != MOTE_OK) return field_error(pt, &f, rc, err);
+        }
+    }
+#if MOTE_LP_FAST
+    /* The time text of a parsed point is known to be [-0-9]+: no recheck. */
+    if (!pt->has_time) {
+        pt->time = truncate_time(opt ? opt->default_time : 0, prec);
+    } else if (decode_time(pt->time_text.ptr, pt->time_text.len, prec, &pt->time) != MOTE_OK) {
+#else
+    if (mote_lp_point_decode_time(pt, prec, opt ? opt->default_time : 0) != MOTE_OK) {
+#endif
+        return point_error(pt, pt->time_text.ptr, MOTE_ERR_BAD_TIMESTAMP, "invalid timestamp",
+                           err);
+    }
+    pt->decoded = true;
+    return MOTE_OK;
+}
+
+mote_err mote_lp_point_decode_time(mote_lp_point *pt, mote_lp_precision precision,
+                                   int64_t default_time)
+{
+    if (!pt || (unsigned)precision > MOTE_LP_S) return MOTE_ERR_INVALID;
+    if (!pt->has_time) {
+        pt->time = truncate_time(default_time, precision);
+        return MOTE_OK;
+    }
+    const uint8_t *s = pt->time_text.ptr;
+    size_t n = pt->time_text.len;
+    for (size_t i = 0; i < n; i++) {
+        if (!(CLS(s[i]) & C_TIME)) return MOTE_ERR_BAD_TIMESTAMP;
+    }
+    return decode_time(s, n, precision, &pt->time);
+}
+
+mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_t *len)
+{
+    if (!t || !len || (!t->ptr && t->len > 0) || (!out && cap > 0)) return MOTE_ERR_INVALID;
+    const uint8_t *p = t->ptr, *end = t->ptr + t->len;
+    size_t n = 0;
+    if (!t->escaped) {
+        *len = t->len;
+        if (cap < t->len) return MOTE_ERR_SPACE;
+        if (t->len) memcpy(out, p, t->len);
+        return MOTE_OK;
+    }
+    while (p < end) {
+        uint8_t ch = *p++;
+        if (ch == '\\' && p < end) {
+            uint8_t nx = *p;
+            bool e;
+            switch (t->context) {
+            case MOTE_LP_ESC_MEASUREMENT: e = nx == ',' || nx == ' '; break;
+            case MOTE_LP_ESC_KEY: e = nx == ',' || nx == ' ' || nx == '='; break;
+            default: e = nx == '"' || nx == '\\'; break;
+            }
+            if (e) {
+                ch = nx;
+                p++;
+            }
+        }
+        if (n < cap) out[n] = ch;
+        n++;
+    }
+    *len = n;
+    return n <= cap ? MOTE_OK : MOTE_ERR_SPACE;
+}
+
+mote_err mote_lp_unescape_arena(const mote_lp_text *t, mote_arena *arena, mote_view *out)
+{
+    if (!t || !out || (!t->ptr && t->len > 0)) return MOTE_ERR_INVALID;
+    if (!t->escaped) {
+        out->ptr = t->ptr;
+        out->len = t->len;
+        return MOTE_OK;
+    }
+    if (!arena) return MOTE_ERR_INVALID;
+    uint8_t *mem = mote_arena_alloc_aligned(arena, t->len, 1);
+    if (!mem) return MOTE_ERR_NOMEM;
+    size_t n = 0;
+    (void)mote_lp_unescape(t, mem, t->len, &n); /* never longer than the view */
+    out->ptr = mem;
+    out->len = n;
+    return MOTE_OK;
+}

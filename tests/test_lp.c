@@ -1,0 +1,681 @@
+/* test_lp.c - line-protocol tokenizer, typed decoder and streaming decoder. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mote/lp.h"
+
+#define S(lit) (const uint8_t *)(lit), sizeof(lit) - 1
+
+static mote_lp_tag g_tags[8];
+static mote_lp_field g_fields[8];
+
+static void init_pt(mote_lp_point *pt)
+{
+    mote_lp_point_init(pt, g_tags, 8, g_fields, 8);
+}
+
+/* Unescape into a static buffer and compare with a C string. */
+static void assert_text(const mote_lp_text *t, const char *want)
+{
+    uint8_t buf[256];
+    size_t n = 0;
+    assert_int_equal(mote_lp_unescape(t, buf, sizeof buf, &n), MOTE_OK);
+    assert_int_equal(n, strlen(want));
+    assert_memory_equal(buf, want, n);
+}
+
+static mote_err decode_one(const char *in, mote_lp_point *pt, mote_lp_error *err,
+                           const mote_lp_options *opt)
+{
+    static mote_lp_decoder d;
+    assert_int_equal(mote_lp_decoder_init(&d, in, strlen(in), opt), MOTE_OK);
+    init_pt(pt);
+    mote_err rc = mote_lp_next(&d, pt, err);
+    if (rc == MOTE_OK) rc = mote_lp_point_decode(pt, opt, err);
+    return rc;
+}
+
+/* A full line: every part as a view into the input, typed values, time. */
+static void decodes_all_parts_as_views(void **state)
+{
+    (void)state;
+    const char *in = "cpu,host=a,region=eu x=1.5,n=-3i,u=7u,ok=T,s=\"hi\" 1700000000000000000\n";
+    mote_lp_point pt;
+    mote_lp_error err;
+    assert_int_equal(decode_one(in, &pt, &err, NULL), MOTE_OK);
+    assert_ptr_equal(pt.measurement.ptr, (const uint8_t *)in);
+    assert_int_equal(pt.measurement.len, 3);
+    assert_false(pt.measurement.escaped);
+    assert_int_equal(pt.ntags, 2);
+    assert_text(&pt.tags[0].key, "host");
+    assert_text(&pt.tags[0].value, "a");
+    assert_text(&pt.tags[1].key, "region");
+    assert_text(&pt.tags[1].value, "eu");
+    assert_int_equal(pt.nfields, 5);
+    assert_int_equal(pt.fields[0].type, MOTE_LP_FLOAT);
+    assert_true(pt.fields[0].value.f == 1.5);
+    assert_int_equal(pt.fields[1].type, MOTE_LP_INT);
+    assert_true(pt.fields[1].value.i == -3);
+    assert_int_equal(pt.fields[2].type, MOTE_LP_UINT);
+    assert_true(pt.fields[2].value.u == 7);
+    assert_int_equal(pt.fields[3].type, MOTE_LP_BOOL);
+    assert_true(pt.fields[3].value.b);
+    assert_int_equal(pt.fields[4].type, MOTE_LP_STRING);
+    assert_text(&pt.fields[4].value.s, "hi");
+    assert_true(pt.has_time);
+    assert_true(pt.time == 1700000000000000000LL);
+    assert_int_equal(pt.offset, 0);
+    assert_int_equal(pt.line, 1);
+    assert_int_equal(pt.text.len, strlen(in) - 1);
+    /* every view lies inside the input */
+    const uint8_t *lo = (const uint8_t *)in, *hi = lo + strlen(in);
+    for (size_t i = 0; i < pt.nfields; i++) {
+        assert_true(pt.fields[i].key.ptr >= lo && pt.fields[i].key.ptr + pt.fields[i].key.len <= hi);
+        assert_true(pt.fields[i].raw.ptr >= lo && pt.fields[i].raw.ptr + pt.fields[i].raw.len <= hi);
+    }
+    assert_int_equal(pt.time_text.len, 19);
+}
+
+/* Escapes are flagged and undone on demand; "\\" in names stays two bytes. */
+static void escapes_flagged_and_unescaped_on_demand(void **state)
+{
+    (void)state;
+    const char *in = "my\\ cpu\\,x,ta\\=g=v\\ a\\,l,k=a\\\\b f\\ 1=\"q\\\"\\\\\\n\" 1";
+    mote_lp_point pt;
+    mote_lp_error err;
+    assert_int_equal(decode_one(in, &pt, &err, NULL), MOTE_OK);
+    assert_true(pt.measurement.escaped);
+    assert_text(&pt.measurement, "my cpu,x");
+    assert_true(pt.tags[0].key.escaped);
+    assert_text(&pt.tags[0].key, "ta=g");
+    assert_text(&pt.tags[0].value, "v a,l");
+    assert_false(pt.tags[1].value.escaped); /* a backslash before 'b' is literal */
+    assert_text(&pt.tags[1].value, "a\\\\b");
+    assert_text(&pt.fields[0].key, "f 1");
+    assert_true(pt.fields[0].value.s.escaped);
+    assert_text(&pt.fields[0].value.s, "q\"\\\\n"); /* \n stays backslash + n */
+    /* unescape never needs more than the view; too small a buffer is refused */
+    uint8_t small[3];
+    size_t n = 0;
+    assert_int_equal(mote_lp_unescape(&pt.measurement, small, sizeof small, &n), MOTE_ERR_SPACE);
+    assert_int_equal(n, 8);
+    assert_true(n <= pt.measurement.len);
+}
+
+typedef struct outcome {
+    mote_err rc;
+    mote_lp_error err;
+    char name[32];
+} outcome;
+
+/* Decode everything, recording each result in order. */
+static size_t decode_all(const char *in, size_t len, const mote_lp_options *opt,
+                         outcome *out, size_t cap)
+{
+    mote_lp_decoder d;
+    assert_int_equal(mote_lp_decoder_init(&d, in, len, opt), MOTE_OK);
+    size_t n = 0;
+    for (;;) {
+        mote_lp_point pt;
+        init_pt(&pt);
+        mote_lp_error err;
+        memset(&err, 0, sizeof err);
+        mote_err rc = mote_lp_next(&d, &pt, &err);
+        if (rc == MOTE_ERR_NEED_MORE) break;
+        if (rc == MOTE_OK) rc = mote_lp_point_decode(&pt, opt, &err);
+        assert_true(n < cap);
+        out[n].rc = rc;
+        out[n].err = err;
+        out[n].name[0] = 0;
+        if (rc == MOTE_OK) {
+            size_t k = 0;
+            assert_int_equal(mote_lp_unescape(&pt.measurement, (uint8_t *)out[n].name,
+                                              sizeof out[n].name - 1, &k), MOTE_OK);
+            out[n].name[k] = 0;
+        }
+        n++;
+    }
+    return n;
+}
+
+/* A bad line does not stop the batch: every good point and every error. */
+static void bad_lines_reported_and_skipped(void **state)
+{
+    (void)state;
+    const char *in =
+        "a f=1\n"
+        "b,t= f=1\n"          /* empty tag value */
+        "c f=1,\n"            /* trailing comma */
+        "d f=abc\n"           /* bad value */
+        "e\n"                 /* no fields */
+        "f f=\"x\ny\" 5\n"    /* string with a raw newline: one line */
+        "g f=1 12x\n"         /* bad timestamp */
+        "h f=99999999999999999999i\n"
+        "i f=1";
+    outcome o[16];
+    size_t n = decode_all(in, strlen(in), NULL, o, 16);
+    assert_int_equal(n, 9);
+    assert_int_equal(o[0].rc, MOTE_OK);
+    assert_string_equal(o[0].name, "a");
+    assert_int_equal(o[1].rc, MOTE_ERR_EMPTY_NAME);
+    assert_int_equal(o[1].err.pos.line, 2);
+    assert_int_equal(o[1].err.pos.column, 5);
+    assert_int_equal(o[1].err.pos.offset, 6 + 4);
+    assert_int_equal(o[1].err.line_offset, 6);
+    assert_non_null(o[1].err.message);
+    assert_int_equal(o[2].rc, MOTE_ERR_SYNTAX);
+    assert_int_equal(o[2].err.pos.line, 3);
+    assert_int_equal(o[2].err.pos.column, 7);
+    assert_int_equal(o[3].rc, MOTE_ERR_BAD_VALUE);
+    assert_int_equal(o[3].err.pos.column, 5);
+    assert_int_equal(o[4].rc, MOTE_ERR_NO_FIELDS);
+    assert_int_equal(o[5].rc, MOTE_OK);
+    assert_string_equal(o[5].name, "f");
+    assert_int_equal(o[6].rc, MOTE_ERR_BAD_TIMESTAMP);
+    assert_int_equal(o[6].err.pos.line, 8); /* the string's newline counted */
+    assert_int_equal(o[6].err.pos.column, 7);
+    assert_int_equal(o[7].rc, MOTE_ERR_RANGE);
+    assert_int_equal(o[8].rc, MOTE_OK);
+    assert_string_equal(o[8].name, "i");
+}
+
+/* Comments, blank lines, leading spaces and CRLF line ends. */
+static void comments_blank_lines_crlf(void **state)
+{
+    (void)state;
+    const char *in = "# comment\r\n\n   \r\n  # indented comment\n  a f=1\r\nb f=2 3\r\n\r\n#end";
+    outcome o[8];
+    size_t n = decode_all(in, strlen(in), NULL, o, 8);
+    assert_int_equal(n, 2);
+    assert_int_equal(o[0].rc, MOTE_OK);
+    assert_string_equal(o[0].name, "a");
+    assert_int_equal(o[1].rc, MOTE_OK);
+    /* a lone CR is an error, a comment with a control byte too */
+    const char *bad = "a f=1\rb f=2\n# x\ty\nc f=3\n";
+    n = decode_all(bad, strlen(bad), NULL, o, 8);
+    assert_int_equal(n, 3);
+    assert_int_equal(o[0].rc, MOTE_ERR_SYNTAX);
+    assert_int_equal(o[1].rc, MOTE_ERR_SYNTAX);
+    assert_int_equal(o[1].err.pos.line, 2);
+    assert_int_equal(o[2].rc, MOTE_OK);
+}
+
+/* Tags and fields beyond the caller arrays are counted and iterable. */
+static void no_fixed_limit_on_tags_and_fields(void **state)
+{
+    (void)state;
+    char in[4096];
+    size_t k = (size_t)snprintf(in, sizeof in, "m");
+    for (int i = 0; i < 100; i++) k += (size_t)snprintf(in + k, sizeof in - k, ",t%d=v%d", i, i);
+    for (int i = 0; i < 100; i++) k += (size_t)snprintf(in + k, sizeof in - k, "%cf%d=%di", i ? ',' : ' ', i, i);
+    mote_lp_tag tags[2];
+    mote_lp_field fields[3];
+    mote_lp_point pt;
+    mote_lp_point_init(&pt, tags, 2, fields, 3);
+    mote_lp_decoder d;
+    assert_int_equal(mote_lp_decoder_init(&d, in, k, NULL), MOTE_OK);
+    assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_OK);
+    assert_int_equal(mote_lp_point_decode(&pt, NULL, NULL), MOTE_OK);
+    assert_int_equal(pt.ntags, 100);
+    assert_int_equal(pt.nfields, 100);
+    assert_text(&tags[1].key, "t1");
+    mote_lp_iter it;
+    mote_lp_tag t;
+    int n = 0;
+    mote_lp_tags_begin(&pt, &it);
+    while (mote_lp_tags_next(&it, &t)) {
+        char want[16];
+        snprintf(want, sizeof want, "v%d", n++);
+        assert_text(&t.value, want);
+    }
+    assert_int_equal(n, 100);
+    mote_lp_field f;
+    n = 0;
+    mote_lp_fields_begin(&pt, &it);
+    while (mote_lp_fields_next(&it, &f)) {
+        assert_int_equal(f.type, MOTE_LP_INT);
+        assert_false(f.decoded);
+        assert_int_equal(mote_lp_field_decode(&f), MOTE_OK);
+        assert_true(f.value.i == n);
+        n++;
+    }
+    assert_int_equal(n, 100);
+    /* iteration only: no arrays at all */
+    mote_lp_point_init(&pt, NULL, 0, NULL, 0);
+    assert_int_equal(mote_lp_decoder_init(&d, in, k, NULL), MOTE_OK);
+    assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_OK);
+    assert_int_equal(pt.nfields, 100);
+}
+
+static mote_err value_rc(const char *line, mote_lp_field *out)
+{
+    mote_lp_point pt;
+    mote_err rc = decode_one(line, &pt, NULL, NULL);
+    if (rc == MOTE_OK) *out = pt.fields[0];
+    return rc;
+}
+
+/* Unescaping into an arena copies only escaped views. */
+static void unescape_into_arena(void **state)
+{
+    (void)state;
+    mote_lp_point pt;
+    assert_int_equal(decode_one("a\\ b,k=v s=\"x\"", &pt, NULL, NULL), MOTE_OK);
+    static uint8_t block[64]; /* static: the arena poisons its free bytes under ASan */
+    mote_arena a;
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
+    mote_view v;
+    assert_int_equal(mote_lp_unescape_arena(&pt.tags[0].value, &a, &v), MOTE_OK);
+    assert_ptr_equal(v.ptr, pt.tags[0].value.ptr); /* no escapes: the view itself */
+    assert_int_equal(mote_lp_unescape_arena(&pt.measurement, &a, &v), MOTE_OK);
+    assert_int_equal(v.len, 3);
+    assert_memory_equal(v.ptr, "a b", 3);
+    assert_true(v.ptr >= block && v.ptr < block + sizeof block);
+    /* an arena without room: NOMEM */
+    mote_arena tiny;
+    assert_int_equal(mote_arena_init(&tiny, block, 1, NULL, NULL), MOTE_OK);
+    (void)mote_arena_alloc(&tiny, 1);
+    assert_int_equal(mote_lp_unescape_arena(&pt.measurement, &tiny, &v), MOTE_ERR_NOMEM);
+    assert_int_equal(mote_lp_unescape_arena(NULL, &a, &v), MOTE_ERR_INVALID);
+}
+
+/* Key prediction (a key equal to the one before in its position is compared,
+ * not scanned) never changes a result: longer, shorter, escaped, and
+ * prefix-sharing keys in the same position. */
+static void repeated_keys_decode_like_new_ones(void **state)
+{
+    (void)state;
+    const char *in =
+        "m,host=a,rack=1 usage=1i,idle=2i\n"
+        "m,host=b,rack=2 usage=3i,idle=4i\n"
+        "m,hostname=c,rack=3 usage_x=5i,idl=6i\n"
+        "m,host=d,ra\\ ck=4 usage=7i,idle\\=x=8i\n"
+        "m,host\\ =e,rack=5 usage=9i,idle=10i\n"
+        "m,hos=f,rack=6 usage=11i,idle=12i\n"
+        "m,host=g usage=13i\n";
+    static const char *const want[][4] = {
+        {"host", "rack", "usage", "idle"},     {"host", "rack", "usage", "idle"},
+        {"hostname", "rack", "usage_x", "idl"}, {"host", "ra ck", "usage", "idle=x"},
+        {"host ", "rack", "usage", "idle"},  {"hos", "rack", "usage", "idle"},
+    };
+    mote_lp_decoder d;
+    assert_int_equal(mote_lp_decoder_init(&d, in, strlen(in), NULL), MOTE_OK);
+    mote_lp_point pt;
+    for (int i = 0; i < 6; i++) {
+        init_pt(&pt);
+        assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_OK);
+        assert_int_equal(mote_lp_point_decode(&pt, NULL, NULL), MOTE_OK);
+        assert_text(&pt.tags[0].key, want[i][0]);
+        assert_text(&pt.tags[1].key, want[i][1]);
+        assert_text(&pt.fields[0].key, want[i][2]);
+        assert_text(&pt.fields[1].key, want[i][3]);
+        assert_true(pt.fields[1].value.i == 2 * i + 2);
+    }
+    init_pt(&pt);
+    assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_OK);
+    assert_int_equal(pt.ntags, 1);
+    assert_int_equal(pt.nfields, 1);
+}
+
+/* Typed values: ranges, the ten boolean spellings, what floats refuse. */
+static void typed_values_and_their_limits(void **state)
+{
+    (void)state;
+    mote_lp_field f;
+    memset(&f, 0, sizeof f);
+    assert_int_equal(value_rc("m v=9223372036854775807i", &f), MOTE_OK);
+    assert_true(f.value.i == INT64_MAX);
+    assert_int_equal(value_rc("m v=-9223372036854775808i", &f), MOTE_OK);
+    assert_true(f.value.i == INT64_MIN);
+    assert_int_equal(value_rc("m v=9223372036854775808i", &f), MOTE_ERR_RANGE);
+    assert_int_equal(value_rc("m v=-9223372036854775809i", &f), MOTE_ERR_RANGE);
+    assert_int_equal(value_rc("m v=18446744073709551615u", &f), MOTE_OK);
+    assert_true(f.value.u == UINT64_MAX);
+    assert_int_equal(value_rc("m v=18446744073709551616u", &f), MOTE_ERR_RANGE);
+    assert_int_equal(value_rc("m v=-1u", &f), MOTE_ERR_BAD_VALUE);
+    assert_int_equal(value_rc("m v=1.5i", &f), MOTE_ERR_BAD_VALUE);
+    assert_int_equal(value_rc("m v=-i", &f), MOTE_ERR_BAD_VALUE);
+    assert_int_equal(value_rc("m v=+1i", &f), MOTE_ERR_BAD_VALUE);
+    static const char *const yes[] = {"t", "T", "true", "True", "TRUE"};
+    static const char *const no[] = {"f", "F", "false", "False", "FALSE"};
+    char line[64];
+    for (int i = 0; i < 5; i++) {
+        snprintf(line, sizeof line, "m v=%s", yes[i]);
+        assert_int_equal(value_rc(line, &f), MOTE_OK);
+        assert_true(f.type == MOTE_LP_BOOL && f.value.b);
+        snprintf(line, sizeof line, "m v=%s", no[i]);
+        assert_int_equal(value_rc(line, &f), MOTE_OK);
+        assert_true(f.type == MOTE_LP_BOOL && !f.value.b);
+    }
+    assert_int_equal(value_rc("m v=tRUE", &f), MOTE_ERR_BAD_VALUE);
+    assert_int_equal(value_rc("m v=yes", &f), MOTE_ERR_BAD_VALUE);
+    /* floats: decimal with optional exponent; no hex, '_', inf or nan */
+    assert_int_equal(value_rc("m v=-1.25e2", &f), MOTE_OK);
+    assert_true(f.value.f == -125.0);
+    assert_int_equal(value_rc("m v=.5", &f), MOTE_OK);
+    assert_int_equal(value_rc("m v=5.", &f), MOTE_OK);
+    assert_int_equal(value_rc("m v=0x1p3", &f), MOTE_ERR_BAD_VALUE);
+    assert_int_equal(value_rc("m v=1_000", &f), MOTE_ERR_BAD_VALUE);
+    assert_int_equal(value_rc("m v=-inf", &f), MOTE_ERR_BAD_VALUE);
+    assert_int_equal(value_rc("m v=nan", &f), MOTE_ERR_BAD_VALUE);
+    assert_int_equal(value_rc("m v=1e400", &f), MOTE_ERR_RANGE);
+    assert_int_equal(value_rc("m v=", &f), MOTE_ERR_BAD_VALUE);
+    assert_int_equal(value_rc("m v= 1", &f), MOTE_ERR_BAD_VALUE);
+    assert_int_equal(value_rc("m v=\"abc", &f), MOTE_ERR_UNTERMINATED_STRING);
+    assert_int_equal(value_rc("m v=\"a\xff\"", &f), MOTE_ERR_SYNTAX);
+    assert_int_equal(value_rc("m v=\"\xc3\xa9\"", &f), MOTE_OK);
+}
+
+/* Timestamps in each precision, overflow, default time truncated. */
+static void timestamps_precision_overflow_default(void **state)
+{
+    (void)state;
+    mote_lp_options opt;
+    mote_lp_options_init(&opt);
+    mote_lp_point pt;
+    static const int64_t mul[4] = {1, 1000, 1000000, 1000000000};
+    for (int p = 0; p < 4; p++) {
+        opt.precision = (mote_lp_precision)p;
+        assert_int_equal(decode_one("m f=1 -42", &pt, NULL, &opt), MOTE_OK);
+        assert_true(pt.time == -42 * mul[p]);
+    }
+    opt.precision = MOTE_LP_S;
+    assert_int_equal(decode_one("m f=1 9223372037", &pt, NULL, &opt), MOTE_ERR_BAD_TIMESTAMP);
+    assert_int_equal(decode_one("m f=1 9223372036", &pt, NULL, &opt), MOTE_OK);
+    opt.precision = MOTE_LP_NS;
+    assert_int_equal(decode_one("m f=1 9223372036854775808", &pt, NULL, &opt),
+                     MOTE_ERR_BAD_TIMESTAMP);
+    assert_int_equal(decode_one("m f=1 1-2", &pt, NULL, &opt), MOTE_ERR_BAD_TIMESTAMP);
+    assert_int_equal(decode_one("m f=1 1 2", &pt, NULL, &opt), MOTE_ERR_SYNTAX);
+    opt.default_time = 1234567891;
+    assert_int_equal(decode_one("m f=1", &pt, NULL, &opt), MOTE_OK);
+    assert_false(pt.has_time);
+    assert_true(pt.time == 1234567891);
+    opt.precision = MOTE_LP_S;
+    assert_int_equal(decode_one("m f=1  ", &pt, NULL, &opt), MOTE_OK);
+    assert_true(pt.time == 1000000000);
+    opt.default_time = -1;
+    assert_int_equal(decode_one("m f=1", &pt, NULL, &opt), MOTE_OK);
+    assert_true(pt.time == -1000000000); /* rounded down, as Go's Truncate */
+}
+
+/* Limits are errors for that line, never truncation. */
+static void limits_reported_not_truncated(void **state)
+{
+    (void)state;
+    mote_lp_options opt;
+    mote_lp_options_init(&opt);
+    opt.max_line = 12;
+    opt.max_key = 4;
+    opt.max_string = 3;
+    const char *in = "m f=1 123456\nm f=1 1234567\nlong f=1\nlonger f=1\nm s=\"abc\"\nm s=\"abcd\"\n";
+    outcome o[8];
+    size_t n = decode_all(in, strlen(in), &opt, o, 8);
+    assert_int_equal(n, 6);
+    assert_int_equal(o[0].rc, MOTE_OK);
+    assert_int_equal(o[1].rc, MOTE_ERR_TOO_LONG);
+    assert_int_equal(o[1].err.pos.line, 2);
+    assert_int_equal(o[1].err.pos.column, 1);
+    assert_int_equal(o[2].rc, MOTE_OK);
+    assert_int_equal(o[3].rc, MOTE_ERR_TOO_LONG);
+    assert_int_equal(o[4].rc, MOTE_OK);
+    assert_int_equal(o[5].rc, MOTE_ERR_TOO_LONG);
+}
+
+/* mote_lp_next only tokenizes; mote_lp_point_decode converts (and can find
+ * the line bad, with the value's position); values also convert one by one. */
+static void tokenize_then_decode(void **state)
+{
+    (void)state;
+    const char *in = "m a=12i,b=t1,c=1e5 77\nm a=zz9 1\n  m x=1,y=\"a\nb\",z=99999999999999999999u 1\n";
+    mote_lp_decoder d;
+    assert_int_equal(mote_lp_decoder_init(&d, in, strlen(in), NULL), MOTE_OK);
+    mote_lp_point pt;
+    mote_lp_error err;
+    init_pt(&pt);
+    assert_int_equal(mote_lp_next(&d, &pt, &err), MOTE_OK);
+    assert_false(pt.decoded);
+    assert_false(pt.fields[0].decoded);
+    assert_int_equal(pt.fields[1].type, MOTE_LP_BOOL);
+    assert_int_equal(mote_lp_field_decode(&pt.fields[0]), MOTE_OK);
+    assert_true(pt.fields[0].value.i == 12);
+    assert_int_equal(mote_lp_field_decode(&pt.fields[1]), MOTE_ERR_BAD_VALUE);
+    assert_int_equal(mote_lp_field_decode(&pt.fields[2]), MOTE_OK);
+    assert_true(pt.fields[2].value.f == 1e5);
+    assert_int_equal(mote_lp_point_decode_time(&pt, MOTE_LP_MS, 0), MOTE_OK);
+    assert_true(pt.time == 77000000);
+    mote_lp_options opt;
+    mote_lp_options_init(&opt);
+    assert_int_equal(mote_lp_point_decode(&pt, &opt, &err), MOTE_ERR_BAD_VALUE);
+    assert_int_equal(err.pos.offset, 10);
+    assert_int_equal(err.pos.column, 11);
+    /* a value of no known kind is a tokenizer error */
+    init_pt(&pt);
+    assert_int_equal(mote_lp_next(&d, &pt, &err), MOTE_ERR_BAD_VALUE);
+    assert_int_equal(err.pos.line, 2);
+    /* decode errors after a string's raw newline: line and column counted */
+    init_pt(&pt);
+    assert_int_equal(mote_lp_next(&d, &pt, &err), MOTE_OK);
+    assert_int_equal(pt.column, 3);
+    assert_int_equal(mote_lp_point_decode(&pt, &opt, &err), MOTE_ERR_RANGE);
+    assert_int_equal(err.pos.line, 4);
+    assert_int_equal(err.pos.column, 6);
+    assert_int_equal(err.line_offset, 32);
+    assert_int_equal(mote_lp_point_decode(NULL, &opt, &err), MOTE_ERR_INVALID);
+}
+
+/* ---- streaming ----------------------------------------------------------- */
+
+typedef struct rec {
+    mote_err rc;
+    uint64_t off, line, col;
+    char text[64];
+} rec;
+
+static size_t run_whole(const char *in, size_t len, const mote_lp_options *opt, rec *out, size_t cap)
+{
+    mote_lp_decoder d;
+    assert_int_equal(mote_lp_decoder_init(&d, in, len, opt), MOTE_OK);
+    size_t n = 0;
+    for (;;) {
+        mote_lp_point pt;
+        init_pt(&pt);
+        mote_lp_error err;
+        mote_err rc = mote_lp_next(&d, &pt, &err);
+        if (rc == MOTE_ERR_NEED_MORE) return n;
+        if (rc == MOTE_OK) rc = mote_lp_point_decode(&pt, opt, &err);
+        assert_true(n < cap);
+        memset(&out[n], 0, sizeof out[n]);
+        out[n].rc = rc;
+        if (rc == MOTE_OK) {
+            out[n].off = pt.offset;
+            out[n].line = pt.line;
+            uint8_t buf[64];
+            size_t k = 0;
+            assert_int_equal(mote_lp_unescape(&pt.fields[0].value.s, buf, sizeof buf, &k), MOTE_OK);
+            snprintf(out[n].text, sizeof out[n].text, "%.*s|%zu|%lld", (int)k, (const char *)buf,
+                     pt.ntags, (long long)pt.time);
+        } else {
+            out[n].off = err.pos.offset;
+            out[n].line = err.pos.line;
+            out[n].col = err.pos.column;
+        }
+        n++;
+    }
+}
+
+static size_t run_chunks(const char *in, size_t len, size_t chunk, const mote_lp_options *opt,
+                         uint8_t *carry, size_t carry_cap, rec *out, size_t cap)
+{
+    mote_lp_stream s;
+    assert_int_equal(mote_lp_stream_init(&s, opt, carry, carry_cap), MOTE_OK);
+    size_t n = 0, off = 0;
+    bool done = false;
+    for (;;) {
+        mote_lp_point pt;
+        init_pt(&pt);
+        mote_lp_error err;
+        mote_err rc = mote_lp_stream_next(&s, &pt, &err);
+        if (rc == MOTE_OK) rc = mote_lp_point_decode(&pt, opt, &err);
+        if (rc == MOTE_ERR_NEED_MORE) {
+            if (done) return n;
+            if (off == len) {
+                assert_int_equal(mote_lp_stream_finish(&s), MOTE_OK);
+                done = true;
+                continue;
+            }
+            size_t k = len - off < chunk ? len - off : chunk;
+            assert_int_equal(mote_lp_stream_feed(&s, in + off, k), MOTE_OK);
+            off += k;
+            continue;
+        }
+        assert_true(n < cap);
+        memset(&out[n], 0, sizeof out[n]);
+        out[n].rc = rc;
+        if (rc == MOTE_OK) {
+            out[n].off = pt.offset;
+            out[n].line = pt.line;
+            uint8_t buf[64];
+            size_t k = 0;
+            assert_int_equal(mote_lp_unescape(&pt.fields[0].value.s, buf, sizeof buf, &k), MOTE_OK);
+            snprintf(out[n].text, sizeof out[n].text, "%.*s|%zu|%lld", (int)k, (const char *)buf,
+                     pt.ntags, (long long)pt.time);
+        } else {
+            out[n].off = err.pos.offset;
+            out[n].line = err.pos.line;
+            out[n].col = err.pos.column;
+        }
+        n++;
+    }
+}
+
+static void assert_same(const rec *a, size_t na, const rec *b, size_t nb)
+{
+    assert_int_equal(na, nb);
+    for (size_t i = 0; i < na; i++) {
+        assert_int_equal(a[i].rc, b[i].rc);
+        assert_int_equal(a[i].off, b[i].off);
+        assert_int_equal(a[i].line, b[i].line);
+        assert_int_equal(a[i].col, b[i].col);
+        assert_string_equal(a[i].text, b[i].text);
+    }
+}
+
+/* The same points and errors for every chunk size and every split point:
+ * between a backslash and the byte it escapes, inside a string (also around
+ * its raw newline and escaped quote), between CR and LF. */
+static void streaming_equals_whole_for_any_chunking(void **state)
+{
+    (void)state;
+    static const char in[] =
+        "# head\r\n"
+        "c\\ pu,t\\=a=v\\,1 s=\"a\\\"b\nc\\\\\",x=1i 100\r\n"
+        "bad,=x s=\"q\"\n"
+        "  m s=\"line\r\nbreak\" 5\r\n"
+        "m,k=v s=\"unterminated\n"
+        "more\" 7\n"
+        "x s=\"z\",y=bad\n"
+        "last s=\"end\"";
+    size_t len = sizeof in - 1;
+    rec whole[16], part[16];
+    size_t nw = run_whole(in, len, NULL, whole, 16);
+    assert_int_equal(nw, 6);
+    assert_int_equal(whole[0].rc, MOTE_OK);
+    assert_string_equal(whole[0].text, "a\"b\nc\\|1|100");
+    assert_int_equal(whole[1].rc, MOTE_ERR_EMPTY_NAME);
+    assert_int_equal(whole[2].rc, MOTE_OK);
+    assert_string_equal(whole[2].text, "line\r\nbreak|0|5");
+    assert_int_equal(whole[3].rc, MOTE_OK);
+    assert_string_equal(whole[3].text, "unterminated\nmore|1|7");
+    assert_int_equal(whole[4].rc, MOTE_ERR_BAD_VALUE);
+    assert_int_equal(whole[4].line, 9);
+    static uint8_t carry[256];
+    for (size_t chunk = 1; chunk <= len; chunk++) {
+        size_t np = run_chunks(in, len, chunk, NULL, carry, sizeof carry, part, 16);
+        assert_same(whole, nw, part, np);
+    }
+}
+
+/* A line longer than the carry buffer is dropped as TOO_LONG at its start;
+ * the lines after it come out normally. The whole-input decoder agrees when
+ * max_line is the same. */
+static void streaming_carry_overflow_is_too_long(void **state)
+{
+    (void)state;
+    static const char in[] = "a s=\"1\"\nbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb s=\"2\"\nc s=\"3\"\n";
+    size_t len = sizeof in - 1;
+    uint8_t carry[16];
+    mote_lp_options opt;
+    mote_lp_options_init(&opt);
+    opt.max_line = sizeof carry - 1;
+    rec whole[8], part[8];
+    size_t nw = run_whole(in, len, &opt, whole, 8);
+    assert_int_equal(nw, 3);
+    assert_int_equal(whole[1].rc, MOTE_ERR_TOO_LONG);
+    assert_int_equal(whole[1].line, 2);
+    assert_int_equal(whole[1].off, 8);
+    for (size_t chunk = 1; chunk <= len; chunk++) {
+        size_t np = run_chunks(in, len, chunk, NULL, carry, sizeof carry, part, 8);
+        assert_same(whole, nw, part, np);
+    }
+}
+
+/* Bad arguments and call order. */
+static void bad_arguments_and_state(void **state)
+{
+    (void)state;
+    mote_lp_decoder d;
+    mote_lp_point pt;
+    init_pt(&pt);
+    assert_int_equal(mote_lp_decoder_init(NULL, "x", 1, NULL), MOTE_ERR_INVALID);
+    assert_int_equal(mote_lp_decoder_init(&d, NULL, 1, NULL), MOTE_ERR_INVALID);
+    assert_int_equal(mote_lp_decoder_init(&d, NULL, 0, NULL), MOTE_OK);
+    assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_ERR_NEED_MORE);
+    assert_int_equal(mote_lp_next(&d, NULL, NULL), MOTE_ERR_INVALID);
+    mote_lp_options opt;
+    mote_lp_options_init(&opt);
+    opt.precision = (mote_lp_precision)9;
+    assert_int_equal(mote_lp_decoder_init(&d, "x", 1, &opt), MOTE_ERR_INVALID);
+    mote_lp_stream s;
+    uint8_t carry[8];
+    assert_int_equal(mote_lp_stream_init(&s, NULL, carry, 1), MOTE_ERR_INVALID);
+    assert_int_equal(mote_lp_stream_init(&s, NULL, carry, sizeof carry), MOTE_OK);
+    assert_int_equal(mote_lp_stream_feed(&s, "a f=1\nb", 7), MOTE_OK);
+    assert_int_equal(mote_lp_stream_feed(&s, "x", 1), MOTE_ERR_STATE); /* not used up */
+    assert_int_equal(mote_lp_stream_finish(&s), MOTE_ERR_STATE);
+    assert_int_equal(mote_lp_stream_next(&s, &pt, NULL), MOTE_OK);
+    assert_int_equal(mote_lp_stream_next(&s, &pt, NULL), MOTE_ERR_NEED_MORE);
+    assert_int_equal(mote_lp_stream_finish(&s), MOTE_OK);
+    assert_int_equal(mote_lp_stream_feed(&s, "x", 1), MOTE_ERR_STATE);
+    assert_int_equal(mote_lp_stream_next(&s, &pt, NULL), MOTE_ERR_NO_FIELDS);
+    assert_int_equal(mote_lp_stream_next(&s, &pt, NULL), MOTE_ERR_NEED_MORE);
+    mote_lp_text t = {NULL, 3, false, 0};
+    size_t n;
+    assert_int_equal(mote_lp_unescape(&t, carry, sizeof carry, &n), MOTE_ERR_INVALID);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(decodes_all_parts_as_views),
+        cmocka_unit_test(escapes_flagged_and_unescaped_on_demand),
+        cmocka_unit_test(unescape_into_arena),
+        cmocka_unit_test(bad_lines_reported_and_skipped),
+        cmocka_unit_test(comments_blank_lines_crlf),
+        cmocka_unit_test(no_fixed_limit_on_tags_and_fields),
+        cmocka_unit_test(repeated_keys_decode_like_new_ones),
+        cmocka_unit_test(typed_values_and_their_limits),
+        cmocka_unit_test(timestamps_precision_overflow_default),
+        cmocka_unit_test(limits_reported_not_truncated),
+        cmocka_unit_test(tokenize_then_decode),
+        cmocka_unit_test(streaming_equals_whole_for_any_chunking),
+        cmocka_unit_test(streaming_carry_overflow_is_too_long),
+        cmocka_unit_test(bad_arguments_and_state),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

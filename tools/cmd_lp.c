@@ -1,0 +1,369 @@
+/*
+ * cmd_lp.c - 'mote lp dump' and 'mote lp check': decode line protocol from a
+ * file or stdin through the streaming decoder, in chunks of --chunk bytes.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "tool.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mote/lp.h"
+#include "mote/num.h"
+
+static const char dump_usage[] =
+    "usage: mote lp dump [--precision ns|us|ms|s] [--default-time NS] [--chunk BYTES]\n"
+    "                    [--max-line BYTES] [FILE|-]\n"
+    "Decode line protocol; print one JSON object per line for each point and each\n"
+    "bad line, in input order. Exit status 1 if any line was bad.\n";
+static const char check_usage[] =
+    "usage: mote lp check [--precision ns|us|ms|s] [--chunk BYTES] [--max-line BYTES] [FILE|-]\n"
+    "Summarise line protocol: lines, points, errors (the first with positions),\n"
+    "distinct series and throughput. Exit status 1 if any line was bad.\n";
+
+typedef struct lp_run {
+    mote_lp_options opt;
+    size_t chunk;
+    size_t max_line;
+    const char *path;
+    bool check;
+    /* scratch for unescaping: a view is never longer than a chunk or the carry */
+    uint8_t *scratch;
+    /* check mode */
+    uint64_t points, errors, bytes, newlines;
+    bool last_newline;
+    uint64_t *series;  /* open-addressing set of 64-bit series hashes (0 = empty) */
+    size_t series_cap, series_n;
+    uint8_t *key;      /* series key being built */
+    size_t key_cap;
+} lp_run;
+
+static int parse_args(int argc, char **argv, lp_run *r, const char *usage)
+{
+    mote_lp_options_init(&r->opt);
+    r->chunk = 65536;
+    r->max_line = 1 << 20;
+    r->path = "-";
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage, stdout);
+            exit(TOOL_OK);
+        } else if (!strcmp(a, "--precision") && i + 1 < argc) {
+            const char *p = argv[++i];
+            if (!strcmp(p, "ns")) r->opt.precision = MOTE_LP_NS;
+            else if (!strcmp(p, "us")) r->opt.precision = MOTE_LP_US;
+            else if (!strcmp(p, "ms")) r->opt.precision = MOTE_LP_MS;
+            else if (!strcmp(p, "s")) r->opt.precision = MOTE_LP_S;
+            else return tool_usage_error("--precision must be ns, us, ms or s");
+        } else if (!strcmp(a, "--default-time") && i + 1 < argc && !r->check) {
+            if (tool_parse_i64(argv[++i], &r->opt.default_time) != 0) {
+                return tool_usage_error("--default-time needs an integer (ns)");
+            }
+        } else if (!strcmp(a, "--chunk") && i + 1 < argc) {
+            if (tool_parse_size(argv[++i], &r->chunk) != 0) {
+                return tool_usage_error("--chunk needs a positive byte count");
+            }
+        } else if (!strcmp(a, "--max-line") && i + 1 < argc) {
+            if (tool_parse_size(argv[++i], &r->max_line) != 0 || r->max_line == SIZE_MAX) {
+                return tool_usage_error("--max-line needs a positive byte count");
+            }
+        } else if (a[0] == '-' && a[1] != 0) {
+            return tool_usage_error("unknown option '%s' (try 'mote lp %s --help')", a,
+                                    r->check ? "check" : "dump");
+        } else {
+            break;
+        }
+    }
+    if (i < argc) r->path = argv[i++];
+    if (i < argc) return tool_usage_error("more than one input file");
+    return TOOL_OK;
+}
+
+static void print_text(lp_run *r, const mote_lp_text *t)
+{
+    size_t n = 0;
+    if (mote_lp_unescape(t, r->scratch, t->len, &n) != MOTE_OK) n = 0;
+    tool_json_string(stdout, r->scratch, n);
+}
+
+static void dump_point(lp_run *r, const mote_lp_point *pt)
+{
+    fputs("{\"name\":", stdout);
+    print_text(r, &pt->measurement);
+    fputs(",\"tags\":[", stdout);
+    mote_lp_iter it;
+    mote_lp_tag tag;
+    bool first = true;
+    mote_lp_tags_begin(pt, &it);
+    while (mote_lp_tags_next(&it, &tag)) {
+        fputs(first ? "[" : ",[", stdout);
+        first = false;
+        print_text(r, &tag.key);
+        putchar(',');
+        print_text(r, &tag.value);
+        putchar(']');
+    }
+    fputs("],\"fields\":[", stdout);
+    mote_lp_field f;
+    first = true;
+    mote_lp_fields_begin(pt, &it);
+    while (mote_lp_fields_next(&it, &f)) {
+        (void)mote_lp_field_decode(&f); /* the point decoded: it succeeds */
+        fputs(first ? "[" : ",[", stdout);
+        first = false;
+        print_text(r, &f.key);
+        char num[MOTE_NUM_F64_MAX];
+        size_t n;
+        switch (f.type) {
+        case MOTE_LP_FLOAT:
+            n = mote_num_format_f64(f.value.f, num, sizeof num);
+            printf(",\"float\",%.*s]", (int)n, num);
+            break;
+        case MOTE_LP_INT:
+            printf(",\"int\",%" PRId64 "]", f.value.i);
+            break;
+        case MOTE_LP_UINT:
+            printf(",\"uint\",%" PRIu64 "]", f.value.u);
+            break;
+        case MOTE_LP_BOOL:
+            printf(",\"bool\",%s]", f.value.b ? "true" : "false");
+            break;
+        default:
+            fputs(",\"string\",", stdout);
+            print_text(r, &f.value.s);
+            putchar(']');
+            break;
+        }
+    }
+    printf("],\"time\":%" PRId64 "}\n", pt->time);
+}
+
+static void dump_error(const mote_lp_error *e)
+{
+    printf("{\"error\":\"%s\",\"message\":", mote_err_name(e->code));
+    tool_json_string(stdout, (const uint8_t *)e->message, strlen(e->message));
+    printf(",\"line\":%" PRIu64 ",\"column\":%" PRIu64 "}\n", e->pos.line, e->pos.column);
+}
+
+/* FNV-1a over the series key bytes. */
+static uint64_t hash_bytes(const uint8_t *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h ? h : 1;
+}
+
+static int series_add(lp_run *r, uint64_t h)
+{
+    if (r->series_n * 2 >= r->series_cap) {
+        size_t cap = r->series_cap ? r->series_cap * 2 : 1024;
+        uint64_t *s = calloc(cap, sizeof *s);
+        if (!s) return -1;
+        for (size_t i = 0; i < r->series_cap; i++) {
+            if (!r->series[i]) continue;
+            size_t j = (size_t)(r->series[i] & (cap - 1));
+            while (s[j]) j = (j + 1) & (cap - 1);
+            s[j] = r->series[i];
+        }
+        free(r->series);
+        r->series = s;
+        r->series_cap = cap;
+    }
+    size_t j = (size_t)(h & (r->series_cap - 1));
+    while (r->series[j]) {
+        if (r->series[j] == h) return 0;
+        j = (j + 1) & (r->series_cap - 1);
+    }
+    r->series[j] = h;
+    r->series_n++;
+    return 0;
+}
+
+typedef struct tagspan {
+    size_t off, klen, vlen;
+} tagspan;
+
+static const uint8_t *g_key;
+
+static int cmp_tag(const void *a, const void *b)
+{
+    const tagspan *x = a, *y = b;
+    size_t n = x->klen < y->klen ? x->klen : y->klen;
+    int c = memcmp(g_key + x->off, g_key + y->off, n);
+    if (c) return c;
+    return x->klen < y->klen ? -1 : x->klen > y->klen;
+}
+
+/* Series = measurement and the tag set sorted by key, all unescaped. */
+static int count_series(lp_run *r, const mote_lp_point *pt)
+{
+    size_t need = pt->measurement.len + pt->tag_section.len + 2 * pt->ntags + 1;
+    size_t tneed = (pt->ntags + 1) * sizeof(tagspan);
+    /* tag spans live after the text, aligned */
+    size_t toff = (need + 15) & ~(size_t)15;
+    if (toff + tneed > r->key_cap) {
+        free(r->key);
+        r->key_cap = 2 * (toff + tneed);
+        r->key = malloc(r->key_cap);
+        if (!r->key) return -1;
+    }
+    tagspan *spans = (tagspan *)(void *)(r->key + toff);
+    size_t len = 0, n = 0;
+    mote_lp_iter it;
+    mote_lp_tag tag;
+    mote_lp_tags_begin(pt, &it);
+    while (mote_lp_tags_next(&it, &tag)) {
+        size_t kl = 0, vl = 0;
+        mote_lp_unescape(&tag.key, r->key + len, tag.key.len, &kl);
+        mote_lp_unescape(&tag.value, r->key + len + kl, tag.value.len, &vl);
+        spans[n].off = len;
+        spans[n].klen = kl;
+        spans[n].vlen = vl;
+        len += kl + vl;
+        n++;
+    }
+    g_key = r->key;
+    qsort(spans, n, sizeof *spans, cmp_tag);
+    uint8_t *out = r->scratch;
+    size_t m = 0;
+    mote_lp_unescape(&pt->measurement, out, pt->measurement.len, &m);
+    size_t o = m;
+    for (size_t i = 0; i < n; i++) {
+        out[o++] = ',';
+        memcpy(out + o, r->key + spans[i].off, spans[i].klen + spans[i].vlen);
+        o += spans[i].klen + spans[i].vlen;
+        out[o++] = (uint8_t)spans[i].klen; /* separates key from value in the hash */
+    }
+    return series_add(r, hash_bytes(out, o));
+}
+
+static int run(lp_run *r)
+{
+    FILE *in = tool_open_input(r->path);
+    if (!in) return TOOL_DATA_ERROR;
+    size_t carry_cap = r->max_line + 1;
+    uint8_t *chunk = malloc(r->chunk);
+    uint8_t *carry = malloc(carry_cap);
+    /* scratch holds any unescaped view (never longer than the chunk or the
+     * carry) and, in check mode, a series key (at most a line plus a
+     * separator byte per tag). */
+    size_t scap = (r->chunk > carry_cap ? r->chunk : carry_cap) * 2 + 16;
+    r->scratch = malloc(scap);
+    if (!chunk || !carry || !r->scratch) {
+        fputs("mote: out of memory\n", stderr);
+        return TOOL_DATA_ERROR;
+    }
+    mote_lp_stream s;
+    if (mote_lp_stream_init(&s, &r->opt, carry, carry_cap) != MOTE_OK) {
+        return tool_usage_error("bad options");
+    }
+    mote_lp_tag tags[32];
+    mote_lp_field fields[32];
+    int status = TOOL_OK;
+    bool eof = false;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const unsigned max_shown = 10;
+    for (;;) {
+        mote_lp_point pt;
+        mote_lp_point_init(&pt, tags, 32, fields, 32);
+        mote_lp_error err;
+        mote_err rc = mote_lp_stream_next(&s, &pt, &err);
+        if (rc == MOTE_OK) rc = mote_lp_point_decode(&pt, &r->opt, &err);
+        if (rc == MOTE_ERR_NEED_MORE) {
+            if (eof) break;
+            size_t n = fread(chunk, 1, r->chunk, in);
+            if (n == 0) {
+                if (ferror(in)) {
+                    fprintf(stderr, "mote: %s: read error\n", r->path);
+                    status = TOOL_DATA_ERROR;
+                }
+                mote_lp_stream_finish(&s);
+                eof = true;
+                continue;
+            }
+            r->bytes += n;
+            if (r->check) {
+                for (const uint8_t *p = chunk, *e = chunk + n; (p = memchr(p, '\n', (size_t)(e - p)));) {
+                    r->newlines++;
+                    p++;
+                }
+                r->last_newline = chunk[n - 1] == '\n';
+            }
+            mote_lp_stream_feed(&s, chunk, n);
+            continue;
+        }
+        if (rc == MOTE_OK) {
+            r->points++;
+            if (!r->check) dump_point(r, &pt);
+            else if (count_series(r, &pt) != 0) {
+                fputs("mote: out of memory\n", stderr);
+                return TOOL_DATA_ERROR;
+            }
+        } else {
+            status = TOOL_DATA_ERROR;
+            r->errors++;
+            if (!r->check) {
+                dump_error(&err);
+            } else if (r->errors <= max_shown) {
+                printf("error: line %" PRIu64 ", column %" PRIu64 " (offset %" PRIu64 "): %s: %s\n",
+                       err.pos.line, err.pos.column, err.pos.offset, mote_err_name(err.code),
+                       err.message);
+            }
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (r->check) {
+        double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        uint64_t lines = r->newlines + (r->bytes > 0 && !r->last_newline ? 1 : 0);
+        if (r->errors > max_shown) printf("error: ... %" PRIu64 " more\n", r->errors - max_shown);
+        printf("lines: %" PRIu64 "\n", lines);
+        printf("points: %" PRIu64 "\n", r->points);
+        printf("errors: %" PRIu64 "\n", r->errors);
+        printf("series: %zu\n", r->series_n);
+        printf("bytes: %" PRIu64 "\n", r->bytes);
+        printf("throughput: %.1f MB/s (%.3f s)\n", secs > 0 ? (double)r->bytes / secs / 1e6 : 0.0,
+               secs);
+    }
+    if (in != stdin) fclose(in);
+    free(chunk);
+    free(carry);
+    free(r->scratch);
+    free(r->series);
+    free(r->key);
+    return status;
+}
+
+int tool_cmd_lp(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(dump_usage, stderr);
+        fputs(check_usage, stderr);
+        return TOOL_USAGE;
+    }
+    lp_run r;
+    memset(&r, 0, sizeof r);
+    const char *usage;
+    if (!strcmp(argv[1], "dump")) {
+        usage = dump_usage;
+    } else if (!strcmp(argv[1], "check")) {
+        usage = check_usage;
+        r.check = true;
+    } else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        fputs(dump_usage, stdout);
+        fputs(check_usage, stdout);
+        return TOOL_OK;
+    } else {
+        return tool_usage_error("unknown lp command '%s' (dump or check)", argv[1]);
+    }
+    int rc = parse_args(argc - 1, argv + 1, &r, usage);
+    if (rc != TOOL_OK) return rc;
+    return run(&r);
+}
