@@ -75,7 +75,7 @@ check "unknown option one line" 1 "$(wc -l < "$TMP/err" | tr -d ' ')"
 "$MOTE" sql split --chunk 0 < /dev/null 2> /dev/null; check "bad chunk" 2 $?
 "$MOTE" sql split --help > "$TMP/help"; check "help exit" 0 $?
 grep -q -- '--max-statement' "$TMP/help"; check "help text" 0 $?
-"$MOTE" sql split "$TMP/missing.sql" 2> /dev/null; check "missing file" 1 $?
+"$MOTE" sql split "$TMP/missing.sql" 2> /dev/null; check "missing file: usage error" 2 $?
 
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -121,9 +121,9 @@ static int sql_split(int argc, char **argv)
                                 "a newline for lines)", mote_err_message((int)e));
     }
     FILE *in = tool_open_input(path);
-    if (!in) {
+    if (!in) { /* a missing file is a usage error: one line, exit 2 */
         mote_arena_destroy(&arena);
-        return TOOL_DATA_ERROR;
+        return TOOL_USAGE;
     }
     uint8_t *buf = malloc(chunk);
     if (!buf) {
