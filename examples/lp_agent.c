@@ -318,7 +318,7 @@ int main(int argc, char **argv)
     if (ag.out) setvbuf(ag.out, iobuf, _IOFBF, stdio_size);
     if (ag.hex && ag.out != stdout) {
         char *hexbuf = mote_arena_alloc_aligned(&ag.arena, 4096, 16);
-        if (hexbuf) setvbuf(stdout, hexbuf, _IOFBF, 4096);
+        if (hexbuf) setvbuf(stdout, hexbuf, _IOLBF, 4096); /* rows in order with stderr */
     }
 
     mote_lp_tag tags[ARRAY_CAP];
@@ -366,6 +366,7 @@ int main(int argc, char **argv)
             ag.points, ag.bad, ag.bytes_in, ag.bytes_out, secs,
             secs > 0 ? (double)ag.bytes_in / secs / 1e6 : 0.0, as.capacity, as.high_water);
     if (in != stdin) fclose(in);
+    fflush(stdout); /* its buffer may live in the block */
     free(block);
     return io_error ? 2 : ag.bad ? 1 : 0;
 }
