@@ -23,6 +23,9 @@
 #if MOTE_BM_HAVE_BUF
 #include "mote/buf.h"
 #endif
+#if MOTE_BM_HAVE_LP
+#include "mote/lp.h"
+#endif
 #if MOTE_BM_HAVE_CQL && MOTE_BM_HAVE_CQL_TYPE
 #include "mote/cql.h"
 #define BM_CQL 1
@@ -102,6 +105,50 @@ static void run_cql(const float *vals, size_t n)
 }
 #endif
 
+#if MOTE_BM_HAVE_LP
+/* Tokenize a few lines of line protocol in place (views into the input, no
+ * copies), skip the bad one with its line number, and type the fields of
+ * the 'vec' point: they become the CQL vector below. */
+static size_t run_lp(float *vec, size_t cap)
+{
+    static const char input[] = "# telemetry from a sensor node\n"
+                                "env,node=m0,room=lab\\ 1 temp=21.5,rh=40i,ok=true 1700000000000000000\n"
+                                "bad line\n"
+                                "vec v0=1,v1=2,v2=-0.5\n";
+    mote_lp_decoder d;
+    mote_lp_tag tags[4];
+    mote_lp_field fields[4];
+    mote_lp_point pt;
+    mote_lp_error err;
+    uint32_t points = 0, bad_line = 0, nfields = 0;
+    size_t n = 0;
+    check(mote_lp_decoder_init(&d, input, sizeof input - 1, NULL) == MOTE_OK, "lp_decoder_init");
+    for (;;) {
+        mote_lp_point_init(&pt, tags, 4, fields, 4);
+        mote_err e = mote_lp_next(&d, &pt, &err);
+        if (e == MOTE_ERR_NEED_MORE) break;
+        if (e != MOTE_OK) {
+            bad_line = (uint32_t)err.pos.line;
+            continue;
+        }
+        points++;
+        nfields += (uint32_t)pt.nfields;
+        if (pt.ntags == 2) {
+            /* "lab\ 1" is a view of 6 input bytes flagged as escaped. */
+            check(tags[1].value.escaped && tags[1].value.len == 6, "lp views: escapes flagged, not copied");
+        }
+        if (pt.measurement.len == 3 && memcmp(pt.measurement.ptr, "vec", 3) == 0 &&
+            mote_lp_point_decode(&pt, NULL, &err) == MOTE_OK) {
+            for (size_t i = 0; i < pt.nfields && n < cap; i++) vec[n++] = (float)fields[i].value.f;
+        }
+    }
+    check(points == 2 && nfields == 6 && bad_line == 3 && n == 3, "lp tokenize and decode");
+    put_kv("lp points", points);
+    put_kv("lp bad line", bad_line);
+    return n;
+}
+#endif
+
 /* All the memory mote gets here: 4 KiB of static storage, never grown. */
 static _Alignas(8) uint8_t arena_mem[4096];
 
@@ -159,10 +206,20 @@ int main(void)
 #if MOTE_BM_HAVE_ARENA
     run_memory();
 #endif
-#if BM_CQL
+#if BM_CQL && MOTE_BM_HAVE_LP
+    {
+        float vec[3];
+        run_cql(vec, run_lp(vec, 3));
+    }
+#elif BM_CQL
     {
         static const float vals[3] = {1.0f, 2.0f, -0.5f};
         run_cql(vals, 3);
+    }
+#elif MOTE_BM_HAVE_LP
+    {
+        float vec[3];
+        (void)run_lp(vec, 3);
     }
 #endif
     put_kv("stack used", bm_stack_used());
