@@ -98,6 +98,11 @@ void mote_arena_set_min_block(mote_arena *a, size_t min_block);
 #define MOTE__TRACKED 1
 #endif
 #endif
+/* Size-optimised builds (MOTE_SMALL, see mote/common.h) keep one copy of
+ * the allocator code, in the library, instead of a second inline one. */
+#if defined(MOTE__TRACKED) || MOTE_SMALL
+#define MOTE__CALL_LIBRARY 1
+#endif
 
 void *mote__arena_alloc_slow(mote_arena *a, size_t size, size_t align);
 
@@ -112,7 +117,7 @@ void *mote__arena_alloc_slow(mote_arena *a, size_t size, size_t align);
  */
 inline void *mote_arena_alloc(mote_arena *a, size_t size)
 {
-#if !defined(MOTE__TRACKED)
+#if !defined(MOTE__CALL_LIBRARY)
     if (a && size != 0) {
         uintptr_t cur = (uintptr_t)a->cur;
         size_t pad = (size_t)(0u - cur) & (MOTE_ARENA_ALIGN - 1);

@@ -95,7 +95,7 @@ void mote_pool_get_stats(const mote_pool *p, mote_pool_stats *out);
  * Inline fast paths of get (a free-list hit) and put (a valid pooled
  * buffer), as mote_arena_alloc: a handful of instructions in the caller,
  * everything else (and everything under ASan/Valgrind, so the shim sees
- * every buffer) in the library. The header layout below is private.
+ * every buffer, or in MOTE_SMALL builds) in the library. The header layout below is private.
  */
 #define MOTE__POOL_HDR 8u             /* tag (u32), info (u32) before each buffer */
 #define MOTE__POOL_CHECK 0x6d6f74u    /* info bits 8..31: "mot" */
@@ -124,7 +124,7 @@ inline unsigned mote__pool_class(size_t size)
 
 inline void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity)
 {
-#if !defined(MOTE__TRACKED)
+#if !defined(MOTE__CALL_LIBRARY)
     if (p && size <= p->max_size) {
         unsigned c = mote__pool_class(size);
         /* c < MOTE_POOL_CLASSES always holds (size <= max_size); the test
@@ -148,7 +148,7 @@ inline void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity)
 
 inline mote_err mote_pool_put(mote_pool *p, void *ptr)
 {
-#if !defined(MOTE__TRACKED)
+#if !defined(MOTE__CALL_LIBRARY)
     uintptr_t u = (uintptr_t)ptr;
     if (p && u >= 2 * MOTE__POOL_HDR && (u & (MOTE_ARENA_ALIGN - 1)) == 0) {
         uint8_t *h = (uint8_t *)ptr - MOTE__POOL_HDR;
