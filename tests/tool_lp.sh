@@ -78,7 +78,7 @@ printf 'm,a=1,b=2 f=1\nm,b=2,a=1 f=2\nm,a=1,b=3 f=3\nn,a=1,b=2 f=4\n' | "$MOTE" 
 echo 'series: 3' > "$TMP/want"
 check "series" 0 0 "$TMP/want" "$TMP/out"
 
-# 7. usage errors exit 2; a missing file exits 1
+# 7. usage errors (a missing file too) exit 2 with one line on stderr
 "$MOTE" lp dump --chunk 0 "$SAMPLE" > /dev/null 2>&1; st=$?
 [ $st -eq 2 ] && pass=$((pass + 1)) || { echo "FAIL --chunk 0: $st"; fails=$((fails + 1)); }
 "$MOTE" lp frob > /dev/null 2>&1; st=$?
@@ -86,7 +86,7 @@ check "series" 0 0 "$TMP/want" "$TMP/out"
 "$MOTE" lp dump --precision h > /dev/null 2>&1 < /dev/null; st=$?
 [ $st -eq 2 ] && pass=$((pass + 1)) || { echo "FAIL bad precision: $st"; fails=$((fails + 1)); }
 "$MOTE" lp dump "$TMP/does-not-exist" > /dev/null 2>&1; st=$?
-[ $st -eq 1 ] && pass=$((pass + 1)) || { echo "FAIL missing file: $st"; fails=$((fails + 1)); }
+[ $st -eq 2 ] && pass=$((pass + 1)) || { echo "FAIL missing file: $st"; fails=$((fails + 1)); }
 printf '' | "$MOTE" lp dump > "$TMP/out"; st=$?
 [ $st -eq 0 ] && [ ! -s "$TMP/out" ] && pass=$((pass + 1)) || { echo "FAIL empty input"; fails=$((fails + 1)); }
 

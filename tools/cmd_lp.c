@@ -247,7 +247,7 @@ static int count_series(lp_run *r, const mote_lp_point *pt)
 static int run(lp_run *r)
 {
     FILE *in = tool_open_input(r->path);
-    if (!in) return TOOL_DATA_ERROR;
+    if (!in) return TOOL_USAGE; /* a missing file is a usage error: one line, exit 2 */
     size_t carry_cap = r->max_line + 1;
     uint8_t *chunk = malloc(r->chunk);
     uint8_t *carry = malloc(carry_cap);
