@@ -10,7 +10,7 @@
 
 #include "scan_util.h"
 
-#if __has_include(<sqlite3.h>)
+#ifdef MOTE_HAVE_SQLITE /* set by tests/meson.build when libsqlite3 is found */
 #include <sqlite3.h>
 #define HAVE_SQLITE 1
 #endif
@@ -82,10 +82,10 @@ static void check_script(const char *s)
 }
 #endif
 
+#ifdef HAVE_SQLITE
 static void sqlite_matches_sqlite3_complete_on_known_cases(void **state)
 {
     (void)state;
-#ifdef HAVE_SQLITE
     static const char *const cases[] = {
         "select 1;",
         "  ;select 2 ; ;",
@@ -115,15 +115,13 @@ static void sqlite_matches_sqlite3_complete_on_known_cases(void **state)
         "select 1",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) check_script(cases[i]);
-#else
-    skip();
-#endif
 }
+#endif
 
+#ifdef HAVE_SQLITE
 static void sqlite_matches_sqlite3_complete_on_token_soup(void **state)
 {
     (void)state;
-#ifdef HAVE_SQLITE
     /* Deterministic random scripts built from the tokens that drive
      * sqlite3_complete()'s state machine. */
     static const char *const toks[] = {
@@ -151,10 +149,8 @@ static void sqlite_matches_sqlite3_complete_on_token_soup(void **state)
         buf[len] = 0;
         check_script(buf);
     }
-#else
-    skip();
-#endif
 }
+#endif
 
 /* mysql: the delimiter command and comment rules over many chunkings are in
  * test_scan.c; here, every way of splitting a DELIMITER line over two feeds. */
@@ -213,8 +209,11 @@ static void postgres_dollar_tag_rules(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+#ifdef HAVE_SQLITE /* without the oracle (a cross build) these are left out:
+                      * cmocka 1.1.5 reports a skip as "not ok" */
         cmocka_unit_test(sqlite_matches_sqlite3_complete_on_known_cases),
         cmocka_unit_test(sqlite_matches_sqlite3_complete_on_token_soup),
+#endif
         cmocka_unit_test(mysql_delimiter_command_split_anywhere),
         cmocka_unit_test(postgres_dollar_tag_rules),
     };
