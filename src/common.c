@@ -4,7 +4,7 @@
 #include "mote/common.h"
 
 /* One entry per code in mote/common.h, in the same order: the code here,
- * "NAME\0message\0" in err_text. Packed rather than a table of pointers:
+ * "NAME\0message\0" (MOTE_SMALL: "NAME\0") in err_text. Packed rather than a table of pointers:
  * on a 32-bit microcontroller that saves 300 of 1550 bytes. */
 static const uint8_t err_codes[] = {
     MOTE_OK,
@@ -41,48 +41,55 @@ static const uint8_t err_codes[] = {
     MOTE_ERR_MISMATCH,
 };
 
+/* MOTE_SMALL leaves the descriptions out: the message is then the name. */
+#if MOTE_SMALL
+#define MSG(text) ""
+#else
+#define MSG(text) text "\0"
+#endif
+
 static const char err_text[] =
-    "OK\0success\0"
-    "INVALID\0invalid argument\0"
-    "NOMEM\0out of memory\0"
-    "OVERFLOW\0size arithmetic overflow\0"
-    "LIMIT\0configured limit reached\0"
-    "IO\0input/output error\0"
-    "NEED_MORE\0more input needed\0"
-    "STATE\0call not valid in this state\0"
-    "SPACE\0output buffer too small\0"
-    "TOO_LONG\0token longer than the maximum\0"
-    "UNTERMINATED_QUOTE\0end of input inside a quoted string\0"
-    "UNTERMINATED_COMMENT\0end of input inside a comment\0"
-    "BAD_DELIMITER\0invalid delimiter\0"
-    "SYNTAX\0syntax error\0"
-    "NO_FIELDS\0point has no fields\0"
-    "EMPTY_NAME\0empty measurement, key or tag value\0"
-    "BAD_VALUE\0invalid field value\0"
-    "RANGE\0number out of range\0"
-    "BAD_TIMESTAMP\0invalid timestamp\0"
-    "BAD_ESCAPE\0invalid escape\0"
-    "UNTERMINATED_STRING\0string value without closing quote\0"
-    "NOT_FINITE\0NaN or infinite number\0"
-    "TYPE\0value has another type\0"
-    "TRUNCATED\0input ends before the value\0"
-    "TRAILING\0trailing bytes after the value\0"
-    "BAD_LENGTH\0invalid count or length\0"
-    "BAD_VINT\0malformed vint\0"
-    "UNEXPECTED_NULL\0null where none is allowed\0"
-    "DIMENSION\0element count does not match the type\0"
-    "BAD_TYPE\0type not understood\0"
-    "DEPTH\0nesting too deep\0"
-    "MISMATCH\0value does not fit the type\0";
+    "OK\0" MSG("success")
+    "INVALID\0" MSG("invalid argument")
+    "NOMEM\0" MSG("out of memory")
+    "OVERFLOW\0" MSG("size arithmetic overflow")
+    "LIMIT\0" MSG("configured limit reached")
+    "IO\0" MSG("input/output error")
+    "NEED_MORE\0" MSG("more input needed")
+    "STATE\0" MSG("call not valid in this state")
+    "SPACE\0" MSG("output buffer too small")
+    "TOO_LONG\0" MSG("token longer than the maximum")
+    "UNTERMINATED_QUOTE\0" MSG("end of input inside a quoted string")
+    "UNTERMINATED_COMMENT\0" MSG("end of input inside a comment")
+    "BAD_DELIMITER\0" MSG("invalid delimiter")
+    "SYNTAX\0" MSG("syntax error")
+    "NO_FIELDS\0" MSG("point has no fields")
+    "EMPTY_NAME\0" MSG("empty measurement, key or tag value")
+    "BAD_VALUE\0" MSG("invalid field value")
+    "RANGE\0" MSG("number out of range")
+    "BAD_TIMESTAMP\0" MSG("invalid timestamp")
+    "BAD_ESCAPE\0" MSG("invalid escape")
+    "UNTERMINATED_STRING\0" MSG("string value without closing quote")
+    "NOT_FINITE\0" MSG("NaN or infinite number")
+    "TYPE\0" MSG("value has another type")
+    "TRUNCATED\0" MSG("input ends before the value")
+    "TRAILING\0" MSG("trailing bytes after the value")
+    "BAD_LENGTH\0" MSG("invalid count or length")
+    "BAD_VINT\0" MSG("malformed vint")
+    "UNEXPECTED_NULL\0" MSG("null where none is allowed")
+    "DIMENSION\0" MSG("element count does not match the type")
+    "BAD_TYPE\0" MSG("type not understood")
+    "DEPTH\0" MSG("nesting too deep")
+    "MISMATCH\0" MSG("value does not fit the type");
 
 /* The name (which 0) or message (which 1) of code, or NULL. */
 static const char *find_err(int code, int which)
 {
     const char *s = err_text;
     for (size_t i = 0; i < sizeof err_codes; i++) {
-        if (err_codes[i] == code) return which ? s + strlen(s) + 1 : s;
+        if (err_codes[i] == code) return which && !MOTE_SMALL ? s + strlen(s) + 1 : s;
         s += strlen(s) + 1;
-        s += strlen(s) + 1;
+        if (!MOTE_SMALL) s += strlen(s) + 1;
     }
     return NULL;
 }
