@@ -298,58 +298,48 @@ static mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
 #define parse_uint mote_num_parse_u64
 #endif
 
-static bool parse_bool(const uint8_t *s, size_t n, bool *out)
+/* Booleans: t T true True TRUE f F false False FALSE. */
+static MOTE_LP_OUTLINE mote_err parse_bool(mote_lp_field *f)
 {
-    switch (n) {
-    case 1:
-        if (s[0] == 't' || s[0] == 'T') { *out = true; return true; }
-        if (s[0] == 'f' || s[0] == 'F') { *out = false; return true; }
-        return false;
-    case 4:
-        if (memcmp(s, "true", 4) == 0 || memcmp(s, "True", 4) == 0 || memcmp(s, "TRUE", 4) == 0) {
-            *out = true;
-            return true;
+    const uint8_t *s = f->raw.ptr;
+    size_t n = f->raw.len;
+    if (n == 0) return MOTE_ERR_BAD_VALUE;
+    unsigned c0 = s[0] | 0x20u;
+    const char *w = c0 == 't' ? "true" : "false";
+    if (c0 != (uint8_t)w[0]) return MOTE_ERR_BAD_VALUE;
+    if (n > 1) {
+        /* the rest all lower case, or all upper case after an upper 'T'/'F' */
+        unsigned up = s[1] < 'a' && s[0] < 'a' ? 0x20u : 0;
+        if (n != strlen(w)) return MOTE_ERR_BAD_VALUE;
+        for (size_t i = 1; i < n; i++) {
+            if (s[i] != ((uint8_t)w[i] ^ up)) return MOTE_ERR_BAD_VALUE;
         }
-        return false;
-    case 5:
-        if (memcmp(s, "false", 5) == 0 || memcmp(s, "False", 5) == 0 ||
-            memcmp(s, "FALSE", 5) == 0) {
-            *out = false;
-            return true;
-        }
-        return false;
-    default:
-        return false;
     }
+    f->value.b = c0 == 't';
+    return MOTE_OK;
 }
 
+/* The value of f; f->decoded is the caller's. Errors leave the value as it
+ * was. Each parse is a tail call: no frame of ours under num's. */
 static mote_err decode_value(mote_lp_field *f)
 {
-    mote_err rc = MOTE_OK;
+    const uint8_t *s = f->raw.ptr;
+    size_t n = f->raw.len;
     switch (f->type) {
-    case MOTE_LP_FLOAT: {
-        double v = 0;
-        rc = mote_num_parse_f64(f->raw.ptr, f->raw.len, &v);
-        if (rc == MOTE_OK) f->value.f = v;
-        break;
-    }
+    case MOTE_LP_FLOAT:
+        return mote_num_parse_f64(s, n, &f->value.f);
     case MOTE_LP_INT:
-        rc = parse_int(f->raw.ptr, f->raw.len, &f->value.i);
-        break;
+        return parse_int(s, n, &f->value.i);
     case MOTE_LP_UINT:
-        rc = parse_uint(f->raw.ptr, f->raw.len, &f->value.u);
-        break;
+        return parse_uint(s, n, &f->value.u);
     case MOTE_LP_BOOL:
-        if (!parse_bool(f->raw.ptr, f->raw.len, &f->value.b)) rc = MOTE_ERR_BAD_VALUE;
-        break;
+        return parse_bool(f);
     case MOTE_LP_STRING:
         f->value.s = f->raw;
-        break;
+        return MOTE_OK;
     default:
         return MOTE_ERR_INVALID;
     }
-    f->decoded = rc == MOTE_OK;
-    return rc;
 }
 
 /* Timestamp text (already known to be [-0-9]+) to ns in the precision. */
@@ -1368,11 +1358,33 @@ bool mote_lp_fields_next(mote_lp_iter *it, mote_lp_field *f)
 mote_err mote_lp_field_decode(mote_lp_field *f)
 {
     if (!f || (!f->raw.ptr && f->raw.len > 0)) return MOTE_ERR_INVALID;
-    return decode_value(f);
+    mote_err rc = decode_value(f);
+    if (rc != MOTE_ERR_INVALID) f->decoded = rc == MOTE_OK;
+    return rc;
+}
+
+/* The field after f of a point (f NULL: its first), NULL after its last: in
+ * the point's array, and beyond it parsed into pt->spare from the bytes after
+ * f (its raw bytes, a closing quote or an 'i'/'u', then ','). */
+static MOTE_LP_OUTLINE_INLINE mote_lp_field *next_field(mote_lp_point *pt, mote_lp_field *f)
+{
+    const uint8_t *p = pt->field_section.ptr, *end = p + pt->field_section.len;
+    if (f != &pt->spare) {
+        size_t i = f ? (size_t)(f - pt->fields) + 1 : 0;
+        if (i < pt->fields_cap) return i < pt->nfields ? &pt->fields[i] : NULL;
+    }
+    if (f) {
+        p = f->raw.ptr + f->raw.len + (f->type != MOTE_LP_FLOAT && f->type != MOTE_LP_BOOL);
+        if (p < end) p++;
+    }
+    mote_lp_iter it;
+    it.p = p;
+    it.end = end;
+    return mote_lp_fields_next(&it, &pt->spare) ? &pt->spare : NULL;
 }
 
 /* Error at byte `at` of a decoded point's line. */
-static mote_err point_error(const mote_lp_point *pt, const uint8_t *at, mote_err code,
+static MOTE_LP_OUTLINE mote_err point_error(const mote_lp_point *pt, const uint8_t *at, mote_err code,
                             const char *msg, mote_lp_error *err)
 {
     if (!err) return code;
@@ -1392,7 +1404,7 @@ static mote_err point_error(const mote_lp_point *pt, const uint8_t *at, mote_err
     return code;
 }
 
-static mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f, mote_err rc,
+static MOTE_LP_OUTLINE mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f, mote_err rc,
                             mote_lp_error *err)
 {
     /* By type (FLOAT, INT, UINT, STRING, BOOL) and whether out of range;
@@ -1409,31 +1421,11 @@ static mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f, mot
     return point_error(pt, f->raw.ptr, rc, msg[t][rc == MOTE_ERR_RANGE], err);
 }
 
-mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mote_lp_error *err)
+/* The timestamp part of mote_lp_point_decode(). */
+static MOTE_LP_OUTLINE mote_err point_time(mote_lp_point *pt, const mote_lp_options *opt,
+                                           mote_lp_error *err)
 {
-    if (!pt || (opt && (unsigned)opt->precision > MOTE_LP_S)) return MOTE_ERR_INVALID;
     mote_lp_precision prec = opt ? opt->precision : MOTE_LP_NS;
-    size_t n = pt->nfields < pt->fields_cap ? pt->nfields : pt->fields_cap;
-    for (size_t i = 0; i < n; i++) {
-        mote_lp_field *f = &pt->fields[i];
-        /* ints inline: the common case */
-        mote_err rc = MOTE_LP_FAST && f->type == MOTE_LP_INT
-                          ? parse_int(f->raw.ptr, f->raw.len, &f->value.i)
-                          : decode_value(f);
-        f->decoded = rc == MOTE_OK;
-        if (rc != MOTE_OK) return field_error(pt, f, rc, err);
-    }
-    if (pt->nfields > n) { /* the rest are checked, their values not kept */
-        mote_lp_iter it;
-        mote_lp_field f;
-        size_t k = 0;
-        mote_lp_fields_begin(pt, &it);
-        while (mote_lp_fields_next(&it, &f)) {
-            if (k++ < n) continue;
-            mote_err rc = decode_value(&f);
-            if (rc != MOTE_OK) return field_error(pt, &f, rc, err);
-        }
-    }
 #if MOTE_LP_FAST
     /* The time text of a parsed point is known to be [-0-9]+: no recheck. */
     if (!pt->has_time) {
@@ -1447,6 +1439,23 @@ mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mot
     }
     pt->decoded = true;
     return MOTE_OK;
+}
+
+mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mote_lp_error *err)
+{
+    if (!pt || (opt && (unsigned)opt->precision > MOTE_LP_S)) return MOTE_ERR_INVALID;
+    /* Field by field, here and not in a helper, with four live values: a
+     * float's parse needs nearly all of a Cortex-M0+'s 512-byte budget. */
+    mote_lp_field *f = NULL;
+    while ((f = next_field(pt, f)) != NULL) {
+        /* ints inline in speed builds: the common case */
+        mote_err rc = MOTE_LP_FAST && f->type == MOTE_LP_INT
+                          ? parse_int(f->raw.ptr, f->raw.len, &f->value.i)
+                          : decode_value(f);
+        f->decoded = rc == MOTE_OK;
+        if (rc != MOTE_OK) return field_error(pt, f, rc, err);
+    }
+    return point_time(pt, opt, err);
 }
 
 mote_err mote_lp_point_decode_time(mote_lp_point *pt, mote_lp_precision precision,
