@@ -33,13 +33,16 @@
 #else
 #define MOTE_LP_INLINE inline
 #endif
-/* Helpers called from several places stay out of line in small builds. */
+/* Helpers called from several places stay out of line in small builds;
+ * MOTE_LP_HOT ones are inlined into each caller in speed builds. */
 #if defined(__GNUC__) && !MOTE_LP_FAST
 #define MOTE_LP_OUTLINE __attribute__((noinline))
 #define MOTE_LP_OUTLINE_INLINE __attribute__((noinline))
+#define MOTE_LP_HOT __attribute__((noinline))
 #else
 #define MOTE_LP_OUTLINE
 #define MOTE_LP_OUTLINE_INLINE inline
+#define MOTE_LP_HOT MOTE_LP_INLINE
 #endif
 #if defined(__GNUC__)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -369,14 +372,49 @@ static int64_t truncate_time(int64_t t, mote_lp_precision prec)
 
 enum { R_POINT, R_SKIP, R_ERROR, R_MORE };
 
+/* Kinds of names, in the order of the message groups below. */
+enum { K_MEAS, K_TKEY, K_TVAL, K_FKEY };
+
+/*
+ * Error messages, one string: each entry is its mote_err code as one byte,
+ * the text, a NUL; E_* index them (msg_at). One blob instead of a pointer per
+ * message keeps them small on microcontrollers. The first three groups go by
+ * kind of name (E_EMPTY + K_TVAL is "empty tag value").
+ */
+enum {
+    E_EMPTY, E_LONG = E_EMPTY + 4, E_BAD = E_LONG + 4, E_NO_FIELDS = E_BAD + 4, E_NO_VALUE,
+    E_VALUE, E_AFTER_VALUE, E_STRING, E_LONG_STRING, E_UTF8, E_TIME, E_AFTER_TIME,
+    E_COMMENT, E_CR, E_LINE, E_FLOAT, E_INT, E_UINT, E_STR, E_BOOL, E_RANGE
+};
+static const char lp_msgs[] =
+    "\052empty measurement\0\052empty tag key\0\052empty tag value\0\052empty field key\0"
+    "\024measurement too long\0\024tag key too long\0\024tag value too long\0"
+    "\024field key too long\0"
+    "\050bad measurement\0\050bad tag key\0\050bad tag value\0\050bad field key\0"
+    "\051no fields\0\053missing field value\0\053bad field value\0\050bad text after value\0"
+    "\057unterminated string\0\024string too long\0\050invalid UTF-8\0"
+    "\055invalid timestamp\0\050bad text after timestamp\0\050bad comment\0"
+    "\050bad carriage return\0\024line too long\0"
+    "\053bad float\0\053bad integer\0\053bad unsigned\0\053bad string\0\053bad boolean\0"
+    "\054out of range";
+
+/* Entry i of lp_msgs: [0] its code, from [1] its text. */
+static const char *msg_at(unsigned i)
+{
+    const char *m = lp_msgs;
+    while (i--) m += strlen(m) + 1;
+    return m;
+}
+
 typedef struct lp_ctx {
     const uint8_t *start;   /* first byte of the line */
     const uint8_t *end;     /* end of the bytes at hand */
     bool final;             /* end is the end of the input */
-    const mote_lp_options *opt;
+    int res;                /* R_MORE or R_ERROR when a helper returns NULL */
     const uint8_t **kc_ptr;  /* key prediction cache, NULL: off */
     uint8_t *kc_len;
     size_t max_key;          /* SIZE_MAX when unlimited */
+    size_t max_string;       /* SIZE_MAX when unlimited */
     /* results */
     const uint8_t *line_end; /* after the line's '\n' (or end) */
     size_t nl;               /* '\n' bytes in the line, its terminator included */
@@ -385,12 +423,20 @@ typedef struct lp_ctx {
     const char *err_msg;
 } lp_ctx;
 
-static MOTE_LP_OUTLINE int fail(lp_ctx *c, const uint8_t *at, mote_err code, const char *msg)
+static MOTE_LP_OUTLINE int fail(lp_ctx *c, const uint8_t *at, unsigned e)
 {
+    const char *m = msg_at(e);
     c->err_at = at;
-    c->err_code = code;
-    c->err_msg = msg;
+    c->err_code = (mote_err)m[0];
+    c->err_msg = m + 1;
+    c->res = R_ERROR;
     return R_ERROR;
+}
+
+static MOTE_LP_OUTLINE const uint8_t *failp(lp_ctx *c, const uint8_t *at, unsigned e)
+{
+    fail(c, at, e);
+    return NULL;
 }
 
 /*
@@ -537,19 +583,6 @@ static MOTE_LP_INLINE const uint8_t *scan_key(const uint8_t **kc_ptr, uint8_t *k
     return e;
 }
 
-/* Check a finished name: limit and UTF-8. */
-static MOTE_LP_INLINE int check_name(lp_ctx *c, size_t max_key, const uint8_t *s,
-                                      const uint8_t *e, bool hi, const char *what)
-{
-    if ((size_t)(e - s) > max_key) {
-        return fail(c, s, MOTE_ERR_TOO_LONG, what);
-    }
-    if (hi && !mote__lp_utf8_valid(s, (size_t)(e - s))) {
-        return fail(c, s, MOTE_ERR_SYNTAX, "invalid UTF-8");
-    }
-    return R_POINT;
-}
-
 static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8_t *e, bool esc, uint8_t ctx)
 {
     mote_lp_text t;
@@ -561,15 +594,158 @@ static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8
 }
 
 /*
- * At p, after the field section or a timestamp and its spaces: accept the end
- * of the line. Returns R_POINT (c->line_end set), R_MORE or R_ERROR.
+ * A name of kind k at p: returns its end, having checked it (for keys the
+ * end is their '='; length limit, UTF-8), or NULL with c->res R_MORE or
+ * R_ERROR. slot: key prediction slot (keys only). Every call site passes a
+ * constant k: speed builds inline a copy per kind, small builds keep one.
  */
-static int take_eol(lp_ctx *c, const uint8_t *p, const char *msg)
+static MOTE_LP_HOT const uint8_t *name(lp_ctx *c, const uint8_t *p, const uint8_t *end,
+                                          unsigned k, size_t slot, bool sentinel, bool *esc)
+{
+    const uint8_t *s = p;
+    bool hi = false;
+    *esc = false;
+    if (k == K_TKEY || k == K_FKEY) {
+        p = scan_key(c->kc_ptr, c->kc_len, slot, p, end, c->final, sentinel, esc, &hi);
+    } else {
+        p = scan_name(p, end, k == K_MEAS ? C_MEAS : C_KEY, k != K_MEAS, c->final, sentinel,
+                      esc, &hi);
+    }
+    if (UNLIKELY(!p)) {
+        c->res = R_MORE;
+        return NULL;
+    }
+    if ((k == K_TKEY || k == K_FKEY) && UNLIKELY(p == end || *p != '=')) {
+        return failp(c, p, E_BAD + k);
+    }
+    if (UNLIKELY(p == s)) {
+        /* A measurement can be empty only before a ',' (else the line starts
+         * with a byte no name can start with). */
+        return failp(c, p, k == K_MEAS && *p != ',' ? E_BAD + k : E_EMPTY + k);
+    }
+    if (UNLIKELY((size_t)(p - s) > c->max_key)) return failp(c, s, E_LONG + k);
+    if (UNLIKELY(hi) && !mote__lp_utf8_valid(s, (size_t)(p - s))) return failp(c, s, E_UTF8);
+    return p;
+}
+
+/*
+ * A field at p (key, '=', value) into f: returns the byte after its value
+ * (after a string's closing quote), or NULL with c->res set. Adds the raw
+ * newlines of a string value to c->nl.
+ */
+static MOTE_LP_HOT const uint8_t *field(lp_ctx *c, const uint8_t *p, const uint8_t *end,
+                                           mote_lp_field *f, size_t slot, bool sentinel)
+{
+    bool esc, hi = false;
+    const uint8_t *k0 = p;
+    p = name(c, p, end, K_FKEY, slot, sentinel, &esc);
+    if (!p) return NULL;
+    f->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
+    f->decoded = false;
+    p++;
+    if (p == end) {
+        if (!c->final) {
+            c->res = R_MORE;
+            return NULL;
+        }
+        return failp(c, p, E_NO_VALUE);
+    }
+    const uint8_t *v0 = p;
+    uint8_t ch = *p;
+    if (ch == '"') {
+        const uint8_t *s0 = ++p;
+        size_t nl = 0;
+        esc = false;
+        for (;;) {
+            for (;;) {
+                if (!MOTE_LP_FAST || end - p < 8) {
+                    while (p < end && !(CLS(*p) & C_STR)) p++;
+                    break;
+                }
+                uint64_t x = load8(p);
+                uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
+                if (m) {
+                    p += first8(m);
+                    break;
+                }
+                p += 8;
+            }
+            if (p == end) {
+                if (!c->final) {
+                    c->res = R_MORE;
+                    return NULL;
+                }
+                return failp(c, v0, E_STRING);
+            }
+            ch = *p;
+            if (ch == '"') break;
+            if (ch == '\n') {
+                nl++;
+            } else if (ch >= 0x80) {
+                hi = true;
+            } else if (p + 1 == end) { /* backslash */
+                if (!c->final) {
+                    c->res = R_MORE;
+                    return NULL;
+                }
+            } else if (p[1] == '"' || p[1] == '\\') {
+                esc = true;
+                p++;
+            }
+            p++;
+        }
+        if ((size_t)(p - s0) > c->max_string) return failp(c, s0, E_LONG_STRING);
+        if (hi && !mote__lp_utf8_valid(s0, (size_t)(p - s0))) return failp(c, s0, E_UTF8);
+        c->nl += nl;
+        f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
+        f->type = MOTE_LP_STRING;
+        f->value.s = f->raw;
+        f->decoded = true;
+        return p + 1;
+    }
+    mote_lp_type type;
+    if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
+        type = MOTE_LP_BOOL;
+    } else if ((ch >= '0' && ch <= '9') || ch == '-' || ch == '.') {
+        type = MOTE_LP_FLOAT;
+    } else {
+        return failp(c, p, CLS(ch) & C_VAL ? E_NO_VALUE : E_VALUE);
+    }
+    p = scan_value(p, end, sentinel);
+    if (p == end && !c->final) {
+        c->res = R_MORE;
+        return NULL;
+    }
+    const uint8_t *v1 = p;
+    if (type == MOTE_LP_FLOAT) {
+        if (v1[-1] == 'i') {
+            type = MOTE_LP_INT;
+            v1--;
+        } else if (v1[-1] == 'u') {
+            type = MOTE_LP_UINT;
+            v1--;
+        }
+    }
+    f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
+    f->type = type;
+    return p;
+}
+
+/*
+ * At p, after the field section or a timestamp and its spaces: accept the end
+ * of the line. Returns R_POINT (c->line_end set), R_MORE or R_ERROR (message
+ * e, or E_CR for a CR not before '\n').
+ */
+static int take_eol(lp_ctx *c, const uint8_t *p, unsigned e)
 {
     const uint8_t *end = c->end;
+    if (p < end && *p == '\r') {
+        if (p + 1 < end && p[1] != '\n') return fail(c, p, E_CR);
+        p++;
+    }
     if (p == end) {
         if (!c->final) return R_MORE;
-        c->line_end = end;
+        c->line_end = end; /* also after a CR as the last byte of the input */
         return R_POINT;
     }
     if (*p == '\n') {
@@ -577,20 +753,7 @@ static int take_eol(lp_ctx *c, const uint8_t *p, const char *msg)
         c->nl++;
         return R_POINT;
     }
-    if (*p == '\r') {
-        if (p + 1 == end) {
-            if (!c->final) return R_MORE;
-            c->line_end = end; /* CR as the last byte of the input */
-            return R_POINT;
-        }
-        if (p[1] == '\n') {
-            c->line_end = p + 2;
-            c->nl++;
-            return R_POINT;
-        }
-        return fail(c, p, MOTE_ERR_SYNTAX, "unexpected carriage return");
-    }
-    return fail(c, p, MOTE_ERR_SYNTAX, msg);
+    return fail(c, p, e);
 }
 
 static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bool sentinel)
@@ -598,11 +761,6 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
     const uint8_t *p = c->start;
     const uint8_t *const end = c->end;
     const bool final = c->final;
-    /* Copies in locals: stores into the point's arrays could alias the
-     * context, which would force reloads. */
-    const size_t max_key = c->max_key;
-    const uint8_t **const kc_ptr = c->kc_ptr;
-    uint8_t *const kc_len = c->kc_len;
     int r;
 
     c->nl = 0;
@@ -613,81 +771,49 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
         c->line_end = end;
         return R_SKIP;
     }
-    if (*p == '#') {
+    if (*p == '#' || *p == '\n' || *p == '\r') {
         /* Comment bytes: printable ASCII and anything >= 0x80. */
-        p++;
-        while (p < end && *p >= 0x20 && *p != 0x7f) p++;
-        r = take_eol(c, p, "invalid character in comment");
-        return r == R_POINT ? R_SKIP : r;
-    }
-    if (*p == '\n' || *p == '\r') {
-        r = take_eol(c, p, "unexpected carriage return");
+        if (*p == '#') {
+            p++;
+            while (p < end && *p >= 0x20 && *p != 0x7f) p++;
+        }
+        r = take_eol(c, p, E_COMMENT);
         return r == R_POINT ? R_SKIP : r;
     }
 
-    /* Measurement. */
+    /* Measurement, then tags: each name checked by name(), then what follows
+     * it (the same after the measurement and after a tag value). */
     const uint8_t *m0 = p;
-    bool esc = false, hi = false;
-    p = scan_name(p, end, C_MEAS, false, final, sentinel, &esc, &hi);
-    if (UNLIKELY(!p)) return R_MORE;
-    if (p == m0) {
-        if (UNLIKELY(*p == ',')) return fail(c, p, MOTE_ERR_EMPTY_NAME, "empty measurement");
-        return fail(c, p, MOTE_ERR_SYNTAX, "invalid character at start of measurement");
-    }
-    if (UNLIKELY((r = check_name(c, max_key, m0, p, hi, "measurement too long")) != R_POINT)) return r;
+    bool esc;
+    p = name(c, p, end, K_MEAS, 0, sentinel, &esc);
+    if (UNLIKELY(!p)) return c->res;
     pt->measurement = mk_text(m0, p, esc, MOTE_LP_ESC_MEASUREMENT);
     pt->offset = (uint64_t)(m0 - c->start); /* made absolute by the caller */
-
-    if (UNLIKELY(p == end)) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
-    if (*p != ',' && *p != ' ') {
-        if (UNLIKELY(*p == '\n' || *p == '\r')) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
-        return fail(c, p, MOTE_ERR_SYNTAX, "invalid character in measurement");
-    }
-
-    /* Tags. */
-    size_t nt = 0;
     pt->tag_section.ptr = p;
     pt->tag_section.len = 0;
-    if (*p == ',') {
-        p++;
-        const uint8_t *ts = p;
-        for (;;) {
-            const uint8_t *k0 = p;
-            esc = hi = false;
-            p = scan_key(kc_ptr, kc_len, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE, p, end, final,
-                         sentinel, &esc, &hi);
-            if (UNLIKELY(!p)) return R_MORE;
-            if (UNLIKELY(p == end || *p != '=')) {
-                if (UNLIKELY(p != k0)) return fail(c, p, MOTE_ERR_SYNTAX, "expected '=' after tag key");
-                if (p == end || *p == ' ' || *p == '\r' || *p == '\n') {
-                    return fail(c, p, MOTE_ERR_SYNTAX, "expected tag key after ','");
-                }
-                return fail(c, p, MOTE_ERR_SYNTAX, "invalid character in tag key");
-            }
-            if (UNLIKELY(p == k0)) return fail(c, p, MOTE_ERR_EMPTY_NAME, "empty tag key");
-            if (UNLIKELY((r = check_name(c, max_key, k0, p, hi, "tag key too long")) != R_POINT)) return r;
-            const uint8_t *k1 = p;
-            bool kesc = esc;
-            const uint8_t *v0 = ++p;
-            esc = hi = false;
-            p = scan_name(p, end, C_KEY, true, final, sentinel, &esc, &hi);
-            if (UNLIKELY(!p)) return R_MORE;
-            if (UNLIKELY(p == v0)) return fail(c, p, MOTE_ERR_EMPTY_NAME, "empty tag value");
-            if (UNLIKELY((r = check_name(c, max_key, v0, p, hi, "tag value too long")) != R_POINT)) return r;
-            if (nt < pt->tags_cap) {
-                pt->tags[nt].key = mk_text(k0, k1, kesc, MOTE_LP_ESC_KEY);
-                pt->tags[nt].value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
-            }
-            nt++;
-            if (UNLIKELY(p == end)) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
-            if (*p == ',') {
-                p++;
-                continue;
-            }
-            if (*p == ' ') break;
-            if (UNLIKELY(*p == '\n' || *p == '\r')) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
-            return fail(c, p, MOTE_ERR_SYNTAX, "invalid character in tag value");
+    const uint8_t *ts = p + 1;
+    size_t nt = 0;
+    unsigned k = K_MEAS;
+    for (;;) {
+        if (UNLIKELY(p == end || *p == '\n' || *p == '\r')) return fail(c, p, E_NO_FIELDS);
+        if (*p == ' ') break;
+        if (UNLIKELY(*p != ',')) return fail(c, p, E_BAD + k);
+        const uint8_t *k0 = ++p;
+        bool kesc;
+        p = name(c, p, end, K_TKEY, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE,
+                 sentinel, &kesc);
+        if (UNLIKELY(!p)) return c->res;
+        const uint8_t *k1 = p, *v0 = ++p;
+        p = name(c, p, end, K_TVAL, 0, sentinel, &esc);
+        if (UNLIKELY(!p)) return c->res;
+        if (nt < pt->tags_cap) {
+            pt->tags[nt].key = mk_text(k0, k1, kesc, MOTE_LP_ESC_KEY);
+            pt->tags[nt].value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
         }
+        nt++;
+        k = K_TVAL;
+    }
+    if (nt) {
         pt->tag_section.ptr = ts;
         pt->tag_section.len = (size_t)(p - ts);
     }
@@ -697,112 +823,19 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
     while (p < end && *p == ' ') p++;
     if (p == end) {
         if (!final) return R_MORE;
-        return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
+        return fail(c, p, E_NO_FIELDS);
     }
-    if (UNLIKELY(*p == '\n' || *p == '\r')) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
+    if (UNLIKELY(*p == '\n' || *p == '\r')) return fail(c, p, E_NO_FIELDS);
 
     const uint8_t *fs = p;
     size_t nf = 0;
     mote_lp_field scratch;
     for (;;) {
-        const uint8_t *k0 = p;
-        esc = hi = false;
-        p = scan_key(kc_ptr, kc_len, nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf : MOTE_LP_KEY_CACHE,
-                     p, end, final, sentinel, &esc, &hi);
-        if (UNLIKELY(!p)) return R_MORE;
-        if (UNLIKELY(p == end || *p != '=')) {
-            if (UNLIKELY(p != k0)) return fail(c, p, MOTE_ERR_SYNTAX, "expected '=' after field key");
-            if (p == end || *p == ' ' || *p == '\r' || *p == '\n') {
-                return fail(c, p, MOTE_ERR_SYNTAX, "expected field key after ','");
-            }
-            return fail(c, p, MOTE_ERR_SYNTAX, "invalid character in field key");
-        }
-        if (UNLIKELY(p == k0)) return fail(c, p, MOTE_ERR_EMPTY_NAME, "empty field key");
-        if (UNLIKELY((r = check_name(c, max_key, k0, p, hi, "field key too long")) != R_POINT)) return r;
         mote_lp_field *f = nf < pt->fields_cap ? &pt->fields[nf] : &scratch;
-        f->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
-        f->decoded = false;
-        p++;
-        if (p == end) {
-            if (!final) return R_MORE;
-            return fail(c, p, MOTE_ERR_BAD_VALUE, "missing field value");
-        }
-        const uint8_t *v0 = p;
-        uint8_t ch = *p;
-        if (ch == '"') {
-            const uint8_t *s0 = ++p;
-            size_t nl = 0;
-            esc = hi = false;
-            for (;;) {
-                for (;;) {
-                    if (!MOTE_LP_FAST || end - p < 8) {
-                        while (p < end && !(CLS(*p) & C_STR)) p++;
-                        break;
-                    }
-                    uint64_t x = load8(p);
-                    uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
-                    if (m) {
-                        p += first8(m);
-                        break;
-                    }
-                    p += 8;
-                }
-                if (p == end) {
-                    if (!final) return R_MORE;
-                    return fail(c, v0, MOTE_ERR_UNTERMINATED_STRING, "unterminated string");
-                }
-                ch = *p;
-                if (ch == '"') break;
-                if (ch == '\n') {
-                    nl++;
-                } else if (ch >= 0x80) {
-                    hi = true;
-                } else if (p + 1 == end) { /* backslash */
-                    if (!final) return R_MORE;
-                } else if (p[1] == '"' || p[1] == '\\') {
-                    esc = true;
-                    p++;
-                }
-                p++;
-            }
-            if (c->opt->max_string && (size_t)(p - s0) > c->opt->max_string) {
-                return fail(c, s0, MOTE_ERR_TOO_LONG, "string too long");
-            }
-            if (hi && !mote__lp_utf8_valid(s0, (size_t)(p - s0))) {
-                return fail(c, s0, MOTE_ERR_SYNTAX, "invalid UTF-8");
-            }
-            c->nl += nl;
-            f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
-            f->type = MOTE_LP_STRING;
-            f->value.s = f->raw;
-            f->decoded = true;
-            p++;
-        } else {
-            mote_lp_type type;
-            if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
-                type = MOTE_LP_BOOL;
-            } else if ((ch >= '0' && ch <= '9') || ch == '-' || ch == '.') {
-                type = MOTE_LP_FLOAT;
-            } else if (ch == ' ' || ch == ',' || ch == '\n' || ch == '\r') {
-                return fail(c, p, MOTE_ERR_BAD_VALUE, "missing field value");
-            } else {
-                return fail(c, p, MOTE_ERR_BAD_VALUE, "invalid field value");
-            }
-            p = scan_value(p, end, sentinel);
-            if (p == end && !final) return R_MORE;
-            const uint8_t *v1 = p;
-            if (type == MOTE_LP_FLOAT) {
-                if (v1[-1] == 'i') {
-                    type = MOTE_LP_INT;
-                    v1--;
-                } else if (v1[-1] == 'u') {
-                    type = MOTE_LP_UINT;
-                    v1--;
-                }
-            }
-            f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
-            f->type = type;
-        }
+        p = field(c, p, end, f,
+                  nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf : MOTE_LP_KEY_CACHE,
+                  sentinel);
+        if (UNLIKELY(!p)) return c->res;
         nf++;
         if (p == end) {
             if (!final) return R_MORE;
@@ -812,9 +845,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
             p++;
             continue;
         }
-        if (*p != ' ' && *p != '\n' && *p != '\r') {
-            return fail(c, p, MOTE_ERR_SYNTAX, "invalid character after field value");
-        }
+        if (*p != ' ' && *p != '\n' && *p != '\r') return fail(c, p, E_AFTER_VALUE);
         break;
     }
     pt->field_section.ptr = fs;
@@ -824,7 +855,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
     /* Timestamp. */
     const uint8_t *t0 = NULL, *t1 = NULL;
     while (p < end && *p == ' ') p++;
-    r = take_eol(c, p, "invalid character after field value");
+    r = take_eol(c, p, E_AFTER_VALUE);
     if (r == R_MORE) return r;
     if (r == R_ERROR) {
         if (*p == '\r') return r; /* a lone CR */
@@ -832,11 +863,9 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
         p = scan_time(p, end);
         t1 = p;
         if (p == end && !final) return R_MORE;
-        if (p < end && *p != ' ' && *p != '\n' && *p != '\r') {
-            return fail(c, t0, MOTE_ERR_BAD_TIMESTAMP, "invalid timestamp");
-        }
+        if (p < end && *p != ' ' && *p != '\n' && *p != '\r') return fail(c, t0, E_TIME);
         while (p < end && *p == ' ') p++;
-        r = take_eol(c, p, "unexpected text after timestamp");
+        r = take_eol(c, p, E_AFTER_TIME);
         if (r != R_POINT) return r;
     }
 
@@ -1053,7 +1082,7 @@ static mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end, uint64_t o
     size_t len = (size_t)(rec_end - c->start);
     if (len > 0 && rec_end[-1] == '\n') len--;
     if (max_line && len > max_line) {
-        r = fail(c, c->start, MOTE_ERR_TOO_LONG, "line too long");
+        r = fail(c, c->start, E_LINE);
     }
     if (r == R_SKIP) return MOTE_ERR_NEED_MORE;
     if (r == R_POINT) {
@@ -1072,7 +1101,7 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
     c->start = start;
     c->end = end;
     c->final = final;
-    c->opt = &d->opt;
+    c->max_string = d->opt.max_string ? d->opt.max_string : SIZE_MAX;
     c->kc_ptr = d->kc_ptr;
     c->kc_len = d->kc_len;
     c->max_key = d->opt.max_key ? d->opt.max_key : SIZE_MAX;
@@ -1080,7 +1109,6 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
     c->nl = 0;
     c->err_at = start;
     c->err_code = MOTE_OK;
-    c->err_msg = "";
 }
 
 mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
@@ -1199,7 +1227,7 @@ static mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *e
         d->line = s->rec_line + s->drop_nl;
         if (err) {
             err->code = MOTE_ERR_TOO_LONG;
-            err->message = "line too long";
+            err->message = msg_at(E_LINE) + 1;
             err->pos.offset = s->rec_offset;
             err->pos.line = s->rec_line;
             err->pos.column = 1;
@@ -1284,18 +1312,29 @@ void mote_lp_tags_begin(const mote_lp_point *pt, mote_lp_iter *it)
     it->decode = false;
 }
 
+/* A parser context over a section of a parsed point (no limits, no key
+ * prediction): iteration reads sections with the parser's own name() and
+ * field(), so both see the same names and values. */
+static MOTE_LP_OUTLINE void iter_ctx(lp_ctx *c, const uint8_t *end)
+{
+    memset(c, 0, sizeof *c);
+    c->end = end;
+    c->final = true;
+    c->max_key = c->max_string = SIZE_MAX;
+}
+
 bool mote_lp_tags_next(mote_lp_iter *it, mote_lp_tag *tag)
 {
     if (!it || !tag || !it->p || it->p >= it->end) return false;
-    bool esc = false, hi = false;
-    const uint8_t *k0 = it->p;
-    const uint8_t *p = scan_name(k0, it->end, C_KEY, true, true, false, &esc, &hi);
-    tag->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
-    if (p < it->end) p++; /* '=' */
-    const uint8_t *v0 = p;
-    esc = false;
-    p = scan_name(v0, it->end, C_KEY, true, true, false, &esc, &hi);
-    tag->value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
+    lp_ctx c;
+    iter_ctx(&c, it->end);
+    bool kesc, vesc;
+    const uint8_t *k0 = it->p, *k1 = name(&c, k0, it->end, K_TKEY, MOTE_LP_KEY_CACHE, false, &kesc);
+    if (!k1) return false;
+    const uint8_t *p = name(&c, k1 + 1, it->end, K_TVAL, 0, false, &vesc);
+    if (!p) return false;
+    tag->key = mk_text(k0, k1, kesc, MOTE_LP_ESC_KEY);
+    tag->value = mk_text(k1 + 1, p, vesc, MOTE_LP_ESC_KEY);
     if (p < it->end) p++; /* ',' */
     it->p = p;
     return true;
@@ -1312,45 +1351,11 @@ void mote_lp_fields_begin(const mote_lp_point *pt, mote_lp_iter *it)
 bool mote_lp_fields_next(mote_lp_iter *it, mote_lp_field *f)
 {
     if (!it || !f || !it->p || it->p >= it->end) return false;
-    bool esc = false, hi = false;
-    const uint8_t *k0 = it->p, *end = it->end;
-    const uint8_t *p = scan_name(k0, end, C_KEY, true, true, false, &esc, &hi);
-    f->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
-    f->decoded = false;
-    if (p < end) p++; /* '=' */
-    if (p < end && *p == '"') {
-        const uint8_t *s0 = ++p;
-        esc = false;
-        while (p < end && *p != '"') {
-            if (*p == '\\' && p + 1 < end && (p[1] == '"' || p[1] == '\\')) {
-                esc = true;
-                p++;
-            }
-            p++;
-        }
-        f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
-        f->type = MOTE_LP_STRING;
-        f->value.s = f->raw;
-        f->decoded = true;
-        if (p < end) p++; /* closing quote */
-    } else {
-        const uint8_t *v0 = p;
-        while (p < end && *p != ',') p++;
-        const uint8_t *v1 = p;
-        mote_lp_type type = MOTE_LP_FLOAT;
-        if (v0 < v1 && (*v0 == 't' || *v0 == 'T' || *v0 == 'f' || *v0 == 'F')) {
-            type = MOTE_LP_BOOL;
-        } else if (v0 < v1 && v1[-1] == 'i') {
-            type = MOTE_LP_INT;
-            v1--;
-        } else if (v0 < v1 && v1[-1] == 'u') {
-            type = MOTE_LP_UINT;
-            v1--;
-        }
-        f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
-        f->type = type;
-    }
-    if (p < end) p++; /* ',' */
+    lp_ctx c;
+    iter_ctx(&c, it->end);
+    const uint8_t *p = field(&c, it->p, it->end, f, MOTE_LP_KEY_CACHE, false);
+    if (!p) return false;
+    if (p < it->end) p++; /* ',' */
     it->p = p;
     return true;
 }
@@ -1383,9 +1388,9 @@ static MOTE_LP_OUTLINE_INLINE mote_lp_field *next_field(mote_lp_point *pt, mote_
     return mote_lp_fields_next(&it, &pt->spare) ? &pt->spare : NULL;
 }
 
-/* Error at byte `at` of a decoded point's line. */
-static MOTE_LP_OUTLINE mote_err point_error(const mote_lp_point *pt, const uint8_t *at, mote_err code,
-                            const char *msg, mote_lp_error *err)
+/* Error at byte `at` of a decoded point's line: code, message E_* e. */
+static MOTE_LP_OUTLINE mote_err point_error(const mote_lp_point *pt, const uint8_t *at,
+                                            mote_err code, unsigned e, mote_lp_error *err)
 {
     if (!err) return code;
     uint64_t line = pt->line, col = pt->column + (uint64_t)(at - pt->text.ptr);
@@ -1396,7 +1401,7 @@ static MOTE_LP_OUTLINE mote_err point_error(const mote_lp_point *pt, const uint8
         }
     }
     err->code = code;
-    err->message = msg;
+    err->message = msg_at(e) + 1;
     err->pos.offset = pt->offset + (uint64_t)(at - pt->text.ptr);
     err->pos.line = line;
     err->pos.column = col;
@@ -1404,21 +1409,14 @@ static MOTE_LP_OUTLINE mote_err point_error(const mote_lp_point *pt, const uint8
     return code;
 }
 
-static MOTE_LP_OUTLINE mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f, mote_err rc,
-                            mote_lp_error *err)
+static MOTE_LP_OUTLINE mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f,
+                                            mote_err rc, mote_lp_error *err)
 {
-    /* By type (FLOAT, INT, UINT, STRING, BOOL) and whether out of range;
-     * strings are never decoded with an error. */
-    static const char *const msg[5][2] = {
-        {"invalid float", "float out of range"},
-        {"invalid integer", "integer out of range"},
-        {"invalid unsigned integer", "unsigned integer out of range"},
-        {"invalid float", "float out of range"},
-        {"invalid boolean", "invalid boolean"},
-    };
+    /* By type (E_FLOAT + FLOAT - 1 ...), or out of range; strings are never
+     * decoded with an error. */
     unsigned t = (unsigned)f->type - 1u;
     if (t > 4) t = 0;
-    return point_error(pt, f->raw.ptr, rc, msg[t][rc == MOTE_ERR_RANGE], err);
+    return point_error(pt, f->raw.ptr, rc, rc == MOTE_ERR_RANGE ? E_RANGE : E_FLOAT + t, err);
 }
 
 /* The timestamp part of mote_lp_point_decode(). */
@@ -1434,8 +1432,7 @@ static MOTE_LP_OUTLINE mote_err point_time(mote_lp_point *pt, const mote_lp_opti
 #else
     if (mote_lp_point_decode_time(pt, prec, opt ? opt->default_time : 0) != MOTE_OK) {
 #endif
-        return point_error(pt, pt->time_text.ptr, MOTE_ERR_BAD_TIMESTAMP, "invalid timestamp",
-                           err);
+        return point_error(pt, pt->time_text.ptr, MOTE_ERR_BAD_TIMESTAMP, E_TIME, err);
     }
     pt->decoded = true;
     return MOTE_OK;
