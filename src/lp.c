@@ -419,16 +419,13 @@ typedef struct lp_ctx {
     const uint8_t *line_end; /* after the line's '\n' (or end) */
     size_t nl;               /* '\n' bytes in the line, its terminator included */
     const uint8_t *err_at;
-    mote_err err_code;
-    const char *err_msg;
+    unsigned err;            /* E_* of the error (resolved only when reported) */
 } lp_ctx;
 
 static MOTE_LP_OUTLINE int fail(lp_ctx *c, const uint8_t *at, unsigned e)
 {
-    const char *m = msg_at(e);
     c->err_at = at;
-    c->err_code = (mote_err)m[0];
-    c->err_msg = m + 1;
+    c->err = e;
     c->res = R_ERROR;
     return R_ERROR;
 }
@@ -795,9 +792,11 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
     size_t nt = 0;
     unsigned k = K_MEAS;
     for (;;) {
-        if (UNLIKELY(p == end || *p == '\n' || *p == '\r')) return fail(c, p, E_NO_FIELDS);
-        if (*p == ' ') break;
-        if (UNLIKELY(*p != ',')) return fail(c, p, E_BAD + k);
+        if (UNLIKELY(p == end)) return fail(c, p, E_NO_FIELDS);
+        if (*p != ',') {
+            if (*p == ' ') break;
+            return fail(c, p, *p == '\n' || *p == '\r' ? E_NO_FIELDS : E_BAD + k);
+        }
         const uint8_t *k0 = ++p;
         bool kesc;
         p = name(c, p, end, K_TKEY, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE,
@@ -888,14 +887,27 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
 #if MOTE_LP_FAST
 static int parse_line_sentinel(lp_ctx *c, mote_lp_point *pt)
 {
-    return parse_line_impl(c, pt, true);
+    /* On a private copy: stores into the point cannot alias it, so its
+     * fields stay in registers. */
+    lp_ctx lc = *c;
+    int r = parse_line_impl(&lc, pt, true);
+    *c = lc;
+    return r;
 }
-#endif
 
+static int parse_line_bounded(lp_ctx *c, mote_lp_point *pt)
+{
+    lp_ctx lc = *c;
+    int r = parse_line_impl(&lc, pt, false);
+    *c = lc;
+    return r;
+}
+#else
 static int parse_line_bounded(lp_ctx *c, mote_lp_point *pt)
 {
     return parse_line_impl(c, pt, false);
 }
+#endif
 
 static int parse_line(lp_ctx *c, mote_lp_point *pt)
 {
@@ -1048,7 +1060,8 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
     return MOTE_OK;
 }
 
-static void set_error(mote_lp_error *err, const lp_ctx *c, uint64_t offset, uint64_t line)
+static void set_error(mote_lp_error *err, const lp_ctx *c, const char *m, uint64_t offset,
+                      uint64_t line)
 {
     if (!err) return;
     const uint8_t *at = c->err_at;
@@ -1061,8 +1074,8 @@ static void set_error(mote_lp_error *err, const lp_ctx *c, uint64_t offset, uint
             col0 = q + 1;
         }
     }
-    err->code = c->err_code;
-    err->message = c->err_msg;
+    err->code = (mote_err)m[0];
+    err->message = m + 1;
     err->pos.offset = offset + (uint64_t)(at - c->start);
     err->pos.line = l;
     err->pos.column = (uint64_t)(at - col0) + 1;
@@ -1091,8 +1104,9 @@ static mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end, uint64_t o
         pt->line = line;
         return MOTE_OK;
     }
-    set_error(err, c, offset, line);
-    return c->err_code;
+    const char *m = msg_at(c->err);
+    set_error(err, c, m, offset, line);
+    return (mote_err)m[0];
 }
 
 static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_t *start,
@@ -1108,7 +1122,6 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
     c->line_end = NULL;
     c->nl = 0;
     c->err_at = start;
-    c->err_code = MOTE_OK;
 }
 
 mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
