@@ -351,7 +351,10 @@ static mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec, 
     int64_t v;
     if (parse_int(s, n, &v) != MOTE_OK) return MOTE_ERR_BAD_TIMESTAMP;
     int64_t m = mote__lp_ns_per[prec];
-    if (v > INT64_MAX / m || v < INT64_MIN / m) return MOTE_ERR_BAD_TIMESTAMP;
+    /* |v| * m must fit: for m > 1, INT64_MIN / m is -(INT64_MAX / m) (m does
+     * not divide 2^63), so one bound on the magnitude serves both signs. */
+    uint64_t a = v < 0 ? 0u - (uint64_t)v : (uint64_t)v;
+    if (m != 1 && a > (uint64_t)INT64_MAX / (uint64_t)m) return MOTE_ERR_BAD_TIMESTAMP;
     *out = v * m;
     return MOTE_OK;
 }
@@ -361,11 +364,10 @@ static mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec, 
 static int64_t truncate_time(int64_t t, mote_lp_precision prec)
 {
     int64_t m = mote__lp_ns_per[prec];
-    int64_t q = t / m;
-    if (t % m != 0 && t < 0) {
-        if (q > INT64_MIN / m) q--;
-    }
-    return q * m;
+    int64_t r = t % m; /* negative for a negative t off the grid */
+    t -= r;            /* toward zero; one step more down unless that overflows */
+    if (r < 0 && t >= INT64_MIN + m) t -= m;
+    return t;
 }
 
 /* ---- the line parser ---------------------------------------------------- */
@@ -1006,14 +1008,6 @@ static const uint8_t *split_scan(uint8_t *state, const uint8_t *p, const uint8_t
     return NULL;
 }
 
-/* End of the line starting at p (after its '\n', or end). */
-static const uint8_t *line_end_of(const uint8_t *p, const uint8_t *end)
-{
-    uint8_t st = S_START;
-    const uint8_t *e = split_scan(&st, p, end);
-    return e ? e : end;
-}
-
 /* ---- whole-input decoder ------------------------------------------------ */
 
 void mote_lp_options_init(mote_lp_options *opt)
@@ -1124,27 +1118,59 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
     c->err_at = start;
 }
 
+/* Internal result of line_at(): the line does not end in the bytes at hand
+ * (never returned by a public call). */
+#define LP_CARRY MOTE_ERR_IO
+
+/*
+ * Decode the line at d->cur, parsed over [d->cur, pend) (final: d->end ends
+ * the input; else pend is after the chunk's last '\n'). The line's end is
+ * the parser's, or for a line it cannot take the splitter's (*st: its state
+ * there). Returns as finish_line(), or LP_CARRY if not final and the line
+ * goes on past d->end (nothing consumed).
+ */
+static mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, bool final, uint8_t *st,
+                        mote_lp_point *pt, mote_lp_error *err)
+{
+    lp_ctx c;
+    int r = R_MORE;
+    const uint8_t *p = d->cur, *rec_end;
+    size_t nl;
+    if (p < pend) {
+        ctx_init(&c, d, p, pend, final);
+        r = parse_line(&c, pt);
+    }
+    if (r == R_POINT || r == R_SKIP) {
+        rec_end = c.line_end;
+        nl = c.nl;
+    } else {
+        *st = S_START;
+        rec_end = split_scan(st, p, d->end);
+        if (!rec_end) {
+            if (!final) return LP_CARRY;
+            rec_end = d->end;
+        }
+        if (r == R_MORE) {
+            /* The splitter saw the line end before the parser did; decode
+             * exactly those bytes, as the whole-input decoder would. */
+            ctx_init(&c, d, p, rec_end, true);
+            r = parse_line(&c, pt);
+        }
+        nl = count_nl(p, rec_end);
+    }
+    uint64_t offset = d->offset, line = d->line;
+    d->cur = rec_end;
+    d->offset += (uint64_t)(rec_end - p);
+    d->line += nl;
+    return finish_line(&c, r, rec_end, offset, line, d->opt.max_line, pt, err);
+}
+
 mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
 {
     if (!d || !pt) return MOTE_ERR_INVALID;
     while (d->cur < d->end) {
-        lp_ctx c;
-        ctx_init(&c, d, d->cur, d->end, true);
-        int r = parse_line(&c, pt);
-        const uint8_t *rec_end;
-        size_t nl;
-        if (r == R_ERROR) {
-            rec_end = line_end_of(c.start, d->end);
-            nl = count_nl(c.start, rec_end);
-        } else {
-            rec_end = c.line_end;
-            nl = c.nl;
-        }
-        uint64_t offset = d->offset, line = d->line;
-        d->cur = rec_end;
-        d->offset += (uint64_t)(rec_end - c.start);
-        d->line += nl;
-        mote_err rc = finish_line(&c, r, rec_end, offset, line, d->opt.max_line, pt, err);
+        uint8_t st;
+        mote_err rc = line_at(d, d->end, true, &st, pt, err);
         if (rc != MOTE_ERR_NEED_MORE) return rc;
     }
     return MOTE_ERR_NEED_MORE;
@@ -1278,39 +1304,14 @@ mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error
         }
         if (d->cur == d->end) return MOTE_ERR_NEED_MORE;
 
-        /* Try the line in place (if a '\n' follows). */
-        lp_ctx c;
-        int r = R_MORE;
-        if (d->cur < s->nl_end) {
-            ctx_init(&c, d, d->cur, s->nl_end, false);
-            r = parse_line(&c, pt);
+        /* The line in place (parsed if a '\n' follows), else carried. */
+        uint8_t st;
+        mote_err rc = line_at(d, s->nl_end, false, &st, pt, err);
+        if (rc == LP_CARRY) {
+            carry_begin(s, st);
+            carry_add(s, (size_t)(d->end - d->cur));
+            continue;
         }
-        const uint8_t *rec_end;
-        size_t nl;
-        if (r == R_POINT || r == R_SKIP) {
-            rec_end = c.line_end;
-            nl = c.nl;
-        } else {
-            uint8_t st = S_START;
-            rec_end = split_scan(&st, d->cur, d->end);
-            if (!rec_end) {
-                carry_begin(s, st);
-                carry_add(s, (size_t)(d->end - d->cur));
-                continue;
-            }
-            if (r == R_MORE) {
-                /* The splitter saw the line end before the parser did; decode
-                 * exactly those bytes, as the whole-input decoder would. */
-                ctx_init(&c, d, d->cur, rec_end, true);
-                r = parse_line(&c, pt);
-            }
-            nl = count_nl(d->cur, rec_end);
-        }
-        uint64_t offset = d->offset, line = d->line;
-        d->cur = rec_end;
-        d->offset += (uint64_t)(rec_end - c.start);
-        d->line += nl;
-        mote_err rc = finish_line(&c, r, rec_end, offset, line, d->opt.max_line, pt, err);
         if (rc != MOTE_ERR_NEED_MORE) return rc;
     }
 }
@@ -1476,12 +1477,9 @@ mote_err mote_lp_point_decode_time(mote_lp_point *pt, mote_lp_precision precisio
         pt->time = truncate_time(default_time, precision);
         return MOTE_OK;
     }
-    const uint8_t *s = pt->time_text.ptr;
-    size_t n = pt->time_text.len;
-    for (size_t i = 0; i < n; i++) {
-        if (!(CLS(s[i]) & C_TIME)) return MOTE_ERR_BAD_TIMESTAMP;
-    }
-    return decode_time(s, n, precision, &pt->time);
+    /* Both integer parsers reject all but [-]digits: the grammar's [-0-9]+
+     * needs no check of its own. */
+    return decode_time(pt->time_text.ptr, pt->time_text.len, precision, &pt->time);
 }
 
 mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_t *len)
