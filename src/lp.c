@@ -161,40 +161,19 @@ bool mote__lp_utf8_valid(const uint8_t *s, size_t n)
 {
     size_t i = 0;
     while (i < n) {
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
+        uint8_t c = s[i++];
+        if (c < 0x80) continue;
+        if (c < 0xc2 || c > 0xf4) return false;
+        /* bytes that follow; the first of them has a narrower range after
+         * E0 (no overlongs), ED (no surrogates), F0 (overlongs), F4 (max) */
+        size_t need = c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
+        uint8_t lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+        uint8_t hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+        if (n - i < need) return false;
+        for (size_t k = 0; k < need; k++, lo = 0x80, hi = 0xbf) {
+            if (s[i + k] < lo || s[i + k] > hi) return false;
         }
-        size_t need;
-        uint8_t lo = 0x80, hi = 0xbf;
-        if (c >= 0xc2 && c <= 0xdf) {
-            need = 1;
-        } else if (c == 0xe0) {
-            need = 2;
-            lo = 0xa0;
-        } else if (c == 0xed) {
-            need = 2;
-            hi = 0x9f;
-        } else if (c >= 0xe1 && c <= 0xef) {
-            need = 2;
-        } else if (c == 0xf0) {
-            need = 3;
-            lo = 0x90;
-        } else if (c >= 0xf1 && c <= 0xf3) {
-            need = 3;
-        } else if (c == 0xf4) {
-            need = 3;
-            hi = 0x8f;
-        } else {
-            return false;
-        }
-        if (n - i - 1 < need) return false;
-        if (s[i + 1] < lo || s[i + 1] > hi) return false;
-        for (size_t k = 2; k <= need; k++) {
-            if ((s[i + k] & 0xc0) != 0x80) return false;
-        }
-        i += need + 1;
+        i += need;
     }
     return true;
 }
@@ -301,25 +280,19 @@ static mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
 #define parse_uint mote_num_parse_u64
 #endif
 
-/* Booleans: t T true True TRUE f F false False FALSE. */
+/* Booleans: t T true True TRUE f F false False FALSE (the first five true). */
 static MOTE_LP_OUTLINE mote_err parse_bool(mote_lp_field *f)
 {
-    const uint8_t *s = f->raw.ptr;
-    size_t n = f->raw.len;
-    if (n == 0) return MOTE_ERR_BAD_VALUE;
-    unsigned c0 = s[0] | 0x20u;
-    const char *w = c0 == 't' ? "true" : "false";
-    if (c0 != (uint8_t)w[0]) return MOTE_ERR_BAD_VALUE;
-    if (n > 1) {
-        /* the rest all lower case, or all upper case after an upper 'T'/'F' */
-        unsigned up = s[1] < 'a' && s[0] < 'a' ? 0x20u : 0;
-        if (n != strlen(w)) return MOTE_ERR_BAD_VALUE;
-        for (size_t i = 1; i < n; i++) {
-            if (s[i] != ((uint8_t)w[i] ^ up)) return MOTE_ERR_BAD_VALUE;
+    const char *w = "t\0T\0true\0True\0TRUE\0f\0F\0false\0False\0FALSE";
+    for (unsigned i = 0; i < 10; i++) {
+        size_t k = strlen(w);
+        if (k == f->raw.len && memcmp(w, f->raw.ptr, k) == 0) {
+            f->value.b = i < 5;
+            return MOTE_OK;
         }
+        w += k + 1;
     }
-    f->value.b = c0 == 't';
-    return MOTE_OK;
+    return MOTE_ERR_BAD_VALUE;
 }
 
 /* The value of f; f->decoded is the caller's. Errors leave the value as it
@@ -390,13 +363,12 @@ enum {
 };
 static const char lp_msgs[] =
     "\052empty measurement\0\052empty tag key\0\052empty tag value\0\052empty field key\0"
-    "\024measurement too long\0\024tag key too long\0\024tag value too long\0"
-    "\024field key too long\0"
+    "\024name too long\0\024name too long\0\024name too long\0\024name too long\0"
     "\050bad measurement\0\050bad tag key\0\050bad tag value\0\050bad field key\0"
-    "\051no fields\0\053missing field value\0\053bad field value\0\050bad text after value\0"
-    "\057unterminated string\0\024string too long\0\050invalid UTF-8\0"
-    "\055invalid timestamp\0\050bad text after timestamp\0\050bad comment\0"
-    "\050bad carriage return\0\024line too long\0"
+    "\051no fields\0\053no value\0\053bad value\0\050bad value end\0"
+    "\057unterminated string\0\024string too long\0\050bad UTF-8\0"
+    "\055invalid timestamp\0\050bad timestamp end\0\050bad comment\0"
+    "\050bad CR\0\024line too long\0"
     "\053bad float\0\053bad integer\0\053bad unsigned\0\053bad string\0\053bad boolean\0"
     "\054out of range";
 
@@ -936,6 +908,7 @@ enum {
     S_TIME      /* timestamp and whatever follows it */
 };
 
+#if MOTE_LP_FAST
 /*
  * Advance the split state over [p, end). Returns the byte after the '\n' that
  * ends the line (state back to S_START), or NULL if the line goes on.
@@ -1007,6 +980,43 @@ static const uint8_t *split_scan(uint8_t *state, const uint8_t *p, const uint8_t
     *state = s;
     return NULL;
 }
+#else
+/* The same machine as a table (small builds): for each state, the next one
+ * for each byte class in a nibble; class 0 is any other byte, 1..7 are the
+ * bytes of split_bytes; S_END means the line ended. */
+#define S_END 12
+static const uint32_t split_next[12] = {
+    0x222310c2, /* S_START */
+    0x111111c1, /* S_COMMENT */
+    0x222324c2, /* S_MEAS */
+    0x222322c2, /* S_MEAS_ESC */
+    0x557654c5, /* S_FSTART */
+    0x55765bc5, /* S_KEY */
+    0x555655c5, /* S_KEY_ESC */
+    0x59888bc8, /* S_VSTART */
+    0x58888bc8, /* S_VALUE */
+    0x989a9999, /* S_STR */
+    0x99999999, /* S_STR_ESC */
+    0xbbbbbbcb, /* S_TIME */
+};
+
+static const uint8_t *split_scan(uint8_t *state, const uint8_t *p, const uint8_t *end)
+{
+    static const char split_bytes[] = "\n #\\=\",";
+    unsigned s = *state;
+    for (; p < end; p++) {
+        unsigned k = 7;
+        while (k && (uint8_t)split_bytes[k - 1] != *p) k--;
+        s = (split_next[s] >> (4 * k)) & 15u;
+        if (s == S_END) {
+            *state = S_START;
+            return p + 1;
+        }
+    }
+    *state = (uint8_t)s;
+    return NULL;
+}
+#endif
 
 /* ---- whole-input decoder ------------------------------------------------ */
 
@@ -1054,24 +1064,24 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
     return MOTE_OK;
 }
 
-static void set_error(mote_lp_error *err, const lp_ctx *c, const char *m, uint64_t offset,
-                      uint64_t line)
+/* Fill *err (if not NULL) for an error at `at` in the line starting at start
+ * (its byte offset and line number): message entry m, line and column found
+ * by counting the '\n' bytes (raw newlines of string values) before it. */
+static MOTE_LP_OUTLINE void set_error(mote_lp_error *err, const char *m, const uint8_t *start,
+                                      const uint8_t *at, uint64_t offset, uint64_t line)
 {
     if (!err) return;
-    const uint8_t *at = c->err_at;
-    /* Line and column of the error: count '\n' between line start and it. */
-    uint64_t l = line;
-    const uint8_t *col0 = c->start;
-    for (const uint8_t *q = c->start; q < at; q++) {
+    const uint8_t *col0 = start;
+    for (const uint8_t *q = start; q < at; q++) {
         if (*q == '\n') {
-            l++;
+            line++;
             col0 = q + 1;
         }
     }
     err->code = (mote_err)m[0];
     err->message = m + 1;
-    err->pos.offset = offset + (uint64_t)(at - c->start);
-    err->pos.line = l;
+    err->pos.offset = offset + (uint64_t)(at - start);
+    err->pos.line = line;
     err->pos.column = (uint64_t)(at - col0) + 1;
     err->line_offset = offset;
 }
@@ -1099,7 +1109,7 @@ static mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end, uint64_t o
         return MOTE_OK;
     }
     const char *m = msg_at(c->err);
-    set_error(err, c, m, offset, line);
+    set_error(err, m, c->start, c->err_at, offset, line);
     return (mote_err)m[0];
 }
 
@@ -1402,24 +1412,14 @@ static MOTE_LP_OUTLINE_INLINE mote_lp_field *next_field(mote_lp_point *pt, mote_
     return mote_lp_fields_next(&it, &pt->spare) ? &pt->spare : NULL;
 }
 
-/* Error at byte `at` of a decoded point's line: code, message E_* e. */
+/* Error at byte `at` of a decoded point's line: code, message E_* e. The
+ * line starts column - 1 bytes (spaces) before the point's text. */
 static MOTE_LP_OUTLINE mote_err point_error(const mote_lp_point *pt, const uint8_t *at,
                                             mote_err code, unsigned e, mote_lp_error *err)
 {
-    if (!err) return code;
-    uint64_t line = pt->line, col = pt->column + (uint64_t)(at - pt->text.ptr);
-    for (const uint8_t *q = pt->text.ptr; q < at; q++) {
-        if (*q == '\n') { /* a raw newline in a string value before it */
-            line++;
-            col = (uint64_t)(at - q);
-        }
-    }
-    err->code = code;
-    err->message = msg_at(e) + 1;
-    err->pos.offset = pt->offset + (uint64_t)(at - pt->text.ptr);
-    err->pos.line = line;
-    err->pos.column = col;
-    err->line_offset = pt->offset - (pt->column - 1);
+    uint64_t lead = pt->column - 1;
+    set_error(err, msg_at(e), pt->text.ptr - lead, at, pt->offset - lead, pt->line);
+    if (err) err->code = code;
     return code;
 }
 
@@ -1495,18 +1495,11 @@ mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_
     }
     while (p < end) {
         uint8_t ch = *p++;
-        if (ch == '\\' && p < end) {
-            uint8_t nx = *p;
-            bool e;
-            switch (t->context) {
-            case MOTE_LP_ESC_MEASUREMENT: e = nx == ',' || nx == ' '; break;
-            case MOTE_LP_ESC_KEY: e = nx == ',' || nx == ' ' || nx == '='; break;
-            default: e = nx == '"' || nx == '\\'; break;
-            }
-            if (e) {
-                ch = nx;
-                p++;
-            }
+        /* What a backslash escapes: MEASUREMENT " ,", KEY " ,=", else "\"\\". */
+        if (ch == '\\' && p < end &&
+            memchr("\"\\ ,=" + (t->context < MOTE_LP_ESC_STRING ? 2 : 0), *p,
+                   t->context == MOTE_LP_ESC_KEY ? 3 : 2)) {
+            ch = *p++;
         }
         if (n < cap) out[n] = ch;
         n++;
