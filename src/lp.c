@@ -410,6 +410,15 @@ static MOTE_LP_OUTLINE const uint8_t *failp(lp_ctx *c, const uint8_t *at, unsign
     return NULL;
 }
 
+/* The bytes ran out: NULL with R_MORE, or if they are all there is, the
+ * error e at `at`. */
+static MOTE_LP_OUTLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, unsigned e)
+{
+    if (c->final) return failp(c, at, e);
+    c->res = R_MORE;
+    return NULL;
+}
+
 /*
  * Scan a name (measurement when key is false, else tag key/value or field
  * key) from p: returns the first byte that ends it (or end). Escapes of the
@@ -614,13 +623,7 @@ static MOTE_LP_HOT const uint8_t *field(lp_ctx *c, const uint8_t *p, const uint8
     f->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
     f->decoded = false;
     p++;
-    if (p == end) {
-        if (!c->final) {
-            c->res = R_MORE;
-            return NULL;
-        }
-        return failp(c, p, E_NO_VALUE);
-    }
+    if (p == end) return more(c, p, E_NO_VALUE);
     const uint8_t *v0 = p;
     uint8_t ch = *p;
     if (ch == '"') {
@@ -641,13 +644,7 @@ static MOTE_LP_HOT const uint8_t *field(lp_ctx *c, const uint8_t *p, const uint8
                 }
                 p += 8;
             }
-            if (p == end) {
-                if (!c->final) {
-                    c->res = R_MORE;
-                    return NULL;
-                }
-                return failp(c, v0, E_STRING);
-            }
+            if (p == end) return more(c, v0, E_STRING);
             ch = *p;
             if (ch == '"') break;
             if (ch == '\n') {
@@ -1242,25 +1239,19 @@ static void carry_begin(mote_lp_stream *s, uint8_t state)
     s->rec_line = d->line;
     s->carry_len = 0;
     s->dropping = false;
-    s->drop_nl = 0;
 }
 
-/* Append the next n bytes of the gathered line (or count them if it is too
- * long to keep). */
+/* Append the next n bytes of the gathered line (or only count them if it is
+ * too long to keep). Line numbers advance as the bytes go by. */
 static void carry_add(mote_lp_stream *s, size_t n)
 {
     mote_lp_decoder *d = &s->dec;
-    if (!s->dropping && n > s->carry_cap - s->carry_len) {
-        s->dropping = true;
-        s->drop_nl = count_nl(s->carry, s->carry + s->carry_len);
-        s->carry_len = 0;
-    }
-    if (s->dropping) {
-        s->drop_nl += count_nl(d->cur, d->cur + n);
-    } else {
+    if (n > s->carry_cap - s->carry_len) s->dropping = true;
+    if (!s->dropping) {
         memcpy(s->carry + s->carry_len, d->cur, n);
         s->carry_len += n;
     }
+    d->line += count_nl(d->cur, d->cur + n);
     d->cur += n;
     d->offset += n;
 }
@@ -1271,17 +1262,9 @@ static mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *e
     mote_lp_decoder *d = &s->dec;
     s->carrying = false;
     if (s->dropping) {
-        /* Its bytes are gone; only its start is known. */
+        /* Its bytes are gone; only its start is known: the error is there. */
         s->dropping = false;
-        d->line = s->rec_line + s->drop_nl;
-        if (err) {
-            err->code = MOTE_ERR_TOO_LONG;
-            err->message = msg_at(E_LINE) + 1;
-            err->pos.offset = s->rec_offset;
-            err->pos.line = s->rec_line;
-            err->pos.column = 1;
-            err->line_offset = s->rec_offset;
-        }
+        set_error(err, msg_at(E_LINE), s->carry, s->carry, s->rec_offset, s->rec_line);
         return MOTE_ERR_TOO_LONG;
     }
     const uint8_t *b = s->carry, *e = s->carry + s->carry_len;
@@ -1290,7 +1273,6 @@ static mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *e
     c.kc_ptr = NULL; /* the carry is overwritten by the next line */
     c.kc_len = NULL;
     int r = parse_line(&c, pt);
-    d->line = s->rec_line + count_nl(b, e);
     s->carry_len = 0;
     return finish_line(&c, r, e, s->rec_offset, s->rec_line, d->opt.max_line, pt, err);
 }
@@ -1487,16 +1469,18 @@ mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_
     if (!t || !len || (!t->ptr && t->len > 0) || (!out && cap > 0)) return MOTE_ERR_INVALID;
     const uint8_t *p = t->ptr, *end = t->ptr + t->len;
     size_t n = 0;
+#if MOTE_LP_FAST
     if (!t->escaped) {
         *len = t->len;
         if (cap < t->len) return MOTE_ERR_SPACE;
         if (t->len) memcpy(out, p, t->len);
         return MOTE_OK;
     }
+#endif
     while (p < end) {
         uint8_t ch = *p++;
         /* What a backslash escapes: MEASUREMENT " ,", KEY " ,=", else "\"\\". */
-        if (ch == '\\' && p < end &&
+        if (ch == '\\' && t->escaped && p < end &&
             memchr("\"\\ ,=" + (t->context < MOTE_LP_ESC_STRING ? 2 : 0), *p,
                    t->context == MOTE_LP_ESC_KEY ? 3 : 2)) {
             ch = *p++;

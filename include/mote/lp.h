@@ -251,7 +251,6 @@ typedef struct mote_lp_stream {
     const uint8_t *nl_end; /* after the current chunk's last '\n' */
     uint64_t rec_offset;   /* start of the carried/dropped line */
     uint64_t rec_line;
-    uint64_t drop_nl;      /* '\n' bytes in a dropped line so far */
     uint8_t state;         /* split state at the end of the carried bytes */
     bool carrying;         /* a line is being gathered */
     bool dropping;         /* ...and is too long: its bytes are discarded */
