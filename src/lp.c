@@ -1257,7 +1257,7 @@ static void carry_add(mote_lp_stream *s, size_t n)
 }
 
 /* Decode the gathered line (complete: it ends in '\n' or the input ended). */
-static mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
+static MOTE_LP_OUTLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
 {
     mote_lp_decoder *d = &s->dec;
     s->carrying = false;
