@@ -707,6 +707,11 @@ static MOTE_LP_HOT const uint8_t *field(lp_ctx *c, const uint8_t *p, const uint8
 static int take_eol(lp_ctx *c, const uint8_t *p, unsigned e)
 {
     const uint8_t *end = c->end;
+    if (MOTE_LP_FAST && p < end && *p == '\n') { /* the common case first */
+        c->line_end = p + 1;
+        c->nl++;
+        return R_POINT;
+    }
     if (p < end && *p == '\r') {
         if (p + 1 < end && p[1] != '\n') return fail(c, p, E_CR);
         p++;
@@ -1089,7 +1094,7 @@ static MOTE_LP_OUTLINE void set_error(mote_lp_error *err, const char *m, const u
  * point's absolute position or the error. Returns MOTE_OK (point),
  * MOTE_ERR_NEED_MORE (skipped line: go on) or the line's error code.
  */
-static mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end, uint64_t offset,
+static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end, uint64_t offset,
                             uint64_t line, size_t max_line, mote_lp_point *pt,
                             mote_lp_error *err)
 {
@@ -1136,7 +1141,7 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
  * there). Returns as finish_line(), or LP_CARRY if not final and the line
  * goes on past d->end (nothing consumed).
  */
-static mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, bool final, uint8_t *st,
+static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, bool final, uint8_t *st,
                         mote_lp_point *pt, mote_lp_error *err)
 {
     lp_ctx c;
@@ -1440,11 +1445,19 @@ mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mot
     /* Field by field, here and not in a helper, with four live values: a
      * float's parse needs nearly all of a Cortex-M0+'s 512-byte budget. */
     mote_lp_field *f = NULL;
+#if MOTE_LP_FAST
+    /* The fields in the array first, with ints inline (the common case). */
+    size_t n = pt->nfields < pt->fields_cap ? pt->nfields : pt->fields_cap;
+    for (size_t i = 0; i < n; i++) {
+        f = &pt->fields[i];
+        mote_err rc = f->type == MOTE_LP_INT ? parse_int(f->raw.ptr, f->raw.len, &f->value.i)
+                                             : decode_value(f);
+        f->decoded = rc == MOTE_OK;
+        if (rc != MOTE_OK) return field_error(pt, f, rc, err);
+    }
+#endif
     while ((f = next_field(pt, f)) != NULL) {
-        /* ints inline in speed builds: the common case */
-        mote_err rc = MOTE_LP_FAST && f->type == MOTE_LP_INT
-                          ? parse_int(f->raw.ptr, f->raw.len, &f->value.i)
-                          : decode_value(f);
+        mote_err rc = decode_value(f);
         f->decoded = rc == MOTE_OK;
         if (rc != MOTE_OK) return field_error(pt, f, rc, err);
     }
