@@ -353,17 +353,17 @@ enum { K_MEAS, K_TKEY, K_TVAL, K_FKEY };
 /*
  * Error messages, one string: each entry is its mote_err code as one byte,
  * the text, a NUL; E_* index them (msg_at). One blob instead of a pointer per
- * message keeps them small on microcontrollers. The first three groups go by
- * kind of name (E_EMPTY + K_TVAL is "empty tag value").
+ * message keeps them small on microcontrollers. The E_EMPTY and E_BAD groups go by
+ * kind of name (E_EMPTY + K_TVAL is "empty tag value"); E_LONG is one entry.
  */
 enum {
-    E_EMPTY, E_LONG = E_EMPTY + 4, E_BAD = E_LONG + 4, E_NO_FIELDS = E_BAD + 4, E_NO_VALUE,
+    E_EMPTY, E_LONG = E_EMPTY + 4, E_BAD, E_NO_FIELDS = E_BAD + 4, E_NO_VALUE,
     E_VALUE, E_AFTER_VALUE, E_STRING, E_LONG_STRING, E_UTF8, E_TIME, E_AFTER_TIME,
     E_COMMENT, E_CR, E_LINE, E_FLOAT, E_INT, E_UINT, E_STR, E_BOOL, E_RANGE
 };
 static const char lp_msgs[] =
     "\052empty measurement\0\052empty tag key\0\052empty tag value\0\052empty field key\0"
-    "\024name too long\0\024name too long\0\024name too long\0\024name too long\0"
+    "\024name too long\0"
     "\050bad measurement\0\050bad tag key\0\050bad tag value\0\050bad field key\0"
     "\051no fields\0\053no value\0\053bad value\0\050bad value end\0"
     "\057unterminated string\0\024string too long\0\050bad UTF-8\0"
@@ -603,7 +603,7 @@ static MOTE_LP_HOT const uint8_t *name(lp_ctx *c, const uint8_t *p, const uint8_
          * with a byte no name can start with). */
         return failp(c, p, k == K_MEAS && *p != ',' ? E_BAD + k : E_EMPTY + k);
     }
-    if (UNLIKELY((size_t)(p - s) > c->max_key)) return failp(c, s, E_LONG + k);
+    if (UNLIKELY((size_t)(p - s) > c->max_key)) return failp(c, s, E_LONG);
     if (UNLIKELY(hi) && !mote__lp_utf8_valid(s, (size_t)(p - s))) return failp(c, s, E_UTF8);
     return p;
 }
@@ -1212,8 +1212,10 @@ mote_err mote_lp_stream_feed(mote_lp_stream *s, const void *chunk, size_t len)
 {
     if (!s || (!chunk && len > 0)) return MOTE_ERR_INVALID;
     if (s->finished || s->dec.cur != s->dec.end) return MOTE_ERR_STATE;
+#if MOTE_LP_FAST
     /* Predicted keys point into the previous chunk, which may be gone. */
     memset(s->dec.kc_len, 0, sizeof s->dec.kc_len);
+#endif
     s->dec.cur = chunk;
     s->dec.end = s->dec.cur + len;
     if (!chunk) s->dec.cur = s->dec.end = NULL;
