@@ -1496,7 +1496,7 @@ mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_
         uint8_t ch = *p++;
         /* What a backslash escapes: MEASUREMENT " ,", KEY " ,=", else "\"\\". */
         if (ch == '\\' && t->escaped && p < end &&
-            memchr("\"\\ ,=" + (t->context < MOTE_LP_ESC_STRING ? 2 : 0), *p,
+            memchr(&"\"\\ ,="[t->context < MOTE_LP_ESC_STRING ? 2 : 0], *p,
                    t->context == MOTE_LP_ESC_KEY ? 3 : 2)) {
             ch = *p++;
         }
