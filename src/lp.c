@@ -361,16 +361,41 @@ enum {
     E_VALUE, E_AFTER_VALUE, E_STRING, E_LONG_STRING, E_UTF8, E_TIME, E_AFTER_TIME,
     E_COMMENT, E_CR, E_LINE, E_FLOAT, E_INT, E_UINT, E_STR, E_BOOL, E_RANGE
 };
+/* MOTE_SMALL (microcontrollers) keeps the codes and leaves the texts out:
+ * the message is then the code's name (mote_err_message). */
+#if MOTE_SMALL
+#define T(text) "\0"
+#else
+#define T(text) text "\0"
+#endif
 static const char lp_msgs[] =
-    "\052empty measurement\0\052empty tag key\0\052empty tag value\0\052empty field key\0"
-    "\024name too long\0"
-    "\050bad measurement\0\050bad tag key\0\050bad tag value\0\050bad field key\0"
-    "\051no fields\0\053no value\0\053bad value\0\050bad value end\0"
-    "\057unterminated string\0\024string too long\0\050bad UTF-8\0"
-    "\055invalid timestamp\0\050bad timestamp end\0\050bad comment\0"
-    "\050bad CR\0\024line too long\0"
-    "\053bad float\0\053bad integer\0\053bad unsigned\0\053bad string\0\053bad boolean\0"
-    "\054out of range";
+    "\052" T("empty measurement")
+    "\052" T("empty tag key")
+    "\052" T("empty tag value")
+    "\052" T("empty field key")
+    "\024" T("name too long")
+    "\050" T("bad measurement")
+    "\050" T("bad tag key")
+    "\050" T("bad tag value")
+    "\050" T("bad field key")
+    "\051" T("no fields")
+    "\053" T("no value")
+    "\053" T("bad value")
+    "\050" T("bad value end")
+    "\057" T("unterminated string")
+    "\024" T("string too long")
+    "\050" T("bad UTF-8")
+    "\055" T("invalid timestamp")
+    "\050" T("bad timestamp end")
+    "\050" T("bad comment")
+    "\050" T("bad CR")
+    "\024" T("line too long")
+    "\053" T("bad float")
+    "\053" T("bad integer")
+    "\053" T("bad unsigned")
+    "\053" T("bad string")
+    "\053" T("bad boolean")
+    "\054" T("out of range");
 
 /* Entry i of lp_msgs: [0] its code, from [1] its text. */
 static const char *msg_at(unsigned i)
@@ -1081,7 +1106,7 @@ static MOTE_LP_OUTLINE void set_error(mote_lp_error *err, const char *m, const u
         }
     }
     err->code = (mote_err)m[0];
-    err->message = m + 1;
+    err->message = MOTE_SMALL ? mote_err_message(m[0]) : m + 1;
     err->pos.offset = offset + (uint64_t)(at - start);
     err->pos.line = line;
     err->pos.column = (uint64_t)(at - col0) + 1;
