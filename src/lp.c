@@ -33,13 +33,16 @@
 #else
 #define MOTE_LP_INLINE inline
 #endif
-/* Helpers called from several places stay out of line in small builds. */
+/* Helpers called from several places stay out of line in small builds;
+ * MOTE_LP_HOT ones are inlined into each caller in speed builds. */
 #if defined(__GNUC__) && !MOTE_LP_FAST
 #define MOTE_LP_OUTLINE __attribute__((noinline))
 #define MOTE_LP_OUTLINE_INLINE __attribute__((noinline))
+#define MOTE_LP_HOT __attribute__((noinline))
 #else
 #define MOTE_LP_OUTLINE
 #define MOTE_LP_OUTLINE_INLINE inline
+#define MOTE_LP_HOT MOTE_LP_INLINE
 #endif
 #if defined(__GNUC__)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -158,40 +161,19 @@ bool mote__lp_utf8_valid(const uint8_t *s, size_t n)
 {
     size_t i = 0;
     while (i < n) {
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
+        uint8_t c = s[i++];
+        if (c < 0x80) continue;
+        if (c < 0xc2 || c > 0xf4) return false;
+        /* bytes that follow; the first of them has a narrower range after
+         * E0 (no overlongs), ED (no surrogates), F0 (overlongs), F4 (max) */
+        size_t need = c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
+        uint8_t lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+        uint8_t hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+        if (n - i < need) return false;
+        for (size_t k = 0; k < need; k++, lo = 0x80, hi = 0xbf) {
+            if (s[i + k] < lo || s[i + k] > hi) return false;
         }
-        size_t need;
-        uint8_t lo = 0x80, hi = 0xbf;
-        if (c >= 0xc2 && c <= 0xdf) {
-            need = 1;
-        } else if (c == 0xe0) {
-            need = 2;
-            lo = 0xa0;
-        } else if (c == 0xed) {
-            need = 2;
-            hi = 0x9f;
-        } else if (c >= 0xe1 && c <= 0xef) {
-            need = 2;
-        } else if (c == 0xf0) {
-            need = 3;
-            lo = 0x90;
-        } else if (c >= 0xf1 && c <= 0xf3) {
-            need = 3;
-        } else if (c == 0xf4) {
-            need = 3;
-            hi = 0x8f;
-        } else {
-            return false;
-        }
-        if (n - i - 1 < need) return false;
-        if (s[i + 1] < lo || s[i + 1] > hi) return false;
-        for (size_t k = 2; k <= need; k++) {
-            if ((s[i + k] & 0xc0) != 0x80) return false;
-        }
-        i += need + 1;
+        i += need;
     }
     return true;
 }
@@ -298,58 +280,42 @@ static mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
 #define parse_uint mote_num_parse_u64
 #endif
 
-static bool parse_bool(const uint8_t *s, size_t n, bool *out)
+/* Booleans: t T true True TRUE f F false False FALSE (the first five true). */
+static MOTE_LP_OUTLINE mote_err parse_bool(mote_lp_field *f)
 {
-    switch (n) {
-    case 1:
-        if (s[0] == 't' || s[0] == 'T') { *out = true; return true; }
-        if (s[0] == 'f' || s[0] == 'F') { *out = false; return true; }
-        return false;
-    case 4:
-        if (memcmp(s, "true", 4) == 0 || memcmp(s, "True", 4) == 0 || memcmp(s, "TRUE", 4) == 0) {
-            *out = true;
-            return true;
+    const char *w = "t\0T\0true\0True\0TRUE\0f\0F\0false\0False\0FALSE";
+    for (unsigned i = 0; i < 10; i++) {
+        size_t k = strlen(w);
+        if (k == f->raw.len && memcmp(w, f->raw.ptr, k) == 0) {
+            f->value.b = i < 5;
+            return MOTE_OK;
         }
-        return false;
-    case 5:
-        if (memcmp(s, "false", 5) == 0 || memcmp(s, "False", 5) == 0 ||
-            memcmp(s, "FALSE", 5) == 0) {
-            *out = false;
-            return true;
-        }
-        return false;
-    default:
-        return false;
+        w += k + 1;
     }
+    return MOTE_ERR_BAD_VALUE;
 }
 
+/* The value of f; f->decoded is the caller's. Errors leave the value as it
+ * was. Each parse is a tail call: no frame of ours under num's. */
 static mote_err decode_value(mote_lp_field *f)
 {
-    mote_err rc = MOTE_OK;
+    const uint8_t *s = f->raw.ptr;
+    size_t n = f->raw.len;
     switch (f->type) {
-    case MOTE_LP_FLOAT: {
-        double v = 0;
-        rc = mote_num_parse_f64(f->raw.ptr, f->raw.len, &v);
-        if (rc == MOTE_OK) f->value.f = v;
-        break;
-    }
+    case MOTE_LP_FLOAT:
+        return mote_num_parse_f64(s, n, &f->value.f);
     case MOTE_LP_INT:
-        rc = parse_int(f->raw.ptr, f->raw.len, &f->value.i);
-        break;
+        return parse_int(s, n, &f->value.i);
     case MOTE_LP_UINT:
-        rc = parse_uint(f->raw.ptr, f->raw.len, &f->value.u);
-        break;
+        return parse_uint(s, n, &f->value.u);
     case MOTE_LP_BOOL:
-        if (!parse_bool(f->raw.ptr, f->raw.len, &f->value.b)) rc = MOTE_ERR_BAD_VALUE;
-        break;
+        return parse_bool(f);
     case MOTE_LP_STRING:
         f->value.s = f->raw;
-        break;
+        return MOTE_OK;
     default:
         return MOTE_ERR_INVALID;
     }
-    f->decoded = rc == MOTE_OK;
-    return rc;
 }
 
 /* Timestamp text (already known to be [-0-9]+) to ns in the precision. */
@@ -358,7 +324,10 @@ static mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec, 
     int64_t v;
     if (parse_int(s, n, &v) != MOTE_OK) return MOTE_ERR_BAD_TIMESTAMP;
     int64_t m = mote__lp_ns_per[prec];
-    if (v > INT64_MAX / m || v < INT64_MIN / m) return MOTE_ERR_BAD_TIMESTAMP;
+    /* |v| * m must fit: for m > 1, INT64_MIN / m is -(INT64_MAX / m) (m does
+     * not divide 2^63), so one bound on the magnitude serves both signs. */
+    uint64_t a = v < 0 ? 0u - (uint64_t)v : (uint64_t)v;
+    if (m != 1 && a > (uint64_t)INT64_MAX / (uint64_t)m) return MOTE_ERR_BAD_TIMESTAMP;
     *out = v * m;
     return MOTE_OK;
 }
@@ -368,39 +337,111 @@ static mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec, 
 static int64_t truncate_time(int64_t t, mote_lp_precision prec)
 {
     int64_t m = mote__lp_ns_per[prec];
-    int64_t q = t / m;
-    if (t % m != 0 && t < 0) {
-        if (q > INT64_MIN / m) q--;
-    }
-    return q * m;
+    int64_t r = t % m; /* negative for a negative t off the grid */
+    t -= r;            /* toward zero; one step more down unless that overflows */
+    if (r < 0 && t >= INT64_MIN + m) t -= m;
+    return t;
 }
 
 /* ---- the line parser ---------------------------------------------------- */
 
 enum { R_POINT, R_SKIP, R_ERROR, R_MORE };
 
+/* Kinds of names, in the order of the message groups below. */
+enum { K_MEAS, K_TKEY, K_TVAL, K_FKEY };
+
+/*
+ * Error messages, one string: each entry is its mote_err code as one byte,
+ * the text, a NUL; E_* index them (msg_at). One blob instead of a pointer per
+ * message keeps them small on microcontrollers. The E_EMPTY and E_BAD groups go by
+ * kind of name (E_EMPTY + K_TVAL is "empty tag value"); E_LONG is one entry.
+ */
+enum {
+    E_EMPTY, E_LONG = E_EMPTY + 4, E_BAD, E_NO_FIELDS = E_BAD + 4, E_NO_VALUE,
+    E_VALUE, E_AFTER_VALUE, E_STRING, E_LONG_STRING, E_UTF8, E_TIME, E_AFTER_TIME,
+    E_COMMENT, E_CR, E_LINE, E_FLOAT, E_INT, E_UINT, E_STR, E_BOOL, E_RANGE
+};
+/* MOTE_SMALL (microcontrollers) keeps the codes and leaves the texts out:
+ * the message is then the code's name (mote_err_message). */
+#if MOTE_SMALL
+#define T(text) "\0"
+#else
+#define T(text) text "\0"
+#endif
+static const char lp_msgs[] =
+    "\052" T("empty measurement")
+    "\052" T("empty tag key")
+    "\052" T("empty tag value")
+    "\052" T("empty field key")
+    "\024" T("name too long")
+    "\050" T("bad measurement")
+    "\050" T("bad tag key")
+    "\050" T("bad tag value")
+    "\050" T("bad field key")
+    "\051" T("no fields")
+    "\053" T("no value")
+    "\053" T("bad value")
+    "\050" T("bad value end")
+    "\057" T("unterminated string")
+    "\024" T("string too long")
+    "\050" T("bad UTF-8")
+    "\055" T("invalid timestamp")
+    "\050" T("bad timestamp end")
+    "\050" T("bad comment")
+    "\050" T("bad CR")
+    "\024" T("line too long")
+    "\053" T("bad float")
+    "\053" T("bad integer")
+    "\053" T("bad unsigned")
+    "\053" T("bad string")
+    "\053" T("bad boolean")
+    "\054" T("out of range");
+
+/* Entry i of lp_msgs: [0] its code, from [1] its text. */
+static const char *msg_at(unsigned i)
+{
+    const char *m = lp_msgs;
+    while (i--) m += strlen(m) + 1;
+    return m;
+}
+
 typedef struct lp_ctx {
     const uint8_t *start;   /* first byte of the line */
     const uint8_t *end;     /* end of the bytes at hand */
     bool final;             /* end is the end of the input */
-    const mote_lp_options *opt;
+    int res;                /* R_MORE or R_ERROR when a helper returns NULL */
     const uint8_t **kc_ptr;  /* key prediction cache, NULL: off */
     uint8_t *kc_len;
     size_t max_key;          /* SIZE_MAX when unlimited */
+    size_t max_string;       /* SIZE_MAX when unlimited */
     /* results */
     const uint8_t *line_end; /* after the line's '\n' (or end) */
     size_t nl;               /* '\n' bytes in the line, its terminator included */
     const uint8_t *err_at;
-    mote_err err_code;
-    const char *err_msg;
+    unsigned err;            /* E_* of the error (resolved only when reported) */
 } lp_ctx;
 
-static MOTE_LP_OUTLINE int fail(lp_ctx *c, const uint8_t *at, mote_err code, const char *msg)
+static MOTE_LP_OUTLINE int fail(lp_ctx *c, const uint8_t *at, unsigned e)
 {
     c->err_at = at;
-    c->err_code = code;
-    c->err_msg = msg;
+    c->err = e;
+    c->res = R_ERROR;
     return R_ERROR;
+}
+
+static MOTE_LP_OUTLINE const uint8_t *failp(lp_ctx *c, const uint8_t *at, unsigned e)
+{
+    fail(c, at, e);
+    return NULL;
+}
+
+/* The bytes ran out: NULL with R_MORE, or if they are all there is, the
+ * error e at `at`. */
+static MOTE_LP_OUTLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, unsigned e)
+{
+    if (c->final) return failp(c, at, e);
+    c->res = R_MORE;
+    return NULL;
 }
 
 /*
@@ -547,19 +588,6 @@ static MOTE_LP_INLINE const uint8_t *scan_key(const uint8_t **kc_ptr, uint8_t *k
     return e;
 }
 
-/* Check a finished name: limit and UTF-8. */
-static MOTE_LP_INLINE int check_name(lp_ctx *c, size_t max_key, const uint8_t *s,
-                                      const uint8_t *e, bool hi, const char *what)
-{
-    if ((size_t)(e - s) > max_key) {
-        return fail(c, s, MOTE_ERR_TOO_LONG, what);
-    }
-    if (hi && !mote__lp_utf8_valid(s, (size_t)(e - s))) {
-        return fail(c, s, MOTE_ERR_SYNTAX, "invalid UTF-8");
-    }
-    return R_POINT;
-}
-
 static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8_t *e, bool esc, uint8_t ctx)
 {
     mote_lp_text t;
@@ -571,15 +599,151 @@ static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8
 }
 
 /*
- * At p, after the field section or a timestamp and its spaces: accept the end
- * of the line. Returns R_POINT (c->line_end set), R_MORE or R_ERROR.
+ * A name of kind k at p: returns its end, having checked it (for keys the
+ * end is their '='; length limit, UTF-8), or NULL with c->res R_MORE or
+ * R_ERROR. slot: key prediction slot (keys only). Every call site passes a
+ * constant k: speed builds inline a copy per kind, small builds keep one.
  */
-static int take_eol(lp_ctx *c, const uint8_t *p, const char *msg)
+static MOTE_LP_HOT const uint8_t *name(lp_ctx *c, const uint8_t *p, const uint8_t *end,
+                                          unsigned k, size_t slot, bool sentinel, bool *esc)
+{
+    const uint8_t *s = p;
+    bool hi = false;
+    *esc = false;
+    if (k == K_TKEY || k == K_FKEY) {
+        p = scan_key(c->kc_ptr, c->kc_len, slot, p, end, c->final, sentinel, esc, &hi);
+    } else {
+        p = scan_name(p, end, k == K_MEAS ? C_MEAS : C_KEY, k != K_MEAS, c->final, sentinel,
+                      esc, &hi);
+    }
+    if (UNLIKELY(!p)) {
+        c->res = R_MORE;
+        return NULL;
+    }
+    if ((k == K_TKEY || k == K_FKEY) && UNLIKELY(p == end || *p != '=')) {
+        return failp(c, p, E_BAD + k);
+    }
+    if (UNLIKELY(p == s)) {
+        /* A measurement can be empty only before a ',' (else the line starts
+         * with a byte no name can start with). */
+        return failp(c, p, k == K_MEAS && *p != ',' ? E_BAD + k : E_EMPTY + k);
+    }
+    if (UNLIKELY((size_t)(p - s) > c->max_key)) return failp(c, s, E_LONG);
+    if (UNLIKELY(hi) && !mote__lp_utf8_valid(s, (size_t)(p - s))) return failp(c, s, E_UTF8);
+    return p;
+}
+
+/*
+ * A field at p (key, '=', value) into f: returns the byte after its value
+ * (after a string's closing quote), or NULL with c->res set. Adds the raw
+ * newlines of a string value to c->nl.
+ */
+static MOTE_LP_HOT const uint8_t *field(lp_ctx *c, const uint8_t *p, const uint8_t *end,
+                                           mote_lp_field *f, size_t slot, bool sentinel)
+{
+    bool esc, hi = false;
+    const uint8_t *k0 = p;
+    p = name(c, p, end, K_FKEY, slot, sentinel, &esc);
+    if (!p) return NULL;
+    f->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
+    f->decoded = false;
+    p++;
+    if (p == end) return more(c, p, E_NO_VALUE);
+    const uint8_t *v0 = p;
+    uint8_t ch = *p;
+    if (ch == '"') {
+        const uint8_t *s0 = ++p;
+        size_t nl = 0;
+        esc = false;
+        for (;;) {
+            for (;;) {
+                if (!MOTE_LP_FAST || end - p < 8) {
+                    while (p < end && !(CLS(*p) & C_STR)) p++;
+                    break;
+                }
+                uint64_t x = load8(p);
+                uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
+                if (m) {
+                    p += first8(m);
+                    break;
+                }
+                p += 8;
+            }
+            if (p == end) return more(c, v0, E_STRING);
+            ch = *p;
+            if (ch == '"') break;
+            if (ch == '\n') {
+                nl++;
+            } else if (ch >= 0x80) {
+                hi = true;
+            } else if (p + 1 == end) { /* backslash */
+                if (!c->final) {
+                    c->res = R_MORE;
+                    return NULL;
+                }
+            } else if (p[1] == '"' || p[1] == '\\') {
+                esc = true;
+                p++;
+            }
+            p++;
+        }
+        if ((size_t)(p - s0) > c->max_string) return failp(c, s0, E_LONG_STRING);
+        if (hi && !mote__lp_utf8_valid(s0, (size_t)(p - s0))) return failp(c, s0, E_UTF8);
+        c->nl += nl;
+        f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
+        f->type = MOTE_LP_STRING;
+        f->value.s = f->raw;
+        f->decoded = true;
+        return p + 1;
+    }
+    mote_lp_type type;
+    if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
+        type = MOTE_LP_BOOL;
+    } else if ((ch >= '0' && ch <= '9') || ch == '-' || ch == '.') {
+        type = MOTE_LP_FLOAT;
+    } else {
+        return failp(c, p, CLS(ch) & C_VAL ? E_NO_VALUE : E_VALUE);
+    }
+    p = scan_value(p, end, sentinel);
+    if (p == end && !c->final) {
+        c->res = R_MORE;
+        return NULL;
+    }
+    const uint8_t *v1 = p;
+    if (type == MOTE_LP_FLOAT) {
+        if (v1[-1] == 'i') {
+            type = MOTE_LP_INT;
+            v1--;
+        } else if (v1[-1] == 'u') {
+            type = MOTE_LP_UINT;
+            v1--;
+        }
+    }
+    f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
+    f->type = type;
+    return p;
+}
+
+/*
+ * At p, after the field section or a timestamp and its spaces: accept the end
+ * of the line. Returns R_POINT (c->line_end set), R_MORE or R_ERROR (message
+ * e, or E_CR for a CR not before '\n').
+ */
+static int take_eol(lp_ctx *c, const uint8_t *p, unsigned e)
 {
     const uint8_t *end = c->end;
+    if (MOTE_LP_FAST && p < end && *p == '\n') { /* the common case first */
+        c->line_end = p + 1;
+        c->nl++;
+        return R_POINT;
+    }
+    if (p < end && *p == '\r') {
+        if (p + 1 < end && p[1] != '\n') return fail(c, p, E_CR);
+        p++;
+    }
     if (p == end) {
         if (!c->final) return R_MORE;
-        c->line_end = end;
+        c->line_end = end; /* also after a CR as the last byte of the input */
         return R_POINT;
     }
     if (*p == '\n') {
@@ -587,20 +751,7 @@ static int take_eol(lp_ctx *c, const uint8_t *p, const char *msg)
         c->nl++;
         return R_POINT;
     }
-    if (*p == '\r') {
-        if (p + 1 == end) {
-            if (!c->final) return R_MORE;
-            c->line_end = end; /* CR as the last byte of the input */
-            return R_POINT;
-        }
-        if (p[1] == '\n') {
-            c->line_end = p + 2;
-            c->nl++;
-            return R_POINT;
-        }
-        return fail(c, p, MOTE_ERR_SYNTAX, "unexpected carriage return");
-    }
-    return fail(c, p, MOTE_ERR_SYNTAX, msg);
+    return fail(c, p, e);
 }
 
 static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bool sentinel)
@@ -608,11 +759,6 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
     const uint8_t *p = c->start;
     const uint8_t *const end = c->end;
     const bool final = c->final;
-    /* Copies in locals: stores into the point's arrays could alias the
-     * context, which would force reloads. */
-    const size_t max_key = c->max_key;
-    const uint8_t **const kc_ptr = c->kc_ptr;
-    uint8_t *const kc_len = c->kc_len;
     int r;
 
     c->nl = 0;
@@ -623,81 +769,51 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
         c->line_end = end;
         return R_SKIP;
     }
-    if (*p == '#') {
+    if (*p == '#' || *p == '\n' || *p == '\r') {
         /* Comment bytes: printable ASCII and anything >= 0x80. */
-        p++;
-        while (p < end && *p >= 0x20 && *p != 0x7f) p++;
-        r = take_eol(c, p, "invalid character in comment");
-        return r == R_POINT ? R_SKIP : r;
-    }
-    if (*p == '\n' || *p == '\r') {
-        r = take_eol(c, p, "unexpected carriage return");
+        if (*p == '#') {
+            p++;
+            while (p < end && *p >= 0x20 && *p != 0x7f) p++;
+        }
+        r = take_eol(c, p, E_COMMENT);
         return r == R_POINT ? R_SKIP : r;
     }
 
-    /* Measurement. */
+    /* Measurement, then tags: each name checked by name(), then what follows
+     * it (the same after the measurement and after a tag value). */
     const uint8_t *m0 = p;
-    bool esc = false, hi = false;
-    p = scan_name(p, end, C_MEAS, false, final, sentinel, &esc, &hi);
-    if (UNLIKELY(!p)) return R_MORE;
-    if (p == m0) {
-        if (UNLIKELY(*p == ',')) return fail(c, p, MOTE_ERR_EMPTY_NAME, "empty measurement");
-        return fail(c, p, MOTE_ERR_SYNTAX, "invalid character at start of measurement");
-    }
-    if (UNLIKELY((r = check_name(c, max_key, m0, p, hi, "measurement too long")) != R_POINT)) return r;
+    bool esc;
+    p = name(c, p, end, K_MEAS, 0, sentinel, &esc);
+    if (UNLIKELY(!p)) return c->res;
     pt->measurement = mk_text(m0, p, esc, MOTE_LP_ESC_MEASUREMENT);
     pt->offset = (uint64_t)(m0 - c->start); /* made absolute by the caller */
-
-    if (UNLIKELY(p == end)) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
-    if (*p != ',' && *p != ' ') {
-        if (UNLIKELY(*p == '\n' || *p == '\r')) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
-        return fail(c, p, MOTE_ERR_SYNTAX, "invalid character in measurement");
-    }
-
-    /* Tags. */
-    size_t nt = 0;
     pt->tag_section.ptr = p;
     pt->tag_section.len = 0;
-    if (*p == ',') {
-        p++;
-        const uint8_t *ts = p;
-        for (;;) {
-            const uint8_t *k0 = p;
-            esc = hi = false;
-            p = scan_key(kc_ptr, kc_len, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE, p, end, final,
-                         sentinel, &esc, &hi);
-            if (UNLIKELY(!p)) return R_MORE;
-            if (UNLIKELY(p == end || *p != '=')) {
-                if (UNLIKELY(p != k0)) return fail(c, p, MOTE_ERR_SYNTAX, "expected '=' after tag key");
-                if (p == end || *p == ' ' || *p == '\r' || *p == '\n') {
-                    return fail(c, p, MOTE_ERR_SYNTAX, "expected tag key after ','");
-                }
-                return fail(c, p, MOTE_ERR_SYNTAX, "invalid character in tag key");
-            }
-            if (UNLIKELY(p == k0)) return fail(c, p, MOTE_ERR_EMPTY_NAME, "empty tag key");
-            if (UNLIKELY((r = check_name(c, max_key, k0, p, hi, "tag key too long")) != R_POINT)) return r;
-            const uint8_t *k1 = p;
-            bool kesc = esc;
-            const uint8_t *v0 = ++p;
-            esc = hi = false;
-            p = scan_name(p, end, C_KEY, true, final, sentinel, &esc, &hi);
-            if (UNLIKELY(!p)) return R_MORE;
-            if (UNLIKELY(p == v0)) return fail(c, p, MOTE_ERR_EMPTY_NAME, "empty tag value");
-            if (UNLIKELY((r = check_name(c, max_key, v0, p, hi, "tag value too long")) != R_POINT)) return r;
-            if (nt < pt->tags_cap) {
-                pt->tags[nt].key = mk_text(k0, k1, kesc, MOTE_LP_ESC_KEY);
-                pt->tags[nt].value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
-            }
-            nt++;
-            if (UNLIKELY(p == end)) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
-            if (*p == ',') {
-                p++;
-                continue;
-            }
+    const uint8_t *ts = p + 1;
+    size_t nt = 0;
+    unsigned k = K_MEAS;
+    for (;;) {
+        if (UNLIKELY(p == end)) return fail(c, p, E_NO_FIELDS);
+        if (*p != ',') {
             if (*p == ' ') break;
-            if (UNLIKELY(*p == '\n' || *p == '\r')) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
-            return fail(c, p, MOTE_ERR_SYNTAX, "invalid character in tag value");
+            return fail(c, p, *p == '\n' || *p == '\r' ? E_NO_FIELDS : E_BAD + k);
         }
+        const uint8_t *k0 = ++p;
+        bool kesc;
+        p = name(c, p, end, K_TKEY, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE,
+                 sentinel, &kesc);
+        if (UNLIKELY(!p)) return c->res;
+        const uint8_t *k1 = p, *v0 = ++p;
+        p = name(c, p, end, K_TVAL, 0, sentinel, &esc);
+        if (UNLIKELY(!p)) return c->res;
+        if (nt < pt->tags_cap) {
+            pt->tags[nt].key = mk_text(k0, k1, kesc, MOTE_LP_ESC_KEY);
+            pt->tags[nt].value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
+        }
+        nt++;
+        k = K_TVAL;
+    }
+    if (nt) {
         pt->tag_section.ptr = ts;
         pt->tag_section.len = (size_t)(p - ts);
     }
@@ -707,112 +823,19 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
     while (p < end && *p == ' ') p++;
     if (p == end) {
         if (!final) return R_MORE;
-        return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
+        return fail(c, p, E_NO_FIELDS);
     }
-    if (UNLIKELY(*p == '\n' || *p == '\r')) return fail(c, p, MOTE_ERR_NO_FIELDS, "no fields");
+    if (UNLIKELY(*p == '\n' || *p == '\r')) return fail(c, p, E_NO_FIELDS);
 
     const uint8_t *fs = p;
     size_t nf = 0;
     mote_lp_field scratch;
     for (;;) {
-        const uint8_t *k0 = p;
-        esc = hi = false;
-        p = scan_key(kc_ptr, kc_len, nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf : MOTE_LP_KEY_CACHE,
-                     p, end, final, sentinel, &esc, &hi);
-        if (UNLIKELY(!p)) return R_MORE;
-        if (UNLIKELY(p == end || *p != '=')) {
-            if (UNLIKELY(p != k0)) return fail(c, p, MOTE_ERR_SYNTAX, "expected '=' after field key");
-            if (p == end || *p == ' ' || *p == '\r' || *p == '\n') {
-                return fail(c, p, MOTE_ERR_SYNTAX, "expected field key after ','");
-            }
-            return fail(c, p, MOTE_ERR_SYNTAX, "invalid character in field key");
-        }
-        if (UNLIKELY(p == k0)) return fail(c, p, MOTE_ERR_EMPTY_NAME, "empty field key");
-        if (UNLIKELY((r = check_name(c, max_key, k0, p, hi, "field key too long")) != R_POINT)) return r;
         mote_lp_field *f = nf < pt->fields_cap ? &pt->fields[nf] : &scratch;
-        f->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
-        f->decoded = false;
-        p++;
-        if (p == end) {
-            if (!final) return R_MORE;
-            return fail(c, p, MOTE_ERR_BAD_VALUE, "missing field value");
-        }
-        const uint8_t *v0 = p;
-        uint8_t ch = *p;
-        if (ch == '"') {
-            const uint8_t *s0 = ++p;
-            size_t nl = 0;
-            esc = hi = false;
-            for (;;) {
-                for (;;) {
-                    if (!MOTE_LP_FAST || end - p < 8) {
-                        while (p < end && !(CLS(*p) & C_STR)) p++;
-                        break;
-                    }
-                    uint64_t x = load8(p);
-                    uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
-                    if (m) {
-                        p += first8(m);
-                        break;
-                    }
-                    p += 8;
-                }
-                if (p == end) {
-                    if (!final) return R_MORE;
-                    return fail(c, v0, MOTE_ERR_UNTERMINATED_STRING, "unterminated string");
-                }
-                ch = *p;
-                if (ch == '"') break;
-                if (ch == '\n') {
-                    nl++;
-                } else if (ch >= 0x80) {
-                    hi = true;
-                } else if (p + 1 == end) { /* backslash */
-                    if (!final) return R_MORE;
-                } else if (p[1] == '"' || p[1] == '\\') {
-                    esc = true;
-                    p++;
-                }
-                p++;
-            }
-            if (c->opt->max_string && (size_t)(p - s0) > c->opt->max_string) {
-                return fail(c, s0, MOTE_ERR_TOO_LONG, "string too long");
-            }
-            if (hi && !mote__lp_utf8_valid(s0, (size_t)(p - s0))) {
-                return fail(c, s0, MOTE_ERR_SYNTAX, "invalid UTF-8");
-            }
-            c->nl += nl;
-            f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
-            f->type = MOTE_LP_STRING;
-            f->value.s = f->raw;
-            f->decoded = true;
-            p++;
-        } else {
-            mote_lp_type type;
-            if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
-                type = MOTE_LP_BOOL;
-            } else if ((ch >= '0' && ch <= '9') || ch == '-' || ch == '.') {
-                type = MOTE_LP_FLOAT;
-            } else if (ch == ' ' || ch == ',' || ch == '\n' || ch == '\r') {
-                return fail(c, p, MOTE_ERR_BAD_VALUE, "missing field value");
-            } else {
-                return fail(c, p, MOTE_ERR_BAD_VALUE, "invalid field value");
-            }
-            p = scan_value(p, end, sentinel);
-            if (p == end && !final) return R_MORE;
-            const uint8_t *v1 = p;
-            if (type == MOTE_LP_FLOAT) {
-                if (v1[-1] == 'i') {
-                    type = MOTE_LP_INT;
-                    v1--;
-                } else if (v1[-1] == 'u') {
-                    type = MOTE_LP_UINT;
-                    v1--;
-                }
-            }
-            f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
-            f->type = type;
-        }
+        p = field(c, p, end, f,
+                  nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf : MOTE_LP_KEY_CACHE,
+                  sentinel);
+        if (UNLIKELY(!p)) return c->res;
         nf++;
         if (p == end) {
             if (!final) return R_MORE;
@@ -822,9 +845,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
             p++;
             continue;
         }
-        if (*p != ' ' && *p != '\n' && *p != '\r') {
-            return fail(c, p, MOTE_ERR_SYNTAX, "invalid character after field value");
-        }
+        if (*p != ' ' && *p != '\n' && *p != '\r') return fail(c, p, E_AFTER_VALUE);
         break;
     }
     pt->field_section.ptr = fs;
@@ -834,7 +855,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
     /* Timestamp. */
     const uint8_t *t0 = NULL, *t1 = NULL;
     while (p < end && *p == ' ') p++;
-    r = take_eol(c, p, "invalid character after field value");
+    r = take_eol(c, p, E_AFTER_VALUE);
     if (r == R_MORE) return r;
     if (r == R_ERROR) {
         if (*p == '\r') return r; /* a lone CR */
@@ -842,11 +863,9 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
         p = scan_time(p, end);
         t1 = p;
         if (p == end && !final) return R_MORE;
-        if (p < end && *p != ' ' && *p != '\n' && *p != '\r') {
-            return fail(c, t0, MOTE_ERR_BAD_TIMESTAMP, "invalid timestamp");
-        }
+        if (p < end && *p != ' ' && *p != '\n' && *p != '\r') return fail(c, t0, E_TIME);
         while (p < end && *p == ' ') p++;
-        r = take_eol(c, p, "unexpected text after timestamp");
+        r = take_eol(c, p, E_AFTER_TIME);
         if (r != R_POINT) return r;
     }
 
@@ -869,14 +888,27 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
 #if MOTE_LP_FAST
 static int parse_line_sentinel(lp_ctx *c, mote_lp_point *pt)
 {
-    return parse_line_impl(c, pt, true);
+    /* On a private copy: stores into the point cannot alias it, so its
+     * fields stay in registers. */
+    lp_ctx lc = *c;
+    int r = parse_line_impl(&lc, pt, true);
+    *c = lc;
+    return r;
 }
-#endif
 
+static int parse_line_bounded(lp_ctx *c, mote_lp_point *pt)
+{
+    lp_ctx lc = *c;
+    int r = parse_line_impl(&lc, pt, false);
+    *c = lc;
+    return r;
+}
+#else
 static int parse_line_bounded(lp_ctx *c, mote_lp_point *pt)
 {
     return parse_line_impl(c, pt, false);
 }
+#endif
 
 static int parse_line(lp_ctx *c, mote_lp_point *pt)
 {
@@ -903,6 +935,7 @@ enum {
     S_TIME      /* timestamp and whatever follows it */
 };
 
+#if MOTE_LP_FAST
 /*
  * Advance the split state over [p, end). Returns the byte after the '\n' that
  * ends the line (state back to S_START), or NULL if the line goes on.
@@ -974,14 +1007,43 @@ static const uint8_t *split_scan(uint8_t *state, const uint8_t *p, const uint8_t
     *state = s;
     return NULL;
 }
+#else
+/* The same machine as a table (small builds): for each state, the next one
+ * for each byte class in a nibble; class 0 is any other byte, 1..7 are the
+ * bytes of split_bytes; S_END means the line ended. */
+#define S_END 12
+static const uint32_t split_next[12] = {
+    0x222310c2, /* S_START */
+    0x111111c1, /* S_COMMENT */
+    0x222324c2, /* S_MEAS */
+    0x222322c2, /* S_MEAS_ESC */
+    0x557654c5, /* S_FSTART */
+    0x55765bc5, /* S_KEY */
+    0x555655c5, /* S_KEY_ESC */
+    0x59888bc8, /* S_VSTART */
+    0x58888bc8, /* S_VALUE */
+    0x989a9999, /* S_STR */
+    0x99999999, /* S_STR_ESC */
+    0xbbbbbbcb, /* S_TIME */
+};
 
-/* End of the line starting at p (after its '\n', or end). */
-static const uint8_t *line_end_of(const uint8_t *p, const uint8_t *end)
+static const uint8_t *split_scan(uint8_t *state, const uint8_t *p, const uint8_t *end)
 {
-    uint8_t st = S_START;
-    const uint8_t *e = split_scan(&st, p, end);
-    return e ? e : end;
+    static const char split_bytes[] = "\n #\\=\",";
+    unsigned s = *state;
+    for (; p < end; p++) {
+        unsigned k = 7;
+        while (k && (uint8_t)split_bytes[k - 1] != *p) k--;
+        s = (split_next[s] >> (4 * k)) & 15u;
+        if (s == S_END) {
+            *state = S_START;
+            return p + 1;
+        }
+    }
+    *state = (uint8_t)s;
+    return NULL;
 }
+#endif
 
 /* ---- whole-input decoder ------------------------------------------------ */
 
@@ -1029,23 +1091,24 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
     return MOTE_OK;
 }
 
-static void set_error(mote_lp_error *err, const lp_ctx *c, uint64_t offset, uint64_t line)
+/* Fill *err (if not NULL) for an error at `at` in the line starting at start
+ * (its byte offset and line number): message entry m, line and column found
+ * by counting the '\n' bytes (raw newlines of string values) before it. */
+static MOTE_LP_OUTLINE void set_error(mote_lp_error *err, const char *m, const uint8_t *start,
+                                      const uint8_t *at, uint64_t offset, uint64_t line)
 {
     if (!err) return;
-    const uint8_t *at = c->err_at;
-    /* Line and column of the error: count '\n' between line start and it. */
-    uint64_t l = line;
-    const uint8_t *col0 = c->start;
-    for (const uint8_t *q = c->start; q < at; q++) {
+    const uint8_t *col0 = start;
+    for (const uint8_t *q = start; q < at; q++) {
         if (*q == '\n') {
-            l++;
+            line++;
             col0 = q + 1;
         }
     }
-    err->code = c->err_code;
-    err->message = c->err_msg;
-    err->pos.offset = offset + (uint64_t)(at - c->start);
-    err->pos.line = l;
+    err->code = (mote_err)m[0];
+    err->message = MOTE_SMALL ? mote_err_message(m[0]) : m + 1;
+    err->pos.offset = offset + (uint64_t)(at - start);
+    err->pos.line = line;
     err->pos.column = (uint64_t)(at - col0) + 1;
     err->line_offset = offset;
 }
@@ -1056,14 +1119,14 @@ static void set_error(mote_lp_error *err, const lp_ctx *c, uint64_t offset, uint
  * point's absolute position or the error. Returns MOTE_OK (point),
  * MOTE_ERR_NEED_MORE (skipped line: go on) or the line's error code.
  */
-static mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end, uint64_t offset,
+static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end, uint64_t offset,
                             uint64_t line, size_t max_line, mote_lp_point *pt,
                             mote_lp_error *err)
 {
     size_t len = (size_t)(rec_end - c->start);
     if (len > 0 && rec_end[-1] == '\n') len--;
     if (max_line && len > max_line) {
-        r = fail(c, c->start, MOTE_ERR_TOO_LONG, "line too long");
+        r = fail(c, c->start, E_LINE);
     }
     if (r == R_SKIP) return MOTE_ERR_NEED_MORE;
     if (r == R_POINT) {
@@ -1072,8 +1135,9 @@ static mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end, uint64_t o
         pt->line = line;
         return MOTE_OK;
     }
-    set_error(err, c, offset, line);
-    return c->err_code;
+    const char *m = msg_at(c->err);
+    set_error(err, m, c->start, c->err_at, offset, line);
+    return (mote_err)m[0];
 }
 
 static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_t *start,
@@ -1082,38 +1146,68 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
     c->start = start;
     c->end = end;
     c->final = final;
-    c->opt = &d->opt;
+    c->max_string = d->opt.max_string ? d->opt.max_string : SIZE_MAX;
     c->kc_ptr = d->kc_ptr;
     c->kc_len = d->kc_len;
     c->max_key = d->opt.max_key ? d->opt.max_key : SIZE_MAX;
     c->line_end = NULL;
     c->nl = 0;
     c->err_at = start;
-    c->err_code = MOTE_OK;
-    c->err_msg = "";
+}
+
+/* Internal result of line_at(): the line does not end in the bytes at hand
+ * (never returned by a public call). */
+#define LP_CARRY MOTE_ERR_IO
+
+/*
+ * Decode the line at d->cur, parsed over [d->cur, pend) (final: d->end ends
+ * the input; else pend is after the chunk's last '\n'). The line's end is
+ * the parser's, or for a line it cannot take the splitter's (*st: its state
+ * there). Returns as finish_line(), or LP_CARRY if not final and the line
+ * goes on past d->end (nothing consumed).
+ */
+static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, bool final, uint8_t *st,
+                        mote_lp_point *pt, mote_lp_error *err)
+{
+    lp_ctx c;
+    int r = R_MORE;
+    const uint8_t *p = d->cur, *rec_end;
+    size_t nl;
+    if (p < pend) {
+        ctx_init(&c, d, p, pend, final);
+        r = parse_line(&c, pt);
+    }
+    if (r == R_POINT || r == R_SKIP) {
+        rec_end = c.line_end;
+        nl = c.nl;
+    } else {
+        *st = S_START;
+        rec_end = split_scan(st, p, d->end);
+        if (!rec_end) {
+            if (!final) return LP_CARRY;
+            rec_end = d->end;
+        }
+        if (r == R_MORE) {
+            /* The splitter saw the line end before the parser did; decode
+             * exactly those bytes, as the whole-input decoder would. */
+            ctx_init(&c, d, p, rec_end, true);
+            r = parse_line(&c, pt);
+        }
+        nl = count_nl(p, rec_end);
+    }
+    uint64_t offset = d->offset, line = d->line;
+    d->cur = rec_end;
+    d->offset += (uint64_t)(rec_end - p);
+    d->line += nl;
+    return finish_line(&c, r, rec_end, offset, line, d->opt.max_line, pt, err);
 }
 
 mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
 {
     if (!d || !pt) return MOTE_ERR_INVALID;
     while (d->cur < d->end) {
-        lp_ctx c;
-        ctx_init(&c, d, d->cur, d->end, true);
-        int r = parse_line(&c, pt);
-        const uint8_t *rec_end;
-        size_t nl;
-        if (r == R_ERROR) {
-            rec_end = line_end_of(c.start, d->end);
-            nl = count_nl(c.start, rec_end);
-        } else {
-            rec_end = c.line_end;
-            nl = c.nl;
-        }
-        uint64_t offset = d->offset, line = d->line;
-        d->cur = rec_end;
-        d->offset += (uint64_t)(rec_end - c.start);
-        d->line += nl;
-        mote_err rc = finish_line(&c, r, rec_end, offset, line, d->opt.max_line, pt, err);
+        uint8_t st;
+        mote_err rc = line_at(d, d->end, true, &st, pt, err);
         if (rc != MOTE_ERR_NEED_MORE) return rc;
     }
     return MOTE_ERR_NEED_MORE;
@@ -1143,8 +1237,10 @@ mote_err mote_lp_stream_feed(mote_lp_stream *s, const void *chunk, size_t len)
 {
     if (!s || (!chunk && len > 0)) return MOTE_ERR_INVALID;
     if (s->finished || s->dec.cur != s->dec.end) return MOTE_ERR_STATE;
+#if MOTE_LP_FAST
     /* Predicted keys point into the previous chunk, which may be gone. */
     memset(s->dec.kc_len, 0, sizeof s->dec.kc_len);
+#endif
     s->dec.cur = chunk;
     s->dec.end = s->dec.cur + len;
     if (!chunk) s->dec.cur = s->dec.end = NULL;
@@ -1175,46 +1271,32 @@ static void carry_begin(mote_lp_stream *s, uint8_t state)
     s->rec_line = d->line;
     s->carry_len = 0;
     s->dropping = false;
-    s->drop_nl = 0;
 }
 
-/* Append the next n bytes of the gathered line (or count them if it is too
- * long to keep). */
+/* Append the next n bytes of the gathered line (or only count them if it is
+ * too long to keep). Line numbers advance as the bytes go by. */
 static void carry_add(mote_lp_stream *s, size_t n)
 {
     mote_lp_decoder *d = &s->dec;
-    if (!s->dropping && n > s->carry_cap - s->carry_len) {
-        s->dropping = true;
-        s->drop_nl = count_nl(s->carry, s->carry + s->carry_len);
-        s->carry_len = 0;
-    }
-    if (s->dropping) {
-        s->drop_nl += count_nl(d->cur, d->cur + n);
-    } else {
+    if (n > s->carry_cap - s->carry_len) s->dropping = true;
+    if (!s->dropping) {
         memcpy(s->carry + s->carry_len, d->cur, n);
         s->carry_len += n;
     }
+    d->line += count_nl(d->cur, d->cur + n);
     d->cur += n;
     d->offset += n;
 }
 
 /* Decode the gathered line (complete: it ends in '\n' or the input ended). */
-static mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
+static MOTE_LP_OUTLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
 {
     mote_lp_decoder *d = &s->dec;
     s->carrying = false;
     if (s->dropping) {
-        /* Its bytes are gone; only its start is known. */
+        /* Its bytes are gone; only its start is known: the error is there. */
         s->dropping = false;
-        d->line = s->rec_line + s->drop_nl;
-        if (err) {
-            err->code = MOTE_ERR_TOO_LONG;
-            err->message = "line too long";
-            err->pos.offset = s->rec_offset;
-            err->pos.line = s->rec_line;
-            err->pos.column = 1;
-            err->line_offset = s->rec_offset;
-        }
+        set_error(err, msg_at(E_LINE), s->carry, s->carry, s->rec_offset, s->rec_line);
         return MOTE_ERR_TOO_LONG;
     }
     const uint8_t *b = s->carry, *e = s->carry + s->carry_len;
@@ -1223,7 +1305,6 @@ static mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *e
     c.kc_ptr = NULL; /* the carry is overwritten by the next line */
     c.kc_len = NULL;
     int r = parse_line(&c, pt);
-    d->line = s->rec_line + count_nl(b, e);
     s->carry_len = 0;
     return finish_line(&c, r, e, s->rec_offset, s->rec_line, d->opt.max_line, pt, err);
 }
@@ -1247,39 +1328,14 @@ mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error
         }
         if (d->cur == d->end) return MOTE_ERR_NEED_MORE;
 
-        /* Try the line in place (if a '\n' follows). */
-        lp_ctx c;
-        int r = R_MORE;
-        if (d->cur < s->nl_end) {
-            ctx_init(&c, d, d->cur, s->nl_end, false);
-            r = parse_line(&c, pt);
+        /* The line in place (parsed if a '\n' follows), else carried. */
+        uint8_t st;
+        mote_err rc = line_at(d, s->nl_end, false, &st, pt, err);
+        if (rc == LP_CARRY) {
+            carry_begin(s, st);
+            carry_add(s, (size_t)(d->end - d->cur));
+            continue;
         }
-        const uint8_t *rec_end;
-        size_t nl;
-        if (r == R_POINT || r == R_SKIP) {
-            rec_end = c.line_end;
-            nl = c.nl;
-        } else {
-            uint8_t st = S_START;
-            rec_end = split_scan(&st, d->cur, d->end);
-            if (!rec_end) {
-                carry_begin(s, st);
-                carry_add(s, (size_t)(d->end - d->cur));
-                continue;
-            }
-            if (r == R_MORE) {
-                /* The splitter saw the line end before the parser did; decode
-                 * exactly those bytes, as the whole-input decoder would. */
-                ctx_init(&c, d, d->cur, rec_end, true);
-                r = parse_line(&c, pt);
-            }
-            nl = count_nl(d->cur, rec_end);
-        }
-        uint64_t offset = d->offset, line = d->line;
-        d->cur = rec_end;
-        d->offset += (uint64_t)(rec_end - c.start);
-        d->line += nl;
-        mote_err rc = finish_line(&c, r, rec_end, offset, line, d->opt.max_line, pt, err);
         if (rc != MOTE_ERR_NEED_MORE) return rc;
     }
 }
@@ -1294,18 +1350,29 @@ void mote_lp_tags_begin(const mote_lp_point *pt, mote_lp_iter *it)
     it->decode = false;
 }
 
+/* A parser context over a section of a parsed point (no limits, no key
+ * prediction): iteration reads sections with the parser's own name() and
+ * field(), so both see the same names and values. */
+static MOTE_LP_OUTLINE void iter_ctx(lp_ctx *c, const uint8_t *end)
+{
+    memset(c, 0, sizeof *c);
+    c->end = end;
+    c->final = true;
+    c->max_key = c->max_string = SIZE_MAX;
+}
+
 bool mote_lp_tags_next(mote_lp_iter *it, mote_lp_tag *tag)
 {
     if (!it || !tag || !it->p || it->p >= it->end) return false;
-    bool esc = false, hi = false;
-    const uint8_t *k0 = it->p;
-    const uint8_t *p = scan_name(k0, it->end, C_KEY, true, true, false, &esc, &hi);
-    tag->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
-    if (p < it->end) p++; /* '=' */
-    const uint8_t *v0 = p;
-    esc = false;
-    p = scan_name(v0, it->end, C_KEY, true, true, false, &esc, &hi);
-    tag->value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
+    lp_ctx c;
+    iter_ctx(&c, it->end);
+    bool kesc, vesc;
+    const uint8_t *k0 = it->p, *k1 = name(&c, k0, it->end, K_TKEY, MOTE_LP_KEY_CACHE, false, &kesc);
+    if (!k1) return false;
+    const uint8_t *p = name(&c, k1 + 1, it->end, K_TVAL, 0, false, &vesc);
+    if (!p) return false;
+    tag->key = mk_text(k0, k1, kesc, MOTE_LP_ESC_KEY);
+    tag->value = mk_text(k1 + 1, p, vesc, MOTE_LP_ESC_KEY);
     if (p < it->end) p++; /* ',' */
     it->p = p;
     return true;
@@ -1322,45 +1389,11 @@ void mote_lp_fields_begin(const mote_lp_point *pt, mote_lp_iter *it)
 bool mote_lp_fields_next(mote_lp_iter *it, mote_lp_field *f)
 {
     if (!it || !f || !it->p || it->p >= it->end) return false;
-    bool esc = false, hi = false;
-    const uint8_t *k0 = it->p, *end = it->end;
-    const uint8_t *p = scan_name(k0, end, C_KEY, true, true, false, &esc, &hi);
-    f->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
-    f->decoded = false;
-    if (p < end) p++; /* '=' */
-    if (p < end && *p == '"') {
-        const uint8_t *s0 = ++p;
-        esc = false;
-        while (p < end && *p != '"') {
-            if (*p == '\\' && p + 1 < end && (p[1] == '"' || p[1] == '\\')) {
-                esc = true;
-                p++;
-            }
-            p++;
-        }
-        f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
-        f->type = MOTE_LP_STRING;
-        f->value.s = f->raw;
-        f->decoded = true;
-        if (p < end) p++; /* closing quote */
-    } else {
-        const uint8_t *v0 = p;
-        while (p < end && *p != ',') p++;
-        const uint8_t *v1 = p;
-        mote_lp_type type = MOTE_LP_FLOAT;
-        if (v0 < v1 && (*v0 == 't' || *v0 == 'T' || *v0 == 'f' || *v0 == 'F')) {
-            type = MOTE_LP_BOOL;
-        } else if (v0 < v1 && v1[-1] == 'i') {
-            type = MOTE_LP_INT;
-            v1--;
-        } else if (v0 < v1 && v1[-1] == 'u') {
-            type = MOTE_LP_UINT;
-            v1--;
-        }
-        f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
-        f->type = type;
-    }
-    if (p < end) p++; /* ',' */
+    lp_ctx c;
+    iter_ctx(&c, it->end);
+    const uint8_t *p = field(&c, it->p, it->end, f, MOTE_LP_KEY_CACHE, false);
+    if (!p) return false;
+    if (p < it->end) p++; /* ',' */
     it->p = p;
     return true;
 }
@@ -1368,72 +1401,57 @@ bool mote_lp_fields_next(mote_lp_iter *it, mote_lp_field *f)
 mote_err mote_lp_field_decode(mote_lp_field *f)
 {
     if (!f || (!f->raw.ptr && f->raw.len > 0)) return MOTE_ERR_INVALID;
-    return decode_value(f);
+    mote_err rc = decode_value(f);
+    if (rc != MOTE_ERR_INVALID) f->decoded = rc == MOTE_OK;
+    return rc;
 }
 
-/* Error at byte `at` of a decoded point's line. */
-static mote_err point_error(const mote_lp_point *pt, const uint8_t *at, mote_err code,
-                            const char *msg, mote_lp_error *err)
+/* The field after f of a point (f NULL: its first), NULL after its last: in
+ * the point's array, and beyond it parsed into pt->spare from the bytes after
+ * f (its raw bytes, a closing quote or an 'i'/'u', then ','). */
+static MOTE_LP_OUTLINE_INLINE mote_lp_field *next_field(mote_lp_point *pt, mote_lp_field *f)
 {
-    if (!err) return code;
-    uint64_t line = pt->line, col = pt->column + (uint64_t)(at - pt->text.ptr);
-    for (const uint8_t *q = pt->text.ptr; q < at; q++) {
-        if (*q == '\n') { /* a raw newline in a string value before it */
-            line++;
-            col = (uint64_t)(at - q);
-        }
+    const uint8_t *p = pt->field_section.ptr, *end = p + pt->field_section.len;
+    if (f != &pt->spare) {
+        size_t i = f ? (size_t)(f - pt->fields) + 1 : 0;
+        if (i < pt->fields_cap) return i < pt->nfields ? &pt->fields[i] : NULL;
     }
-    err->code = code;
-    err->message = msg;
-    err->pos.offset = pt->offset + (uint64_t)(at - pt->text.ptr);
-    err->pos.line = line;
-    err->pos.column = col;
-    err->line_offset = pt->offset - (pt->column - 1);
+    if (f) {
+        p = f->raw.ptr + f->raw.len + (f->type != MOTE_LP_FLOAT && f->type != MOTE_LP_BOOL);
+        if (p < end) p++;
+    }
+    mote_lp_iter it;
+    it.p = p;
+    it.end = end;
+    return mote_lp_fields_next(&it, &pt->spare) ? &pt->spare : NULL;
+}
+
+/* Error at byte `at` of a decoded point's line: code, message E_* e. The
+ * line starts column - 1 bytes (spaces) before the point's text. */
+static MOTE_LP_OUTLINE mote_err point_error(const mote_lp_point *pt, const uint8_t *at,
+                                            mote_err code, unsigned e, mote_lp_error *err)
+{
+    uint64_t lead = pt->column - 1;
+    set_error(err, msg_at(e), pt->text.ptr - lead, at, pt->offset - lead, pt->line);
+    if (err) err->code = code;
     return code;
 }
 
-static mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f, mote_err rc,
-                            mote_lp_error *err)
+static MOTE_LP_OUTLINE mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f,
+                                            mote_err rc, mote_lp_error *err)
 {
-    /* By type (FLOAT, INT, UINT, STRING, BOOL) and whether out of range;
-     * strings are never decoded with an error. */
-    static const char *const msg[5][2] = {
-        {"invalid float", "float out of range"},
-        {"invalid integer", "integer out of range"},
-        {"invalid unsigned integer", "unsigned integer out of range"},
-        {"invalid float", "float out of range"},
-        {"invalid boolean", "invalid boolean"},
-    };
+    /* By type (E_FLOAT + FLOAT - 1 ...), or out of range; strings are never
+     * decoded with an error. */
     unsigned t = (unsigned)f->type - 1u;
     if (t > 4) t = 0;
-    return point_error(pt, f->raw.ptr, rc, msg[t][rc == MOTE_ERR_RANGE], err);
+    return point_error(pt, f->raw.ptr, rc, rc == MOTE_ERR_RANGE ? E_RANGE : E_FLOAT + t, err);
 }
 
-mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mote_lp_error *err)
+/* The timestamp part of mote_lp_point_decode(). */
+static MOTE_LP_OUTLINE mote_err point_time(mote_lp_point *pt, const mote_lp_options *opt,
+                                           mote_lp_error *err)
 {
-    if (!pt || (opt && (unsigned)opt->precision > MOTE_LP_S)) return MOTE_ERR_INVALID;
     mote_lp_precision prec = opt ? opt->precision : MOTE_LP_NS;
-    size_t n = pt->nfields < pt->fields_cap ? pt->nfields : pt->fields_cap;
-    for (size_t i = 0; i < n; i++) {
-        mote_lp_field *f = &pt->fields[i];
-        /* ints inline: the common case */
-        mote_err rc = MOTE_LP_FAST && f->type == MOTE_LP_INT
-                          ? parse_int(f->raw.ptr, f->raw.len, &f->value.i)
-                          : decode_value(f);
-        f->decoded = rc == MOTE_OK;
-        if (rc != MOTE_OK) return field_error(pt, f, rc, err);
-    }
-    if (pt->nfields > n) { /* the rest are checked, their values not kept */
-        mote_lp_iter it;
-        mote_lp_field f;
-        size_t k = 0;
-        mote_lp_fields_begin(pt, &it);
-        while (mote_lp_fields_next(&it, &f)) {
-            if (k++ < n) continue;
-            mote_err rc = decode_value(&f);
-            if (rc != MOTE_OK) return field_error(pt, &f, rc, err);
-        }
-    }
 #if MOTE_LP_FAST
     /* The time text of a parsed point is known to be [-0-9]+: no recheck. */
     if (!pt->has_time) {
@@ -1442,11 +1460,35 @@ mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mot
 #else
     if (mote_lp_point_decode_time(pt, prec, opt ? opt->default_time : 0) != MOTE_OK) {
 #endif
-        return point_error(pt, pt->time_text.ptr, MOTE_ERR_BAD_TIMESTAMP, "invalid timestamp",
-                           err);
+        return point_error(pt, pt->time_text.ptr, MOTE_ERR_BAD_TIMESTAMP, E_TIME, err);
     }
     pt->decoded = true;
     return MOTE_OK;
+}
+
+mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mote_lp_error *err)
+{
+    if (!pt || (opt && (unsigned)opt->precision > MOTE_LP_S)) return MOTE_ERR_INVALID;
+    /* Field by field, here and not in a helper, with four live values: a
+     * float's parse needs nearly all of a Cortex-M0+'s 512-byte budget. */
+    mote_lp_field *f = NULL;
+#if MOTE_LP_FAST
+    /* The fields in the array first, with ints inline (the common case). */
+    size_t n = pt->nfields < pt->fields_cap ? pt->nfields : pt->fields_cap;
+    for (size_t i = 0; i < n; i++) {
+        f = &pt->fields[i];
+        mote_err rc = f->type == MOTE_LP_INT ? parse_int(f->raw.ptr, f->raw.len, &f->value.i)
+                                             : decode_value(f);
+        f->decoded = rc == MOTE_OK;
+        if (rc != MOTE_OK) return field_error(pt, f, rc, err);
+    }
+#endif
+    while ((f = next_field(pt, f)) != NULL) {
+        mote_err rc = decode_value(f);
+        f->decoded = rc == MOTE_OK;
+        if (rc != MOTE_OK) return field_error(pt, f, rc, err);
+    }
+    return point_time(pt, opt, err);
 }
 
 mote_err mote_lp_point_decode_time(mote_lp_point *pt, mote_lp_precision precision,
@@ -1457,12 +1499,9 @@ mote_err mote_lp_point_decode_time(mote_lp_point *pt, mote_lp_precision precisio
         pt->time = truncate_time(default_time, precision);
         return MOTE_OK;
     }
-    const uint8_t *s = pt->time_text.ptr;
-    size_t n = pt->time_text.len;
-    for (size_t i = 0; i < n; i++) {
-        if (!(CLS(s[i]) & C_TIME)) return MOTE_ERR_BAD_TIMESTAMP;
-    }
-    return decode_time(s, n, precision, &pt->time);
+    /* Both integer parsers reject all but [-]digits: the grammar's [-0-9]+
+     * needs no check of its own. */
+    return decode_time(pt->time_text.ptr, pt->time_text.len, precision, &pt->time);
 }
 
 mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_t *len)
@@ -1470,26 +1509,21 @@ mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_
     if (!t || !len || (!t->ptr && t->len > 0) || (!out && cap > 0)) return MOTE_ERR_INVALID;
     const uint8_t *p = t->ptr, *end = t->ptr + t->len;
     size_t n = 0;
+#if MOTE_LP_FAST
     if (!t->escaped) {
         *len = t->len;
         if (cap < t->len) return MOTE_ERR_SPACE;
         if (t->len) memcpy(out, p, t->len);
         return MOTE_OK;
     }
+#endif
     while (p < end) {
         uint8_t ch = *p++;
-        if (ch == '\\' && p < end) {
-            uint8_t nx = *p;
-            bool e;
-            switch (t->context) {
-            case MOTE_LP_ESC_MEASUREMENT: e = nx == ',' || nx == ' '; break;
-            case MOTE_LP_ESC_KEY: e = nx == ',' || nx == ' ' || nx == '='; break;
-            default: e = nx == '"' || nx == '\\'; break;
-            }
-            if (e) {
-                ch = nx;
-                p++;
-            }
+        /* What a backslash escapes: MEASUREMENT " ,", KEY " ,=", else "\"\\". */
+        if (ch == '\\' && t->escaped && p < end &&
+            memchr(&"\"\\ ,="[t->context < MOTE_LP_ESC_STRING ? 2 : 0], *p,
+                   t->context == MOTE_LP_ESC_KEY ? 3 : 2)) {
+            ch = *p++;
         }
         if (n < cap) out[n] = ch;
         n++;

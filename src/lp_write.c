@@ -32,13 +32,13 @@ mote_err mote_lp_writer_init(mote_lp_writer *w, void *out, size_t cap,
 mote_err mote_lp_writer_init_buf(mote_lp_writer *w, mote_buf *buf,
                                  mote_lp_precision precision)
 {
-    if (!w || !buf || (unsigned)precision > MOTE_LP_S) return MOTE_ERR_INVALID;
-    memset(w, 0, sizeof *w);
-    w->buf = buf;
-    w->len = w->line_start = buf->len;
-    w->precision = precision;
-    w->state = W_IDLE;
-    return MOTE_OK;
+    if (!buf) return MOTE_ERR_INVALID;
+    mote_err rc = mote_lp_writer_init(w, NULL, 0, precision);
+    if (rc == MOTE_OK) {
+        w->buf = buf;
+        w->len = w->line_start = buf->len;
+    }
+    return rc;
 }
 
 size_t mote_lp_writer_length(const mote_lp_writer *w)
@@ -55,6 +55,9 @@ static void rollback(mote_lp_writer *w)
 }
 
 /* Abandon the line: roll back to its start, remember the error. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static mote_err line_fail(mote_lp_writer *w, mote_err rc)
 {
     rollback(w);
@@ -63,30 +66,34 @@ static mote_err line_fail(mote_lp_writer *w, mote_err rc)
     return rc;
 }
 
-static bool room(const mote_lp_writer *w, size_t n)
-{
-    return n <= w->cap - w->len;
-}
-
+/*
+ * Append n bytes to the line. Sticky: once the line has failed nothing more
+ * is written and its error comes back, so a field is a plain sequence of
+ * puts with w->err read at the end (MOTE_OK unless the line failed).
+ */
 static mote_err put(mote_lp_writer *w, const void *p, size_t n)
 {
+    if (w->state == W_FAILED) return w->err;
+    mote_err rc = MOTE_OK;
     if (w->buf) {
-        mote_err rc = mote_buf_append(w->buf, p, n);
+        rc = mote_buf_append(w->buf, p, n);
         w->len = w->buf->len;
-        return rc;
+    } else if (n > w->cap - w->len) {
+        rc = MOTE_ERR_SPACE;
+    } else {
+        if (n) memcpy(w->out + w->len, p, n);
+        w->len += n;
     }
-    if (!room(w, n)) return MOTE_ERR_SPACE;
-    if (n) memcpy(w->out + w->len, p, n);
-    w->len += n;
-    return MOTE_OK;
+    return rc == MOTE_OK ? rc : line_fail(w, rc);
 }
 
 static mote_err put_byte(mote_lp_writer *w, uint8_t c)
 {
-    if (MOTE_SMALL || w->buf) return put(w, &c, 1);
-    if (!room(w, 1)) return MOTE_ERR_SPACE;
-    w->out[w->len++] = c;
-    return MOTE_OK;
+    if (!MOTE_SMALL && !w->buf && w->state != W_FAILED && w->len < w->cap) {
+        w->out[w->len++] = c;
+        return MOTE_OK;
+    }
+    return put(w, &c, 1);
 }
 
 /* Check a measurement (meas) or tag key/value/field key. */
@@ -96,14 +103,10 @@ static mote_err check_name(const uint8_t *s, size_t n, bool meas)
     if (!s) return MOTE_ERR_INVALID;
     if (s[n - 1] == '\\') return MOTE_ERR_BAD_ESCAPE;
     if (meas && s[0] == '#') return MOTE_ERR_SYNTAX;
-    bool hi = false;
     for (size_t i = 0; i < n; i++) {
-        uint8_t c = s[i];
-        if (c < 0x20 || c == 0x7f) return MOTE_ERR_SYNTAX;
-        if (c >= 0x80) hi = true;
+        if (s[i] < 0x20 || s[i] == 0x7f) return MOTE_ERR_SYNTAX;
     }
-    if (hi && !mote__lp_utf8_valid(s, n)) return MOTE_ERR_SYNTAX;
-    return MOTE_OK;
+    return mote__lp_utf8_valid(s, n) ? MOTE_OK : MOTE_ERR_SYNTAX;
 }
 
 /* Copy s escaping the bytes in set (a backslash before each). */
@@ -111,10 +114,9 @@ static mote_err put_escaped(mote_lp_writer *w, const uint8_t *s, size_t n, const
 {
     size_t run = 0;
     for (size_t i = 0; i < n; i++) {
-        if (strchr(set, s[i]) && s[i] != 0) {
-            mote_err rc = put(w, s + run, i - run);
-            if (rc == MOTE_OK) rc = put_byte(w, '\\');
-            if (rc != MOTE_OK) return rc;
+        if (s[i] != 0 && strchr(set, s[i])) {
+            put(w, s + run, i - run);
+            put_byte(w, '\\');
             run = i;
         }
     }
@@ -128,9 +130,18 @@ mote_err mote_lp_write_measurement(mote_lp_writer *w, const void *name, size_t l
     w->err = MOTE_OK;
     w->state = W_IDLE;
     mote_err rc = check_name(name, len, true);
-    if (rc == MOTE_OK) rc = put_escaped(w, name, len, ", ");
     if (rc != MOTE_OK) return line_fail(w, rc);
-    w->state = W_TAGS;
+    rc = put_escaped(w, name, len, ", ");
+    if (rc == MOTE_OK) w->state = W_TAGS;
+    return rc;
+}
+
+/* Entry to a call that adds to the line: MOTE_OK if the line is in one of
+ * the states a and b, else its error (failing it for a wrong state). */
+static mote_err line_state(mote_lp_writer *w, uint8_t a, uint8_t b)
+{
+    if (w->state == W_FAILED) return w->err;
+    if (w->state != a && w->state != b) return line_fail(w, MOTE_ERR_STATE);
     return MOTE_OK;
 }
 
@@ -138,72 +149,87 @@ mote_err mote_lp_write_tag(mote_lp_writer *w, const void *key, size_t klen,
                            const void *value, size_t vlen)
 {
     if (!w) return MOTE_ERR_INVALID;
-    if (w->state == W_FAILED) return w->err;
-    if (w->state != W_TAGS) return line_fail(w, MOTE_ERR_STATE);
-    mote_err rc = check_name(key, klen, false);
+    mote_err rc = line_state(w, W_TAGS, W_TAGS);
+    if (rc != MOTE_OK) return rc;
+    rc = check_name(key, klen, false);
     if (rc == MOTE_OK) rc = check_name(value, vlen, false);
-    if (rc == MOTE_OK) rc = put_byte(w, ',');
-    if (rc == MOTE_OK) rc = put_escaped(w, key, klen, ",= ");
-    if (rc == MOTE_OK) rc = put_byte(w, '=');
-    if (rc == MOTE_OK) rc = put_escaped(w, value, vlen, ",= ");
-    return rc == MOTE_OK ? rc : line_fail(w, rc);
+    if (rc != MOTE_OK) return line_fail(w, rc);
+    put_byte(w, ',');
+    put_escaped(w, key, klen, ",= ");
+    put_byte(w, '=');
+    return put_escaped(w, value, vlen, ",= ");
 }
 
 /* Separator and key of a field, leaving the value to the caller. */
 static mote_err field_start(mote_lp_writer *w, const void *key, size_t klen)
 {
-    if (w->state == W_FAILED) return w->err;
-    if (w->state != W_TAGS && w->state != W_FIELDS) return line_fail(w, MOTE_ERR_STATE);
-    mote_err rc = check_name(key, klen, false);
-    if (rc == MOTE_OK) rc = put_byte(w, w->state == W_TAGS ? ' ' : ',');
-    if (rc == MOTE_OK) rc = put_escaped(w, key, klen, ",= ");
-    if (rc == MOTE_OK) rc = put_byte(w, '=');
+    mote_err rc = line_state(w, W_TAGS, W_FIELDS);
+    if (rc != MOTE_OK) return rc;
+    rc = check_name(key, klen, false);
     if (rc != MOTE_OK) return line_fail(w, rc);
-    w->state = W_FIELDS;
-    return MOTE_OK;
+    put_byte(w, w->state == W_TAGS ? ' ' : ',');
+    put_escaped(w, key, klen, ",= ");
+    rc = put_byte(w, '=');
+    if (rc == MOTE_OK) w->state = W_FIELDS;
+    return rc;
+}
+
+/* Checks and key of a float field: v must be finite (exponent bits not all
+ * ones; no soft-float calls needed). */
+static mote_err float_start(mote_lp_writer *w, const void *key, size_t klen, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    if (!w) return MOTE_ERR_INVALID;
+    if (w->state == W_FAILED) return w->err;
+    if ((~bits & 0x7ff0000000000000ull) == 0) return line_fail(w, MOTE_ERR_NOT_FINITE);
+    return field_start(w, key, klen);
 }
 
 mote_err mote_lp_write_float(mote_lp_writer *w, const void *key, size_t klen, double v)
 {
+    mote_err rc = float_start(w, key, klen, v);
+    if (rc != MOTE_OK) return rc;
+    /* Formatted here, with only w and v live: num's frames nearly fill a
+     * Cortex-M0+'s 512 bytes. 24 bytes suffice (num.h); a finite v always
+     * formats. */
+    char tmp[24];
+    return put(w, tmp, mote_num_format_f64(v, tmp, sizeof tmp));
+}
+
+/* An integer field: v as int64 (neg: v holds a negative int64's bits) or
+ * uint64, then the type's suffix. */
+static mote_err write_integer(mote_lp_writer *w, const void *key, size_t klen, uint64_t v,
+                              bool neg, char suffix)
+{
     if (!w) return MOTE_ERR_INVALID;
-    if (w->state == W_FAILED) return w->err;
-    if (v != v || v - v != 0) return line_fail(w, MOTE_ERR_NOT_FINITE);
-    char tmp[MOTE_NUM_F64_MAX];
-    size_t n = mote_num_format_f64(v, tmp, sizeof tmp);
-    if (n == 0) return line_fail(w, MOTE_ERR_NOT_FINITE);
+    char tmp[24];
+    size_t n = 0;
+    if (neg) {
+        tmp[n++] = '-';
+        v = 0u - v; /* the magnitude, INT64_MIN's too */
+    }
+    n += mote_num_format_u64(v, tmp + n, sizeof tmp - 2);
+    tmp[n++] = suffix;
     mote_err rc = field_start(w, key, klen);
-    if (rc == MOTE_OK) rc = put(w, tmp, n);
-    return rc == MOTE_OK ? rc : line_fail(w, rc);
+    return rc != MOTE_OK ? rc : put(w, tmp, n);
 }
 
 mote_err mote_lp_write_int(mote_lp_writer *w, const void *key, size_t klen, int64_t v)
 {
-    if (!w) return MOTE_ERR_INVALID;
-    char tmp[24];
-    size_t n = mote_num_format_i64(v, tmp, sizeof tmp - 1);
-    tmp[n++] = 'i';
-    mote_err rc = field_start(w, key, klen);
-    if (rc == MOTE_OK) rc = put(w, tmp, n);
-    return rc == MOTE_OK ? rc : line_fail(w, rc);
+    return write_integer(w, key, klen, (uint64_t)v, v < 0, 'i');
 }
 
 mote_err mote_lp_write_uint(mote_lp_writer *w, const void *key, size_t klen, uint64_t v)
 {
-    if (!w) return MOTE_ERR_INVALID;
-    char tmp[24];
-    size_t n = mote_num_format_u64(v, tmp, sizeof tmp - 1);
-    tmp[n++] = 'u';
-    mote_err rc = field_start(w, key, klen);
-    if (rc == MOTE_OK) rc = put(w, tmp, n);
-    return rc == MOTE_OK ? rc : line_fail(w, rc);
+    return write_integer(w, key, klen, v, false, 'u');
 }
 
 mote_err mote_lp_write_bool(mote_lp_writer *w, const void *key, size_t klen, bool v)
 {
     if (!w) return MOTE_ERR_INVALID;
     mote_err rc = field_start(w, key, klen);
-    if (rc == MOTE_OK) rc = v ? put(w, "true", 4) : put(w, "false", 5);
-    return rc == MOTE_OK ? rc : line_fail(w, rc);
+    return rc != MOTE_OK ? rc : put(w, v ? "true" : "false", v ? 4 : 5);
 }
 
 mote_err mote_lp_write_string(mote_lp_writer *w, const void *key, size_t klen,
@@ -212,32 +238,28 @@ mote_err mote_lp_write_string(mote_lp_writer *w, const void *key, size_t klen,
     if (!w) return MOTE_ERR_INVALID;
     if (w->state == W_FAILED) return w->err;
     if (!s && slen > 0) return line_fail(w, MOTE_ERR_INVALID);
-    const uint8_t *b = s;
-    bool hi = false;
-    for (size_t i = 0; i < slen; i++) hi |= b[i] >= 0x80;
-    if (hi && !mote__lp_utf8_valid(b, slen)) return line_fail(w, MOTE_ERR_SYNTAX);
+    if (!mote__lp_utf8_valid(s, slen)) return line_fail(w, MOTE_ERR_SYNTAX);
     mote_err rc = field_start(w, key, klen);
-    if (rc == MOTE_OK) rc = put_byte(w, '"');
-    if (rc == MOTE_OK) rc = put_escaped(w, b, slen, "\"\\");
-    if (rc == MOTE_OK) rc = put_byte(w, '"');
-    return rc == MOTE_OK ? rc : line_fail(w, rc);
+    if (rc != MOTE_OK) return rc;
+    put_byte(w, '"');
+    put_escaped(w, s, slen, "\"\\");
+    return put_byte(w, '"');
 }
 
 mote_err mote_lp_write_end(mote_lp_writer *w, const int64_t *time_ns)
 {
     if (!w) return MOTE_ERR_INVALID;
-    if (w->state == W_FAILED) return w->err;
-    if (w->state != W_FIELDS) return line_fail(w, MOTE_ERR_STATE);
-    mote_err rc = MOTE_OK;
+    mote_err rc = line_state(w, W_FIELDS, W_FIELDS);
+    if (rc != MOTE_OK) return rc;
     if (time_ns) {
         char tmp[24];
         /* C division truncates toward zero, as Go's encoder does. */
         size_t n = mote_num_format_i64(*time_ns / mote__lp_ns_per[w->precision], tmp, sizeof tmp);
-        rc = put_byte(w, ' ');
-        if (rc == MOTE_OK) rc = put(w, tmp, n);
+        put_byte(w, ' ');
+        put(w, tmp, n);
     }
-    if (rc == MOTE_OK) rc = put_byte(w, '\n');
-    if (rc != MOTE_OK) return line_fail(w, rc);
+    rc = put_byte(w, '\n');
+    if (rc != MOTE_OK) return rc;
     w->line_start = w->len;
     w->state = W_IDLE;
     return MOTE_OK;

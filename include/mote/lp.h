@@ -136,6 +136,8 @@ typedef struct mote_lp_point {
     uint64_t offset;         /* byte offset of the measurement in the input/stream */
     uint64_t line;           /* its 1-based line number */
     uint64_t column;         /* its 1-based column (1 unless the line starts with spaces) */
+    mote_lp_field spare;     /* private: where mote_lp_point_decode() checks a field
+                                beyond fields_cap (no big local on a small stack) */
 } mote_lp_point;
 
 /* A per-line error. message is static; pos is where the problem was found. */
@@ -249,7 +251,6 @@ typedef struct mote_lp_stream {
     const uint8_t *nl_end; /* after the current chunk's last '\n' */
     uint64_t rec_offset;   /* start of the carried/dropped line */
     uint64_t rec_line;
-    uint64_t drop_nl;      /* '\n' bytes in a dropped line so far */
     uint8_t state;         /* split state at the end of the carried bytes */
     bool carrying;         /* a line is being gathered */
     bool dropping;         /* ...and is too long: its bytes are discarded */
