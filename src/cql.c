@@ -1129,61 +1129,77 @@ static mote_err wscalar(mote_cql_writer *w, int pfx, const void *src, size_t n, 
     return w->short_space ? MOTE_ERR_SPACE : MOTE_OK;
 }
 
-mote_err mote_cql_write_null(mote_cql_writer *w)
+/* What a write_* call supplies (write_float has its own path: it alone
+ * needs floating point, which a Cortex-M0+ does in library helpers). */
+enum { WV_NULL, WV_BOOL, WV_INT, WV_BYTES };
+
+/* One path for null, bool, integer and byte elements: claim the slot, check
+ * the value against its type, write it. */
+static mote_err wvalue(mote_cql_writer *w, int what, int64_t v, const void *src, size_t n)
 {
     if (!w) return MOTE_ERR_INVALID;
+    if (!src && n > 0) return wfail(w, MOTE_ERR_INVALID);
     const mote_cql_type *t;
     int pfx;
-    mote_err e = wclaim(w, true, &t, &pfx);
+    mote_err e = wclaim(w, what == WV_NULL, &t, &pfx);
     if (e) return e;
-    return wscalar(w, pfx, NULL, 0, true);
+    int kind = t->kind;
+    int32_t ww = wire_width(kind);
+    uint8_t b[8];
+    if (what == WV_BOOL) {
+        if (kind != MOTE_CQL_BOOLEAN) return wfail(w, MOTE_ERR_MISMATCH);
+        b[0] = (uint8_t)v;
+        src = b;
+        n = 1;
+    } else if (what == WV_INT) {
+        /* Every integer kind: the big-endian 8 bytes, then the low ones
+         * that the type holds (varint: as few as keep the value, minimal
+         * two's complement); the bytes dropped must all repeat the sign of
+         * the first one kept (date: unsigned, zeros). */
+        if (kind != MOTE_CQL_VARINT &&
+            (ww < 1 || ww > 8 || kind == MOTE_CQL_BOOLEAN || kind == MOTE_CQL_FLOAT ||
+             kind == MOTE_CQL_DOUBLE))
+            return wfail(w, MOTE_ERR_MISMATCH);
+        mote_be_store64(b, (uint64_t)v);
+        size_t s = 0;
+        if (kind == MOTE_CQL_VARINT) {
+            while (s < 7 && b[s] == (uint8_t)-(b[s + 1] >> 7)) s++;
+        } else {
+            s = 8 - (size_t)ww;
+        }
+        uint8_t fill = kind == MOTE_CQL_DATE ? 0 : (uint8_t)-(b[s] >> 7);
+        for (size_t i = 0; i < s; i++) {
+            if (b[i] != fill) return wfail(w, MOTE_ERR_MISMATCH);
+        }
+        src = b + s;
+        n = 8 - s;
+    } else if (what == WV_BYTES) {
+        if ((ww >= 0 && n != (size_t)ww) ||
+            (pfx == PFX_NONE && w->depth > 0 && n != (size_t)t->fixed) || /* packed */
+            (kind == MOTE_CQL_INET && n != 4 && n != 16))
+            return wfail(w, MOTE_ERR_MISMATCH);
+    }
+    return wscalar(w, pfx, src, n, what == WV_NULL);
+}
+
+mote_err mote_cql_write_null(mote_cql_writer *w)
+{
+    return wvalue(w, WV_NULL, 0, NULL, 0);
 }
 
 mote_err mote_cql_write_bool(mote_cql_writer *w, bool v)
 {
-    if (!w) return MOTE_ERR_INVALID;
-    const mote_cql_type *t;
-    int pfx;
-    mote_err e = wclaim(w, false, &t, &pfx);
-    if (e) return e;
-    if (t->kind != MOTE_CQL_BOOLEAN) return wfail(w, MOTE_ERR_MISMATCH);
-    uint8_t b = v ? 1 : 0;
-    return wscalar(w, pfx, &b, 1, false);
+    return wvalue(w, WV_BOOL, v, NULL, 0);
 }
 
 mote_err mote_cql_write_int(mote_cql_writer *w, int64_t v)
 {
-    if (!w) return MOTE_ERR_INVALID;
-    const mote_cql_type *t;
-    int pfx;
-    mote_err e = wclaim(w, false, &t, &pfx);
-    if (e) return e;
-    /* One path for every integer kind: the big-endian 8 bytes, range
-     * checked, then the low wire_width bytes (varint: minimal). */
-    uint8_t b[8];
-    mote_be_store64(b, (uint64_t)v);
-    int kind = t->kind;
-    size_t s = 0;
-    if (kind == MOTE_CQL_VARINT) {
-        /* Minimal two's complement: drop leading bytes that only repeat
-         * the sign of the next byte. */
-        while (s < 7 && ((b[s] == 0x00 && (b[s + 1] & 0x80) == 0) ||
-                         (b[s] == 0xff && (b[s + 1] & 0x80) != 0)))
-            s++;
-    } else {
-        int32_t ww = wire_width(kind);
-        if (ww < 1 || ww > 8 || kind == MOTE_CQL_BOOLEAN || kind == MOTE_CQL_FLOAT ||
-            kind == MOTE_CQL_DOUBLE)
-            return wfail(w, MOTE_ERR_MISMATCH);
-        if (kind == MOTE_CQL_DATE) {
-            if (v < 0 || v > (int64_t)UINT32_MAX) return wfail(w, MOTE_ERR_MISMATCH);
-        } else if (ww < 8) {
-            int64_t lim = ww == 1 ? 0x80 : ww == 2 ? 0x8000 : (int64_t)0x80000000;
-            if (v < -lim || v >= lim) return wfail(w, MOTE_ERR_MISMATCH);
-        }
-        s = 8 - (size_t)ww;
-    }
-    return wscalar(w, pfx, b + s, 8 - s, false);
+    return wvalue(w, WV_INT, v, NULL, 0);
+}
+
+mote_err mote_cql_write_bytes(mote_cql_writer *w, const void *p, size_t n)
+{
+    return wvalue(w, WV_BYTES, 0, p, n);
 }
 
 mote_err mote_cql_write_float(mote_cql_writer *w, double v)
@@ -1203,22 +1219,6 @@ mote_err mote_cql_write_float(mote_cql_writer *w, double v)
         return wscalar(w, pfx, b, 8, false);
     }
     return wfail(w, MOTE_ERR_MISMATCH);
-}
-
-mote_err mote_cql_write_bytes(mote_cql_writer *w, const void *p, size_t n)
-{
-    if (!w) return MOTE_ERR_INVALID;
-    if (!p && n > 0) return wfail(w, MOTE_ERR_INVALID);
-    const mote_cql_type *t;
-    int pfx;
-    mote_err e = wclaim(w, false, &t, &pfx);
-    if (e) return e;
-    int32_t width = wire_width(t->kind);
-    if (width >= 0 && n != (size_t)width) return wfail(w, MOTE_ERR_MISMATCH);
-    if (pfx == PFX_NONE && w->depth > 0 && n != (size_t)t->fixed)
-        return wfail(w, MOTE_ERR_MISMATCH); /* packed element of a vector */
-    if (t->kind == MOTE_CQL_INET && n != 4 && n != 16) return wfail(w, MOTE_ERR_MISMATCH);
-    return wscalar(w, pfx, p, n, false);
 }
 
 mote_err mote_cql_write_begin(mote_cql_writer *w)
