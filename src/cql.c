@@ -21,7 +21,7 @@ size_t mote_cql_uvint_size(uint64_t v)
      * and a zero on the length, leaving 8-n, plus 8 per extra byte. Nine
      * bytes (first byte all ones) hold all 64. */
     size_t n = 1;
-    while (n < 9 && (v >> (7 * n)) != 0) n++;
+    while (n < 9 && (v >>= 7) != 0) n++;
     return n;
 }
 
@@ -47,7 +47,7 @@ mote_err mote_cql_uvint_get(const uint8_t *in, size_t len, uint64_t *v, size_t *
     size_t extra = 0;
     while (extra < 8 && (b0 & (0x80u >> extra))) extra++;
     if (len < extra + 1) return MOTE_ERR_TRUNCATED;
-    uint64_t r = extra == 8 ? 0 : (uint64_t)(b0 & (0xffu >> (extra + 1)));
+    uint64_t r = b0 & (0xffu >> (extra + 1)); /* nothing when extra is 8 */
     for (size_t i = 1; i <= extra; i++) r = (r << 8) | in[i];
     if (mote_cql_uvint_size(r) != extra + 1) return MOTE_ERR_BAD_VINT;
     *v = r;
@@ -73,25 +73,27 @@ mote_err mote_cql_vint_get(const uint8_t *in, size_t len, int64_t *v, size_t *us
 
 /* ---- per-kind facts -------------------------------------------------------- */
 
+/* Per kind (index kind - 1): the native wire width in the low 5 bits (0:
+ * variable, the value is a view), 0x80 if that width is also fixed under
+ * Cassandra's vector rule (the rest carry a vint length in a vector). */
+#define FX 0x80
+static const uint8_t kind_bits[MOTE_CQL_VECTOR] = {
+    0,       8 | FX, 0, 1 | FX, 8,      4, 0, 8 | FX, 0, 4 | FX, /* ascii .. float */
+    0,       4 | FX, 2, 0,      8,      8 | FX, 16 | FX, 1, 16 | FX, 0, /* inet .. varint */
+    0,       0,      0, 0,      0};    /* list, set, map, tuple, vector */
+
 /* Wire width of a native fixed-width value, or -1 (variable: a view). */
 static int32_t wire_width(int kind)
 {
-    switch (kind) {
-    case MOTE_CQL_BOOLEAN:
-    case MOTE_CQL_TINYINT: return 1;
-    case MOTE_CQL_SMALLINT: return 2;
-    case MOTE_CQL_INT:
-    case MOTE_CQL_DATE:
-    case MOTE_CQL_FLOAT: return 4;
-    case MOTE_CQL_BIGINT:
-    case MOTE_CQL_COUNTER:
-    case MOTE_CQL_TIMESTAMP:
-    case MOTE_CQL_TIME:
-    case MOTE_CQL_DOUBLE: return 8;
-    case MOTE_CQL_UUID:
-    case MOTE_CQL_TIMEUUID: return 16;
-    default: return -1;
-    }
+    unsigned i = (unsigned)kind - 1;
+    int32_t w = i < MOTE_CQL_VECTOR ? kind_bits[i] & 31 : 0;
+    return w ? w : -1;
+}
+
+int mote_cql_kind_fixed(int kind)
+{
+    unsigned i = (unsigned)kind - 1;
+    return i < MOTE_CQL_VECTOR && (kind_bits[i] & FX) ? kind_bits[i] & 31 : -1;
 }
 
 static bool valid_kind(int kind)
@@ -367,53 +369,41 @@ mote_err mote_cql_iter_init(mote_cql_iter *it, const mote_cql_type *t, const uin
 {
     if (!it) return MOTE_ERR_INVALID;
     memset(it, 0, sizeof *it);
-    it->err = MOTE_ERR_INVALID;
-    if (!t || (!in && len > 0)) return MOTE_ERR_INVALID;
-    it->err = MOTE_ERR_TYPE;
-    if (!is_collection(t->kind) || !t->sub) return MOTE_ERR_TYPE;
-    it->type = t;
-    it->next_type = t->sub;
-    it->p = in;
-    it->end = in + len;
-    mote_err e = MOTE_OK;
+    mote_err e = MOTE_ERR_INVALID;
     size_t count = 0;
-    switch (t->kind) {
-    case MOTE_CQL_LIST:
-    case MOTE_CQL_SET:
-        e = read_count(in, len, 4, &count);
-        it->left = count;
-        it->p = in + 4;
-        break;
-    case MOTE_CQL_MAP:
-        e = read_count(in, len, 8, &count);
-        it->left = 2 * count;
-        it->p = in + 4;
-        break;
-    case MOTE_CQL_TUPLE:
-        count = t->nsub;
-        it->left = count;
-        if (count > len / 4) e = MOTE_ERR_TRUNCATED;
-        break;
-    default: /* vector */
-        count = t->dim;
-        it->left = count;
-        if (t->sub->fixed >= 0) {
-            size_t need = 0;
-            bool fits = mote_size_mul(count, (size_t)t->sub->fixed, &need);
-            if (!fits || need != len) e = packed_len_err(len, (size_t)t->sub->fixed, fits ? need : SIZE_MAX);
-        } else if (count > len) {
-            e = MOTE_ERR_DIMENSION;
+    if (t && (in || len == 0)) {
+        e = MOTE_ERR_TYPE;
+        int k = t->kind;
+        if (is_collection(k) && t->sub) {
+            it->type = t;
+            it->next_type = t->sub;
+            it->p = in;
+            it->end = in + len;
+            if (k <= MOTE_CQL_MAP) { /* list, set, map: an [int] count */
+                e = read_count(in, len, k == MOTE_CQL_MAP ? 8 : 4, &count);
+                if (!e) it->p = in + 4;
+            } else if (k == MOTE_CQL_TUPLE) {
+                count = t->nsub;
+                e = count > len / 4 ? MOTE_ERR_TRUNCATED : MOTE_OK;
+            } else { /* vector */
+                count = t->dim;
+                int32_t fixed = t->sub->fixed;
+                size_t need = 0;
+                if (fixed >= 0) {
+                    bool fits = mote_size_mul(count, (size_t)fixed, &need);
+                    if (!fits || need != len)
+                        e = packed_len_err(len, (size_t)fixed, fits ? need : SIZE_MAX);
+                    else e = MOTE_OK;
+                } else {
+                    e = count > len ? MOTE_ERR_DIMENSION : MOTE_OK;
+                }
+            }
+            if (!e) it->left = k == MOTE_CQL_MAP ? 2 * count : count;
         }
-        break;
     }
-    if (e) {
-        it->err = e;
-        it->left = 0;
-        return e;
-    }
-    it->count = count;
-    it->err = MOTE_OK;
-    return MOTE_OK;
+    it->err = e;
+    if (!e) it->count = count;
+    return e;
 }
 
 static bool iter_fail(mote_cql_iter *it, mote_err e)
@@ -1156,9 +1146,11 @@ static mote_err wvalue(mote_cql_writer *w, int what, int64_t v, const void *src,
          * that the type holds (varint: as few as keep the value, minimal
          * two's complement); the bytes dropped must all repeat the sign of
          * the first one kept (date: unsigned, zeros). */
-        if (kind != MOTE_CQL_VARINT &&
-            (ww < 1 || ww > 8 || kind == MOTE_CQL_BOOLEAN || kind == MOTE_CQL_FLOAT ||
-             kind == MOTE_CQL_DOUBLE))
+        const uint32_t int_kinds =
+            1u << MOTE_CQL_TINYINT | 1u << MOTE_CQL_SMALLINT | 1u << MOTE_CQL_INT |
+            1u << MOTE_CQL_BIGINT | 1u << MOTE_CQL_COUNTER | 1u << MOTE_CQL_TIMESTAMP |
+            1u << MOTE_CQL_TIME | 1u << MOTE_CQL_DATE | 1u << MOTE_CQL_VARINT;
+        if (kind > MOTE_CQL_VECTOR || !((int_kinds >> kind) & 1))
             return wfail(w, MOTE_ERR_MISMATCH);
         mote_be_store64(b, (uint64_t)v);
         size_t s = 0;
@@ -1234,9 +1226,8 @@ mote_err mote_cql_write_begin(mote_cql_writer *w)
      * or one vint byte that end() widens if needed) and a list/set/map
      * count. end() fills them in. */
     size_t len_at = w->len;
-    size_t plen = pfx == PFX_INT ? 4 : pfx == PFX_VINT ? 1 : 0;
-    size_t clen = (t->kind == MOTE_CQL_LIST || t->kind == MOTE_CQL_SET || t->kind == MOTE_CQL_MAP)
-                      ? 4 : 0;
+    size_t plen = pfx_size(pfx, 0);
+    size_t clen = t->kind <= MOTE_CQL_MAP ? 4 : 0; /* list, set, map */
     uint8_t *p = wroom(w, plen + clen);
     if (p) memset(p, 0, plen + clen);
     if (w->err) return w->err;
@@ -1261,23 +1252,20 @@ mote_err mote_cql_write_end(mote_cql_writer *w)
         (t->kind == MOTE_CQL_TUPLE && f->count != t->nsub))
         return wfail(w, MOTE_ERR_DIMENSION);
     if (t->kind == MOTE_CQL_MAP && (f->count & 1)) return wfail(w, MOTE_ERR_STATE);
-    if (w->out && (t->kind == MOTE_CQL_LIST || t->kind == MOTE_CQL_SET || t->kind == MOTE_CQL_MAP))
+    if (w->out && t->kind <= MOTE_CQL_MAP) /* list, set, map: the count */
         mote_be_store32(w->out + f->start, t->kind == MOTE_CQL_MAP ? f->count / 2 : f->count);
     if (f->len_at != SIZE_MAX) {
         size_t body = w->len - f->start;
         if (body > MAXL) return wfail(w, MOTE_ERR_OVERFLOW);
-        if (!f->vint) {
-            if (w->out) mote_be_store32(w->out + f->len_at, (uint32_t)body);
-        } else {
-            size_t k = mote_cql_uvint_size(body);
-            if (k > 1) {
-                size_t old = w->len;
-                wroom(w, k - 1);
-                if (w->err) return w->err;
-                if (w->out) memmove(w->out + f->start + k - 1, w->out + f->start, old - f->start);
-            }
-            if (w->out) mote_cql_uvint_put(w->out + f->len_at, body);
+        /* A vint length longer than its one-byte placeholder: move the body. */
+        size_t k = f->vint ? mote_cql_uvint_size(body) : 1;
+        if (k > 1) {
+            size_t old = w->len;
+            wroom(w, k - 1);
+            if (w->err) return w->err;
+            if (w->out) memmove(w->out + f->start + k - 1, w->out + f->start, old - f->start);
         }
+        if (w->out) pfx_put(f->vint ? PFX_VINT : PFX_INT, w->out + f->len_at, (uint32_t)body);
     }
     w->depth--;
     wadvance(w);

@@ -61,21 +61,6 @@ const char *mote_cql_kind_name(int kind)
     return s;
 }
 
-int mote_cql_kind_fixed(int kind)
-{
-    switch (kind) {
-    case MOTE_CQL_BOOLEAN: return 1;
-    case MOTE_CQL_INT:
-    case MOTE_CQL_FLOAT: return 4;
-    case MOTE_CQL_BIGINT:
-    case MOTE_CQL_DOUBLE:
-    case MOTE_CQL_TIMESTAMP: return 8;
-    case MOTE_CQL_UUID:
-    case MOTE_CQL_TIMEUUID: return 16;
-    default: return -1;
-    }
-}
-
 static bool is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -252,14 +237,15 @@ static mote_err parse_all(tparser *p)
             if (f->kind == MOTE_CQL_VECTOR) {
                 if (!eat(p, ',')) return MOTE_ERR_BAD_TYPE;
                 skip_space(p);
-                uint64_t d = 0;
+                uint32_t d = 0; /* <= INT32_MAX / 10 before each step: no wrap */
                 const char *digits = p->s;
                 while (p->s < p->end && *p->s >= '0' && *p->s <= '9') {
-                    d = d * 10 + (uint64_t)(*p->s++ - '0');
+                    if (d > INT32_MAX / 10) return MOTE_ERR_BAD_TYPE;
+                    d = d * 10 + (uint32_t)(*p->s++ - '0');
                     if (d > INT32_MAX) return MOTE_ERR_BAD_TYPE;
                 }
                 if (p->s == digits || d == 0) return MOTE_ERR_BAD_TYPE;
-                dim = (uint32_t)d;
+                dim = d;
                 /* A vector of a fixed-length type is itself fixed (Cassandra's
                  * VectorType.valueLengthIfFixed), so it packs inside vectors. */
                 if (fixed >= 0) {
