@@ -612,6 +612,18 @@ static void cwrite(const cspec *c, uint8_t *p)
             return;
         }
     }
+    /* Lists, sets, maps: loops with the prefix folded to a store. */
+    if (pfx == PFX_INT && !map) {
+        for (size_t i = 0; i < n; i++) p = put_elem(k0, w0, PFX_INT, p, s0, i);
+        return;
+    }
+    if (pfx == PFX_INT) {
+        for (size_t i = 0; i < n; i++) {
+            p = put_elem(k0, w0, PFX_INT, p, s0, i);
+            p = put_elem(k1, w1, PFX_INT, p, s1, i);
+        }
+        return;
+    }
 #endif
     /* Map keys and values interleave: each element is written in place. */
     for (size_t i = 0; i < n; i++) {
@@ -783,18 +795,21 @@ static mote_err cdecode(const mote_cql_type *t, const uint8_t *in, size_t len, u
         int k0 = t->sub->kind, k1 = map ? t->sub->next->kind : k0;
         size_t c0 = csize(k0), c1 = csize(k1);
         const uint8_t *p = in + 4, *end = in + len;
-        for (size_t i = 0; i < count; i++) {
+        for (size_t i = 0; !map && i < count; i++) {
             const uint8_t *vp;
             size_t vl;
             e = read_bytes(&p, end, &vp, &vl);
-            if (!e) {
-                if (map && !vp) return MOTE_ERR_UNEXPECTED_NULL; /* a map key */
-                e = store_elem(k0, k + i * c0, vp, vl);
-            }
-            if (!e && map) {
-                e = read_bytes(&p, end, &vp, &vl);
-                if (!e) e = store_elem(k1, v + i * c1, vp, vl);
-            }
+            if (!e) e = store_elem(k0, k + i * c0, vp, vl);
+            if (e) return e;
+        }
+        for (size_t i = 0; map && i < count; i++) {
+            const uint8_t *vp;
+            size_t vl;
+            e = read_bytes(&p, end, &vp, &vl);
+            if (!e && !vp) e = MOTE_ERR_UNEXPECTED_NULL; /* a map key */
+            if (!e) e = store_elem(k0, k + i * c0, vp, vl);
+            if (!e) e = read_bytes(&p, end, &vp, &vl);
+            if (!e) e = store_elem(k1, v + i * c1, vp, vl);
             if (e) return e;
         }
         if (p != end) return MOTE_ERR_TRAILING;
