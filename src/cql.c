@@ -544,9 +544,8 @@ static mote_err cmeasure(const cspec *c, size_t *size)
         int32_t w = wire_width(kind);
         size_t s = 0;
         if (w > 0) {
-            /* a native width (<= 16) takes a one-byte vint */
-            size_t each = (size_t)w + (c->pfx == PFX_INT ? 4 : c->pfx == PFX_VINT ? 1 : 0);
-            if (!mote_size_mul(n, each, &s)) return MOTE_ERR_OVERFLOW;
+            if (!mote_size_mul(n, (size_t)w + pfx_size(c->pfx, (size_t)w), &s))
+                return MOTE_ERR_OVERFLOW;
         } else {
             const mote_view *views = (const mote_view *)(const void *)c->src[j];
             for (size_t i = 0; i < n; i++) {

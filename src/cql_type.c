@@ -309,15 +309,21 @@ mote_err mote_cql_type_parse_arena(mote_arena *a, const char *text, size_t len,
     return mote_cql_type_parse(text, len, nodes, need, NULL, root);
 }
 
-/* Appends s to out if it fits; always advances the needed length. */
-static void put_str(char *out, size_t cap, size_t *at, const char *s)
+/* Formatted text so far: written while it fits, always counted. */
+typedef struct tout {
+    char *out;
+    size_t cap;
+    size_t at;
+} tout;
+
+static void put_str(tout *o, const char *s)
 {
-    for (; *s; s++, (*at)++) {
-        if (*at < cap) out[*at] = *s;
+    for (; *s; s++, o->at++) {
+        if (o->at < o->cap) o->out[o->at] = *s;
     }
 }
 
-static void put_dim(char *out, size_t cap, size_t *at, uint32_t d)
+static void put_dim(tout *o, uint32_t d)
 {
     char num[12];
     size_t k = sizeof num - 1;
@@ -326,8 +332,8 @@ static void put_dim(char *out, size_t cap, size_t *at, uint32_t d)
         num[--k] = (char)('0' + d % 10);
         d /= 10;
     } while (d);
-    put_str(out, cap, at, ", ");
-    put_str(out, cap, at, num + k);
+    put_str(o, ", ");
+    put_str(o, num + k);
 }
 
 /* Iterative preorder walk with a stack of open collections (no recursion:
@@ -336,35 +342,34 @@ static void put_dim(char *out, size_t cap, size_t *at, uint32_t d)
 size_t mote_cql_type_format(const mote_cql_type *t, char *out, size_t cap)
 {
     if (!t) return 0;
-    if (!out) cap = 0;
+    tout o = {out, out ? cap : 0, 0};
     const mote_cql_type *open[MOTE_CQL_MAX_DEPTH];
     unsigned depth = 0;
-    size_t at = 0;
     const mote_cql_type *c = t;
     for (;;) {
         /* write the head of c, descend into its children */
-        if (c->frozen) put_str(out, cap, &at, "frozen<");
-        put_str(out, cap, &at, mote_cql_kind_name(c->kind));
+        if (c->frozen) put_str(&o, "frozen<");
+        put_str(&o, mote_cql_kind_name(c->kind));
         if (c->kind >= MOTE_CQL_LIST && c->sub && depth < MOTE_CQL_MAX_DEPTH) {
-            put_str(out, cap, &at, "<");
+            put_str(&o, "<");
             open[depth++] = c;
             c = c->sub;
             continue;
         }
-        if (c->kind >= MOTE_CQL_LIST) put_str(out, cap, &at, c->sub ? "<...>" : "<>");
-        if (c->frozen) put_str(out, cap, &at, ">");
+        if (c->kind >= MOTE_CQL_LIST) put_str(&o, c->sub ? "<...>" : "<>");
+        if (c->frozen) put_str(&o, ">");
         /* c is complete: move to its sibling, or close parents */
         for (;;) {
-            if (depth == 0) return at;
+            if (depth == 0) return o.at;
             const mote_cql_type *parent = open[depth - 1];
             if (c->next && parent->kind != MOTE_CQL_VECTOR) {
-                put_str(out, cap, &at, ", ");
+                put_str(&o, ", ");
                 c = c->next;
                 break;
             }
-            if (parent->kind == MOTE_CQL_VECTOR) put_dim(out, cap, &at, parent->dim);
-            put_str(out, cap, &at, ">");
-            if (parent->frozen) put_str(out, cap, &at, ">");
+            if (parent->kind == MOTE_CQL_VECTOR) put_dim(&o, parent->dim);
+            put_str(&o, ">");
+            if (parent->frozen) put_str(&o, ">");
             c = parent;
             depth--;
         }
