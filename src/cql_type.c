@@ -132,9 +132,10 @@ static int lookup(const char *id, size_t n, bool *marshal)
     return k ? marshal_kinds[k - 1] : 0;
 }
 
+/* Node i, or NULL when counting (no nodes: cap is 0) or past cap. */
 static mote_cql_type *node_at(tparser *p, size_t i)
 {
-    return (p->nodes && i < p->cap) ? &p->nodes[i] : NULL;
+    return i < p->cap ? &p->nodes[i] : NULL;
 }
 
 /* Closes n wrappers of one bracket style. */
@@ -167,14 +168,14 @@ typedef struct tframe {
  */
 static mote_err parse_all(tparser *p)
 {
-    tframe st[MOTE_CQL_MAX_DEPTH];
+    tframe st[MOTE_CQL_MAX_DEPTH + 1]; /* + 1: the head being read */
     unsigned depth = 0;
     for (;;) {
         /* An element starts: wrappers, then its name. All wrappers around
          * one type and the type itself use one bracket style. */
-        tframe h;
-        h.wraps = 0;
-        h.wmarshal = false;
+        tframe *h = &st[depth];
+        h->wraps = 0;
+        h->wmarshal = false;
         bool frozen = false;
         int kind;
         for (;;) {
@@ -183,16 +184,16 @@ static mote_err parse_all(tparser *p)
             while (p->s < p->end && is_ident(*p->s)) p->s++;
             size_t n = (size_t)(p->s - id);
             if (n == 0) return MOTE_ERR_BAD_TYPE;
-            kind = lookup(id, n, &h.marshal);
+            kind = lookup(id, n, &h->marshal);
             if (kind != KIND_WRAP) break;
-            if (h.wraps > 0 && h.marshal != h.wmarshal) return MOTE_ERR_BAD_TYPE;
-            if (h.wraps >= 64) return MOTE_ERR_DEPTH;
-            if (!eat(p, h.marshal ? '(' : '<')) return MOTE_ERR_BAD_TYPE;
-            h.wmarshal = h.marshal;
-            h.wraps++;
+            if (h->wraps > 0 && h->marshal != h->wmarshal) return MOTE_ERR_BAD_TYPE;
+            if (h->wraps >= 64) return MOTE_ERR_DEPTH;
+            if (!eat(p, h->marshal ? '(' : '<')) return MOTE_ERR_BAD_TYPE;
+            h->wmarshal = h->marshal;
+            h->wraps++;
             if (id[n - 5] != 'd') frozen = true; /* all but Reverse(d)Type */
         }
-        if (kind == 0 || (h.wraps && h.marshal != h.wmarshal)) return MOTE_ERR_BAD_TYPE;
+        if (kind == 0 || (h->wraps && h->marshal != h->wmarshal)) return MOTE_ERR_BAD_TYPE;
         if (depth >= MOTE_CQL_MAX_DEPTH) return MOTE_ERR_DEPTH;
         /* Its node, and its link into the parent. */
         size_t me = p->count++;
@@ -216,18 +217,18 @@ static mote_err parse_all(tparser *p)
             f->nsub++;
         }
         if (kind >= MOTE_CQL_LIST) {
-            if (!eat(p, h.marshal ? '(' : '<')) return MOTE_ERR_BAD_TYPE;
-            h.node = me;
-            h.prev = me;
-            h.nsub = 0;
-            h.kind = (uint8_t)kind;
-            st[depth++] = h;
+            if (!eat(p, h->marshal ? '(' : '<')) return MOTE_ERR_BAD_TYPE;
+            h->node = me;
+            h->prev = me;
+            h->nsub = 0;
+            h->kind = (uint8_t)kind;
+            depth++;
             continue; /* parse its first parameter */
         }
         /* A complete element: close its wrappers, then every collection it
          * completes. */
-        unsigned wraps = h.wraps;
-        bool wmarshal = h.wmarshal;
+        unsigned wraps = h->wraps;
+        bool wmarshal = h->wmarshal;
         for (;;) {
             if (!close_wraps(p, wraps, wmarshal)) return MOTE_ERR_BAD_TYPE;
             if (depth == 0) return MOTE_OK;
