@@ -910,27 +910,19 @@ mote_err mote_cql_decode_array(const mote_cql_type *t, const uint8_t *in, size_t
  * code points past U+10FFFF); ascii: no byte above 0x7f at all. */
 static bool valid_text(const uint8_t *s, size_t n, bool ascii)
 {
-    size_t i = 0;
-    while (i < n) {
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
+    for (size_t i = 0; i < n;) {
+        uint32_t c = s[i++];
+        if (c < 0x80) continue;
+        if (ascii || c < 0xc0 || c >= 0xf8) return false; /* not a lead byte */
+        size_t k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;     /* continuation bytes */
+        uint32_t min = k == 1 ? 0x80 : k == 2 ? 0x800 : 0x10000;
+        c &= 0x3fu >> k;
+        if (n - i < k) return false;
+        for (; k > 0; k--) {
+            if ((s[i] & 0xc0) != 0x80) return false;
+            c = (c << 6) | (s[i++] & 0x3fu);
         }
-        if (ascii) return false;
-        size_t k;
-        uint32_t cp, min;
-        if ((c & 0xe0) == 0xc0) { k = 1; cp = c & 0x1fu; min = 0x80; }
-        else if ((c & 0xf0) == 0xe0) { k = 2; cp = c & 0x0fu; min = 0x800; }
-        else if ((c & 0xf8) == 0xf0) { k = 3; cp = c & 0x07u; min = 0x10000; }
-        else return false;
-        if (n - i <= k) return false;
-        for (size_t j = 1; j <= k; j++) {
-            if ((s[i + j] & 0xc0) != 0x80) return false;
-            cp = (cp << 6) | (s[i + j] & 0x3fu);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-        i += k + 1;
+        if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return false;
     }
     return true;
 }
