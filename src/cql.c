@@ -21,7 +21,7 @@ size_t mote_cql_uvint_size(uint64_t v)
      * and a zero on the length, leaving 8-n, plus 8 per extra byte. Nine
      * bytes (first byte all ones) hold all 64. */
     size_t n = 1;
-    while (n < 9 && (v >> (7 * n)) != 0) n++;
+    while (n < 9 && (v >>= 7) != 0) n++;
     return n;
 }
 
@@ -47,7 +47,7 @@ mote_err mote_cql_uvint_get(const uint8_t *in, size_t len, uint64_t *v, size_t *
     size_t extra = 0;
     while (extra < 8 && (b0 & (0x80u >> extra))) extra++;
     if (len < extra + 1) return MOTE_ERR_TRUNCATED;
-    uint64_t r = extra == 8 ? 0 : (uint64_t)(b0 & (0xffu >> (extra + 1)));
+    uint64_t r = b0 & (0xffu >> (extra + 1)); /* nothing when extra is 8 */
     for (size_t i = 1; i <= extra; i++) r = (r << 8) | in[i];
     if (mote_cql_uvint_size(r) != extra + 1) return MOTE_ERR_BAD_VINT;
     *v = r;
@@ -73,25 +73,27 @@ mote_err mote_cql_vint_get(const uint8_t *in, size_t len, int64_t *v, size_t *us
 
 /* ---- per-kind facts -------------------------------------------------------- */
 
+/* Per kind (index kind - 1): the native wire width in the low 5 bits (0:
+ * variable, the value is a view), 0x80 if that width is also fixed under
+ * Cassandra's vector rule (the rest carry a vint length in a vector). */
+#define FX 0x80
+static const uint8_t kind_bits[MOTE_CQL_VECTOR] = {
+    0,       8 | FX, 0, 1 | FX, 8,      4, 0, 8 | FX, 0, 4 | FX, /* ascii .. float */
+    0,       4 | FX, 2, 0,      8,      8 | FX, 16 | FX, 1, 16 | FX, 0, /* inet .. varint */
+    0,       0,      0, 0,      0};    /* list, set, map, tuple, vector */
+
 /* Wire width of a native fixed-width value, or -1 (variable: a view). */
 static int32_t wire_width(int kind)
 {
-    switch (kind) {
-    case MOTE_CQL_BOOLEAN:
-    case MOTE_CQL_TINYINT: return 1;
-    case MOTE_CQL_SMALLINT: return 2;
-    case MOTE_CQL_INT:
-    case MOTE_CQL_DATE:
-    case MOTE_CQL_FLOAT: return 4;
-    case MOTE_CQL_BIGINT:
-    case MOTE_CQL_COUNTER:
-    case MOTE_CQL_TIMESTAMP:
-    case MOTE_CQL_TIME:
-    case MOTE_CQL_DOUBLE: return 8;
-    case MOTE_CQL_UUID:
-    case MOTE_CQL_TIMEUUID: return 16;
-    default: return -1;
-    }
+    unsigned i = (unsigned)kind - 1;
+    int32_t w = i < MOTE_CQL_VECTOR ? kind_bits[i] & 31 : 0;
+    return w ? w : -1;
+}
+
+int mote_cql_kind_fixed(int kind)
+{
+    unsigned i = (unsigned)kind - 1;
+    return i < MOTE_CQL_VECTOR && (kind_bits[i] & FX) ? kind_bits[i] & 31 : -1;
 }
 
 static bool valid_kind(int kind)
@@ -111,19 +113,25 @@ static bool is_collection(int kind)
     return kind >= MOTE_CQL_LIST;
 }
 
-/* Fixed wire width of an element type node for list/set/map/tuple purposes
- * (the native width), or -1. */
-static int32_t node_width(const mote_cql_type *t)
+/* How an element's length goes before it: an [int] (list, set and map
+ * elements, tuple components; lists, sets and maps also start with an [int]
+ * count), an unsigned vint (vector elements without a fixed length) or not
+ * at all (packed vector elements). Shared by the bulk codecs and the writer. */
+enum { PFX_NONE = 0, PFX_INT = 1, PFX_VINT = 2 };
+
+static size_t pfx_size(int pfx, size_t len)
 {
-    return wire_width(t->kind);
+    return pfx == PFX_INT ? 4 : pfx == PFX_VINT ? mote_cql_uvint_size(len) : 0;
 }
 
-/* Checks a view element of a variable kind on the way out. */
-static mote_err check_view_out(int kind, const mote_view *v)
+/* Writes the prefix for a value of len bytes; returns the bytes written. */
+static size_t pfx_put(int pfx, uint8_t *p, uint32_t len)
 {
-    if (v->len > MAXL) return MOTE_ERR_OVERFLOW;
-    if (kind == MOTE_CQL_INET && v->len != 4 && v->len != 16) return MOTE_ERR_MISMATCH;
-    return MOTE_OK;
+    if (pfx == PFX_INT) {
+        mote_be_store32(p, len);
+        return 4;
+    }
+    return pfx == PFX_VINT ? mote_cql_uvint_put(p, len) : 0;
 }
 
 #if MOTE_SMALL
@@ -216,51 +224,20 @@ static mote_err get_native(int kind, uint8_t *dst, const uint8_t *p, size_t len)
 
 #endif
 
-/* Packed vector body of n native values of width w (host order in src). */
-static void put_packed(int kind, uint8_t *dst, const uint8_t *src, size_t n)
-{
-    int32_t w = wire_width(kind);
-#if MOTE_BE_HOST_LITTLE
-    if (w == 4) {
-        mote__cql_bswap32(dst, src, n, MOTE_CQL_SIMD_BEST);
-        return;
-    }
-    if (w == 8) {
-        mote__cql_bswap64(dst, src, n, MOTE_CQL_SIMD_BEST);
-        return;
-    }
-#elif MOTE_BE_HOST_BIG
-    if (w == 4 || w == 8) {
-        memcpy(dst, src, n * (size_t)w);
-        return;
-    }
-#endif
-    for (size_t i = 0; i < n; i++) put_native(kind, dst + i * (size_t)w, src + i * (size_t)w);
-}
 
-static bool get_packed(int kind, uint8_t *dst, const uint8_t *src, size_t n)
+#if !MOTE_SMALL
+/* Packed 4- or 8-byte values between host order and the wire, all at once
+ * (the byte-swap kernels, or a copy on big-endian hosts). */
+static void swap_packed(int32_t w, uint8_t *dst, const uint8_t *src, size_t n)
 {
-    int32_t w = wire_width(kind);
-#if MOTE_BE_HOST_LITTLE
-    if (w == 4) {
-        mote__cql_bswap32(dst, src, n, MOTE_CQL_SIMD_BEST);
-        return true;
-    }
-    if (w == 8) {
-        mote__cql_bswap64(dst, src, n, MOTE_CQL_SIMD_BEST);
-        return true;
-    }
-#elif MOTE_BE_HOST_BIG
-    if (w == 4 || w == 8) {
-        memcpy(dst, src, n * (size_t)w);
-        return true;
-    }
+#if MOTE_BE_HOST_BIG
+    memcpy(dst, src, n * (size_t)w);
+#else
+    if (w == 4) mote__cql_bswap32(dst, src, n, MOTE_CQL_SIMD_BEST);
+    else mote__cql_bswap64(dst, src, n, MOTE_CQL_SIMD_BEST);
 #endif
-    for (size_t i = 0; i < n; i++) {
-        if (get_native(kind, dst + i * (size_t)w, src + i * (size_t)w, (size_t)w)) return false;
-    }
-    return true;
 }
+#endif
 
 /* Copies n bytes. Short strings (keys, names, ids) are the common case in
  * collections: two overlapping fixed-size copies beat a library call. Reads
@@ -296,307 +273,10 @@ static inline void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n)
 #endif
 }
 
-/* ---- sizing ---------------------------------------------------------------- */
-
-/* Bytes a list/set body element takes: 4 + value length. */
-static mote_err list_body_size(int kind, const void *v, size_t n, size_t *size)
-{
-    if (n > MAXL) return MOTE_ERR_OVERFLOW;
-    int32_t w = wire_width(kind);
-    if (w > 0) {
-        /* n <= 2^31-1 and 4 + w <= 20: the product fits any size_t >= 32 bits
-         * only if checked; use the helper. */
-        size_t s;
-        if (!mote_size_mul(n, 4 + (size_t)w, &s)) return MOTE_ERR_OVERFLOW;
-        *size = s;
-        return MOTE_OK;
-    }
-    const mote_view *views = (const mote_view *)v;
-    size_t s = 0;
-    for (size_t i = 0; i < n; i++) {
-        /* The server refuses null elements in collections. */
-        if (!views[i].ptr) return MOTE_ERR_UNEXPECTED_NULL;
-        mote_err e = check_view_out(kind, &views[i]);
-        if (e) return e;
-        if (!mote_size_add(s, 4 + views[i].len, &s) || s > MAXL) return MOTE_ERR_OVERFLOW;
-    }
-    *size = s;
-    return MOTE_OK;
-}
-
-static mote_err need_array(int kind, const void *v, size_t n)
-{
-    if (!valid_kind(kind)) return MOTE_ERR_TYPE;
-    if (!v && n > 0) return MOTE_ERR_INVALID;
-    return MOTE_OK;
-}
-
-mote_err mote_cql_list_size(int kind, const void *v, size_t n, size_t *size)
-{
-    mote_err e = need_array(kind, v, n);
-    if (e) return e;
-    size_t s;
-    e = list_body_size(kind, v, n, &s);
-    if (e) return e;
-    if (!mote_size_add(s, 4, &s) || s > MAXL) return MOTE_ERR_OVERFLOW;
-    if (size) *size = s;
-    return MOTE_OK;
-}
-
-/* Vector size with the element's fixed length under the vector rule (-1:
- * vint-prefixed elements). */
-static mote_err vector_size(int kind, int32_t fixed, const void *v, size_t n, size_t *size)
-{
-    if (n == 0) return MOTE_ERR_DIMENSION;
-    if (n > MAXL) return MOTE_ERR_OVERFLOW;
-    size_t s = 0;
-    int32_t w = wire_width(kind);
-    if (fixed >= 0 && w >= 0) {
-        if (!mote_size_mul(n, (size_t)fixed, &s) || s > MAXL) return MOTE_ERR_OVERFLOW;
-    } else if (w > 0) {
-        /* native kind without a fixed vector length: 1-byte vint + value */
-        if (!mote_size_mul(n, 1 + (size_t)w, &s) || s > MAXL) return MOTE_ERR_OVERFLOW;
-    } else {
-        const mote_view *views = (const mote_view *)v;
-        for (size_t i = 0; i < n; i++) {
-            if (!views[i].ptr) return MOTE_ERR_UNEXPECTED_NULL;
-            mote_err e = check_view_out(kind, &views[i]);
-            if (e) return e;
-            size_t add;
-            if (fixed >= 0) {
-                if (views[i].len != (size_t)fixed) return MOTE_ERR_MISMATCH;
-                add = views[i].len;
-            } else {
-                add = mote_cql_uvint_size(views[i].len) + views[i].len;
-            }
-            if (!mote_size_add(s, add, &s) || s > MAXL) return MOTE_ERR_OVERFLOW;
-        }
-    }
-    *size = s;
-    return MOTE_OK;
-}
-
-mote_err mote_cql_vector_size(int kind, const void *v, size_t n, size_t *size)
-{
-    mote_err e = need_array(kind, v, n);
-    if (e) return e;
-    if (kind == MOTE_CQL_VECTOR) return MOTE_ERR_TYPE; /* needs the inner type */
-    size_t s;
-    e = vector_size(kind, mote_cql_kind_fixed(kind), v, n, &s);
-    if (e) return e;
-    if (size) *size = s;
-    return MOTE_OK;
-}
-
-static mote_err map_size(int kk, const void *k, int vk, const void *v, size_t n, size_t *size)
-{
-    size_t ks, vs, s;
-    mote_err e = list_body_size(kk, k, n, &ks);
-    if (e) return e;
-    e = list_body_size(vk, v, n, &vs);
-    if (e) return e;
-    if (!mote_size_add(ks, vs, &s) || !mote_size_add(s, 4, &s) || s > MAXL)
-        return MOTE_ERR_OVERFLOW;
-    *size = s;
-    return MOTE_OK;
-}
-
-mote_err mote_cql_map_size(int kkind, const void *k, int vkind, const void *v, size_t n,
-                           size_t *size)
-{
-    mote_err e = need_array(kkind, k, n);
-    if (!e) e = need_array(vkind, v, n);
-    if (e) return e;
-    size_t s;
-    e = map_size(kkind, k, vkind, v, n, &s);
-    if (e) return e;
-    if (size) *size = s;
-    return MOTE_OK;
-}
-
-/* ---- encoding ---------------------------------------------------------------- */
-
-/* Writes n list/set body elements (no count). Sizes already checked. */
-static uint8_t *put_list_body(int kind, uint8_t *p, const void *v, size_t n)
-{
-    int32_t w = wire_width(kind);
-    const uint8_t *src = (const uint8_t *)v;
-    if (w == 4) {
-        mote__cql_list_put32(p, src, n, MOTE_CQL_SIMD_BEST);
-        return p + n * 8;
-    }
-    if (w == 8) {
-        mote__cql_list_put64(p, src, n, MOTE_CQL_SIMD_BEST);
-        return p + n * 12;
-    }
-    if (w > 0) {
-        for (size_t i = 0; i < n; i++) {
-            mote_be_store32(p, (uint32_t)w);
-            put_native(kind, p + 4, src + i * (size_t)w);
-            p += 4 + (size_t)w;
-        }
-        return p;
-    }
-    const mote_view *views = (const mote_view *)v; /* none null: sized first */
-    for (size_t i = 0; i < n; i++) {
-        mote_be_store32(p, (uint32_t)views[i].len);
-        copy_bytes(p + 4, views[i].ptr, views[i].len);
-        p += 4 + views[i].len;
-    }
-    return p;
-}
-
-/* Writes one [bytes] element of a kind's C array slot; returns the end. */
-static uint8_t *put_one(int kind, int32_t w, uint8_t *p, const uint8_t *src)
-{
-    if (w > 0) {
-        mote_be_store32(p, (uint32_t)w);
-        put_native(kind, p + 4, src);
-        return p + 4 + w;
-    }
-    mote_view view; /* never null: sized first */
-    memcpy(&view, src, sizeof view);
-    mote_be_store32(p, (uint32_t)view.len);
-    copy_bytes(p + 4, view.ptr, view.len);
-    return p + 4 + view.len;
-}
-
-static mote_err out_ok(uint8_t *out, size_t cap, size_t need, size_t *written)
-{
-    if (written) *written = need;
-    if (!out && cap > 0) return MOTE_ERR_INVALID;
-    if (need > cap) return MOTE_ERR_SPACE;
-    return MOTE_OK;
-}
-
-mote_err mote_cql_encode_list(int kind, const void *v, size_t n, uint8_t *out, size_t cap,
-                              size_t *written)
-{
-    if (written) *written = 0;
-    size_t need;
-    mote_err e = mote_cql_list_size(kind, v, n, &need);
-    if (e) return e;
-    e = out_ok(out, cap, need, written);
-    if (e) return e;
-    mote_be_store32(out, (uint32_t)n);
-    put_list_body(kind, out + 4, v, n);
-    return MOTE_OK;
-}
-
-static mote_err encode_vector(int kind, int32_t fixed, const void *v, size_t n, uint8_t *out,
-                              size_t cap, size_t *written)
-{
-    if (written) *written = 0;
-    size_t need;
-    mote_err e = vector_size(kind, fixed, v, n, &need);
-    if (e) return e;
-    e = out_ok(out, cap, need, written);
-    if (e) return e;
-    int32_t w = wire_width(kind);
-    const uint8_t *src = (const uint8_t *)v;
-    if (w > 0 && fixed >= 0) {
-        put_packed(kind, out, src, n);
-    } else if (w > 0) {
-        uint8_t *p = out;
-        for (size_t i = 0; i < n; i++) {
-            *p++ = (uint8_t)w; /* widths 1..8 are one-byte vints */
-            put_native(kind, p, src + i * (size_t)w);
-            p += w;
-        }
-    } else {
-        const mote_view *views = (const mote_view *)v;
-        uint8_t *p = out;
-        for (size_t i = 0; i < n; i++) {
-            if (fixed < 0) p += mote_cql_uvint_put(p, views[i].len);
-            copy_bytes(p, views[i].ptr, views[i].len);
-            p += views[i].len;
-        }
-    }
-    return MOTE_OK;
-}
-
-mote_err mote_cql_encode_vector(int kind, const void *v, size_t n, uint8_t *out, size_t cap,
-                                size_t *written)
-{
-    if (written) *written = 0;
-    mote_err e = need_array(kind, v, n);
-    if (e) return e;
-    if (kind == MOTE_CQL_VECTOR) return MOTE_ERR_TYPE;
-    return encode_vector(kind, mote_cql_kind_fixed(kind), v, n, out, cap, written);
-}
-
-mote_err mote_cql_encode_map(int kkind, const void *k, int vkind, const void *v, size_t n,
-                             uint8_t *out, size_t cap, size_t *written)
-{
-    if (written) *written = 0;
-    size_t need;
-    mote_err e = mote_cql_map_size(kkind, k, vkind, v, n, &need);
-    if (e) return e;
-    e = out_ok(out, cap, need, written);
-    if (e) return e;
-    mote_be_store32(out, (uint32_t)n);
-    uint8_t *p = out + 4;
-    size_t kc = csize(kkind), vc = csize(vkind);
-    int32_t kw = wire_width(kkind), vw = wire_width(vkind);
-    const uint8_t *ks = (const uint8_t *)k, *vs = (const uint8_t *)v;
-    /* Keys and values interleave, so each element is written in place (no
-     * per-element kernel dispatch). */
-    for (size_t i = 0; i < n; i++) {
-        p = put_one(kkind, kw, p, ks + i * kc);
-        p = put_one(vkind, vw, p, vs + i * vc);
-    }
-    return MOTE_OK;
-}
-
-/* Reserves need bytes in b and returns its tail (or the error). */
-static mote_err buf_room(mote_buf *b, size_t need, uint8_t **tail)
-{
-    if (!b) return MOTE_ERR_INVALID;
-    mote_err e = mote_buf_reserve(b, need);
-    if (e) return e;
-    size_t avail = 0;
-    *tail = mote_buf_tail(b, &avail);
-    return (avail >= need && (*tail || need == 0)) ? MOTE_OK : MOTE_ERR_NOMEM;
-}
-
-mote_err mote_cql_encode_list_buf(mote_buf *b, int kind, const void *v, size_t n)
-{
-    size_t need, w;
-    uint8_t *tail;
-    mote_err e = mote_cql_list_size(kind, v, n, &need);
-    if (!e) e = buf_room(b, need, &tail);
-    if (!e) e = mote_cql_encode_list(kind, v, n, tail, need, &w);
-    if (!e) mote_buf_commit(b, w);
-    return e;
-}
-
-mote_err mote_cql_encode_vector_buf(mote_buf *b, int kind, const void *v, size_t n)
-{
-    size_t need, w;
-    uint8_t *tail;
-    mote_err e = mote_cql_vector_size(kind, v, n, &need);
-    if (!e) e = buf_room(b, need, &tail);
-    if (!e) e = mote_cql_encode_vector(kind, v, n, tail, need, &w);
-    if (!e) mote_buf_commit(b, w);
-    return e;
-}
-
-mote_err mote_cql_encode_map_buf(mote_buf *b, int kkind, const void *k, int vkind, const void *v,
-                                 size_t n)
-{
-    size_t need, w;
-    uint8_t *tail;
-    mote_err e = mote_cql_map_size(kkind, k, vkind, v, n, &need);
-    if (!e) e = buf_room(b, need, &tail);
-    if (!e) e = mote_cql_encode_map(kkind, k, vkind, v, n, tail, need, &w);
-    if (!e) mote_buf_commit(b, w);
-    return e;
-}
-
-/* ---- decoding ---------------------------------------------------------------- */
+/* ---- reading ---------------------------------------------------------------- */
 
 /* Reads a [bytes] element header at *pp: sets *vp and *vl (vp NULL for null). */
-static mote_err read_bytes(const uint8_t **pp, const uint8_t *end, const uint8_t **vp,
+static inline mote_err read_bytes(const uint8_t **pp, const uint8_t *end, const uint8_t **vp,
                            size_t *vl)
 {
     const uint8_t *p = *pp;
@@ -619,7 +299,7 @@ static mote_err read_bytes(const uint8_t **pp, const uint8_t *end, const uint8_t
 }
 
 /* Stores one decoded element into slot dst of a kind's C array. */
-static mote_err store_elem(int kind, uint8_t *dst, const uint8_t *vp, size_t vl)
+static inline mote_err store_elem(int kind, uint8_t *dst, const uint8_t *vp, size_t vl)
 {
     if (wire_width(kind) > 0) {
         if (!vp) return MOTE_ERR_UNEXPECTED_NULL;
@@ -641,47 +321,6 @@ static mote_err read_count(const uint8_t *in, size_t len, size_t min_elem, size_
      * min_elem bytes, so a count the input cannot hold is rejected here. */
     if ((size_t)c > (len - 4) / min_elem) return MOTE_ERR_BAD_LENGTH;
     *count = (size_t)c;
-    return MOTE_OK;
-}
-
-mote_err mote_cql_decode_list(int kind, const uint8_t *in, size_t len, void *v, size_t cap,
-                              size_t *n)
-{
-    if (n) *n = 0;
-    if (!valid_kind(kind)) return MOTE_ERR_TYPE;
-    if (!in && len > 0) return MOTE_ERR_INVALID;
-    size_t count;
-    mote_err e = read_count(in, len, 4, &count);
-    if (e) return e;
-    if (count > cap) {
-        if (n) *n = count;
-        return MOTE_ERR_SPACE;
-    }
-    if (!v && count > 0) return MOTE_ERR_INVALID;
-    uint8_t *dst = (uint8_t *)v;
-    int32_t w = wire_width(kind);
-    const uint8_t *p = in + 4, *end = in + len;
-    /* Fast path: exactly count elements of the native width. The kernel
-     * checks every length; any surprise falls through to the careful loop,
-     * which names the error. */
-    if ((w == 4 || w == 8) && (size_t)(end - p) == count * (4 + (size_t)w)) {
-        bool ok = w == 4 ? mote__cql_list_get32(dst, p, count, MOTE_CQL_SIMD_BEST)
-                         : mote__cql_list_get64(dst, p, count, MOTE_CQL_SIMD_BEST);
-        if (ok) {
-            if (n) *n = count;
-            return MOTE_OK;
-        }
-    }
-    size_t c = csize(kind);
-    for (size_t i = 0; i < count; i++) {
-        const uint8_t *vp;
-        size_t vl;
-        e = read_bytes(&p, end, &vp, &vl);
-        if (!e) e = store_elem(kind, dst + i * c, vp, vl);
-        if (e) return e;
-    }
-    if (p != end) return MOTE_ERR_TRAILING;
-    if (n) *n = count;
     return MOTE_OK;
 }
 
@@ -723,111 +362,6 @@ static mote_err extra_elems_err(const uint8_t *p, const uint8_t *end)
     return MOTE_ERR_DIMENSION;
 }
 
-static mote_err decode_vector(int kind, int32_t fixed, const uint8_t *in, size_t len, void *v,
-                              size_t dim)
-{
-    if (!valid_kind(kind)) return MOTE_ERR_TYPE;
-    if ((!in && len > 0) || (!v && dim > 0)) return MOTE_ERR_INVALID;
-    if (dim == 0) return MOTE_ERR_DIMENSION;
-    uint8_t *dst = (uint8_t *)v;
-    int32_t w = wire_width(kind);
-    if (fixed >= 0) {
-        size_t need = 0;
-        bool fits = mote_size_mul(dim, (size_t)fixed, &need);
-        if (!fits || len != need) return packed_len_err(len, (size_t)fixed, fits ? need : SIZE_MAX);
-        if (w > 0) {
-            return get_packed(kind, dst, in, dim) ? MOTE_OK : MOTE_ERR_MISMATCH;
-        }
-        for (size_t i = 0; i < dim; i++) {
-            mote_view view = {in + i * (size_t)fixed, (size_t)fixed};
-            memcpy(dst + i * sizeof view, &view, sizeof view);
-        }
-        return MOTE_OK;
-    }
-    /* Each element takes at least one byte (its vint). */
-    if (dim > len) return MOTE_ERR_DIMENSION;
-    const uint8_t *p = in, *end = in + len;
-    size_t c = csize(kind);
-    for (size_t i = 0; i < dim; i++) {
-        if (p == end) return MOTE_ERR_DIMENSION;
-        const uint8_t *vp;
-        size_t vl;
-        mote_err e = read_vint_elem(&p, end, &vp, &vl);
-        if (!e) e = store_elem(kind, dst + i * c, vp, vl);
-        if (e) return e;
-    }
-    if (p != end) return extra_elems_err(p, end);
-    return MOTE_OK;
-}
-
-mote_err mote_cql_decode_vector(int kind, const uint8_t *in, size_t len, void *v, size_t dim)
-{
-    if (kind == MOTE_CQL_VECTOR) return MOTE_ERR_TYPE;
-    return decode_vector(kind, mote_cql_kind_fixed(kind), in, len, v, dim);
-}
-
-mote_err mote_cql_decode_map(int kkind, const uint8_t *in, size_t len, void *k, int vkind,
-                             void *v, size_t cap, size_t *n)
-{
-    if (n) *n = 0;
-    if (!valid_kind(kkind) || !valid_kind(vkind)) return MOTE_ERR_TYPE;
-    if (!in && len > 0) return MOTE_ERR_INVALID;
-    size_t count;
-    mote_err e = read_count(in, len, 8, &count);
-    if (e) return e;
-    if (count > cap) {
-        if (n) *n = count;
-        return MOTE_ERR_SPACE;
-    }
-    if ((!k || !v) && count > 0) return MOTE_ERR_INVALID;
-    const uint8_t *p = in + 4, *end = in + len;
-    size_t kc = csize(kkind), vc = csize(vkind);
-    for (size_t i = 0; i < count; i++) {
-        const uint8_t *vp;
-        size_t vl;
-        e = read_bytes(&p, end, &vp, &vl);
-        if (!e && !vp) e = MOTE_ERR_UNEXPECTED_NULL;
-        if (!e) e = store_elem(kkind, (uint8_t *)k + i * kc, vp, vl);
-        if (!e) e = read_bytes(&p, end, &vp, &vl);
-        if (!e) e = store_elem(vkind, (uint8_t *)v + i * vc, vp, vl);
-        if (e) return e;
-    }
-    if (p != end) return MOTE_ERR_TRAILING;
-    if (n) *n = count;
-    return MOTE_OK;
-}
-
-mote_err mote_cql_encode_array(const mote_cql_type *t, const void *v, size_t n, uint8_t *out,
-                               size_t cap, size_t *written)
-{
-    if (written) *written = 0;
-    if (!t || !t->sub) return MOTE_ERR_TYPE;
-    if (t->kind == MOTE_CQL_LIST || t->kind == MOTE_CQL_SET)
-        return mote_cql_encode_list(t->sub->kind, v, n, out, cap, written);
-    if (t->kind != MOTE_CQL_VECTOR) return MOTE_ERR_TYPE;
-    if (n != t->dim) return MOTE_ERR_DIMENSION;
-    mote_err e = need_array(t->sub->kind, v, n);
-    if (e) return e;
-    return encode_vector(t->sub->kind, t->sub->fixed, v, n, out, cap, written);
-}
-
-mote_err mote_cql_decode_array(const mote_cql_type *t, const uint8_t *in, size_t len, void *v,
-                               size_t cap, size_t *n)
-{
-    if (n) *n = 0;
-    if (!t || !t->sub) return MOTE_ERR_TYPE;
-    if (t->kind == MOTE_CQL_LIST || t->kind == MOTE_CQL_SET)
-        return mote_cql_decode_list(t->sub->kind, in, len, v, cap, n);
-    if (t->kind != MOTE_CQL_VECTOR) return MOTE_ERR_TYPE;
-    if (cap < t->dim) {
-        if (n) *n = t->dim;
-        return MOTE_ERR_SPACE;
-    }
-    mote_err e = decode_vector(t->sub->kind, t->sub->fixed, in, len, v, t->dim);
-    if (!e && n) *n = t->dim;
-    return e;
-}
-
 /* ---- iterator ---------------------------------------------------------------- */
 
 mote_err mote_cql_iter_init(mote_cql_iter *it, const mote_cql_type *t, const uint8_t *in,
@@ -835,53 +369,41 @@ mote_err mote_cql_iter_init(mote_cql_iter *it, const mote_cql_type *t, const uin
 {
     if (!it) return MOTE_ERR_INVALID;
     memset(it, 0, sizeof *it);
-    it->err = MOTE_ERR_INVALID;
-    if (!t || (!in && len > 0)) return MOTE_ERR_INVALID;
-    it->err = MOTE_ERR_TYPE;
-    if (!is_collection(t->kind) || !t->sub) return MOTE_ERR_TYPE;
-    it->type = t;
-    it->next_type = t->sub;
-    it->p = in;
-    it->end = in + len;
-    mote_err e = MOTE_OK;
+    mote_err e = MOTE_ERR_INVALID;
     size_t count = 0;
-    switch (t->kind) {
-    case MOTE_CQL_LIST:
-    case MOTE_CQL_SET:
-        e = read_count(in, len, 4, &count);
-        it->left = count;
-        it->p = in + 4;
-        break;
-    case MOTE_CQL_MAP:
-        e = read_count(in, len, 8, &count);
-        it->left = 2 * count;
-        it->p = in + 4;
-        break;
-    case MOTE_CQL_TUPLE:
-        count = t->nsub;
-        it->left = count;
-        if (count > len / 4) e = MOTE_ERR_TRUNCATED;
-        break;
-    default: /* vector */
-        count = t->dim;
-        it->left = count;
-        if (t->sub->fixed >= 0) {
-            size_t need = 0;
-            bool fits = mote_size_mul(count, (size_t)t->sub->fixed, &need);
-            if (!fits || need != len) e = packed_len_err(len, (size_t)t->sub->fixed, fits ? need : SIZE_MAX);
-        } else if (count > len) {
-            e = MOTE_ERR_DIMENSION;
+    if (t && (in || len == 0)) {
+        e = MOTE_ERR_TYPE;
+        int k = t->kind;
+        if (is_collection(k) && t->sub) {
+            it->type = t;
+            it->next_type = t->sub;
+            it->p = in;
+            it->end = in + len;
+            if (k <= MOTE_CQL_MAP) { /* list, set, map: an [int] count */
+                e = read_count(in, len, k == MOTE_CQL_MAP ? 8 : 4, &count);
+                if (!e) it->p = in + 4;
+            } else if (k == MOTE_CQL_TUPLE) {
+                count = t->nsub;
+                e = count > len / 4 ? MOTE_ERR_TRUNCATED : MOTE_OK;
+            } else { /* vector */
+                count = t->dim;
+                int32_t fixed = t->sub->fixed;
+                size_t need = 0;
+                if (fixed >= 0) {
+                    bool fits = mote_size_mul(count, (size_t)fixed, &need);
+                    if (!fits || need != len)
+                        e = packed_len_err(len, (size_t)fixed, fits ? need : SIZE_MAX);
+                    else e = MOTE_OK;
+                } else {
+                    e = count > len ? MOTE_ERR_DIMENSION : MOTE_OK;
+                }
+            }
+            if (!e) it->left = k == MOTE_CQL_MAP ? 2 * count : count;
         }
-        break;
     }
-    if (e) {
-        it->err = e;
-        it->left = 0;
-        return e;
-    }
-    it->count = count;
-    it->err = MOTE_OK;
-    return MOTE_OK;
+    it->err = e;
+    if (!e) it->count = count;
+    return e;
 }
 
 static bool iter_fail(mote_cql_iter *it, mote_err e)
@@ -924,7 +446,7 @@ bool mote_cql_iter_next(mote_cql_iter *it, mote_cql_value *out)
             e = MOTE_ERR_UNEXPECTED_NULL; /* a map key */
     }
     if (!e && vp) {
-        int32_t w = node_width(t);
+        int32_t w = wire_width(t->kind);
         if (w >= 0 && vl != (size_t)w) e = MOTE_ERR_MISMATCH;
     }
     if (e) return iter_fail(it, e);
@@ -957,74 +479,503 @@ size_t mote_cql_iter_count(const mote_cql_iter *it)
     return it ? it->count : 0;
 }
 
+/* ---- bulk encoding: one kernel for lists, sets, maps and vectors ---------- */
+
+/*
+ * What a bulk encoder writes: n elements from one caller array (list, set,
+ * vector) or n keys and n values from two (map), each element preceded by
+ * its pfx; lists, sets and maps (pfx PFX_INT) start with the [int] count.
+ * Every typed entry point fills one of these and calls cmeasure/cwrite.
+ */
+typedef struct cspec {
+    const uint8_t *src[2];   /* elements, or map keys then values */
+    int kind[2];
+    size_t n;
+    int32_t fixed;           /* vector: the element's fixed length, or -1 */
+    uint8_t narr;            /* 1, or 2 for a map */
+    uint8_t pfx;
+    bool typed;              /* from a type node: a vector may hold vectors */
+} cspec;
+
+static void spec_list(cspec *c, int kind, const void *v, size_t n)
+{
+    memset(c, 0, sizeof *c);
+    c->src[0] = (const uint8_t *)v;
+    c->kind[0] = kind;
+    c->n = n;
+    c->fixed = -1;
+    c->narr = 1;
+    c->pfx = PFX_INT;
+}
+
+static void spec_vector(cspec *c, int kind, int32_t fixed, const void *v, size_t n)
+{
+    spec_list(c, kind, v, n);
+    c->fixed = fixed;
+    c->pfx = fixed >= 0 ? PFX_NONE : PFX_VINT;
+}
+
+static void spec_map(cspec *c, int kk, const void *k, int vk, const void *v, size_t n)
+{
+    spec_list(c, kk, k, n);
+    c->src[1] = (const uint8_t *)v;
+    c->kind[1] = vk;
+    c->narr = 2;
+}
+
+/* Checks the arguments and every element and computes the exact size.
+ * Native widths are sized in O(1); views are read one by one. */
+static mote_err cmeasure(const cspec *c, size_t *size)
+{
+    size_t n = c->n;
+    for (unsigned j = 0; j < c->narr; j++) {
+        if (!valid_kind(c->kind[j])) return MOTE_ERR_TYPE;
+        if (!c->src[j] && n > 0) return MOTE_ERR_INVALID;
+    }
+    if (c->pfx != PFX_INT) {
+        /* untyped vector<vector>: the inner type is unknown */
+        if (!c->typed && c->kind[0] == MOTE_CQL_VECTOR) return MOTE_ERR_TYPE;
+        if (n == 0) return MOTE_ERR_DIMENSION;
+    }
+    if (n > MAXL) return MOTE_ERR_OVERFLOW;
+    size_t total = c->pfx == PFX_INT ? 4 : 0;
+    for (unsigned j = 0; j < c->narr; j++) {
+        int kind = c->kind[j];
+        int32_t w = wire_width(kind);
+        size_t s = 0;
+        if (w > 0) {
+            if (!mote_size_mul(n, (size_t)w + pfx_size(c->pfx, (size_t)w), &s))
+                return MOTE_ERR_OVERFLOW;
+        } else {
+            const mote_view *views = (const mote_view *)(const void *)c->src[j];
+            for (size_t i = 0; i < n; i++) {
+                size_t l = views[i].len;
+                /* The server refuses null elements in collections. */
+                if (!views[i].ptr) return MOTE_ERR_UNEXPECTED_NULL;
+                if (l > MAXL) return MOTE_ERR_OVERFLOW;
+                if ((kind == MOTE_CQL_INET && l != 4 && l != 16) ||
+                    (c->fixed >= 0 && l != (size_t)c->fixed))
+                    return MOTE_ERR_MISMATCH;
+                if (!mote_size_add(s, pfx_size(c->pfx, l) + l, &s) || s > MAXL)
+                    return MOTE_ERR_OVERFLOW;
+            }
+        }
+        if (!mote_size_add(total, s, &total)) return MOTE_ERR_OVERFLOW;
+    }
+    if (total > MAXL) return MOTE_ERR_OVERFLOW;
+    *size = total;
+    return MOTE_OK;
+}
+
+/* Writes element i of a caller array: its prefix, then its wire bytes. */
+static inline uint8_t *put_elem(int kind, int32_t w, int pfx, uint8_t *p, const uint8_t *arr,
+                                size_t i)
+{
+    const uint8_t *src;
+    size_t len;
+    if (w > 0) {
+        src = arr + i * (size_t)w;
+        len = (size_t)w;
+    } else {
+        mote_view view; /* never null: measured first */
+        memcpy(&view, arr + i * sizeof view, sizeof view);
+        src = view.ptr;
+        len = view.len;
+    }
+    p += pfx_put(pfx, p, (uint32_t)len);
+    if (w > 0) put_native(kind, p, src);
+    else copy_bytes(p, src, len);
+    return p + len;
+}
+
+/* Writes a measured value to p. The spec is read into locals first: stores
+ * through p may alias it as far as the compiler knows. */
+static void cwrite(const cspec *c, uint8_t *p)
+{
+    size_t n = c->n;
+    int pfx = c->pfx, k0 = c->kind[0], k1 = c->kind[1];
+    int32_t w0 = wire_width(k0), w1 = wire_width(k1);
+    const uint8_t *s0 = c->src[0], *s1 = c->src[1];
+    bool map = c->narr == 2;
+    if (pfx == PFX_INT) p += pfx_put(PFX_INT, p, (uint32_t)n);
+#if !MOTE_SMALL
+    /* Hot cases: one kernel call for the whole body. */
+    if (!map && (w0 == 4 || w0 == 8)) {
+        if (pfx == PFX_NONE) {
+            swap_packed(w0, p, s0, n);
+            return;
+        }
+        if (pfx == PFX_INT) {
+            if (w0 == 4) mote__cql_list_put32(p, s0, n, MOTE_CQL_SIMD_BEST);
+            else mote__cql_list_put64(p, s0, n, MOTE_CQL_SIMD_BEST);
+            return;
+        }
+    }
+    /* Lists, sets, maps: loops with the prefix folded to a store. */
+    if (pfx == PFX_INT && !map) {
+        for (size_t i = 0; i < n; i++) p = put_elem(k0, w0, PFX_INT, p, s0, i);
+        return;
+    }
+    if (pfx == PFX_INT) {
+        for (size_t i = 0; i < n; i++) {
+            p = put_elem(k0, w0, PFX_INT, p, s0, i);
+            p = put_elem(k1, w1, PFX_INT, p, s1, i);
+        }
+        return;
+    }
+#endif
+    /* Map keys and values interleave: each element is written in place. */
+    for (size_t i = 0; i < n; i++) {
+        p = put_elem(k0, w0, pfx, p, s0, i);
+        if (map) p = put_elem(k1, w1, pfx, p, s1, i);
+    }
+}
+
+static mote_err csize_out(const cspec *c, size_t *size)
+{
+    size_t s;
+    mote_err e = cmeasure(c, &s);
+    if (!e && size) *size = s;
+    return e;
+}
+
+static mote_err cencode(const cspec *c, uint8_t *out, size_t cap, size_t *written)
+{
+    if (written) *written = 0;
+    size_t need;
+    mote_err e = cmeasure(c, &need);
+    if (e) return e;
+    if (written) *written = need;
+    if (!out && cap > 0) return MOTE_ERR_INVALID;
+    if (need > cap) return MOTE_ERR_SPACE;
+    cwrite(c, out);
+    return MOTE_OK;
+}
+
+/* Sized, reserved once in b, written into its tail and committed. */
+static mote_err cencode_buf(mote_buf *b, const cspec *c)
+{
+    size_t need, avail = 0;
+    mote_err e = cmeasure(c, &need);
+    if (e) return e;
+    if (!b) return MOTE_ERR_INVALID;
+    e = mote_buf_reserve(b, need);
+    if (e) return e;
+    uint8_t *tail = mote_buf_tail(b, &avail);
+    if (avail < need || !tail) return MOTE_ERR_NOMEM; /* need >= 1 */
+    cwrite(c, tail);
+    mote_buf_commit(b, need);
+    return MOTE_OK;
+}
+
+mote_err mote_cql_list_size(int kind, const void *v, size_t n, size_t *size)
+{
+    cspec c;
+    spec_list(&c, kind, v, n);
+    return csize_out(&c, size);
+}
+
+mote_err mote_cql_vector_size(int kind, const void *v, size_t n, size_t *size)
+{
+    cspec c;
+    spec_vector(&c, kind, mote_cql_kind_fixed(kind), v, n);
+    return csize_out(&c, size);
+}
+
+mote_err mote_cql_map_size(int kkind, const void *k, int vkind, const void *v, size_t n,
+                           size_t *size)
+{
+    cspec c;
+    spec_map(&c, kkind, k, vkind, v, n);
+    return csize_out(&c, size);
+}
+
+mote_err mote_cql_encode_list(int kind, const void *v, size_t n, uint8_t *out, size_t cap,
+                              size_t *written)
+{
+    cspec c;
+    spec_list(&c, kind, v, n);
+    return cencode(&c, out, cap, written);
+}
+
+mote_err mote_cql_encode_vector(int kind, const void *v, size_t n, uint8_t *out, size_t cap,
+                                size_t *written)
+{
+    cspec c;
+    spec_vector(&c, kind, mote_cql_kind_fixed(kind), v, n);
+    return cencode(&c, out, cap, written);
+}
+
+mote_err mote_cql_encode_map(int kkind, const void *k, int vkind, const void *v, size_t n,
+                             uint8_t *out, size_t cap, size_t *written)
+{
+    cspec c;
+    spec_map(&c, kkind, k, vkind, v, n);
+    return cencode(&c, out, cap, written);
+}
+
+mote_err mote_cql_encode_list_buf(mote_buf *b, int kind, const void *v, size_t n)
+{
+    cspec c;
+    spec_list(&c, kind, v, n);
+    return cencode_buf(b, &c);
+}
+
+mote_err mote_cql_encode_vector_buf(mote_buf *b, int kind, const void *v, size_t n)
+{
+    cspec c;
+    spec_vector(&c, kind, mote_cql_kind_fixed(kind), v, n);
+    return cencode_buf(b, &c);
+}
+
+mote_err mote_cql_encode_map_buf(mote_buf *b, int kkind, const void *k, int vkind, const void *v,
+                                 size_t n)
+{
+    cspec c;
+    spec_map(&c, kkind, k, vkind, v, n);
+    return cencode_buf(b, &c);
+}
+
+mote_err mote_cql_encode_array(const mote_cql_type *t, const void *v, size_t n, uint8_t *out,
+                               size_t cap, size_t *written)
+{
+    if (written) *written = 0;
+    if (!t || !t->sub) return MOTE_ERR_TYPE;
+    cspec c;
+    if (t->kind == MOTE_CQL_LIST || t->kind == MOTE_CQL_SET) {
+        spec_list(&c, t->sub->kind, v, n);
+    } else {
+        if (t->kind != MOTE_CQL_VECTOR) return MOTE_ERR_TYPE;
+        if (n != t->dim) return MOTE_ERR_DIMENSION;
+        spec_vector(&c, t->sub->kind, t->sub->fixed, v, n);
+        c.typed = true;
+    }
+    return cencode(&c, out, cap, written);
+}
+
+/* ---- bulk decoding: the iterator, stored into the caller's arrays --------- */
+
+/* Decodes value in[0..len) of collection type t (list, set, map or vector)
+ * into k (elements, map keys) and v (map values). */
+static mote_err cdecode(const mote_cql_type *t, const uint8_t *in, size_t len, uint8_t *k,
+                        uint8_t *v, size_t cap, size_t *n)
+{
+    mote_cql_iter it;
+    mote_err e = mote_cql_iter_init(&it, t, in, len);
+    if (e) return e;
+    size_t count = it.count;
+    bool map = t->kind == MOTE_CQL_MAP;
+    if (count > cap) {
+        if (n) *n = count;
+        return MOTE_ERR_SPACE;
+    }
+    if ((!k || (map && !v)) && count > 0) return MOTE_ERR_INVALID;
+#if !MOTE_SMALL
+    /* Hot cases: one kernel call for the whole body. A list kernel checks
+     * every length; any surprise falls through to the careful loop, which
+     * names the error. A packed vector's length is already checked. */
+    int32_t w = wire_width(t->sub->kind);
+    if (!map && (w == 4 || w == 8)) {
+        if (t->kind == MOTE_CQL_VECTOR) {
+            if (t->sub->fixed >= 0) {
+                swap_packed(w, k, in, count);
+                return MOTE_OK;
+            }
+        } else if (len - 4 == count * (4 + (size_t)w) &&
+            (w == 4 ? mote__cql_list_get32(k, in + 4, count, MOTE_CQL_SIMD_BEST)
+                    : mote__cql_list_get64(k, in + 4, count, MOTE_CQL_SIMD_BEST))) {
+            if (n) *n = count;
+            return MOTE_OK;
+        }
+    }
+    /* Lists, sets and maps element by element without the iterator's
+     * per-element bookkeeping: the same checks in the same order. */
+    if (t->kind != MOTE_CQL_VECTOR) {
+        int k0 = t->sub->kind, k1 = map ? t->sub->next->kind : k0;
+        size_t c0 = csize(k0), c1 = csize(k1);
+        const uint8_t *p = in + 4, *end = in + len;
+        for (size_t i = 0; !map && i < count; i++) {
+            const uint8_t *vp;
+            size_t vl;
+            e = read_bytes(&p, end, &vp, &vl);
+            if (!e) e = store_elem(k0, k + i * c0, vp, vl);
+            if (e) return e;
+        }
+        for (size_t i = 0; map && i < count; i++) {
+            const uint8_t *vp;
+            size_t vl;
+            e = read_bytes(&p, end, &vp, &vl);
+            if (!e && !vp) e = MOTE_ERR_UNEXPECTED_NULL; /* a map key */
+            if (!e) e = store_elem(k0, k + i * c0, vp, vl);
+            if (!e) e = read_bytes(&p, end, &vp, &vl);
+            if (!e) e = store_elem(k1, v + i * c1, vp, vl);
+            if (e) return e;
+        }
+        if (p != end) return MOTE_ERR_TRAILING;
+        if (n) *n = count;
+        return MOTE_OK;
+    }
+#endif
+    mote_cql_value val;
+    for (size_t i = 0; mote_cql_iter_next(&it, &val); i++) {
+        int kind = val.type->kind;
+        size_t at = map ? i / 2 : i;
+        uint8_t *dst = (map && (i & 1)) ? v : k;
+        e = store_elem(kind, dst + at * csize(kind), val.ptr, val.len);
+        if (e) return e;
+    }
+    if (it.err) return it.err;
+    if (n) *n = count;
+    return MOTE_OK;
+}
+
+/* Type nodes for the kind-driven entry points: a collection of elem (and,
+ * for a map, elem then val). */
+static void mk_type(mote_cql_type *c, int ckind, mote_cql_type *elem, int kind, size_t dim)
+{
+    memset(elem, 0, sizeof *elem);
+    elem->kind = (uint8_t)kind;
+    elem->fixed = mote_cql_kind_fixed(kind);
+    memset(c, 0, sizeof *c);
+    c->kind = (uint8_t)ckind;
+    c->nsub = 1;
+    c->dim = (uint32_t)dim;
+    c->sub = elem;
+}
+
+mote_err mote_cql_decode_list(int kind, const uint8_t *in, size_t len, void *v, size_t cap,
+                              size_t *n)
+{
+    if (n) *n = 0;
+    if (!valid_kind(kind)) return MOTE_ERR_TYPE;
+    mote_cql_type t, e;
+    mk_type(&t, MOTE_CQL_LIST, &e, kind, 0);
+    return cdecode(&t, in, len, (uint8_t *)v, NULL, cap, n);
+}
+
+/* Vector of t->dim elements: the checks before the input is looked at. */
+static mote_err decode_vector(const mote_cql_type *t, const uint8_t *in, size_t len, void *v)
+{
+    if (!valid_kind(t->sub->kind)) return MOTE_ERR_TYPE;
+    if ((!in && len > 0) || (!v && t->dim > 0)) return MOTE_ERR_INVALID;
+    if (t->dim == 0) return MOTE_ERR_DIMENSION;
+#if !MOTE_SMALL
+    /* The hot case without the iterator's set-up: a packed vector of 4- or
+     * 8-byte values whose length is exactly right. */
+    int32_t w = wire_width(t->sub->kind);
+    size_t need;
+    if ((w == 4 || w == 8) && t->sub->fixed >= 0 && mote_size_mul(t->dim, (size_t)w, &need) &&
+        need == len) {
+        swap_packed(w, (uint8_t *)v, in, t->dim);
+        return MOTE_OK;
+    }
+#endif
+    return cdecode(t, in, len, (uint8_t *)v, NULL, t->dim, NULL);
+}
+
+mote_err mote_cql_decode_vector(int kind, const uint8_t *in, size_t len, void *v, size_t dim)
+{
+    if (kind == MOTE_CQL_VECTOR) return MOTE_ERR_TYPE;
+#if SIZE_MAX > UINT32_MAX
+    /* More elements than 4 GiB of input can hold: the same error either way. */
+    if (dim > UINT32_MAX) dim = UINT32_MAX;
+#endif
+    mote_cql_type t, e;
+    mk_type(&t, MOTE_CQL_VECTOR, &e, kind, dim);
+    return decode_vector(&t, in, len, v);
+}
+
+mote_err mote_cql_decode_map(int kkind, const uint8_t *in, size_t len, void *k, int vkind,
+                             void *v, size_t cap, size_t *n)
+{
+    if (n) *n = 0;
+    if (!valid_kind(kkind) || !valid_kind(vkind)) return MOTE_ERR_TYPE;
+    mote_cql_type t, e[2], unused;
+    mk_type(&t, MOTE_CQL_MAP, &e[0], kkind, 0);
+    mk_type(&unused, MOTE_CQL_MAP, &e[1], vkind, 0);
+    t.nsub = 2;
+    e[0].next = &e[1];
+    return cdecode(&t, in, len, (uint8_t *)k, (uint8_t *)v, cap, n);
+}
+
+mote_err mote_cql_decode_array(const mote_cql_type *t, const uint8_t *in, size_t len, void *v,
+                               size_t cap, size_t *n)
+{
+    if (n) *n = 0;
+    if (!t || !t->sub) return MOTE_ERR_TYPE;
+    if (t->kind == MOTE_CQL_LIST || t->kind == MOTE_CQL_SET)
+        return mote_cql_decode_list(t->sub->kind, in, len, v, cap, n);
+    if (t->kind != MOTE_CQL_VECTOR) return MOTE_ERR_TYPE;
+    if (cap < t->dim) {
+        if (n) *n = t->dim;
+        return MOTE_ERR_SPACE;
+    }
+    mote_err e = decode_vector(t, in, len, v);
+    if (!e && n) *n = t->dim;
+    return e;
+}
+
 /* ---- validation ---------------------------------------------------------------- */
 
-static bool valid_utf8(const uint8_t *s, size_t n)
+/* UTF-8 as Cassandra's text validator takes it (no overlongs, surrogates or
+ * code points past U+10FFFF); ascii: no byte above 0x7f at all. */
+static bool valid_text(const uint8_t *s, size_t n, bool ascii)
 {
-    size_t i = 0;
-    while (i < n) {
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
+    for (size_t i = 0; i < n;) {
+        uint32_t c = s[i++];
+        if (c < 0x80) continue;
+        if (ascii || c < 0xc0 || c >= 0xf8) return false; /* not a lead byte */
+        size_t k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;     /* continuation bytes */
+        uint32_t min = k == 1 ? 0x80 : k == 2 ? 0x800 : 0x10000;
+        c &= 0x3fu >> k;
+        if (n - i < k) return false;
+        for (; k > 0; k--) {
+            if ((s[i] & 0xc0) != 0x80) return false;
+            c = (c << 6) | (s[i++] & 0x3fu);
         }
-        size_t k;
-        uint32_t cp, min;
-        if ((c & 0xe0) == 0xc0) { k = 1; cp = c & 0x1fu; min = 0x80; }
-        else if ((c & 0xf0) == 0xe0) { k = 2; cp = c & 0x0fu; min = 0x800; }
-        else if ((c & 0xf8) == 0xf0) { k = 3; cp = c & 0x07u; min = 0x10000; }
-        else return false;
-        if (n - i <= k) return false;
-        for (size_t j = 1; j <= k; j++) {
-            if ((s[i + j] & 0xc0) != 0x80) return false;
-            cp = (cp << 6) | (s[i + j] & 0x3fu);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-        i += k + 1;
+        if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return false;
     }
     return true;
 }
 
+/* Months, days (both 32-bit) and nanoseconds as signed vints, exactly n
+ * bytes; Cassandra wants all three of one sign. Vint errors come first.
+ * Read in zigzag form: the low bit is the sign, and a value fits 32 bits
+ * signed exactly when its zigzag form fits 32 bits unsigned. */
 static mote_err check_duration(const uint8_t *p, size_t n)
 {
-    int64_t v[3];
     size_t at = 0;
+    bool neg = false, pos = false, bad = false;
     for (int i = 0; i < 3; i++) {
+        uint64_t u;
         size_t used;
-        mote_err e = mote_cql_vint_get(p + at, n - at, &v[i], &used);
+        mote_err e = mote_cql_uvint_get(p + at, n - at, &u, &used);
         if (e) return e == MOTE_ERR_TRUNCATED ? MOTE_ERR_MISMATCH : e;
         at += used;
+        if (i < 2 && (u >> 32)) bad = true;
+        if (u & 1) neg = true;
+        else if (u) pos = true;
     }
-    if (at != n) return MOTE_ERR_MISMATCH;
-    if (v[0] < INT32_MIN || v[0] > INT32_MAX || v[1] < INT32_MIN || v[1] > INT32_MAX)
-        return MOTE_ERR_MISMATCH;
-    /* Cassandra: months, days and nanoseconds all of one sign. */
-    bool neg = v[0] < 0 || v[1] < 0 || v[2] < 0;
-    bool pos = v[0] > 0 || v[1] > 0 || v[2] > 0;
-    return neg && pos ? MOTE_ERR_MISMATCH : MOTE_OK;
+    return bad || at != n || (neg && pos) ? MOTE_ERR_MISMATCH : MOTE_OK;
 }
 
+/* One non-collection value of kind, n bytes, as the server validates it. */
 static mote_err check_scalar(int kind, const uint8_t *p, size_t n)
 {
     int32_t w = wire_width(kind);
+    bool ok;
     if (w >= 0) {
-        if (n != (size_t)w) return MOTE_ERR_MISMATCH;
-        if (kind == MOTE_CQL_BOOLEAN && p[0] > 1) return MOTE_ERR_MISMATCH;
-        return MOTE_OK;
+        ok = n == (size_t)w && !(kind == MOTE_CQL_BOOLEAN && p[0] > 1);
+    } else if (kind == MOTE_CQL_DURATION) {
+        return check_duration(p, n);
+    } else if (kind == MOTE_CQL_ASCII || kind == MOTE_CQL_TEXT) {
+        ok = valid_text(p, n, kind == MOTE_CQL_ASCII);
+    } else {
+        /* varint at least 1 byte, decimal a 4-byte scale and 1; blob any */
+        ok = n >= (kind == MOTE_CQL_DECIMAL ? 5u : kind == MOTE_CQL_VARINT ? 1u : 0u) &&
+             (kind != MOTE_CQL_INET || n == 4 || n == 16);
     }
-    switch (kind) {
-    case MOTE_CQL_ASCII:
-        for (size_t i = 0; i < n; i++) {
-            if (p[i] > 0x7f) return MOTE_ERR_MISMATCH;
-        }
-        return MOTE_OK;
-    case MOTE_CQL_TEXT: return valid_utf8(p, n) ? MOTE_OK : MOTE_ERR_MISMATCH;
-    case MOTE_CQL_VARINT: return n >= 1 ? MOTE_OK : MOTE_ERR_MISMATCH;
-    case MOTE_CQL_DECIMAL: return n >= 5 ? MOTE_OK : MOTE_ERR_MISMATCH;
-    case MOTE_CQL_INET: return (n == 4 || n == 16) ? MOTE_OK : MOTE_ERR_MISMATCH;
-    case MOTE_CQL_DURATION: return check_duration(p, n);
-    default: return MOTE_OK; /* blob */
-    }
+    return ok ? MOTE_OK : MOTE_ERR_MISMATCH;
 }
 
 /* Iterative depth-first walk with a stack of iterators instead of recursion:
@@ -1064,9 +1015,6 @@ mote_err mote_cql_validate(const mote_cql_type *t, const uint8_t *in, size_t len
 }
 
 /* ---- writer ---------------------------------------------------------------- */
-
-/* Where a new element's length prefix goes. */
-enum { PFX_NONE = 0, PFX_INT = 1, PFX_VINT = 2 };
 
 void mote_cql_writer_init(mote_cql_writer *w, const mote_cql_type *t, uint8_t *out, size_t cap)
 {
@@ -1169,12 +1117,11 @@ static void wadvance(mote_cql_writer *w)
 static mote_err wscalar(mote_cql_writer *w, int pfx, const void *src, size_t n, bool is_null)
 {
     if (n > MAXL) return wfail(w, MOTE_ERR_OVERFLOW);
-    size_t plen = pfx == PFX_INT ? 4 : pfx == PFX_VINT ? mote_cql_uvint_size(n) : 0;
+    size_t plen = pfx_size(pfx, n);
     uint8_t *p = wroom(w, plen + (is_null ? 0 : n));
     if (w->err) return w->err;
     if (p) {
-        if (pfx == PFX_INT) mote_be_store32(p, is_null ? 0xffffffffu : (uint32_t)n);
-        else if (pfx == PFX_VINT) mote_cql_uvint_put(p, n);
+        pfx_put(pfx, p, is_null ? 0xffffffffu : (uint32_t)n);
         if (!is_null) {
             /* scalars are short: a byte loop beats a library memcpy call */
             if (!MOTE_SMALL && n <= 16) {
@@ -1189,61 +1136,79 @@ static mote_err wscalar(mote_cql_writer *w, int pfx, const void *src, size_t n, 
     return w->short_space ? MOTE_ERR_SPACE : MOTE_OK;
 }
 
-mote_err mote_cql_write_null(mote_cql_writer *w)
+/* What a write_* call supplies (write_float has its own path: it alone
+ * needs floating point, which a Cortex-M0+ does in library helpers). */
+enum { WV_NULL, WV_BOOL, WV_INT, WV_BYTES };
+
+/* One path for null, bool, integer and byte elements: claim the slot, check
+ * the value against its type, write it. */
+static mote_err wvalue(mote_cql_writer *w, int what, int64_t v, const void *src, size_t n)
 {
     if (!w) return MOTE_ERR_INVALID;
+    if (!src && n > 0) return wfail(w, MOTE_ERR_INVALID);
     const mote_cql_type *t;
     int pfx;
-    mote_err e = wclaim(w, true, &t, &pfx);
+    mote_err e = wclaim(w, what == WV_NULL, &t, &pfx);
     if (e) return e;
-    return wscalar(w, pfx, NULL, 0, true);
+    int kind = t->kind;
+    int32_t ww = wire_width(kind);
+    uint8_t b[8];
+    if (what == WV_BOOL) {
+        if (kind != MOTE_CQL_BOOLEAN) return wfail(w, MOTE_ERR_MISMATCH);
+        b[0] = (uint8_t)v;
+        src = b;
+        n = 1;
+    } else if (what == WV_INT) {
+        /* Every integer kind: the big-endian 8 bytes, then the low ones
+         * that the type holds (varint: as few as keep the value, minimal
+         * two's complement); the bytes dropped must all repeat the sign of
+         * the first one kept (date: unsigned, zeros). */
+        const uint32_t int_kinds =
+            1u << MOTE_CQL_TINYINT | 1u << MOTE_CQL_SMALLINT | 1u << MOTE_CQL_INT |
+            1u << MOTE_CQL_BIGINT | 1u << MOTE_CQL_COUNTER | 1u << MOTE_CQL_TIMESTAMP |
+            1u << MOTE_CQL_TIME | 1u << MOTE_CQL_DATE | 1u << MOTE_CQL_VARINT;
+        if (kind > MOTE_CQL_VECTOR || !((int_kinds >> kind) & 1))
+            return wfail(w, MOTE_ERR_MISMATCH);
+        mote_be_store64(b, (uint64_t)v);
+        size_t s = 0;
+        if (kind == MOTE_CQL_VARINT) {
+            while (s < 7 && b[s] == (uint8_t)-(b[s + 1] >> 7)) s++;
+        } else {
+            s = 8 - (size_t)ww;
+        }
+        uint8_t fill = kind == MOTE_CQL_DATE ? 0 : (uint8_t)-(b[s] >> 7);
+        for (size_t i = 0; i < s; i++) {
+            if (b[i] != fill) return wfail(w, MOTE_ERR_MISMATCH);
+        }
+        src = b + s;
+        n = 8 - s;
+    } else if (what == WV_BYTES) {
+        if ((ww >= 0 && n != (size_t)ww) ||
+            (pfx == PFX_NONE && w->depth > 0 && n != (size_t)t->fixed) || /* packed */
+            (kind == MOTE_CQL_INET && n != 4 && n != 16))
+            return wfail(w, MOTE_ERR_MISMATCH);
+    }
+    return wscalar(w, pfx, src, n, what == WV_NULL);
+}
+
+mote_err mote_cql_write_null(mote_cql_writer *w)
+{
+    return wvalue(w, WV_NULL, 0, NULL, 0);
 }
 
 mote_err mote_cql_write_bool(mote_cql_writer *w, bool v)
 {
-    if (!w) return MOTE_ERR_INVALID;
-    const mote_cql_type *t;
-    int pfx;
-    mote_err e = wclaim(w, false, &t, &pfx);
-    if (e) return e;
-    if (t->kind != MOTE_CQL_BOOLEAN) return wfail(w, MOTE_ERR_MISMATCH);
-    uint8_t b = v ? 1 : 0;
-    return wscalar(w, pfx, &b, 1, false);
+    return wvalue(w, WV_BOOL, v, NULL, 0);
 }
 
 mote_err mote_cql_write_int(mote_cql_writer *w, int64_t v)
 {
-    if (!w) return MOTE_ERR_INVALID;
-    const mote_cql_type *t;
-    int pfx;
-    mote_err e = wclaim(w, false, &t, &pfx);
-    if (e) return e;
-    /* One path for every integer kind: the big-endian 8 bytes, range
-     * checked, then the low wire_width bytes (varint: minimal). */
-    uint8_t b[8];
-    mote_be_store64(b, (uint64_t)v);
-    int kind = t->kind;
-    size_t s = 0;
-    if (kind == MOTE_CQL_VARINT) {
-        /* Minimal two's complement: drop leading bytes that only repeat
-         * the sign of the next byte. */
-        while (s < 7 && ((b[s] == 0x00 && (b[s + 1] & 0x80) == 0) ||
-                         (b[s] == 0xff && (b[s + 1] & 0x80) != 0)))
-            s++;
-    } else {
-        int32_t ww = wire_width(kind);
-        if (ww < 1 || ww > 8 || kind == MOTE_CQL_BOOLEAN || kind == MOTE_CQL_FLOAT ||
-            kind == MOTE_CQL_DOUBLE)
-            return wfail(w, MOTE_ERR_MISMATCH);
-        if (kind == MOTE_CQL_DATE) {
-            if (v < 0 || v > (int64_t)UINT32_MAX) return wfail(w, MOTE_ERR_MISMATCH);
-        } else if (ww < 8) {
-            int64_t lim = ww == 1 ? 0x80 : ww == 2 ? 0x8000 : (int64_t)0x80000000;
-            if (v < -lim || v >= lim) return wfail(w, MOTE_ERR_MISMATCH);
-        }
-        s = 8 - (size_t)ww;
-    }
-    return wscalar(w, pfx, b + s, 8 - s, false);
+    return wvalue(w, WV_INT, v, NULL, 0);
+}
+
+mote_err mote_cql_write_bytes(mote_cql_writer *w, const void *p, size_t n)
+{
+    return wvalue(w, WV_BYTES, 0, p, n);
 }
 
 mote_err mote_cql_write_float(mote_cql_writer *w, double v)
@@ -1265,22 +1230,6 @@ mote_err mote_cql_write_float(mote_cql_writer *w, double v)
     return wfail(w, MOTE_ERR_MISMATCH);
 }
 
-mote_err mote_cql_write_bytes(mote_cql_writer *w, const void *p, size_t n)
-{
-    if (!w) return MOTE_ERR_INVALID;
-    if (!p && n > 0) return wfail(w, MOTE_ERR_INVALID);
-    const mote_cql_type *t;
-    int pfx;
-    mote_err e = wclaim(w, false, &t, &pfx);
-    if (e) return e;
-    int32_t width = node_width(t);
-    if (width >= 0 && n != (size_t)width) return wfail(w, MOTE_ERR_MISMATCH);
-    if (pfx == PFX_NONE && w->depth > 0 && n != (size_t)t->fixed)
-        return wfail(w, MOTE_ERR_MISMATCH); /* packed element of a vector */
-    if (t->kind == MOTE_CQL_INET && n != 4 && n != 16) return wfail(w, MOTE_ERR_MISMATCH);
-    return wscalar(w, pfx, p, n, false);
-}
-
 mote_err mote_cql_write_begin(mote_cql_writer *w)
 {
     if (!w) return MOTE_ERR_INVALID;
@@ -1294,9 +1243,8 @@ mote_err mote_cql_write_begin(mote_cql_writer *w)
      * or one vint byte that end() widens if needed) and a list/set/map
      * count. end() fills them in. */
     size_t len_at = w->len;
-    size_t plen = pfx == PFX_INT ? 4 : pfx == PFX_VINT ? 1 : 0;
-    size_t clen = (t->kind == MOTE_CQL_LIST || t->kind == MOTE_CQL_SET || t->kind == MOTE_CQL_MAP)
-                      ? 4 : 0;
+    size_t plen = pfx_size(pfx, 0);
+    size_t clen = t->kind <= MOTE_CQL_MAP ? 4 : 0; /* list, set, map */
     uint8_t *p = wroom(w, plen + clen);
     if (p) memset(p, 0, plen + clen);
     if (w->err) return w->err;
@@ -1321,23 +1269,20 @@ mote_err mote_cql_write_end(mote_cql_writer *w)
         (t->kind == MOTE_CQL_TUPLE && f->count != t->nsub))
         return wfail(w, MOTE_ERR_DIMENSION);
     if (t->kind == MOTE_CQL_MAP && (f->count & 1)) return wfail(w, MOTE_ERR_STATE);
-    if (w->out && (t->kind == MOTE_CQL_LIST || t->kind == MOTE_CQL_SET || t->kind == MOTE_CQL_MAP))
+    if (w->out && t->kind <= MOTE_CQL_MAP) /* list, set, map: the count */
         mote_be_store32(w->out + f->start, t->kind == MOTE_CQL_MAP ? f->count / 2 : f->count);
     if (f->len_at != SIZE_MAX) {
         size_t body = w->len - f->start;
         if (body > MAXL) return wfail(w, MOTE_ERR_OVERFLOW);
-        if (!f->vint) {
-            if (w->out) mote_be_store32(w->out + f->len_at, (uint32_t)body);
-        } else {
-            size_t k = mote_cql_uvint_size(body);
-            if (k > 1) {
-                size_t old = w->len;
-                wroom(w, k - 1);
-                if (w->err) return w->err;
-                if (w->out) memmove(w->out + f->start + k - 1, w->out + f->start, old - f->start);
-            }
-            if (w->out) mote_cql_uvint_put(w->out + f->len_at, body);
+        /* A vint length longer than its one-byte placeholder: move the body. */
+        size_t k = f->vint ? mote_cql_uvint_size(body) : 1;
+        if (k > 1) {
+            size_t old = w->len;
+            wroom(w, k - 1);
+            if (w->err) return w->err;
+            if (w->out) memmove(w->out + f->start + k - 1, w->out + f->start, old - f->start);
         }
+        if (w->out) pfx_put(f->vint ? PFX_VINT : PFX_INT, w->out + f->len_at, (uint32_t)body);
     }
     w->depth--;
     wadvance(w);
@@ -1352,3 +1297,4 @@ mote_err mote_cql_writer_finish(mote_cql_writer *w, size_t *len)
     if (!w->done) return MOTE_ERR_STATE;
     return w->short_space ? MOTE_ERR_SPACE : MOTE_OK;
 }
+

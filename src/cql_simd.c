@@ -12,6 +12,12 @@
 #include "mote/be.h"
 #include "mote/cql.h"
 
+/* No SIMD level on this target: the header holds the kernels (inline
+ * portable loops) and this file is empty. */
+#if MOTE_CQL_SIMD_NONE
+typedef int mote__cql_simd_none; /* ISO C: no empty translation unit */
+#else
+
 #if !defined(MOTE_NO_SIMD) && (defined(__x86_64__) || defined(__i386__)) && \
     (defined(__GNUC__) || defined(__clang__))
 #define MOTE_CQL_X86 1
@@ -372,3 +378,5 @@ bool mote__cql_list_get64(uint8_t *dst, const uint8_t *src, size_t n, int level)
     (void)level;
     return list_get64_portable(dst, src, n);
 }
+
+#endif /* !MOTE_CQL_SIMD_NONE */

@@ -2,47 +2,53 @@
  * cql_type.c - CQL type descriptors from CQL type text or Cassandra marshal
  * class names, into caller-supplied nodes.
  *
- * A recursive-descent parser; recursion is bounded by MOTE_CQL_MAX_DEPTH and
- * each frame holds only a few words, so the stack stays small on Cortex-M.
- * frozen<...>, FrozenType(...) and ReversedType(...) wrappers are unwrapped
- * in a loop (they change nothing on the wire), so they cost no recursion.
+ * One loop with an explicit stack of open collections (no recursion), so
+ * the stack stays small and fixed on Cortex-M. frozen<...>, FrozenType(...)
+ * and ReversedType(...) wrappers are counted and closed in a loop (they
+ * change nothing on the wire), so they cost no stack.
  */
 #include "mote/cql.h"
 
+#include <string.h>
+
 typedef struct tparser {
-    const char *s;
-    size_t len;
-    size_t pos;
+    const char *s;     /* cursor */
+    const char *end;
     mote_cql_type *nodes;
     size_t cap;
     size_t count;
-    mote_err err;
 } tparser;
 
 /*
  * Names are case-insensitive in CQL text; marshal class names match exactly
- * (they are Java class names). Both tables are one string of NUL-terminated
- * names in mote_cql_kind order (kind = index + 1), then aliases and the
- * wrappers, ended by an empty name: no pointer table (Cortex-M size). Marshal
- * names are stored without their common "Type" suffix.
+ * (they are Java class names). cql_names holds the CQL names, NUL-separated,
+ * in mote_cql_kind order (kind = index + 1), then the aliases varchar and
+ * frozen, ended by an empty name: no pointer table (Cortex-M size). Marshal
+ * names are stored without their common "Type" suffix; those that are just
+ * a CQL name capitalized ("Ascii", "List", "Frozen") come from cql_names
+ * (marshal_cap marks which), the rest from marshal_names with its kinds.
  */
 static const char cql_names[] =
     "ascii\0bigint\0blob\0boolean\0counter\0date\0decimal\0double\0duration\0float\0"
     "inet\0int\0smallint\0text\0time\0timestamp\0timeuuid\0tinyint\0uuid\0varint\0"
     "list\0set\0map\0tuple\0vector\0"
     "varchar\0frozen\0";
-static const char marshal_names[] =
-    "Ascii\0Long\0Bytes\0Boolean\0CounterColumn\0SimpleDate\0Decimal\0Double\0Duration\0"
-    "Float\0InetAddress\0Int32\0Short\0UTF8\0Time\0Timestamp\0TimeUUID\0Byte\0UUID\0"
-    "Integer\0List\0Set\0Map\0Tuple\0Vector\0"
-    "Date\0LexicalUUID\0Frozen\0Reversed\0"; /* DateType: legacy, same 8-byte millis */
-
 #define NAME_KINDS 25 /* names before the aliases */
-
-/* Aliases after the kinds; KIND_WRAP marks frozen/FrozenType/ReversedType. */
+/* KIND_WRAP marks frozen/FrozenType/ReversedType. */
 #define KIND_WRAP 100
-static const uint8_t cql_alias[] = {MOTE_CQL_TEXT, KIND_WRAP};
-static const uint8_t marshal_alias[] = {MOTE_CQL_TIMESTAMP, MOTE_CQL_UUID, KIND_WRAP, KIND_WRAP};
+#define BIT(k) (1ul << ((k) - 1))
+static const unsigned long marshal_cap =
+    BIT(MOTE_CQL_ASCII) | BIT(MOTE_CQL_BOOLEAN) | BIT(MOTE_CQL_DECIMAL) | BIT(MOTE_CQL_DOUBLE) |
+    BIT(MOTE_CQL_DURATION) | BIT(MOTE_CQL_FLOAT) | BIT(MOTE_CQL_TIME) | BIT(MOTE_CQL_TIMESTAMP) |
+    BIT(MOTE_CQL_LIST) | BIT(MOTE_CQL_SET) | BIT(MOTE_CQL_MAP) | BIT(MOTE_CQL_TUPLE) |
+    BIT(MOTE_CQL_VECTOR) | BIT(NAME_KINDS + 2) /* Frozen */;
+static const char marshal_names[] =
+    "Long\0Bytes\0CounterColumn\0SimpleDate\0InetAddress\0Int32\0Short\0UTF8\0TimeUUID\0"
+    "Byte\0UUID\0Integer\0LexicalUUID\0Date\0Reversed\0"; /* DateType: legacy, 8-byte millis */
+static const uint8_t marshal_kinds[] = {
+    MOTE_CQL_BIGINT, MOTE_CQL_BLOB, MOTE_CQL_COUNTER, MOTE_CQL_DATE, MOTE_CQL_INET,
+    MOTE_CQL_INT, MOTE_CQL_SMALLINT, MOTE_CQL_TEXT, MOTE_CQL_TIMEUUID, MOTE_CQL_TINYINT,
+    MOTE_CQL_UUID, MOTE_CQL_VARINT, MOTE_CQL_UUID, MOTE_CQL_TIMESTAMP, KIND_WRAP};
 
 const char *mote_cql_kind_name(int kind)
 {
@@ -53,21 +59,6 @@ const char *mote_cql_kind_name(int kind)
         }
     }
     return s;
-}
-
-int mote_cql_kind_fixed(int kind)
-{
-    switch (kind) {
-    case MOTE_CQL_BOOLEAN: return 1;
-    case MOTE_CQL_INT:
-    case MOTE_CQL_FLOAT: return 4;
-    case MOTE_CQL_BIGINT:
-    case MOTE_CQL_DOUBLE:
-    case MOTE_CQL_TIMESTAMP: return 8;
-    case MOTE_CQL_UUID:
-    case MOTE_CQL_TIMEUUID: return 16;
-    default: return -1;
-    }
 }
 
 static bool is_space(char c)
@@ -83,36 +74,35 @@ static bool is_ident(char c)
 
 static void skip_space(tparser *p)
 {
-    while (p->pos < p->len && is_space(p->s[p->pos])) p->pos++;
+    while (p->s < p->end && is_space(*p->s)) p->s++;
 }
 
+/* Skips spaces; true if c comes next (and is consumed then). */
 static bool eat(tparser *p, char c)
 {
     skip_space(p);
-    if (p->pos < p->len && p->s[p->pos] == c) {
-        p->pos++;
+    if (p->s < p->end && *p->s == c) {
+        p->s++;
         return true;
     }
     return false;
 }
 
-static char lower(char c)
+/* Index + 1 of id[0..n) in a name table, or 0. mode 0: CQL text, any case;
+ * 1: exact; 2: first letter upper case, the rest exact. */
+static size_t find_name(const char *tab, const char *id, size_t n, int mode)
 {
-    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
-}
-
-/* Index + 1 of id[0..n) in a name table, or 0. Marshal names must end in
- * "Type", which the table leaves out. */
-static size_t find_name(const char *tab, const char *id, size_t n, bool marshal)
-{
-    if (marshal) {
-        if (n < 4 || id[n - 4] != 'T' || id[n - 3] != 'y' || id[n - 2] != 'p' || id[n - 1] != 'e')
-            return 0;
-        n -= 4;
-    }
     for (size_t k = 1; *tab; k++) {
         size_t i = 0;
-        while (i < n && tab[i] && (marshal ? id[i] : lower(id[i])) == tab[i]) i++;
+        for (; i < n && tab[i]; i++) {
+            char c = id[i];
+            if (mode == 0 || (mode == 2 && i == 0)) {
+                bool up = c >= 'A' && c <= 'Z';
+                if (mode == 2 && !up) break;
+                if (up) c = (char)(c - 'A' + 'a');
+            }
+            if (c != tab[i]) break;
+        }
         if (i == n && tab[i] == '\0') return k;
         while (*tab++) {
         }
@@ -121,82 +111,38 @@ static size_t find_name(const char *tab, const char *id, size_t n, bool marshal)
 }
 
 /* Kind of an identifier (KIND_WRAP for a wrapper), or 0. Sets *marshal if
- * it was a marshal name. */
+ * it is a marshal class name. */
 static int lookup(const char *id, size_t n, bool *marshal)
 {
-    size_t k = find_name(cql_names, id, n, false);
+    size_t k = find_name(cql_names, id, n, 0);
     *marshal = false;
-    if (k) return k > NAME_KINDS ? cql_alias[k - NAME_KINDS - 1] : (int)k;
-    /* Marshal names may carry a package: match the part after the last dot. */
-    size_t start = n;
-    while (start > 0 && id[start - 1] != '.') start--;
-    k = find_name(marshal_names, id + start, n - start, true);
+    if (k) return k > NAME_KINDS ? (k == NAME_KINDS + 1 ? MOTE_CQL_TEXT : KIND_WRAP) : (int)k;
     *marshal = true;
-    if (k) return k > NAME_KINDS ? marshal_alias[k - NAME_KINDS - 1] : (int)k;
-    return 0;
+    /* Marshal names may carry a package: the part after the last dot, which
+     * must end in "Type" (left out of the tables). */
+    size_t b = n;
+    while (b > 0 && id[b - 1] != '.') b--;
+    id += b;
+    n -= b;
+    if (n < 4 || memcmp(id + n - 4, "Type", 4) != 0) return 0;
+    n -= 4;
+    k = find_name(cql_names, id, n, 2);
+    if (k && (marshal_cap & BIT(k))) return k > NAME_KINDS ? KIND_WRAP : (int)k;
+    k = find_name(marshal_names, id, n, 1);
+    return k ? marshal_kinds[k - 1] : 0;
 }
 
-static bool fail(tparser *p, mote_err e)
-{
-    if (p->err == MOTE_OK) p->err = e;
-    return false;
-}
-
-/* Reads an identifier; false if there is none. */
-static bool ident(tparser *p, const char **id, size_t *n)
-{
-    skip_space(p);
-    size_t b = p->pos;
-    while (p->pos < p->len && is_ident(p->s[p->pos])) p->pos++;
-    *id = p->s + b;
-    *n = p->pos - b;
-    return *n > 0;
-}
-
+/* Node i, or NULL when counting (no nodes: cap is 0) or past cap. */
 static mote_cql_type *node_at(tparser *p, size_t i)
 {
-    return (p->nodes && i < p->cap) ? &p->nodes[i] : NULL;
+    return i < p->cap ? &p->nodes[i] : NULL;
 }
 
-/* An element's head: wrappers, then its name. */
-typedef struct thead {
-    int kind;
-    bool marshal;      /* marshal-class style: (...) brackets */
-    bool frozen;
-    uint8_t wraps;     /* wrapper closers owed after the element */
-    bool wmarshal;     /* their bracket style */
-} thead;
-
-static bool read_head(tparser *p, thead *h)
+/* Closes n wrappers of one bracket style. */
+static bool close_wraps(tparser *p, unsigned n, bool marshal)
 {
-    const char *id;
-    size_t n;
-    bool marshal = false;
-    h->wraps = 0;
-    h->wmarshal = false;
-    h->frozen = false;
-    for (;;) {
-        if (!ident(p, &id, &n)) return fail(p, MOTE_ERR_BAD_TYPE);
-        h->kind = lookup(id, n, &marshal);
-        if (h->kind != KIND_WRAP) break;
-        /* All wrappers around one type use one bracket style. */
-        if (h->wraps > 0 && marshal != h->wmarshal) return fail(p, MOTE_ERR_BAD_TYPE);
-        if (h->wraps >= 64) return fail(p, MOTE_ERR_DEPTH);
-        if (!eat(p, marshal ? '(' : '<')) return fail(p, MOTE_ERR_BAD_TYPE);
-        h->wmarshal = marshal;
-        h->wraps++;
-        if (id[n - 5] != 'd') h->frozen = true; /* all but Reverse(d)Type: (f)rozen, Froze(n)Type */
-    }
-    h->marshal = marshal;
-    if (h->kind == 0) return fail(p, MOTE_ERR_BAD_TYPE);
-    if (h->wraps && h->marshal != h->wmarshal) return fail(p, MOTE_ERR_BAD_TYPE);
-    return true;
-}
-
-static bool close_wraps(tparser *p, unsigned wraps, bool wmarshal)
-{
-    for (unsigned i = 0; i < wraps; i++) {
-        if (!eat(p, wmarshal ? ')' : '>')) return fail(p, MOTE_ERR_BAD_TYPE);
+    while (n--) {
+        if (!eat(p, marshal ? ')' : '>')) return false;
     }
     return true;
 }
@@ -207,40 +153,61 @@ typedef struct tframe {
     size_t prev;       /* last child's node index */
     uint16_t nsub;
     uint8_t kind;
-    bool marshal;
-    uint8_t wraps;
-    bool wmarshal;
+    bool marshal;      /* its bracket style: (...) or <...> */
+    uint8_t wraps;     /* wrapper closers owed after it */
+    bool wmarshal;     /* their bracket style */
 } tframe;
 
 /*
  * Iterative parser: an explicit stack of open collections (MOTE_CQL_MAX_DEPTH
  * small frames) instead of recursion, so the stack a call needs is fixed and
  * small (Cortex-M budget), whatever the input. Nodes are numbered in
- * preorder; counting mode (no node storage) walks the same way.
+ * preorder; counting mode (no node storage) walks the same way. Wrappers
+ * (frozen<...>, FrozenType(...), ReversedType(...)) change nothing on the
+ * wire: they are counted and closed after the element, not nested.
  */
-static bool parse_all(tparser *p)
+static mote_err parse_all(tparser *p)
 {
-    tframe st[MOTE_CQL_MAX_DEPTH];
+    tframe st[MOTE_CQL_MAX_DEPTH + 1]; /* + 1: the head being read */
     unsigned depth = 0;
     for (;;) {
-        /* An element starts: its head, its node, its link into the parent. */
-        thead h;
-        if (!read_head(p, &h)) return false;
-        if (depth >= MOTE_CQL_MAX_DEPTH) return fail(p, MOTE_ERR_DEPTH);
+        /* An element starts: wrappers, then its name. All wrappers around
+         * one type and the type itself use one bracket style. */
+        tframe *h = &st[depth];
+        h->wraps = 0;
+        h->wmarshal = false;
+        bool frozen = false;
+        int kind;
+        for (;;) {
+            skip_space(p);
+            const char *id = p->s;
+            while (p->s < p->end && is_ident(*p->s)) p->s++;
+            size_t n = (size_t)(p->s - id);
+            if (n == 0) return MOTE_ERR_BAD_TYPE;
+            kind = lookup(id, n, &h->marshal);
+            if (kind != KIND_WRAP) break;
+            if (h->wraps > 0 && h->marshal != h->wmarshal) return MOTE_ERR_BAD_TYPE;
+            if (h->wraps >= 64) return MOTE_ERR_DEPTH;
+            if (!eat(p, h->marshal ? '(' : '<')) return MOTE_ERR_BAD_TYPE;
+            h->wmarshal = h->marshal;
+            h->wraps++;
+            if (id[n - 5] != 'd') frozen = true; /* all but Reverse(d)Type */
+        }
+        if (kind == 0 || (h->wraps && h->marshal != h->wmarshal)) return MOTE_ERR_BAD_TYPE;
+        if (depth >= MOTE_CQL_MAX_DEPTH) return MOTE_ERR_DEPTH;
+        /* Its node, and its link into the parent. */
         size_t me = p->count++;
         mote_cql_type *t = node_at(p, me);
+        int32_t fixed = mote_cql_kind_fixed(kind);
         if (t) {
-            t->kind = (uint8_t)h.kind;
-            t->frozen = h.frozen;
-            t->nsub = 0;
-            t->dim = 0;
-            t->fixed = mote_cql_kind_fixed(h.kind);
-            t->sub = NULL;
-            t->next = NULL;
+            memset(t, 0, sizeof *t);
+            t->kind = (uint8_t)kind;
+            t->frozen = frozen;
+            t->fixed = fixed;
         }
         if (depth > 0) {
             tframe *f = &st[depth - 1];
-            if (f->nsub == 0xffffu) return fail(p, MOTE_ERR_BAD_TYPE);
+            if (f->nsub == 0xffffu) return MOTE_ERR_BAD_TYPE;
             mote_cql_type *link = node_at(p, f->nsub == 0 ? f->node : f->prev);
             if (link) {
                 if (f->nsub == 0) link->sub = t;
@@ -249,54 +216,52 @@ static bool parse_all(tparser *p)
             f->prev = me;
             f->nsub++;
         }
-        if (h.kind >= MOTE_CQL_LIST) {
-            if (!eat(p, h.marshal ? '(' : '<')) return fail(p, MOTE_ERR_BAD_TYPE);
-            tframe *f = &st[depth++];
-            f->node = me;
-            f->prev = me;
-            f->nsub = 0;
-            f->kind = (uint8_t)h.kind;
-            f->marshal = h.marshal;
-            f->wraps = h.wraps;
-            f->wmarshal = h.wmarshal;
+        if (kind >= MOTE_CQL_LIST) {
+            if (!eat(p, h->marshal ? '(' : '<')) return MOTE_ERR_BAD_TYPE;
+            h->node = me;
+            h->prev = me;
+            h->nsub = 0;
+            h->kind = (uint8_t)kind;
+            depth++;
             continue; /* parse its first parameter */
         }
-        if (!close_wraps(p, h.wraps, h.wmarshal)) return false;
-        /* A complete element: close every collection it completes. */
-        int32_t last_fixed = mote_cql_kind_fixed(h.kind);
+        /* A complete element: close its wrappers, then every collection it
+         * completes. */
+        unsigned wraps = h->wraps;
+        bool wmarshal = h->wmarshal;
         for (;;) {
-            if (depth == 0) return true;
+            if (!close_wraps(p, wraps, wmarshal)) return MOTE_ERR_BAD_TYPE;
+            if (depth == 0) return MOTE_OK;
             tframe *f = &st[depth - 1];
             const char close = f->marshal ? ')' : '>';
             uint32_t dim = 0;
-            int32_t fixed = -1;
             if (f->kind == MOTE_CQL_VECTOR) {
-                if (!eat(p, ',')) return fail(p, MOTE_ERR_BAD_TYPE);
+                if (!eat(p, ',')) return MOTE_ERR_BAD_TYPE;
                 skip_space(p);
-                uint64_t d = 0;
-                size_t digits = 0;
-                while (p->pos < p->len && p->s[p->pos] >= '0' && p->s[p->pos] <= '9') {
-                    d = d * 10 + (uint64_t)(p->s[p->pos] - '0');
-                    if (d > INT32_MAX) return fail(p, MOTE_ERR_BAD_TYPE);
-                    p->pos++;
-                    digits++;
+                uint32_t d = 0; /* <= INT32_MAX / 10 before each step: no wrap */
+                const char *digits = p->s;
+                while (p->s < p->end && *p->s >= '0' && *p->s <= '9') {
+                    if (d > INT32_MAX / 10) return MOTE_ERR_BAD_TYPE;
+                    d = d * 10 + (uint32_t)(*p->s++ - '0');
+                    if (d > INT32_MAX) return MOTE_ERR_BAD_TYPE;
                 }
-                if (digits == 0 || d == 0) return fail(p, MOTE_ERR_BAD_TYPE);
-                dim = (uint32_t)d;
+                if (p->s == digits || d == 0) return MOTE_ERR_BAD_TYPE;
+                dim = d;
                 /* A vector of a fixed-length type is itself fixed (Cassandra's
                  * VectorType.valueLengthIfFixed), so it packs inside vectors. */
-                if (last_fixed >= 0) {
-                    if ((uint64_t)last_fixed * d > INT32_MAX) return fail(p, MOTE_ERR_BAD_TYPE);
-                    fixed = (int32_t)((uint64_t)last_fixed * d);
+                if (fixed >= 0) {
+                    if ((uint64_t)fixed * d > INT32_MAX) return MOTE_ERR_BAD_TYPE;
+                    fixed = (int32_t)((uint64_t)fixed * d);
                 }
-                if (!eat(p, close)) return fail(p, MOTE_ERR_BAD_TYPE);
+                if (!eat(p, close)) return MOTE_ERR_BAD_TYPE;
             } else if (eat(p, close)) {
                 size_t want = f->kind == MOTE_CQL_MAP ? 2 : 1;
-                if (f->kind != MOTE_CQL_TUPLE && f->nsub != want) return fail(p, MOTE_ERR_BAD_TYPE);
+                if (f->kind != MOTE_CQL_TUPLE && f->nsub != want) return MOTE_ERR_BAD_TYPE;
+                fixed = -1;
             } else if (eat(p, ',')) {
                 break; /* next parameter of this collection */
             } else {
-                return fail(p, MOTE_ERR_BAD_TYPE);
+                return MOTE_ERR_BAD_TYPE;
             }
             /* The collection is complete. */
             mote_cql_type *c = node_at(p, f->node);
@@ -305,8 +270,8 @@ static bool parse_all(tparser *p)
                 c->dim = dim;
                 c->fixed = fixed;
             }
-            if (!close_wraps(p, f->wraps, f->wmarshal)) return false;
-            last_fixed = fixed;
+            wraps = f->wraps;
+            wmarshal = f->wmarshal;
             depth--;
         }
     }
@@ -318,13 +283,13 @@ mote_err mote_cql_type_parse(const char *text, size_t len, mote_cql_type *nodes,
     if (root) *root = NULL;
     if (used) *used = 0;
     if ((!text && len > 0) || !root || (!nodes && cap > 0)) return MOTE_ERR_INVALID;
-    tparser p = {text, len, 0, nodes, cap, 0, MOTE_OK};
-    bool ok = parse_all(&p);
-    if (ok) {
+    tparser p = {text, text ? text + len : text, nodes, cap, 0};
+    mote_err e = parse_all(&p);
+    if (!e) {
         skip_space(&p);
-        if (p.pos != p.len) ok = fail(&p, MOTE_ERR_BAD_TYPE);
+        if (p.s != p.end) e = MOTE_ERR_BAD_TYPE;
     }
-    if (!ok) return p.err;
+    if (e) return e;
     if (used) *used = p.count;
     if (p.count > cap) return MOTE_ERR_SPACE;
     *root = &nodes[0];
@@ -345,15 +310,21 @@ mote_err mote_cql_type_parse_arena(mote_arena *a, const char *text, size_t len,
     return mote_cql_type_parse(text, len, nodes, need, NULL, root);
 }
 
-/* Appends s to out if it fits; always advances the needed length. */
-static void put_str(char *out, size_t cap, size_t *at, const char *s)
+/* Formatted text so far: written while it fits, always counted. */
+typedef struct tout {
+    char *out;
+    size_t cap;
+    size_t at;
+} tout;
+
+static void put_str(tout *o, const char *s)
 {
-    for (; *s; s++, (*at)++) {
-        if (*at < cap) out[*at] = *s;
+    for (; *s; s++, o->at++) {
+        if (o->at < o->cap) o->out[o->at] = *s;
     }
 }
 
-static void put_dim(char *out, size_t cap, size_t *at, uint32_t d)
+static void put_dim(tout *o, uint32_t d)
 {
     char num[12];
     size_t k = sizeof num - 1;
@@ -362,8 +333,8 @@ static void put_dim(char *out, size_t cap, size_t *at, uint32_t d)
         num[--k] = (char)('0' + d % 10);
         d /= 10;
     } while (d);
-    put_str(out, cap, at, ", ");
-    put_str(out, cap, at, num + k);
+    put_str(o, ", ");
+    put_str(o, num + k);
 }
 
 /* Iterative preorder walk with a stack of open collections (no recursion:
@@ -372,35 +343,34 @@ static void put_dim(char *out, size_t cap, size_t *at, uint32_t d)
 size_t mote_cql_type_format(const mote_cql_type *t, char *out, size_t cap)
 {
     if (!t) return 0;
-    if (!out) cap = 0;
+    tout o = {out, out ? cap : 0, 0};
     const mote_cql_type *open[MOTE_CQL_MAX_DEPTH];
     unsigned depth = 0;
-    size_t at = 0;
     const mote_cql_type *c = t;
     for (;;) {
         /* write the head of c, descend into its children */
-        if (c->frozen) put_str(out, cap, &at, "frozen<");
-        put_str(out, cap, &at, mote_cql_kind_name(c->kind));
+        if (c->frozen) put_str(&o, "frozen<");
+        put_str(&o, mote_cql_kind_name(c->kind));
         if (c->kind >= MOTE_CQL_LIST && c->sub && depth < MOTE_CQL_MAX_DEPTH) {
-            put_str(out, cap, &at, "<");
+            put_str(&o, "<");
             open[depth++] = c;
             c = c->sub;
             continue;
         }
-        if (c->kind >= MOTE_CQL_LIST) put_str(out, cap, &at, c->sub ? "<...>" : "<>");
-        if (c->frozen) put_str(out, cap, &at, ">");
+        if (c->kind >= MOTE_CQL_LIST) put_str(&o, c->sub ? "<...>" : "<>");
+        if (c->frozen) put_str(&o, ">");
         /* c is complete: move to its sibling, or close parents */
         for (;;) {
-            if (depth == 0) return at;
+            if (depth == 0) return o.at;
             const mote_cql_type *parent = open[depth - 1];
             if (c->next && parent->kind != MOTE_CQL_VECTOR) {
-                put_str(out, cap, &at, ", ");
+                put_str(&o, ", ");
                 c = c->next;
                 break;
             }
-            if (parent->kind == MOTE_CQL_VECTOR) put_dim(out, cap, &at, parent->dim);
-            put_str(out, cap, &at, ">");
-            if (parent->frozen) put_str(out, cap, &at, ">");
+            if (parent->kind == MOTE_CQL_VECTOR) put_dim(&o, parent->dim);
+            put_str(&o, ">");
+            if (parent->frozen) put_str(&o, ">");
             c = parent;
             depth--;
         }
