@@ -87,7 +87,7 @@ enum {
      (1u << S_SLASH) | (1u << S_DTAG))
 
 /* run() results */
-enum { R_LIMIT, R_END, R_BLANK, R_CMD };
+enum { R_LIMIT, R_END, R_CMD };
 
 /* sqlite3_complete() tokens and its transition table (a fact of SQLite's
  * behaviour: states INVALID START NORMAL EXPLAIN CREATE TRIGGER SEMI END). */
@@ -158,24 +158,41 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
     }
 }
 
-/* (Re)build the C_NORM bit: it depends on the delimiter, which a mysql
- * DELIMITER command can change. */
-static void build_norm(mote_scanner *sc)
+/* Private comments bit: postgres dollar quoting ('$' may open a tag). Generic
+ * configs mask their comments to the public bits, so it cannot leak in. */
+#define DOLLAR_QUOTES 0x20u
+
+/* Build the class table from the quote slots, delimiter, escape and comment
+ * styles (init, and again when a mysql DELIMITER command changes the
+ * delimiter's first byte). Data-driven so it stays one small loop. Line
+ * breaks stop every skip loop: positions are counted there. */
+static void build_cls(mote_scanner *sc)
 {
+    /* byte, comments bits that must all be set, class bits it gets */
+    static const uint8_t extra[][3] = {
+        {'#', MOTE_SCAN_COMMENT_HASH, C_NORM},
+        {'-', MOTE_SCAN_COMMENT_DASH, C_NORM},
+        {'-', MOTE_SCAN_COMMENT_DASH_SPACE, C_NORM},
+        {'/', MOTE_SCAN_COMMENT_BLOCK, C_NORM},
+        {'*', MOTE_SCAN_COMMENT_BLOCK, C_BLOCK},
+        {'/', MOTE_SCAN_COMMENT_BLOCK | MOTE_SCAN_COMMENT_NESTED, C_BLOCK},
+        {'$', DOLLAR_QUOTES, C_NORM},
+        {'$', 0, C_DOLLAR},
+        {'\n', 0, 0xff},
+        {'\r', 0, 0xff},
+    };
     uint8_t *cls = sc->cls;
-    for (int c = 0; c < 256; c++) {
-        uint8_t v = (uint8_t)(cls[c] & ~C_NORM);
-        if (sc->open_slot[c]) v |= C_NORM;
-        cls[c] = v;
+    for (unsigned c = 0; c < 256; c++) cls[c] = sc->open_slot[c] ? C_NORM : 0;
+    /* unused slots (closer 0, escape 0 or -1) only mark bits no state uses */
+    for (unsigned k = 0; k < 4; k++) {
+        const uint8_t bit = (uint8_t)(C_Q0 << k);
+        cls[sc->q_close[k]] |= bit;
+        if (sc->q_esc[k] >= 0) cls[sc->q_esc[k]] |= bit;
     }
-    cls['\n'] |= C_NORM;
-    cls['\r'] |= C_NORM;
     cls[sc->delim[0]] |= C_NORM;
     if (sc->esc_out >= 0) cls[sc->esc_out] |= C_NORM;
-    if (sc->comments & MOTE_SCAN_COMMENT_HASH) cls['#'] |= C_NORM;
-    if (sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE)) cls['-'] |= C_NORM;
-    if (sc->comments & MOTE_SCAN_COMMENT_BLOCK) cls['/'] |= C_NORM;
-    if (sc->dialect == MOTE_SCAN_POSTGRES) cls['$'] |= C_NORM;
+    for (unsigned j = 0; j < sizeof extra / sizeof extra[0]; j++)
+        if ((sc->comments & extra[j][1]) == extra[j][1]) cls[extra[j][0]] |= extra[j][2];
 }
 
 void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
@@ -184,20 +201,6 @@ void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
     memset(cfg, 0, sizeof *cfg);
     cfg->dialect = dialect;
     cfg->escape = '\\';
-}
-
-/* A quote slot. The first slot an opener is given keeps it (postgres E''
- * strings share the opener of '' and are entered by lookback). */
-static void add_slot(mote_scanner *sc, unsigned slot, uint8_t open, uint8_t close, int esc)
-{
-    if (!sc->open_slot[open]) sc->open_slot[open] = (uint8_t)(slot + 1);
-    sc->q_close[slot] = close;
-    sc->q_esc[slot] = (int16_t)esc;
-    uint8_t bit = (uint8_t)(C_Q0 << slot);
-    sc->cls[close] |= bit;
-    if (esc >= 0) sc->cls[esc] |= bit;
-    sc->cls['\n'] |= bit;
-    sc->cls['\r'] |= bit;
 }
 
 /* The fixed dialects as data: quote openers, closers and escapes per slot
@@ -210,7 +213,7 @@ static const struct {
                  MOTE_SCAN_COMMENT_HASH | MOTE_SCAN_COMMENT_DASH_SPACE | MOTE_SCAN_COMMENT_BLOCK, 0},
     /* sqlite */ {"'\"`[", "'\"`]", "", MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK, ';'},
     /* postgres */ {"'\"'", "'\"'", {0, 0, '\\', 0},
-                    MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK | MOTE_SCAN_COMMENT_NESTED, 0},
+                    MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK | MOTE_SCAN_COMMENT_NESTED | DOLLAR_QUOTES, 0},
     /* lines */ {"\"", "\"", "\\", 0, '\n'},
 };
 
@@ -286,7 +289,11 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
         int e = gesc;
         if (qesc) e = qesc[k] ? (uint8_t)qesc[k] : -1;
         else if (k >= 4 || sc->open_slot[b] || (int)b == gesc) return MOTE_ERR_INVALID;
-        add_slot(sc, k, b, (uint8_t)close[k], e);
+        /* The first slot an opener is given keeps it (postgres E'' strings
+         * share the opener of '' and are entered by lookback). */
+        if (!sc->open_slot[b]) sc->open_slot[b] = (uint8_t)(k + 1);
+        sc->q_close[k] = (uint8_t)close[k];
+        sc->q_esc[k] = (int16_t)e;
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
     if (!d) {
@@ -295,14 +302,7 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     }
     if (dn == 0 || dn > sizeof sc->delim) return MOTE_ERR_BAD_DELIMITER;
     set_delim(sc, d, dn);
-    if (sc->comments & MOTE_SCAN_COMMENT_BLOCK) {
-        sc->cls['*'] |= C_BLOCK;
-        if (sc->comments & MOTE_SCAN_COMMENT_NESTED) sc->cls['/'] |= C_BLOCK;
-    }
-    sc->cls['\n'] |= C_BLOCK | C_LINE | C_DOLLAR;
-    sc->cls['\r'] |= C_BLOCK | C_LINE | C_DOLLAR;
-    sc->cls['$'] |= C_DOLLAR;
-    build_norm(sc);
+    build_cls(sc);
     sc->line = 1;
     sc->last_cr = UINT64_MAX;
     reset_token(sc);
@@ -572,14 +572,14 @@ static bool dcmd_done(mote_scanner *sc)
 {
     if (sc->arglen == 0 || sc->argbad) return false;
     set_delim(sc, sc->arg, sc->arglen);
-    build_norm(sc);
+    build_cls(sc);
     return true;
 }
 
 /*
  * Run the state machine over chunk[pos..lim). Returns R_LIMIT at lim,
- * R_END when a delimiter completed (pos just after it), R_BLANK when it
- * completed before any token byte (sql dialects), R_CMD when a DELIMITER
+ * R_END when a delimiter completed (pos just after it; possibly before any
+ * token byte, then the token is empty), R_CMD when a DELIMITER
  * command line ended (sc->argbad tells failure).
  */
 static int run(mote_scanner *sc, size_t lim)
@@ -641,7 +641,7 @@ static int run(mote_scanner *sc, size_t lim)
         /* The states where the delimiter counts, all in one place: a
          * delimiter completed there ends the statement. */
         if (((1u << st) & KMP_STATES) && kmp_step(sc, c)) {
-            if (st == S_LEAD) { r = R_BLANK; goto out; }
+            if (st == S_LEAD) { r = R_END; goto out; }
             if (sqlite && sc->wlen) sq_word_end(sc);
             else if (st != S_NORMAL) sq_tok(sc, TK_OTHER);
             sc->state = S_NORMAL;
@@ -957,6 +957,64 @@ static mote_err give(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p, s
     return emit(sc, tok, MOTE_OK, p, n, pos, flags);
 }
 
+/* The open token's bytes chunk[tok_start..pos) as one view: in place while
+ * nothing is carried, else appended to the carry (error: carry full). */
+static mote_err gather(mote_scanner *sc, const uint8_t **p, size_t *n)
+{
+    const uint8_t *s = sc->chunk + sc->tok_start;
+    size_t k = sc->pos - sc->tok_start;
+    mote_err e = MOTE_OK;
+    if (sc->carry->len) {
+        e = carry_append(sc, s, k);
+        s = sc->carry->data;
+        k = sc->carry->len;
+    }
+    *p = s;
+    *n = k;
+    return e;
+}
+
+/* A delimiter completed (R_END) or a DELIMITER command line ended (R_CMD):
+ * hand out the token, drop it, or report the error; then start the next
+ * token. Returns MOTE_ERR_NEED_MORE when there is nothing to hand out. */
+static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
+{
+    mote_err e = MOTE_ERR_NEED_MORE;
+    const uint8_t *p;
+    size_t n;
+    unsigned flags = sc->tokflags | MOTE_SCAN_TOK_DELIM;
+    if (r == R_CMD) {
+        if (!dcmd_done(sc) && !sc->dropping) e = fail(sc, tok, MOTE_ERR_BAD_DELIMITER, &sc->tok_pos);
+        mote_buf_clear(sc->carry);
+        sc->dropping = 0;
+    } else if (sc->dropping) {
+        sc->dropping = 0;
+    } else if ((e = gather(sc, &p, &n)) != MOTE_OK) {
+        mote_buf_clear(sc->carry);
+        e = fail(sc, tok, e, &sc->tok_pos);
+    } else {
+        /* consumed at the next call (the token's view stays valid till then) */
+        sc->carry_drop = sc->carry->len;
+        /* A delimiter that starts with blanks may begin before a trimmed
+         * token: then the token is empty. */
+        n = n > sc->dlen ? n - sc->dlen : 0;
+        if (sc->dialect == MOTE_SCAN_LINES && n > 0 && p[n - 1] == '\r') {
+            n--;
+            flags |= MOTE_SCAN_TOK_CR;
+        }
+        e = MOTE_ERR_NEED_MORE;
+        if (n || sc->pieces_out || (sc->flags & MOTE_SCAN_KEEP_BLANK)) {
+            if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES))
+                e = fail(sc, tok, MOTE_ERR_TOO_LONG, &sc->tok_pos);
+            else
+                e = give(sc, tok, p, n, &sc->tok_pos, flags);
+        }
+    }
+    /* emit() has copied tok_pos out */
+    reset_token(sc);
+    return e;
+}
+
 /* End of input reached with everything scanned. */
 static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 {
@@ -971,9 +1029,7 @@ static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
     }
     if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) {
         if (st == S_HEAD) sc->arglen = 0;
-        mote_buf_clear(sc->carry);
-        if (!dcmd_done(sc)) return fail(sc, tok, MOTE_ERR_BAD_DELIMITER, &sc->tok_pos);
-        return MOTE_ERR_NEED_MORE;
+        return at_end(sc, tok, R_CMD);
     }
     size_t n = sc->carry->len;
     if (n == 0 && !sc->pieces_out) return MOTE_ERR_NEED_MORE;
@@ -983,87 +1039,30 @@ static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
     return give(sc, tok, sc->carry->data, n, &sc->tok_pos, sc->tokflags);
 }
 
-/* A delimiter completed: hand out the token (or drop it). Returns
- * MOTE_ERR_NEED_MORE when there is nothing to hand out. */
-static mote_err at_delim(mote_scanner *sc, mote_scan_token *tok, int r)
-{
-    if (sc->dropping) {
-        sc->dropping = 0;
-        reset_token(sc);
-        return MOTE_ERR_NEED_MORE;
-    }
-    const uint8_t *p;
-    size_t n;
-    mote_pos pos = sc->tok_pos;
-    unsigned flags = sc->tokflags | MOTE_SCAN_TOK_DELIM;
-    bool pieces = sc->pieces_out;
-    if (r == R_BLANK) {
-        p = sc->chunk + sc->pos;
-        n = 0;
-    } else if (sc->carry->len == 0) {
-        /* A delimiter that starts with blanks may begin before a trimmed
-         * token: then the token is empty. */
-        p = sc->chunk + sc->tok_start;
-        n = sc->pos - sc->tok_start;
-        n = n > sc->dlen ? n - sc->dlen : 0;
-    } else {
-        mote_err e = carry_append(sc, sc->chunk + sc->tok_start, sc->pos - sc->tok_start);
-        if (e != MOTE_OK) {
-            mote_buf_clear(sc->carry);
-            reset_token(sc);
-            return fail(sc, tok, e, &pos);
-        }
-        p = sc->carry->data;
-        n = sc->carry->len > sc->dlen ? sc->carry->len - sc->dlen : 0;
-        sc->carry_drop = sc->carry->len;
-    }
-    reset_token(sc);
-    if (sc->dialect == MOTE_SCAN_LINES && n > 0 && p[n - 1] == '\r') {
-        n--;
-        flags |= MOTE_SCAN_TOK_CR;
-    }
-    if (n == 0 && !pieces && !(sc->flags & MOTE_SCAN_KEEP_BLANK)) {
-        if (sc->carry_drop) {
-            mote_buf_consume(sc->carry, sc->carry_drop);
-            sc->carry_drop = 0;
-        }
-        return MOTE_ERR_NEED_MORE;
-    }
-    if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES))
-        return fail(sc, tok, MOTE_ERR_TOO_LONG, &pos);
-    return give(sc, tok, p, n, &pos, flags);
-}
-
 /* The token reached its size bound without ending: error or piece. */
 static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
 {
     /* start_drop() keeps tok_pos: errors report it afterwards */
-    if (!(sc->flags & MOTE_SCAN_PIECES)) {
-        start_drop(sc);
-        return fail(sc, tok, MOTE_ERR_TOO_LONG, &sc->tok_pos);
-    }
-    size_t m = sc->max_token;
+    mote_err e = MOTE_ERR_TOO_LONG;
     const uint8_t *p;
-    size_t rest;
-    if (sc->carry->len == 0) {
-        p = sc->chunk + sc->tok_start;
+    size_t n;
+    const size_t m = sc->max_token;
+    const bool in_place = sc->carry->len == 0;
+    if (!(sc->flags & MOTE_SCAN_PIECES) || (e = gather(sc, &p, &n)) != MOTE_OK) {
+        start_drop(sc);
+        return fail(sc, tok, e, &sc->tok_pos);
+    }
+    if (in_place) {
         sc->tok_start += m;
-        rest = sc->pos - sc->tok_start;
     } else {
-        mote_err e = carry_append(sc, sc->chunk + sc->tok_start, sc->pos - sc->tok_start);
-        if (e != MOTE_OK) {
-            start_drop(sc);
-            return fail(sc, tok, e, &sc->tok_pos);
-        }
         sc->tok_start = sc->pos;
-        p = sc->carry->data;
         sc->carry_drop = m;
-        rest = sc->carry->len - m;
     }
     /* give() copies tok_pos out before it moves to the next piece */
     give(sc, tok, p, m, &sc->tok_pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES);
     hist_push(sc, p, m);
     /* The next piece starts `rest` (< delimiter length) bytes back. */
+    const size_t rest = n - m;
     mote_pos *np = &sc->tok_pos;
     set_pos(sc, np, sc->pos);
     np->offset -= rest;
@@ -1075,11 +1074,12 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
 mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
 {
     if (!sc || !tok) return MOTE_ERR_INVALID;
-    if (sc->carry_drop) {
-        mote_buf_consume(sc->carry, sc->carry_drop);
-        sc->carry_drop = 0;
-    }
     for (;;) {
+        /* bytes of the token handed out last, kept valid until this call */
+        if (sc->carry_drop) {
+            mote_buf_consume(sc->carry, sc->carry_drop);
+            sc->carry_drop = 0;
+        }
         if (sc->done) return MOTE_ERR_NEED_MORE;
         if (!sc->chunk || sc->pos == sc->chunk_len) {
             if (sc->chunk) {
@@ -1113,33 +1113,17 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
             bound = sc->max_token + sc->dlen;
             if (sc->dialect == MOTE_SCAN_LINES && !(sc->flags & MOTE_SCAN_PIECES)) bound++;
             size_t h = held(sc);
-            if (h >= bound) {
-                mote_err e = at_bound(sc, tok);
-                return e;
-            }
+            if (h >= bound) return at_bound(sc, tok);
             if (bound - h < lim - sc->pos) lim = sc->pos + (bound - h);
         }
         int r = run(sc, lim);
-        if (r == R_END || r == R_BLANK) {
-            mote_err e = at_delim(sc, tok, r);
+        if (r != R_LIMIT) {
+            mote_err e = at_end(sc, tok, r);
             if (e != MOTE_ERR_NEED_MORE) return e;
-            continue;
-        }
-        if (r == R_CMD) {
-            bool ok = dcmd_done(sc);
-            mote_pos pos = sc->tok_pos;
-            bool was_dropping = sc->dropping;
-            mote_buf_clear(sc->carry);
-            sc->dropping = 0;
-            reset_token(sc);
-            if (!ok && !was_dropping) return fail(sc, tok, MOTE_ERR_BAD_DELIMITER, &pos);
             continue;
         }
         /* R_LIMIT: either the chunk is used up (loop) or the bound is hit */
-        if (bound && sc->pos < sc->chunk_len && held(sc) >= bound) {
-            mote_err e = at_bound(sc, tok);
-            if (e != MOTE_ERR_NEED_MORE) return e;
-        }
+        if (bound && sc->pos < sc->chunk_len && held(sc) >= bound) return at_bound(sc, tok);
     }
 }
 
