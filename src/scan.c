@@ -106,7 +106,7 @@ static const uint8_t sq_trans[8][8] = {
 
 static bool is_blank(uint8_t c)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+    return c == ' ' || (c >= '\t' && c <= '\r'); /* \t \n \v \f \r */
 }
 
 static uint8_t lower(uint8_t c)
@@ -243,6 +243,8 @@ static void reset_token(mote_scanner *sc)
     set_pos(sc, &sc->tok_pos, sc->pos);
     sc->pieces_out = 0;
     sc->hist_n = 0;
+    sc->arglen = 0;
+    sc->argbad = 0;
 }
 
 mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry)
@@ -304,7 +306,6 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     set_delim(sc, d, dn);
     build_cls(sc);
     sc->line = 1;
-    sc->last_cr = UINT64_MAX;
     reset_token(sc);
     return MOTE_OK;
 }
@@ -326,29 +327,27 @@ mote_err mote_scan_feed(mote_scanner *sc, const void *data, size_t len)
     if (sc->chunk || sc->finished) return MOTE_ERR_STATE;
     const uint8_t *d = data ? (const uint8_t *)data : (const uint8_t *)"";
     sc->stats.bytes_fed += len;
-    if (sc->bom < 3) {
+    const uint8_t k = sc->bom;
+    if (k < 3) {
         /* A UTF-8 BOM at offset 0 is skipped. Chunks may split it: matched
          * bytes wait (unexamined) until the decision; if it is no BOM they
          * are scanned first, from the constant bom[] itself. */
         size_t j = 0;
-        while (sc->bom + j < 3 && j < len && d[j] == bom[sc->bom + j]) j++;
-        if (sc->bom + j == 3) {
-            sc->base = sc->bom;
-            sc->chunk = d;
-            sc->chunk_len = len;
-            sc->pos = sc->tok_start = j;
-            sc->bom = 4;
-            sc->stats.bytes_examined += 3;
-            sc->line_start = 3;
-            set_pos(sc, &sc->tok_pos, j);
-            return MOTE_OK;
-        }
-        if (j == len) {
-            sc->bom = (uint8_t)(sc->bom + j);
+        while (k + j < 3 && j < len && d[j] == bom[k + j]) j++;
+        if (k + j < 3 && j == len) {
+            sc->bom = (uint8_t)(k + j);
             return MOTE_OK; /* still undecided; next() says NEED_MORE */
         }
-        uint8_t k = sc->bom;
         sc->bom = 4;
+        if (k + j == 3) {
+            /* the chunk starts after the BOM: stream offset 3, column 1 */
+            sc->stats.bytes_examined = 3;
+            sc->line_start = 3;
+            sc->chunk_len = 3; /* install() moves base past it */
+            install(sc, d + j, len - j);
+            set_pos(sc, &sc->tok_pos, 0);
+            return MOTE_OK;
+        }
         if (k) {
             install(sc, bom, k);
             sc->next_chunk = d;
@@ -377,13 +376,11 @@ mote_err mote_scan_finish(mote_scanner *sc)
 
 static void newline(mote_scanner *sc, uint8_t c, size_t idx)
 {
-    uint64_t off = sc->base + idx;
-    if (c == '\r') {
-        sc->line++;
-        sc->last_cr = off;
-    } else if (sc->last_cr != off - 1 || off == 0) {
-        sc->line++;
-    }
+    /* "\r\n" is one break: a '\n' right after a '\r' (at the line start
+     * that '\r' set) counts no new line. */
+    const uint64_t off = sc->base + idx;
+    if (!(c == '\n' && sc->cr && off == sc->line_start)) sc->line++;
+    sc->cr = c == '\r';
     sc->line_start = off + 1;
 }
 
@@ -649,14 +646,13 @@ static int run(mote_scanner *sc, size_t lim)
         }
         switch (st) {
         case S_LEAD:
+        {
             /* sqlite3_complete() counts \v as a token, not as space */
-            if (is_blank(c) && !(sqlite && c == '\v')) {
-                sc->tok_start = i;
-                set_pos(sc, &sc->tok_pos, i);
-                continue;
-            }
-            sc->tok_start = idx;
-            set_pos(sc, &sc->tok_pos, idx);
+            const bool blank = is_blank(c) && !(sqlite && c == '\v');
+            sc->tok_start = blank ? i : idx;
+            set_pos(sc, &sc->tok_pos, sc->tok_start);
+            if (blank) continue;
+        }
             if (sc->dialect == MOTE_SCAN_MYSQL) {
                 sc->state = S_HEAD;
                 sc->wlen = 0;
@@ -673,35 +669,34 @@ static int run(mote_scanner *sc, size_t lim)
                     continue;
                 }
             } else if (c == ' ' || c == '\t') {
+                /* arglen and argbad were cleared by reset_token() */
                 sc->state = S_DCMD_WS;
-                sc->arglen = 0;
-                sc->argbad = 0;
                 sc->km = 0;
                 continue;
             } else if (c == '\n' || c == '\r') {
-                sc->arglen = 0;
-                sc->argbad = 1;
-                r = R_CMD;
-                goto out;
+                goto cmd; /* no argument: arglen is 0, the command fails */
             }
             sc->wlen = 0;
             sc->state = S_NORMAL;
             goto normal;
 
-        case S_DCMD_WS:
-            if (c == ' ' || c == '\t') continue;
-            if (c == '\n' || c == '\r') { r = R_CMD; goto out; }
-            sc->state = S_DCMD_ARG;
-            /* fall through */
+        case S_DCMD_WS:   /* blanks before the argument */
         case S_DCMD_ARG:
-            if (c == ' ' || c == '\t') { sc->state = S_DCMD_REST; continue; }
-            if (c == '\n' || c == '\r') { r = R_CMD; goto out; }
+        case S_DCMD_REST: /* rest of the line, ignored */
+            if (c == '\n' || c == '\r') {
+            cmd:
+                r = R_CMD;
+                goto out;
+            }
+            if (c == ' ' || c == '\t') {
+                if (st == S_DCMD_ARG) sc->state = S_DCMD_REST;
+                continue;
+            }
+            if (st == S_DCMD_REST) continue;
+            sc->state = S_DCMD_ARG;
             if (sc->arglen < sizeof sc->arg) sc->arg[sc->arglen++] = c;
             else sc->argbad = 1;
             if (c == '\\') sc->argbad = 1;
-            continue;
-        case S_DCMD_REST:
-            if (c == '\n' || c == '\r') { r = R_CMD; goto out; }
             continue;
 
         case S_NORMAL:
@@ -921,10 +916,17 @@ static mote_err carry_append(mote_scanner *sc, const uint8_t *p, size_t n)
     return MOTE_OK;
 }
 
-/* Hand out a token (e == MOTE_OK) or an error with its position. */
+/* Hand out a token (e == MOTE_OK) or an error with its position. A whole
+ * token longer than max_token (not in pieces) becomes MOTE_ERR_TOO_LONG
+ * here, the one place every finished token passes. */
 static MOTE_SMALL_NOINLINE mote_err emit(mote_scanner *sc, mote_scan_token *tok, mote_err e,
                                          const uint8_t *p, size_t n, const mote_pos *pos, unsigned flags)
 {
+    if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES)) {
+        e = MOTE_ERR_TOO_LONG;
+        n = 0;
+        flags = 0;
+    }
     tok->text.ptr = n ? p : (const uint8_t *)"";
     tok->text.len = n;
     tok->pos = *pos;
@@ -1003,12 +1005,8 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
             flags |= MOTE_SCAN_TOK_CR;
         }
         e = MOTE_ERR_NEED_MORE;
-        if (n || sc->pieces_out || (sc->flags & MOTE_SCAN_KEEP_BLANK)) {
-            if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES))
-                e = fail(sc, tok, MOTE_ERR_TOO_LONG, &sc->tok_pos);
-            else
-                e = give(sc, tok, p, n, &sc->tok_pos, flags);
-        }
+        if (n || sc->pieces_out || (sc->flags & MOTE_SCAN_KEEP_BLANK))
+            e = give(sc, tok, p, n, &sc->tok_pos, flags);
     }
     /* emit() has copied tok_pos out */
     reset_token(sc);
@@ -1027,15 +1025,10 @@ static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
         return fail(sc, tok, st >= S_QUOTE ? MOTE_ERR_UNTERMINATED_QUOTE : MOTE_ERR_UNTERMINATED_COMMENT,
                     &sc->open_pos);
     }
-    if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) {
-        if (st == S_HEAD) sc->arglen = 0;
-        return at_end(sc, tok, R_CMD);
-    }
+    if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) return at_end(sc, tok, R_CMD);
     size_t n = sc->carry->len;
     if (n == 0 && !sc->pieces_out) return MOTE_ERR_NEED_MORE;
     sc->carry_drop = n;
-    if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES))
-        return fail(sc, tok, MOTE_ERR_TOO_LONG, &sc->tok_pos);
     return give(sc, tok, sc->carry->data, n, &sc->tok_pos, sc->tokflags);
 }
 
