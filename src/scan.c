@@ -92,6 +92,11 @@ enum { R_LIMIT, R_END, R_CMD };
 /* sqlite3_complete() tokens and its transition table (a fact of SQLite's
  * behaviour: states INVALID START NORMAL EXPLAIN CREATE TRIGGER SEMI END). */
 enum { TK_SEMI, TK_WS, TK_OTHER, TK_EXPLAIN, TK_CREATE, TK_TEMP, TK_TRIGGER, TK_END };
+/* States NORMAL(2) and TRIGGER(5), where words cannot change the state: the
+ * skip loops may run. The other dialects stay in NORMAL (no token but SEMI
+ * leaves it, and SEMI is only looked up at a delimiter), so this one test,
+ * the transitions and the ';' lookup need no dialect check. */
+#define TRIG_SKIP(t) ((0x24u >> (t)) & 1u)
 static const uint8_t sq_trans[8][8] = {
     /*            SEMI WS OTHER EXPLAIN CREATE TEMP TRIGGER END */
     /* INVALID */ {1, 0, 2, 3, 4, 2, 2, 2},
@@ -236,7 +241,7 @@ static void reset_token(mote_scanner *sc)
 {
     sc->state = sc->trim ? S_LEAD : (sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
     sc->wlen = 0;
-    sc->trig = 1;
+    sc->trig = sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
     sc->km = 0;
     sc->tokflags = 0;
     sc->tok_start = sc->pos;
@@ -400,7 +405,7 @@ static bool kmp_step(mote_scanner *sc, uint8_t c)
 
 static void sq_tok(mote_scanner *sc, unsigned tk)
 {
-    if (sc->dialect == MOTE_SCAN_SQLITE) sc->trig = sq_trans[sc->trig][tk];
+    sc->trig = sq_trans[sc->trig][tk];
 }
 
 /* Classify the sqlite word just ended (keywords sqlite3_complete() knows). */
@@ -549,7 +554,7 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
         }
         i++;
         sc->state = S_NORMAL;
-        if (sc->dialect == MOTE_SCAN_SQLITE && sc->trig != 2 && sc->trig != 5) return i;
+        if (!TRIG_SKIP(sc->trig)) return i;
     }
 }
 
@@ -600,7 +605,7 @@ static int run(mote_scanner *sc, size_t lim)
         uint8_t mask = 0;
         switch (st) {
         case S_NORMAL:
-            if (sc->km == 0 && (!sqlite || sc->trig == 2 || sc->trig == 5)) mask = C_NORM;
+            if (sc->km == 0 && TRIG_SKIP(sc->trig)) mask = C_NORM;
             break;
         case S_QUOTE: mask = (uint8_t)(C_Q0 << sc->slot); break;
         case S_BLOCK: mask = C_BLOCK; break;
@@ -613,7 +618,7 @@ static int run(mote_scanner *sc, size_t lim)
         switch (st) {
         case S_NORMAL:
             /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
-            if (sc->km == 0 && (!sqlite || sc->trig == 2 || sc->trig == 5)) {
+            if (sc->km == 0 && TRIG_SKIP(sc->trig)) {
                 if (fast_quotes) i = fast_text(sc, p, i, lim);
                 else i = skip(cls, p, i, lim, C_NORM);
             }
@@ -664,7 +669,8 @@ static int run(mote_scanner *sc, size_t lim)
         case S_HEAD:
         head:
             if (sc->wlen < 9) {
-                if (lower(c) == (uint8_t)"delimiter"[sc->wlen]) {
+                /* all its letters lower case: c | 0x20 matches both cases */
+                if ((c | 0x20) == "delimiter"[sc->wlen]) {
                     sc->wlen++;
                     continue;
                 }
@@ -701,11 +707,7 @@ static int run(mote_scanner *sc, size_t lim)
 
         case S_NORMAL:
             if (sqlite && sc->wlen) {
-                if (sq_idchar(c)) {
-                    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lower(c);
-                    if (sc->wlen < 255) sc->wlen++;
-                    continue;
-                }
+                if (sq_idchar(c)) goto word;
                 sq_word_end(sc);
             }
         normal:
@@ -761,20 +763,20 @@ static int run(mote_scanner *sc, size_t lim)
             default:
                 break;
             }
-            if (sqlite) {
-                if (sq_idchar(c)) {
-                    if (sc->trig != 2 && sc->trig != 5) {
-                        sc->word[0] = lower(c);
-                        sc->wlen = 1;
-                    }
-                } else if (!(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f')) {
-                    sq_tok(sc, TK_OTHER);
+            /* sqlite words (wlen is 0 here); a no-op in the other dialects */
+            if (sq_idchar(c)) {
+                if (!TRIG_SKIP(sc->trig)) {
+                word:
+                    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lower(c);
+                    if (sc->wlen < 255) sc->wlen++;
                 }
+            } else if (!is_blank(c) || c == '\v') {
+                sq_tok(sc, TK_OTHER);
             }
             continue;
 
         delim:
-            if (sqlite) {
+            {
                 uint8_t nt = sq_trans[sc->trig][TK_SEMI];
                 if (nt != 1) {
                     sc->trig = nt; /* ';' inside a trigger body */
@@ -1101,22 +1103,20 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
             return at_eof(sc, tok);
         }
         size_t lim = sc->chunk_len;
-        size_t bound = 0;
         if (sc->max_token && !sc->dropping) {
-            bound = sc->max_token + sc->dlen;
+            size_t bound = sc->max_token + sc->dlen;
             if (sc->dialect == MOTE_SCAN_LINES && !(sc->flags & MOTE_SCAN_PIECES)) bound++;
             size_t h = held(sc);
             if (h >= bound) return at_bound(sc, tok);
             if (bound - h < lim - sc->pos) lim = sc->pos + (bound - h);
         }
+        /* R_LIMIT: the chunk is used up or the bound is hit, both handled
+         * at the top of the loop */
         int r = run(sc, lim);
         if (r != R_LIMIT) {
             mote_err e = at_end(sc, tok, r);
             if (e != MOTE_ERR_NEED_MORE) return e;
-            continue;
         }
-        /* R_LIMIT: either the chunk is used up (loop) or the bound is hit */
-        if (bound && sc->pos < sc->chunk_len && held(sc) >= bound) return at_bound(sc, tok);
     }
 }
 
