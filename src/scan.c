@@ -403,7 +403,7 @@ static bool kmp_step(mote_scanner *sc, uint8_t c)
     return false;
 }
 
-static void sq_tok(mote_scanner *sc, unsigned tk)
+static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
 {
     sc->trig = sq_trans[sc->trig][tk];
 }
@@ -565,7 +565,7 @@ static void enter_quote(mote_scanner *sc, unsigned slot, size_t idx)
     sc->state = S_QUOTE;
     sc->slot = (uint8_t)slot;
     set_pos(sc, &sc->open_pos, idx);
-    sc->km = 0;
+    sc->km = 0; /* now: fast_text() may leave the quote without the switch */
     sq_tok(sc, TK_OTHER);
 }
 
@@ -641,13 +641,19 @@ static int run(mote_scanner *sc, size_t lim)
     again: /* re-dispatch c in sc->state, KMP included */
         st = sc->state;
         /* The states where the delimiter counts, all in one place: a
-         * delimiter completed there ends the statement. */
-        if (((1u << st) & KMP_STATES) && kmp_step(sc, c)) {
-            if (st == S_LEAD) { r = R_END; goto out; }
-            if (sqlite && sc->wlen) sq_word_end(sc);
-            else if (st != S_NORMAL) sq_tok(sc, TK_OTHER);
-            sc->state = S_NORMAL;
-            goto delim;
+         * delimiter completed there ends the statement. Comments and
+         * DELIMITER commands start the match afresh (reset at their first
+         * byte: nothing reads km before); an escape outside quotes keeps it. */
+        if ((1u << st) & KMP_STATES) {
+            if (kmp_step(sc, c)) {
+                if (st == S_LEAD) { r = R_END; goto out; }
+                if (sqlite && sc->wlen) sq_word_end(sc);
+                else if (st != S_NORMAL) sq_tok(sc, TK_OTHER);
+                sc->state = S_NORMAL;
+                goto delim;
+            }
+        } else if (st != S_ESC) {
+            sc->km = 0;
         }
         switch (st) {
         case S_LEAD:
@@ -677,7 +683,6 @@ static int run(mote_scanner *sc, size_t lim)
             } else if (c == ' ' || c == '\t') {
                 /* arglen and argbad were cleared by reset_token() */
                 sc->state = S_DCMD_WS;
-                sc->km = 0;
                 continue;
             } else if (c == '\n' || c == '\r') {
                 goto cmd; /* no argument: arglen is 0, the command fails */
@@ -732,7 +737,6 @@ static int run(mote_scanner *sc, size_t lim)
             case '#':
                 if (sc->comments & MOTE_SCAN_COMMENT_HASH) {
                     sc->state = S_LINE;
-                    sc->km = 0;
                     continue;
                 }
                 break;
@@ -789,12 +793,9 @@ static int run(mote_scanner *sc, size_t lim)
         case S_DASH:
             if (c == '-') {
                 sc->state = (sc->comments & MOTE_SCAN_COMMENT_DASH) ? S_LINE : S_DASH2;
-                if (sc->state == S_LINE) sc->km = 0;
                 continue;
             }
-            sq_tok(sc, TK_OTHER);
-            sc->state = S_NORMAL;
-            goto normal;
+            goto lone; /* the '-' was an operator */
 
         case S_DASH2:
             if (c <= 0x20 || c == 0x7f) {
@@ -809,9 +810,9 @@ static int run(mote_scanner *sc, size_t lim)
             if (c == '*') {
                 sc->state = S_BLOCK;
                 sc->depth = 1;
-                sc->km = 0;
                 continue;
             }
+        lone: /* a lone '-' or '/' is an operator: a token for sqlite */
             sq_tok(sc, TK_OTHER);
             sc->state = S_NORMAL;
             goto normal;
@@ -864,11 +865,9 @@ static int run(mote_scanner *sc, size_t lim)
         case S_DTAG:
             if (c == '$') {
                 sc->state = S_DOLLAR;
-                sc->km = 0;
                 continue;
             }
-            if (sc->taglen < sizeof sc->tag &&
-                (sc->taglen == 0 ? pg_tag_first(c) : (pg_tag_first(c) || is_digit(c)))) {
+            if (sc->taglen < sizeof sc->tag && (pg_tag_first(c) || (sc->taglen && is_digit(c)))) {
                 sc->tag[sc->taglen++] = c;
                 continue;
             }
