@@ -441,6 +441,14 @@ static int prev_byte(const mote_scanner *sc, size_t idx, size_t back)
     return -1;
 }
 
+/* True when the byte `back` before idx is no identifier byte (or there is
+ * none): postgres E'' and $tag$ open only at the start of a word. */
+static MOTE_SMALL_NOINLINE bool word_start(const mote_scanner *sc, size_t idx, size_t back)
+{
+    int b = prev_byte(sc, idx, back);
+    return b < 0 || !pg_ident((uint8_t)b);
+}
+
 static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
 {
     if (n >= 2) {
@@ -560,15 +568,6 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
 
 #endif /* !MOTE_SMALL */
 
-static void enter_quote(mote_scanner *sc, unsigned slot, size_t idx)
-{
-    sc->state = S_QUOTE;
-    sc->slot = (uint8_t)slot;
-    set_pos(sc, &sc->open_pos, idx);
-    sc->km = 0; /* now: fast_text() may leave the quote without the switch */
-    sq_tok(sc, TK_OTHER);
-}
-
 /* Finish a mysql DELIMITER command: install the argument or flag an error. */
 static bool dcmd_done(mote_scanner *sc)
 {
@@ -646,7 +645,7 @@ static int run(mote_scanner *sc, size_t lim)
          * byte: nothing reads km before); an escape outside quotes keeps it. */
         if ((1u << st) & KMP_STATES) {
             if (kmp_step(sc, c)) {
-                if (st == S_LEAD) { r = R_END; goto out; }
+                /* (from S_LEAD: an empty token; ';' still ends it) */
                 if (sqlite && sc->wlen) sq_word_end(sc);
                 else if (st != S_NORMAL) sq_tok(sc, TK_OTHER);
                 sc->state = S_NORMAL;
@@ -665,8 +664,7 @@ static int run(mote_scanner *sc, size_t lim)
             if (blank) continue;
         }
             if (sc->dialect == MOTE_SCAN_MYSQL) {
-                sc->state = S_HEAD;
-                sc->wlen = 0;
+                sc->state = S_HEAD; /* wlen is 0 since reset_token() */
                 goto head;
             }
             sc->state = S_NORMAL;
@@ -720,13 +718,13 @@ static int run(mote_scanner *sc, size_t lim)
                 unsigned slot = sc->open_slot[c] - 1u;
                 if (sc->dialect == MOTE_SCAN_POSTGRES && c == '\'') {
                     int b1 = prev_byte(sc, idx, 1);
-                    if (b1 == 'E' || b1 == 'e') {
-                        int b2 = prev_byte(sc, idx, 2);
-                        if (b2 < 0 || !pg_ident((uint8_t)b2)) slot = 2;
-                    }
+                    if ((b1 == 'E' || b1 == 'e') && word_start(sc, idx, 2)) slot = 2;
                 }
-                enter_quote(sc, slot, idx);
-                continue;
+                sc->state = S_QUOTE;
+                sc->slot = (uint8_t)slot;
+                sc->km = 0; /* now: fast_text() may leave the quote without the switch */
+                sq_tok(sc, TK_OTHER);
+                goto opened;
             }
             if ((int)c == sc->esc_out) {
                 sc->state = S_ESC;
@@ -749,19 +747,14 @@ static int run(mote_scanner *sc, size_t lim)
             case '/':
                 if (sc->comments & MOTE_SCAN_COMMENT_BLOCK) {
                     sc->state = S_SLASH;
-                    set_pos(sc, &sc->open_pos, idx);
-                    continue;
+                    goto opened;
                 }
                 break;
             case '$':
-                if (sc->dialect == MOTE_SCAN_POSTGRES) {
-                    int b1 = prev_byte(sc, idx, 1);
-                    if (b1 < 0 || !pg_ident((uint8_t)b1)) {
-                        sc->state = S_DTAG;
-                        sc->taglen = 0;
-                        set_pos(sc, &sc->open_pos, idx);
-                        continue;
-                    }
+                if (sc->dialect == MOTE_SCAN_POSTGRES && word_start(sc, idx, 1)) {
+                    sc->state = S_DTAG;
+                    sc->taglen = 0;
+                    goto opened;
                 }
                 break;
             default:
@@ -777,6 +770,9 @@ static int run(mote_scanner *sc, size_t lim)
             } else if (!is_blank(c) || c == '\v') {
                 sq_tok(sc, TK_OTHER);
             }
+            continue;
+        opened: /* a quote or comment may open here: where an error points */
+            set_pos(sc, &sc->open_pos, idx);
             continue;
 
         delim:
@@ -944,7 +940,7 @@ static mote_err fail(mote_scanner *sc, mote_scan_token *tok, mote_err e, const m
 }
 
 /* Drop the current token's bytes from here on, up to its delimiter. */
-static void start_drop(mote_scanner *sc)
+static MOTE_SMALL_NOINLINE void start_drop(mote_scanner *sc)
 {
     if (sc->state == S_LEAD) return;
     hist_push(sc, sc->carry->data, sc->carry->len);
@@ -985,17 +981,12 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     mote_err e = MOTE_ERR_NEED_MORE;
     const uint8_t *p;
     size_t n;
-    unsigned flags = sc->tokflags | MOTE_SCAN_TOK_DELIM;
+    const bool dropped = sc->dropping;
+    sc->dropping = 0;
     if (r == R_CMD) {
-        if (!dcmd_done(sc) && !sc->dropping) e = fail(sc, tok, MOTE_ERR_BAD_DELIMITER, &sc->tok_pos);
-        mote_buf_clear(sc->carry);
-        sc->dropping = 0;
-    } else if (sc->dropping) {
-        sc->dropping = 0;
-    } else if ((e = gather(sc, &p, &n)) != MOTE_OK) {
-        mote_buf_clear(sc->carry);
-        e = fail(sc, tok, e, &sc->tok_pos);
-    } else {
+        if (!dcmd_done(sc) && !dropped) e = MOTE_ERR_BAD_DELIMITER;
+    } else if (!dropped && (e = gather(sc, &p, &n)) == MOTE_OK) {
+        unsigned flags = sc->tokflags | MOTE_SCAN_TOK_DELIM;
         /* consumed at the next call (the token's view stays valid till then) */
         sc->carry_drop = sc->carry->len;
         /* A delimiter that starts with blanks may begin before a trimmed
@@ -1008,7 +999,13 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
         e = MOTE_ERR_NEED_MORE;
         if (n || sc->pieces_out || (sc->flags & MOTE_SCAN_KEEP_BLANK))
             e = give(sc, tok, p, n, &sc->tok_pos, flags);
+        goto next;
     }
+    /* a failed command or carry, or a dropped token: nothing is kept (a
+     * dropped token's carry is already empty) */
+    if (e != MOTE_ERR_NEED_MORE) e = fail(sc, tok, e, &sc->tok_pos);
+    mote_buf_clear(sc->carry);
+next:
     /* emit() has copied tok_pos out */
     reset_token(sc);
     return e;
