@@ -14,6 +14,16 @@
 
 #include <string.h>
 
+/* Under MOTE_SMALL the helpers that are called from many places stay out of
+ * line (on a 32-bit core their 64-bit arithmetic is long) where that was
+ * measured smaller. */
+#if MOTE_SMALL && defined(__GNUC__)
+#define MOTE_SMALL_NOINLINE __attribute__((noinline))
+#else
+#define MOTE_SMALL_NOINLINE
+#endif
+
+
 /* ---------------------------------------------------------------- split */
 
 mote_err mote_split(const uint8_t *in, size_t len, uint8_t delim,
@@ -23,23 +33,22 @@ mote_err mote_split(const uint8_t *in, size_t len, uint8_t delim,
         return MOTE_ERR_INVALID;
     size_t n = 0, start = 0;
     bool inq = false;
-    for (size_t i = 0; i < len; i++) {
-        uint8_t c = in[i];
-        if (c == '\\') {
-            i++; /* the escaped byte stays in the part, without meaning */
-        } else if (c == '"') {
-            inq = !inq;
-        } else if (c == delim && !inq) {
-            if (i > start) {
-                if (n < cap) parts[n] = (mote_view){in + start, i - start};
-                n++;
+    /* i == len ends the last part like a delimiter would */
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len) {
+            uint8_t c = in[i];
+            if (c == '\\') {
+                if (i + 1 < len) i++; /* the escaped byte stays in the part, without meaning */
+                continue;
             }
-            start = i + 1;
+            if (c == '"') inq = !inq;
+            if (c != delim || inq) continue;
         }
-    }
-    if (len > start) {
-        if (n < cap) parts[n] = (mote_view){in + start, len - start};
-        n++;
+        if (i > start) {
+            if (n < cap) parts[n] = (mote_view){in + start, i - start};
+            n++;
+        }
+        start = i + 1;
     }
     *count = n;
     return n > cap ? MOTE_ERR_SPACE : MOTE_OK;
@@ -109,7 +118,7 @@ static const uint8_t sq_trans[8][8] = {
     /* END     */ {1, 7, 5, 5, 5, 5, 5, 5},
 };
 
-static bool is_blank(uint8_t c)
+static MOTE_SMALL_NOINLINE bool is_blank(uint8_t c)
 {
     return c == ' ' || (c >= '\t' && c <= '\r'); /* \t \n \v \f \r */
 }
@@ -221,14 +230,6 @@ static const struct {
                     MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK | MOTE_SCAN_COMMENT_NESTED | DOLLAR_QUOTES, 0},
     /* lines */ {"\"", "\"", "\\", 0, '\n'},
 };
-
-/* Under MOTE_SMALL the helpers that are called from many places stay out of
- * line: on a 32-bit core their 64-bit arithmetic is long. */
-#if MOTE_SMALL && defined(__GNUC__)
-#define MOTE_SMALL_NOINLINE __attribute__((noinline))
-#else
-#define MOTE_SMALL_NOINLINE
-#endif
 
 static MOTE_SMALL_NOINLINE void set_pos(const mote_scanner *sc, mote_pos *p, size_t idx)
 {
@@ -369,11 +370,9 @@ mote_err mote_scan_finish(mote_scanner *sc)
     if (!sc) return MOTE_ERR_INVALID;
     if (sc->chunk) return MOTE_ERR_STATE;
     sc->finished = 1;
-    if (sc->bom < 4) {
-        uint8_t k = sc->bom;
-        sc->bom = 4;
-        if (k) install(sc, bom, k); /* a BOM prefix at the end is data */
-    }
+    const uint8_t k = sc->bom;
+    sc->bom = 4;
+    if (k < 3 && k) install(sc, bom, k); /* a BOM prefix at the end is data */
     return MOTE_OK;
 }
 
@@ -703,9 +702,9 @@ static int run(mote_scanner *sc, size_t lim)
             }
             if (st == S_DCMD_REST) continue;
             sc->state = S_DCMD_ARG;
-            if (sc->arglen < sizeof sc->arg) sc->arg[sc->arglen++] = c;
+            /* too long or holding a backslash: the command fails */
+            if (sc->arglen < sizeof sc->arg && c != '\\') sc->arg[sc->arglen++] = c;
             else sc->argbad = 1;
-            if (c == '\\') sc->argbad = 1;
             continue;
 
         case S_NORMAL:
