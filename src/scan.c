@@ -14,6 +14,16 @@
 
 #include <string.h>
 
+/* Under MOTE_SMALL the helpers that are called from many places stay out of
+ * line (on a 32-bit core their 64-bit arithmetic is long) where that was
+ * measured smaller. */
+#if MOTE_SMALL && defined(__GNUC__)
+#define MOTE_SMALL_NOINLINE __attribute__((noinline))
+#else
+#define MOTE_SMALL_NOINLINE
+#endif
+
+
 /* ---------------------------------------------------------------- split */
 
 mote_err mote_split(const uint8_t *in, size_t len, uint8_t delim,
@@ -23,23 +33,22 @@ mote_err mote_split(const uint8_t *in, size_t len, uint8_t delim,
         return MOTE_ERR_INVALID;
     size_t n = 0, start = 0;
     bool inq = false;
-    for (size_t i = 0; i < len; i++) {
-        uint8_t c = in[i];
-        if (c == '\\') {
-            i++; /* the escaped byte stays in the part, without meaning */
-        } else if (c == '"') {
-            inq = !inq;
-        } else if (c == delim && !inq) {
-            if (i > start) {
-                if (n < cap) parts[n] = (mote_view){in + start, i - start};
-                n++;
+    /* i == len ends the last part like a delimiter would */
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len) {
+            uint8_t c = in[i];
+            if (c == '\\') {
+                if (i + 1 < len) i++; /* the escaped byte stays in the part, without meaning */
+                continue;
             }
-            start = i + 1;
+            if (c == '"') inq = !inq;
+            if (c != delim || inq) continue;
         }
-    }
-    if (len > start) {
-        if (n < cap) parts[n] = (mote_view){in + start, len - start};
-        n++;
+        if (i > start) {
+            if (n < cap) parts[n] = (mote_view){in + start, i - start};
+            n++;
+        }
+        start = i + 1;
     }
     *count = n;
     return n > cap ? MOTE_ERR_SPACE : MOTE_OK;
@@ -87,11 +96,16 @@ enum {
      (1u << S_SLASH) | (1u << S_DTAG))
 
 /* run() results */
-enum { R_LIMIT, R_END, R_BLANK, R_CMD };
+enum { R_LIMIT, R_END, R_CMD };
 
 /* sqlite3_complete() tokens and its transition table (a fact of SQLite's
  * behaviour: states INVALID START NORMAL EXPLAIN CREATE TRIGGER SEMI END). */
 enum { TK_SEMI, TK_WS, TK_OTHER, TK_EXPLAIN, TK_CREATE, TK_TEMP, TK_TRIGGER, TK_END };
+/* States NORMAL(2) and TRIGGER(5), where words cannot change the state: the
+ * skip loops may run. The other dialects stay in NORMAL (no token but SEMI
+ * leaves it, and SEMI is only looked up at a delimiter), so this one test,
+ * the transitions and the ';' lookup need no dialect check. */
+#define TRIG_SKIP(t) ((0x24u >> (t)) & 1u)
 static const uint8_t sq_trans[8][8] = {
     /*            SEMI WS OTHER EXPLAIN CREATE TEMP TRIGGER END */
     /* INVALID */ {1, 0, 2, 3, 4, 2, 2, 2},
@@ -104,9 +118,9 @@ static const uint8_t sq_trans[8][8] = {
     /* END     */ {1, 7, 5, 5, 5, 5, 5, 5},
 };
 
-static bool is_blank(uint8_t c)
+static MOTE_SMALL_NOINLINE bool is_blank(uint8_t c)
 {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+    return c == ' ' || (c >= '\t' && c <= '\r'); /* \t \n \v \f \r */
 }
 
 static uint8_t lower(uint8_t c)
@@ -158,24 +172,41 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
     }
 }
 
-/* (Re)build the C_NORM bit: it depends on the delimiter, which a mysql
- * DELIMITER command can change. */
-static void build_norm(mote_scanner *sc)
+/* Private comments bit: postgres dollar quoting ('$' may open a tag). Generic
+ * configs mask their comments to the public bits, so it cannot leak in. */
+#define DOLLAR_QUOTES 0x20u
+
+/* Build the class table from the quote slots, delimiter, escape and comment
+ * styles (init, and again when a mysql DELIMITER command changes the
+ * delimiter's first byte). Data-driven so it stays one small loop. Line
+ * breaks stop every skip loop: positions are counted there. */
+static void build_cls(mote_scanner *sc)
 {
+    /* byte, comments bits that must all be set, class bits it gets */
+    static const uint8_t extra[][3] = {
+        {'#', MOTE_SCAN_COMMENT_HASH, C_NORM},
+        {'-', MOTE_SCAN_COMMENT_DASH, C_NORM},
+        {'-', MOTE_SCAN_COMMENT_DASH_SPACE, C_NORM},
+        {'/', MOTE_SCAN_COMMENT_BLOCK, C_NORM},
+        {'*', MOTE_SCAN_COMMENT_BLOCK, C_BLOCK},
+        {'/', MOTE_SCAN_COMMENT_BLOCK | MOTE_SCAN_COMMENT_NESTED, C_BLOCK},
+        {'$', DOLLAR_QUOTES, C_NORM},
+        {'$', 0, C_DOLLAR},
+        {'\n', 0, 0xff},
+        {'\r', 0, 0xff},
+    };
     uint8_t *cls = sc->cls;
-    for (int c = 0; c < 256; c++) {
-        uint8_t v = (uint8_t)(cls[c] & ~C_NORM);
-        if (sc->open_slot[c]) v |= C_NORM;
-        cls[c] = v;
+    for (unsigned c = 0; c < 256; c++) cls[c] = sc->open_slot[c] ? C_NORM : 0;
+    /* unused slots (closer 0, escape 0 or -1) only mark bits no state uses */
+    for (unsigned k = 0; k < 4; k++) {
+        const uint8_t bit = (uint8_t)(C_Q0 << k);
+        cls[sc->q_close[k]] |= bit;
+        if (sc->q_esc[k] >= 0) cls[sc->q_esc[k]] |= bit;
     }
-    cls['\n'] |= C_NORM;
-    cls['\r'] |= C_NORM;
     cls[sc->delim[0]] |= C_NORM;
     if (sc->esc_out >= 0) cls[sc->esc_out] |= C_NORM;
-    if (sc->comments & MOTE_SCAN_COMMENT_HASH) cls['#'] |= C_NORM;
-    if (sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE)) cls['-'] |= C_NORM;
-    if (sc->comments & MOTE_SCAN_COMMENT_BLOCK) cls['/'] |= C_NORM;
-    if (sc->dialect == MOTE_SCAN_POSTGRES) cls['$'] |= C_NORM;
+    for (unsigned j = 0; j < sizeof extra / sizeof extra[0]; j++)
+        if ((sc->comments & extra[j][1]) == extra[j][1]) cls[extra[j][0]] |= extra[j][2];
 }
 
 void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
@@ -184,20 +215,6 @@ void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
     memset(cfg, 0, sizeof *cfg);
     cfg->dialect = dialect;
     cfg->escape = '\\';
-}
-
-/* A quote slot. The first slot an opener is given keeps it (postgres E''
- * strings share the opener of '' and are entered by lookback). */
-static void add_slot(mote_scanner *sc, unsigned slot, uint8_t open, uint8_t close, int esc)
-{
-    if (!sc->open_slot[open]) sc->open_slot[open] = (uint8_t)(slot + 1);
-    sc->q_close[slot] = close;
-    sc->q_esc[slot] = (int16_t)esc;
-    uint8_t bit = (uint8_t)(C_Q0 << slot);
-    sc->cls[close] |= bit;
-    if (esc >= 0) sc->cls[esc] |= bit;
-    sc->cls['\n'] |= bit;
-    sc->cls['\r'] |= bit;
 }
 
 /* The fixed dialects as data: quote openers, closers and escapes per slot
@@ -210,17 +227,9 @@ static const struct {
                  MOTE_SCAN_COMMENT_HASH | MOTE_SCAN_COMMENT_DASH_SPACE | MOTE_SCAN_COMMENT_BLOCK, 0},
     /* sqlite */ {"'\"`[", "'\"`]", "", MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK, ';'},
     /* postgres */ {"'\"'", "'\"'", {0, 0, '\\', 0},
-                    MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK | MOTE_SCAN_COMMENT_NESTED, 0},
+                    MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK | MOTE_SCAN_COMMENT_NESTED | DOLLAR_QUOTES, 0},
     /* lines */ {"\"", "\"", "\\", 0, '\n'},
 };
-
-/* Under MOTE_SMALL the helpers that are called from many places stay out of
- * line: on a 32-bit core their 64-bit arithmetic is long. */
-#if MOTE_SMALL && defined(__GNUC__)
-#define MOTE_SMALL_NOINLINE __attribute__((noinline))
-#else
-#define MOTE_SMALL_NOINLINE
-#endif
 
 static MOTE_SMALL_NOINLINE void set_pos(const mote_scanner *sc, mote_pos *p, size_t idx)
 {
@@ -233,13 +242,15 @@ static void reset_token(mote_scanner *sc)
 {
     sc->state = sc->trim ? S_LEAD : (sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
     sc->wlen = 0;
-    sc->trig = 1;
+    sc->trig = sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
     sc->km = 0;
     sc->tokflags = 0;
     sc->tok_start = sc->pos;
     set_pos(sc, &sc->tok_pos, sc->pos);
     sc->pieces_out = 0;
     sc->hist_n = 0;
+    sc->arglen = 0;
+    sc->argbad = 0;
 }
 
 mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry)
@@ -286,7 +297,11 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
         int e = gesc;
         if (qesc) e = qesc[k] ? (uint8_t)qesc[k] : -1;
         else if (k >= 4 || sc->open_slot[b] || (int)b == gesc) return MOTE_ERR_INVALID;
-        add_slot(sc, k, b, (uint8_t)close[k], e);
+        /* The first slot an opener is given keeps it (postgres E'' strings
+         * share the opener of '' and are entered by lookback). */
+        if (!sc->open_slot[b]) sc->open_slot[b] = (uint8_t)(k + 1);
+        sc->q_close[k] = (uint8_t)close[k];
+        sc->q_esc[k] = (int16_t)e;
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
     if (!d) {
@@ -295,16 +310,8 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     }
     if (dn == 0 || dn > sizeof sc->delim) return MOTE_ERR_BAD_DELIMITER;
     set_delim(sc, d, dn);
-    if (sc->comments & MOTE_SCAN_COMMENT_BLOCK) {
-        sc->cls['*'] |= C_BLOCK;
-        if (sc->comments & MOTE_SCAN_COMMENT_NESTED) sc->cls['/'] |= C_BLOCK;
-    }
-    sc->cls['\n'] |= C_BLOCK | C_LINE | C_DOLLAR;
-    sc->cls['\r'] |= C_BLOCK | C_LINE | C_DOLLAR;
-    sc->cls['$'] |= C_DOLLAR;
-    build_norm(sc);
+    build_cls(sc);
     sc->line = 1;
-    sc->last_cr = UINT64_MAX;
     reset_token(sc);
     return MOTE_OK;
 }
@@ -326,29 +333,27 @@ mote_err mote_scan_feed(mote_scanner *sc, const void *data, size_t len)
     if (sc->chunk || sc->finished) return MOTE_ERR_STATE;
     const uint8_t *d = data ? (const uint8_t *)data : (const uint8_t *)"";
     sc->stats.bytes_fed += len;
-    if (sc->bom < 3) {
+    const uint8_t k = sc->bom;
+    if (k < 3) {
         /* A UTF-8 BOM at offset 0 is skipped. Chunks may split it: matched
          * bytes wait (unexamined) until the decision; if it is no BOM they
          * are scanned first, from the constant bom[] itself. */
         size_t j = 0;
-        while (sc->bom + j < 3 && j < len && d[j] == bom[sc->bom + j]) j++;
-        if (sc->bom + j == 3) {
-            sc->base = sc->bom;
-            sc->chunk = d;
-            sc->chunk_len = len;
-            sc->pos = sc->tok_start = j;
-            sc->bom = 4;
-            sc->stats.bytes_examined += 3;
-            sc->line_start = 3;
-            set_pos(sc, &sc->tok_pos, j);
-            return MOTE_OK;
-        }
-        if (j == len) {
-            sc->bom = (uint8_t)(sc->bom + j);
+        while (k + j < 3 && j < len && d[j] == bom[k + j]) j++;
+        if (k + j < 3 && j == len) {
+            sc->bom = (uint8_t)(k + j);
             return MOTE_OK; /* still undecided; next() says NEED_MORE */
         }
-        uint8_t k = sc->bom;
         sc->bom = 4;
+        if (k + j == 3) {
+            /* the chunk starts after the BOM: stream offset 3, column 1 */
+            sc->stats.bytes_examined = 3;
+            sc->line_start = 3;
+            sc->chunk_len = 3; /* install() moves base past it */
+            install(sc, d + j, len - j);
+            set_pos(sc, &sc->tok_pos, 0);
+            return MOTE_OK;
+        }
         if (k) {
             install(sc, bom, k);
             sc->next_chunk = d;
@@ -365,11 +370,9 @@ mote_err mote_scan_finish(mote_scanner *sc)
     if (!sc) return MOTE_ERR_INVALID;
     if (sc->chunk) return MOTE_ERR_STATE;
     sc->finished = 1;
-    if (sc->bom < 4) {
-        uint8_t k = sc->bom;
-        sc->bom = 4;
-        if (k) install(sc, bom, k); /* a BOM prefix at the end is data */
-    }
+    const uint8_t k = sc->bom;
+    sc->bom = 4;
+    if (k < 3 && k) install(sc, bom, k); /* a BOM prefix at the end is data */
     return MOTE_OK;
 }
 
@@ -377,13 +380,11 @@ mote_err mote_scan_finish(mote_scanner *sc)
 
 static void newline(mote_scanner *sc, uint8_t c, size_t idx)
 {
-    uint64_t off = sc->base + idx;
-    if (c == '\r') {
-        sc->line++;
-        sc->last_cr = off;
-    } else if (sc->last_cr != off - 1 || off == 0) {
-        sc->line++;
-    }
+    /* "\r\n" is one break: a '\n' right after a '\r' (at the line start
+     * that '\r' set) counts no new line. */
+    const uint64_t off = sc->base + idx;
+    if (!(c == '\n' && sc->cr && off == sc->line_start)) sc->line++;
+    sc->cr = c == '\r';
     sc->line_start = off + 1;
 }
 
@@ -401,9 +402,9 @@ static bool kmp_step(mote_scanner *sc, uint8_t c)
     return false;
 }
 
-static void sq_tok(mote_scanner *sc, unsigned tk)
+static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
 {
-    if (sc->dialect == MOTE_SCAN_SQLITE) sc->trig = sq_trans[sc->trig][tk];
+    sc->trig = sq_trans[sc->trig][tk];
 }
 
 /* Classify the sqlite word just ended (keywords sqlite3_complete() knows). */
@@ -437,6 +438,14 @@ static int prev_byte(const mote_scanner *sc, size_t idx, size_t back)
     back -= cl;
     if (back <= sc->hist_n) return sc->hist[2 - back];
     return -1;
+}
+
+/* True when the byte `back` before idx is no identifier byte (or there is
+ * none): postgres E'' and $tag$ open only at the start of a word. */
+static MOTE_SMALL_NOINLINE bool word_start(const mote_scanner *sc, size_t idx, size_t back)
+{
+    int b = prev_byte(sc, idx, back);
+    return b < 0 || !pg_ident((uint8_t)b);
 }
 
 static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
@@ -552,34 +561,25 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
         }
         i++;
         sc->state = S_NORMAL;
-        if (sc->dialect == MOTE_SCAN_SQLITE && sc->trig != 2 && sc->trig != 5) return i;
+        if (!TRIG_SKIP(sc->trig)) return i;
     }
 }
 
 #endif /* !MOTE_SMALL */
-
-static void enter_quote(mote_scanner *sc, unsigned slot, size_t idx)
-{
-    sc->state = S_QUOTE;
-    sc->slot = (uint8_t)slot;
-    set_pos(sc, &sc->open_pos, idx);
-    sc->km = 0;
-    sq_tok(sc, TK_OTHER);
-}
 
 /* Finish a mysql DELIMITER command: install the argument or flag an error. */
 static bool dcmd_done(mote_scanner *sc)
 {
     if (sc->arglen == 0 || sc->argbad) return false;
     set_delim(sc, sc->arg, sc->arglen);
-    build_norm(sc);
+    build_cls(sc);
     return true;
 }
 
 /*
  * Run the state machine over chunk[pos..lim). Returns R_LIMIT at lim,
- * R_END when a delimiter completed (pos just after it), R_BLANK when it
- * completed before any token byte (sql dialects), R_CMD when a DELIMITER
+ * R_END when a delimiter completed (pos just after it; possibly before any
+ * token byte, then the token is empty), R_CMD when a DELIMITER
  * command line ended (sc->argbad tells failure).
  */
 static int run(mote_scanner *sc, size_t lim)
@@ -603,7 +603,7 @@ static int run(mote_scanner *sc, size_t lim)
         uint8_t mask = 0;
         switch (st) {
         case S_NORMAL:
-            if (sc->km == 0 && (!sqlite || sc->trig == 2 || sc->trig == 5)) mask = C_NORM;
+            if (sc->km == 0 && TRIG_SKIP(sc->trig)) mask = C_NORM;
             break;
         case S_QUOTE: mask = (uint8_t)(C_Q0 << sc->slot); break;
         case S_BLOCK: mask = C_BLOCK; break;
@@ -616,7 +616,7 @@ static int run(mote_scanner *sc, size_t lim)
         switch (st) {
         case S_NORMAL:
             /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
-            if (sc->km == 0 && (!sqlite || sc->trig == 2 || sc->trig == 5)) {
+            if (sc->km == 0 && TRIG_SKIP(sc->trig)) {
                 if (fast_quotes) i = fast_text(sc, p, i, lim);
                 else i = skip(cls, p, i, lim, C_NORM);
             }
@@ -639,27 +639,31 @@ static int run(mote_scanner *sc, size_t lim)
     again: /* re-dispatch c in sc->state, KMP included */
         st = sc->state;
         /* The states where the delimiter counts, all in one place: a
-         * delimiter completed there ends the statement. */
-        if (((1u << st) & KMP_STATES) && kmp_step(sc, c)) {
-            if (st == S_LEAD) { r = R_BLANK; goto out; }
-            if (sqlite && sc->wlen) sq_word_end(sc);
-            else if (st != S_NORMAL) sq_tok(sc, TK_OTHER);
-            sc->state = S_NORMAL;
-            goto delim;
+         * delimiter completed there ends the statement. Comments and
+         * DELIMITER commands start the match afresh (reset at their first
+         * byte: nothing reads km before); an escape outside quotes keeps it. */
+        if ((1u << st) & KMP_STATES) {
+            if (kmp_step(sc, c)) {
+                /* (from S_LEAD: an empty token; ';' still ends it) */
+                if (sqlite && sc->wlen) sq_word_end(sc);
+                else if (st != S_NORMAL) sq_tok(sc, TK_OTHER);
+                sc->state = S_NORMAL;
+                goto delim;
+            }
+        } else if (st != S_ESC) {
+            sc->km = 0;
         }
         switch (st) {
         case S_LEAD:
+        {
             /* sqlite3_complete() counts \v as a token, not as space */
-            if (is_blank(c) && !(sqlite && c == '\v')) {
-                sc->tok_start = i;
-                set_pos(sc, &sc->tok_pos, i);
-                continue;
-            }
-            sc->tok_start = idx;
-            set_pos(sc, &sc->tok_pos, idx);
+            const bool blank = is_blank(c) && !(sqlite && c == '\v');
+            sc->tok_start = blank ? i : idx;
+            set_pos(sc, &sc->tok_pos, sc->tok_start);
+            if (blank) continue;
+        }
             if (sc->dialect == MOTE_SCAN_MYSQL) {
-                sc->state = S_HEAD;
-                sc->wlen = 0;
+                sc->state = S_HEAD; /* wlen is 0 since reset_token() */
                 goto head;
             }
             sc->state = S_NORMAL;
@@ -668,49 +672,44 @@ static int run(mote_scanner *sc, size_t lim)
         case S_HEAD:
         head:
             if (sc->wlen < 9) {
-                if (lower(c) == (uint8_t)"delimiter"[sc->wlen]) {
+                /* all its letters lower case: c | 0x20 matches both cases */
+                if ((c | 0x20) == "delimiter"[sc->wlen]) {
                     sc->wlen++;
                     continue;
                 }
             } else if (c == ' ' || c == '\t') {
+                /* arglen and argbad were cleared by reset_token() */
                 sc->state = S_DCMD_WS;
-                sc->arglen = 0;
-                sc->argbad = 0;
-                sc->km = 0;
                 continue;
             } else if (c == '\n' || c == '\r') {
-                sc->arglen = 0;
-                sc->argbad = 1;
-                r = R_CMD;
-                goto out;
+                goto cmd; /* no argument: arglen is 0, the command fails */
             }
             sc->wlen = 0;
             sc->state = S_NORMAL;
             goto normal;
 
-        case S_DCMD_WS:
-            if (c == ' ' || c == '\t') continue;
-            if (c == '\n' || c == '\r') { r = R_CMD; goto out; }
-            sc->state = S_DCMD_ARG;
-            /* fall through */
+        case S_DCMD_WS:   /* blanks before the argument */
         case S_DCMD_ARG:
-            if (c == ' ' || c == '\t') { sc->state = S_DCMD_REST; continue; }
-            if (c == '\n' || c == '\r') { r = R_CMD; goto out; }
-            if (sc->arglen < sizeof sc->arg) sc->arg[sc->arglen++] = c;
+        case S_DCMD_REST: /* rest of the line, ignored */
+            if (c == '\n' || c == '\r') {
+            cmd:
+                r = R_CMD;
+                goto out;
+            }
+            if (c == ' ' || c == '\t') {
+                if (st == S_DCMD_ARG) sc->state = S_DCMD_REST;
+                continue;
+            }
+            if (st == S_DCMD_REST) continue;
+            sc->state = S_DCMD_ARG;
+            /* too long or holding a backslash: the command fails */
+            if (sc->arglen < sizeof sc->arg && c != '\\') sc->arg[sc->arglen++] = c;
             else sc->argbad = 1;
-            if (c == '\\') sc->argbad = 1;
-            continue;
-        case S_DCMD_REST:
-            if (c == '\n' || c == '\r') { r = R_CMD; goto out; }
             continue;
 
         case S_NORMAL:
             if (sqlite && sc->wlen) {
-                if (sq_idchar(c)) {
-                    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lower(c);
-                    if (sc->wlen < 255) sc->wlen++;
-                    continue;
-                }
+                if (sq_idchar(c)) goto word;
                 sq_word_end(sc);
             }
         normal:
@@ -718,13 +717,13 @@ static int run(mote_scanner *sc, size_t lim)
                 unsigned slot = sc->open_slot[c] - 1u;
                 if (sc->dialect == MOTE_SCAN_POSTGRES && c == '\'') {
                     int b1 = prev_byte(sc, idx, 1);
-                    if (b1 == 'E' || b1 == 'e') {
-                        int b2 = prev_byte(sc, idx, 2);
-                        if (b2 < 0 || !pg_ident((uint8_t)b2)) slot = 2;
-                    }
+                    if ((b1 == 'E' || b1 == 'e') && word_start(sc, idx, 2)) slot = 2;
                 }
-                enter_quote(sc, slot, idx);
-                continue;
+                sc->state = S_QUOTE;
+                sc->slot = (uint8_t)slot;
+                sc->km = 0; /* now: fast_text() may leave the quote without the switch */
+                sq_tok(sc, TK_OTHER);
+                goto opened;
             }
             if ((int)c == sc->esc_out) {
                 sc->state = S_ESC;
@@ -735,7 +734,6 @@ static int run(mote_scanner *sc, size_t lim)
             case '#':
                 if (sc->comments & MOTE_SCAN_COMMENT_HASH) {
                     sc->state = S_LINE;
-                    sc->km = 0;
                     continue;
                 }
                 break;
@@ -748,38 +746,36 @@ static int run(mote_scanner *sc, size_t lim)
             case '/':
                 if (sc->comments & MOTE_SCAN_COMMENT_BLOCK) {
                     sc->state = S_SLASH;
-                    set_pos(sc, &sc->open_pos, idx);
-                    continue;
+                    goto opened;
                 }
                 break;
             case '$':
-                if (sc->dialect == MOTE_SCAN_POSTGRES) {
-                    int b1 = prev_byte(sc, idx, 1);
-                    if (b1 < 0 || !pg_ident((uint8_t)b1)) {
-                        sc->state = S_DTAG;
-                        sc->taglen = 0;
-                        set_pos(sc, &sc->open_pos, idx);
-                        continue;
-                    }
+                if (sc->dialect == MOTE_SCAN_POSTGRES && word_start(sc, idx, 1)) {
+                    sc->state = S_DTAG;
+                    sc->taglen = 0;
+                    goto opened;
                 }
                 break;
             default:
                 break;
             }
-            if (sqlite) {
-                if (sq_idchar(c)) {
-                    if (sc->trig != 2 && sc->trig != 5) {
-                        sc->word[0] = lower(c);
-                        sc->wlen = 1;
-                    }
-                } else if (!(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f')) {
-                    sq_tok(sc, TK_OTHER);
+            /* sqlite words (wlen is 0 here); a no-op in the other dialects */
+            if (sq_idchar(c)) {
+                if (!TRIG_SKIP(sc->trig)) {
+                word:
+                    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lower(c);
+                    if (sc->wlen < 255) sc->wlen++;
                 }
+            } else if (!is_blank(c) || c == '\v') {
+                sq_tok(sc, TK_OTHER);
             }
+            continue;
+        opened: /* a quote or comment may open here: where an error points */
+            set_pos(sc, &sc->open_pos, idx);
             continue;
 
         delim:
-            if (sqlite) {
+            {
                 uint8_t nt = sq_trans[sc->trig][TK_SEMI];
                 if (nt != 1) {
                     sc->trig = nt; /* ';' inside a trigger body */
@@ -792,12 +788,9 @@ static int run(mote_scanner *sc, size_t lim)
         case S_DASH:
             if (c == '-') {
                 sc->state = (sc->comments & MOTE_SCAN_COMMENT_DASH) ? S_LINE : S_DASH2;
-                if (sc->state == S_LINE) sc->km = 0;
                 continue;
             }
-            sq_tok(sc, TK_OTHER);
-            sc->state = S_NORMAL;
-            goto normal;
+            goto lone; /* the '-' was an operator */
 
         case S_DASH2:
             if (c <= 0x20 || c == 0x7f) {
@@ -812,9 +805,9 @@ static int run(mote_scanner *sc, size_t lim)
             if (c == '*') {
                 sc->state = S_BLOCK;
                 sc->depth = 1;
-                sc->km = 0;
                 continue;
             }
+        lone: /* a lone '-' or '/' is an operator: a token for sqlite */
             sq_tok(sc, TK_OTHER);
             sc->state = S_NORMAL;
             goto normal;
@@ -867,11 +860,9 @@ static int run(mote_scanner *sc, size_t lim)
         case S_DTAG:
             if (c == '$') {
                 sc->state = S_DOLLAR;
-                sc->km = 0;
                 continue;
             }
-            if (sc->taglen < sizeof sc->tag &&
-                (sc->taglen == 0 ? pg_tag_first(c) : (pg_tag_first(c) || is_digit(c)))) {
+            if (sc->taglen < sizeof sc->tag && (pg_tag_first(c) || (sc->taglen && is_digit(c)))) {
                 sc->tag[sc->taglen++] = c;
                 continue;
             }
@@ -921,10 +912,17 @@ static mote_err carry_append(mote_scanner *sc, const uint8_t *p, size_t n)
     return MOTE_OK;
 }
 
-/* Hand out a token (e == MOTE_OK) or an error with its position. */
+/* Hand out a token (e == MOTE_OK) or an error with its position. A whole
+ * token longer than max_token (not in pieces) becomes MOTE_ERR_TOO_LONG
+ * here, the one place every finished token passes. */
 static MOTE_SMALL_NOINLINE mote_err emit(mote_scanner *sc, mote_scan_token *tok, mote_err e,
                                          const uint8_t *p, size_t n, const mote_pos *pos, unsigned flags)
 {
+    if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES)) {
+        e = MOTE_ERR_TOO_LONG;
+        n = 0;
+        flags = 0;
+    }
     tok->text.ptr = n ? p : (const uint8_t *)"";
     tok->text.len = n;
     tok->pos = *pos;
@@ -941,7 +939,7 @@ static mote_err fail(mote_scanner *sc, mote_scan_token *tok, mote_err e, const m
 }
 
 /* Drop the current token's bytes from here on, up to its delimiter. */
-static void start_drop(mote_scanner *sc)
+static MOTE_SMALL_NOINLINE void start_drop(mote_scanner *sc)
 {
     if (sc->state == S_LEAD) return;
     hist_push(sc, sc->carry->data, sc->carry->len);
@@ -957,6 +955,61 @@ static mote_err give(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p, s
     return emit(sc, tok, MOTE_OK, p, n, pos, flags);
 }
 
+/* The open token's bytes chunk[tok_start..pos) as one view: in place while
+ * nothing is carried, else appended to the carry (error: carry full). */
+static mote_err gather(mote_scanner *sc, const uint8_t **p, size_t *n)
+{
+    const uint8_t *s = sc->chunk + sc->tok_start;
+    size_t k = sc->pos - sc->tok_start;
+    mote_err e = MOTE_OK;
+    if (sc->carry->len) {
+        e = carry_append(sc, s, k);
+        s = sc->carry->data;
+        k = sc->carry->len;
+    }
+    *p = s;
+    *n = k;
+    return e;
+}
+
+/* A delimiter completed (R_END) or a DELIMITER command line ended (R_CMD):
+ * hand out the token, drop it, or report the error; then start the next
+ * token. Returns MOTE_ERR_NEED_MORE when there is nothing to hand out. */
+static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
+{
+    mote_err e = MOTE_ERR_NEED_MORE;
+    const uint8_t *p;
+    size_t n;
+    const bool dropped = sc->dropping;
+    sc->dropping = 0;
+    if (r == R_CMD) {
+        if (!dcmd_done(sc) && !dropped) e = MOTE_ERR_BAD_DELIMITER;
+    } else if (!dropped && (e = gather(sc, &p, &n)) == MOTE_OK) {
+        unsigned flags = sc->tokflags | MOTE_SCAN_TOK_DELIM;
+        /* consumed at the next call (the token's view stays valid till then) */
+        sc->carry_drop = sc->carry->len;
+        /* A delimiter that starts with blanks may begin before a trimmed
+         * token: then the token is empty. */
+        n = n > sc->dlen ? n - sc->dlen : 0;
+        if (sc->dialect == MOTE_SCAN_LINES && n > 0 && p[n - 1] == '\r') {
+            n--;
+            flags |= MOTE_SCAN_TOK_CR;
+        }
+        e = MOTE_ERR_NEED_MORE;
+        if (n || sc->pieces_out || (sc->flags & MOTE_SCAN_KEEP_BLANK))
+            e = give(sc, tok, p, n, &sc->tok_pos, flags);
+        goto next;
+    }
+    /* a failed command or carry, or a dropped token: nothing is kept (a
+     * dropped token's carry is already empty) */
+    if (e != MOTE_ERR_NEED_MORE) e = fail(sc, tok, e, &sc->tok_pos);
+    mote_buf_clear(sc->carry);
+next:
+    /* emit() has copied tok_pos out */
+    reset_token(sc);
+    return e;
+}
+
 /* End of input reached with everything scanned. */
 static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 {
@@ -969,101 +1022,37 @@ static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
         return fail(sc, tok, st >= S_QUOTE ? MOTE_ERR_UNTERMINATED_QUOTE : MOTE_ERR_UNTERMINATED_COMMENT,
                     &sc->open_pos);
     }
-    if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) {
-        if (st == S_HEAD) sc->arglen = 0;
-        mote_buf_clear(sc->carry);
-        if (!dcmd_done(sc)) return fail(sc, tok, MOTE_ERR_BAD_DELIMITER, &sc->tok_pos);
-        return MOTE_ERR_NEED_MORE;
-    }
+    if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) return at_end(sc, tok, R_CMD);
     size_t n = sc->carry->len;
     if (n == 0 && !sc->pieces_out) return MOTE_ERR_NEED_MORE;
     sc->carry_drop = n;
-    if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES))
-        return fail(sc, tok, MOTE_ERR_TOO_LONG, &sc->tok_pos);
     return give(sc, tok, sc->carry->data, n, &sc->tok_pos, sc->tokflags);
-}
-
-/* A delimiter completed: hand out the token (or drop it). Returns
- * MOTE_ERR_NEED_MORE when there is nothing to hand out. */
-static mote_err at_delim(mote_scanner *sc, mote_scan_token *tok, int r)
-{
-    if (sc->dropping) {
-        sc->dropping = 0;
-        reset_token(sc);
-        return MOTE_ERR_NEED_MORE;
-    }
-    const uint8_t *p;
-    size_t n;
-    mote_pos pos = sc->tok_pos;
-    unsigned flags = sc->tokflags | MOTE_SCAN_TOK_DELIM;
-    bool pieces = sc->pieces_out;
-    if (r == R_BLANK) {
-        p = sc->chunk + sc->pos;
-        n = 0;
-    } else if (sc->carry->len == 0) {
-        /* A delimiter that starts with blanks may begin before a trimmed
-         * token: then the token is empty. */
-        p = sc->chunk + sc->tok_start;
-        n = sc->pos - sc->tok_start;
-        n = n > sc->dlen ? n - sc->dlen : 0;
-    } else {
-        mote_err e = carry_append(sc, sc->chunk + sc->tok_start, sc->pos - sc->tok_start);
-        if (e != MOTE_OK) {
-            mote_buf_clear(sc->carry);
-            reset_token(sc);
-            return fail(sc, tok, e, &pos);
-        }
-        p = sc->carry->data;
-        n = sc->carry->len > sc->dlen ? sc->carry->len - sc->dlen : 0;
-        sc->carry_drop = sc->carry->len;
-    }
-    reset_token(sc);
-    if (sc->dialect == MOTE_SCAN_LINES && n > 0 && p[n - 1] == '\r') {
-        n--;
-        flags |= MOTE_SCAN_TOK_CR;
-    }
-    if (n == 0 && !pieces && !(sc->flags & MOTE_SCAN_KEEP_BLANK)) {
-        if (sc->carry_drop) {
-            mote_buf_consume(sc->carry, sc->carry_drop);
-            sc->carry_drop = 0;
-        }
-        return MOTE_ERR_NEED_MORE;
-    }
-    if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES))
-        return fail(sc, tok, MOTE_ERR_TOO_LONG, &pos);
-    return give(sc, tok, p, n, &pos, flags);
 }
 
 /* The token reached its size bound without ending: error or piece. */
 static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
 {
     /* start_drop() keeps tok_pos: errors report it afterwards */
-    if (!(sc->flags & MOTE_SCAN_PIECES)) {
-        start_drop(sc);
-        return fail(sc, tok, MOTE_ERR_TOO_LONG, &sc->tok_pos);
-    }
-    size_t m = sc->max_token;
+    mote_err e = MOTE_ERR_TOO_LONG;
     const uint8_t *p;
-    size_t rest;
-    if (sc->carry->len == 0) {
-        p = sc->chunk + sc->tok_start;
+    size_t n;
+    const size_t m = sc->max_token;
+    const bool in_place = sc->carry->len == 0;
+    if (!(sc->flags & MOTE_SCAN_PIECES) || (e = gather(sc, &p, &n)) != MOTE_OK) {
+        start_drop(sc);
+        return fail(sc, tok, e, &sc->tok_pos);
+    }
+    if (in_place) {
         sc->tok_start += m;
-        rest = sc->pos - sc->tok_start;
     } else {
-        mote_err e = carry_append(sc, sc->chunk + sc->tok_start, sc->pos - sc->tok_start);
-        if (e != MOTE_OK) {
-            start_drop(sc);
-            return fail(sc, tok, e, &sc->tok_pos);
-        }
         sc->tok_start = sc->pos;
-        p = sc->carry->data;
         sc->carry_drop = m;
-        rest = sc->carry->len - m;
     }
     /* give() copies tok_pos out before it moves to the next piece */
     give(sc, tok, p, m, &sc->tok_pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES);
     hist_push(sc, p, m);
     /* The next piece starts `rest` (< delimiter length) bytes back. */
+    const size_t rest = n - m;
     mote_pos *np = &sc->tok_pos;
     set_pos(sc, np, sc->pos);
     np->offset -= rest;
@@ -1075,11 +1064,12 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
 mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
 {
     if (!sc || !tok) return MOTE_ERR_INVALID;
-    if (sc->carry_drop) {
-        mote_buf_consume(sc->carry, sc->carry_drop);
-        sc->carry_drop = 0;
-    }
     for (;;) {
+        /* bytes of the token handed out last, kept valid until this call */
+        if (sc->carry_drop) {
+            mote_buf_consume(sc->carry, sc->carry_drop);
+            sc->carry_drop = 0;
+        }
         if (sc->done) return MOTE_ERR_NEED_MORE;
         if (!sc->chunk || sc->pos == sc->chunk_len) {
             if (sc->chunk) {
@@ -1108,36 +1098,18 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
             return at_eof(sc, tok);
         }
         size_t lim = sc->chunk_len;
-        size_t bound = 0;
         if (sc->max_token && !sc->dropping) {
-            bound = sc->max_token + sc->dlen;
+            size_t bound = sc->max_token + sc->dlen;
             if (sc->dialect == MOTE_SCAN_LINES && !(sc->flags & MOTE_SCAN_PIECES)) bound++;
             size_t h = held(sc);
-            if (h >= bound) {
-                mote_err e = at_bound(sc, tok);
-                return e;
-            }
+            if (h >= bound) return at_bound(sc, tok);
             if (bound - h < lim - sc->pos) lim = sc->pos + (bound - h);
         }
+        /* R_LIMIT: the chunk is used up or the bound is hit, both handled
+         * at the top of the loop */
         int r = run(sc, lim);
-        if (r == R_END || r == R_BLANK) {
-            mote_err e = at_delim(sc, tok, r);
-            if (e != MOTE_ERR_NEED_MORE) return e;
-            continue;
-        }
-        if (r == R_CMD) {
-            bool ok = dcmd_done(sc);
-            mote_pos pos = sc->tok_pos;
-            bool was_dropping = sc->dropping;
-            mote_buf_clear(sc->carry);
-            sc->dropping = 0;
-            reset_token(sc);
-            if (!ok && !was_dropping) return fail(sc, tok, MOTE_ERR_BAD_DELIMITER, &pos);
-            continue;
-        }
-        /* R_LIMIT: either the chunk is used up (loop) or the bound is hit */
-        if (bound && sc->pos < sc->chunk_len && held(sc) >= bound) {
-            mote_err e = at_bound(sc, tok);
+        if (r != R_LIMIT) {
+            mote_err e = at_end(sc, tok, r);
             if (e != MOTE_ERR_NEED_MORE) return e;
         }
     }

@@ -219,13 +219,14 @@ typedef struct mote_scanner {
     uint8_t taglen, tagk;
     uint8_t tag[64];
     uint8_t hist[2], hist_n; /* last bytes of the token handed out or dropped */
+    uint8_t cr;              /* the last line break was "\r" */
     unsigned depth;          /* nested comment depth */
     unsigned tokflags;
     const uint8_t *chunk, *next_chunk;
     size_t next_len;
     size_t chunk_len, pos, tok_start, carry_drop;
     uint64_t base;           /* stream offset of chunk[0] */
-    uint64_t line, line_start, last_cr;
+    uint64_t line, line_start;
     mote_pos tok_pos, open_pos;
     mote_scan_stats stats;
 } mote_scanner;
