@@ -75,6 +75,13 @@
 #define MOTE__NOINLINE
 #endif
 
+/* Under MOTE_NUM_SMALL, helpers measured smaller out of line on Cortex-M4. */
+#if MOTE_NUM_SMALL
+#define NUM_SMALL_NOINLINE MOTE__NOINLINE
+#else
+#define NUM_SMALL_NOINLINE
+#endif
+
 typedef struct u128 {
     uint64_t hi, lo;
 } u128;
@@ -119,7 +126,7 @@ static uint64_t div10(uint64_t x)
 }
 
 /* floor(x / 2^s) for signed x, independent of how >> treats negatives. */
-static int floor_shr(int32_t x, int s)
+NUM_SMALL_NOINLINE static int floor_shr(int32_t x, int s)
 {
     if (x >= 0) return x >> s;
     return -((-x + (((int32_t)1 << s) - 1)) >> s);
@@ -797,7 +804,7 @@ MOTE__NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double
             eneg = s[i] == '-';
             i++;
         }
-        if (i >= n || !is_digit(s[i])) return MOTE_ERR_BAD_VALUE;
+        const size_t e0 = i;
         while (i < n && is_digit(s[i])) {
             /* saturate at 10^17: far beyond any exponent that matters, even
              * after 10^17 leading zeros, and E = dexp + exp10 + nd still
@@ -805,13 +812,12 @@ MOTE__NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double
             if (exp10 < INT64_C(100000000000000000)) exp10 = exp10 * 10 + (s[i] - '0');
             i++;
         }
+        if (i == e0) return MOTE_ERR_BAD_VALUE; /* no exponent digits */
         if (eneg) exp10 = -exp10;
     }
     if (i != n) return MOTE_ERR_BAD_VALUE;
-    if (nsig == 0) {
-        *out = neg ? -0.0 : 0.0;
-        return MOTE_OK;
-    }
+    uint64_t bits = 0;
+    if (nsig == 0) goto done; /* a signed zero */
 #if !MOTE_NUM_SMALL
     int64_t dexp = -(int64_t)nfrac;
     bool truncated = false;
@@ -835,11 +841,7 @@ MOTE__NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double
     /* D = 0.d1d2... * 10^E with d1 the first non-zero digit */
     int64_t E = dexp + exp10 + nd;
     if (E > 309) return MOTE_ERR_RANGE; /* D >= 10^309 */
-    uint64_t bits;
-    if (E < -324) { /* D < 10^-325, below half of 2^-1074 */
-        bits = 0;
-        goto done;
-    }
+    if (E < -324) goto done; /* D < 10^-325, below half of 2^-1074: zero */
     st->sig = sig;
     st->mend = mend;
     st->E = E;
@@ -1038,29 +1040,29 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
         g.hi >>= 2;
         g.lo++;
         g.hi += g.lo == 0;
-        uint64_t vb = rop(g, cb << h), vbl = rop(g, cbl << h), vbr = rop(g, cbr << h);
+        /* vbl, vb, vbr: the interval's ends and v, scaled (x4) */
+        const uint64_t cbs[3] = {cbl, cb, cbr};
+        uint64_t vbs[3];
+        for (int i = 0; i < 3; i++) vbs[i] = rop(g, cbs[i] << h);
+        const uint64_t vbl = vbs[0], vb = vbs[1], vbr = vbs[2];
         uint64_t s = vb >> 2;
-        if (s >= 10) {
-            /* one digit fewer: the multiples of ten around v. (Java's
-             * Double.toString tests s >= 100 because it wants two digits.) */
-            uint64_t sp10 = 10 * div10(s), tp10 = sp10 + 10;
-            bool upin = vbl + out <= sp10 << 2;
-            bool wpin = (tp10 << 2) + out <= vbr;
-            if (upin != wpin) {
-                f = upin ? sp10 : tp10;
+        /* First (if s >= 10) the multiples of ten around v, one digit fewer
+         * (Java's Double.toString tests s >= 100 because it wants two
+         * digits), then s and s + 1: when exactly one candidate of the pair
+         * is in the interval, it is the answer. */
+        for (int step = s >= 10 ? 10 : 1;; step = 1) {
+            uint64_t lo = step == 10 ? 10 * div10(s) : s, hi = lo + (unsigned)step;
+            bool loin = vbl + out <= lo << 2;
+            bool hiin = (hi << 2) + out <= vbr;
+            if (loin != hiin) {
+                f = loin ? lo : hi;
                 goto emit;
             }
+            if (step == 1) break;
         }
-        uint64_t t = s + 1;
-        bool uin = vbl + out <= s << 2;
-        bool win = (t << 2) + out <= vbr;
-        if (uin != win) {
-            f = uin ? s : t;
-        } else {
-            /* both in the interval: the closer one, ties to even */
-            uint64_t mid2 = (s + t) << 1;
-            f = vb < mid2 || (vb == mid2 && !(s & 1)) ? s : t;
-        }
+        /* both s and s + 1 in the interval: the closer one, ties to even */
+        uint64_t mid2 = (2 * s + 1) << 1;
+        f = vb < mid2 || (vb == mid2 && !(s & 1)) ? s : s + 1;
     }
 emit:;
 #if MOTE_NUM_SMALL
@@ -1129,17 +1131,13 @@ size_t mote_num_format_f64(double v, char *out, size_t cap)
         buf[n++] = d[0];
         if (nd > 1) {
             buf[n++] = '.';
-            for (int i = 1; i < nd; i++) buf[n++] = d[i];
+            memcpy(buf + n, d + 1, (size_t)(nd - 1));
+            n += (size_t)(nd - 1);
         }
         buf[n++] = 'e';
         buf[n++] = x < 0 ? '-' : '+';
         if (x < 0) x = -x;
-        /* x <= 324: x / 100 = (x * 41) >> 12, x / 10 = (x * 205) >> 11
-         * (exact below 1000), no division helper on cores without one */
-        unsigned ux = (unsigned)x, hund = (ux * 41) >> 12, tens = ((ux - hund * 100) * 205) >> 11;
-        if (hund) buf[n++] = (char)('0' + hund);
-        buf[n++] = (char)('0' + tens);
-        buf[n++] = (char)('0' + (ux - hund * 100 - tens * 10));
+        n += (size_t)put_u32(buf + n, (unsigned)x, 2); /* x <= 324 */
     } else {
         if (dp > 0) {
             for (int i = 0; i < dp; i++) buf[n++] = i < nd ? d[i] : '0';
