@@ -921,20 +921,9 @@ mote_err mote_cql_decode_array(const mote_cql_type *t, const uint8_t *in, size_t
  * code points past U+10FFFF); ascii: no byte above 0x7f at all. */
 static bool valid_text(const uint8_t *s, size_t n, bool ascii)
 {
-    for (size_t i = 0; i < n;) {
-        uint32_t c = s[i++];
-        if (c < 0x80) continue;
-        if (ascii || c < 0xc0 || c >= 0xf8) return false; /* not a lead byte */
-        size_t k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;     /* continuation bytes */
-        uint32_t min = k == 1 ? 0x80 : k == 2 ? 0x800 : 0x10000;
-        c &= 0x3fu >> k;
-        if (n - i < k) return false;
-        for (; k > 0; k--) {
-            if ((s[i] & 0xc0) != 0x80) return false;
-            c = (c << 6) | (s[i++] & 0x3fu);
-        }
-        if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return false;
-    }
+    if (!ascii) return mote_utf8_valid(s, n);
+    for (size_t i = 0; i < n; i++)
+        if (s[i] > 0x7f) return false;
     return true;
 }
 

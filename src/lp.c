@@ -156,28 +156,6 @@ static inline unsigned first8(uint64_t m)
 
 /* ---- small helpers ------------------------------------------------------ */
 
-/* UTF-8 validity as Go's utf8.Valid: no overlongs, no surrogates, <= U+10FFFF. */
-bool mote__lp_utf8_valid(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        uint8_t c = s[i++];
-        if (c < 0x80) continue;
-        if (c < 0xc2 || c > 0xf4) return false;
-        /* bytes that follow; the first of them has a narrower range after
-         * E0 (no overlongs), ED (no surrogates), F0 (overlongs), F4 (max) */
-        size_t need = c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
-        uint8_t lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
-        uint8_t hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
-        if (n - i < need) return false;
-        for (size_t k = 0; k < need; k++, lo = 0x80, hi = 0xbf) {
-            if (s[i + k] < lo || s[i + k] > hi) return false;
-        }
-        i += need;
-    }
-    return true;
-}
-
 static size_t count_nl(const uint8_t *p, const uint8_t *end)
 {
     size_t n = 0;
@@ -629,7 +607,7 @@ static MOTE_LP_HOT const uint8_t *name(lp_ctx *c, const uint8_t *p, const uint8_
         return failp(c, p, k == K_MEAS && *p != ',' ? E_BAD + k : E_EMPTY + k);
     }
     if (UNLIKELY((size_t)(p - s) > c->max_key)) return failp(c, s, E_LONG);
-    if (UNLIKELY(hi) && !mote__lp_utf8_valid(s, (size_t)(p - s))) return failp(c, s, E_UTF8);
+    if (UNLIKELY(hi) && !mote_utf8_valid(s, (size_t)(p - s))) return failp(c, s, E_UTF8);
     return p;
 }
 
@@ -688,7 +666,7 @@ static MOTE_LP_HOT const uint8_t *field(lp_ctx *c, const uint8_t *p, const uint8
             p++;
         }
         if ((size_t)(p - s0) > c->max_string) return failp(c, s0, E_LONG_STRING);
-        if (hi && !mote__lp_utf8_valid(s0, (size_t)(p - s0))) return failp(c, s0, E_UTF8);
+        if (hi && !mote_utf8_valid(s0, (size_t)(p - s0))) return failp(c, s0, E_UTF8);
         c->nl += nl;
         f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
         f->type = MOTE_LP_STRING;

@@ -106,7 +106,7 @@ static mote_err check_name(const uint8_t *s, size_t n, bool meas)
     for (size_t i = 0; i < n; i++) {
         if (s[i] < 0x20 || s[i] == 0x7f) return MOTE_ERR_SYNTAX;
     }
-    return mote__lp_utf8_valid(s, n) ? MOTE_OK : MOTE_ERR_SYNTAX;
+    return mote_utf8_valid(s, n) ? MOTE_OK : MOTE_ERR_SYNTAX;
 }
 
 /* Copy s escaping the bytes in set (a backslash before each). */
@@ -238,7 +238,7 @@ mote_err mote_lp_write_string(mote_lp_writer *w, const void *key, size_t klen,
     if (!w) return MOTE_ERR_INVALID;
     if (w->state == W_FAILED) return w->err;
     if (!s && slen > 0) return line_fail(w, MOTE_ERR_INVALID);
-    if (!mote__lp_utf8_valid(s, slen)) return line_fail(w, MOTE_ERR_SYNTAX);
+    if (!mote_utf8_valid(s, slen)) return line_fail(w, MOTE_ERR_SYNTAX);
     mote_err rc = field_start(w, key, klen);
     if (rc != MOTE_OK) return rc;
     put_byte(w, '"');

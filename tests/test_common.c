@@ -45,6 +45,27 @@ static void unknown_code_has_fallback(void **state)
 }
 
 /* Size helpers refuse exactly the operations that would wrap. */
+/* RFC 3629 boundaries: every rule on its first accepted and first refused byte. */
+static void utf8_validity_at_every_boundary(void **state)
+{
+    (void)state;
+    static const struct { const char *s; bool ok; } cases[] = {
+        {"", true}, {"plain ascii \x7f", true}, {"\xc2\x80", true}, {"\xdf\xbf", true},
+        {"\xc0\x80", false}, {"\xc1\xbf", false},                 /* overlong 2-byte */
+        {"\xe0\xa0\x80", true}, {"\xe0\x9f\xbf", false},          /* overlong 3-byte */
+        {"\xed\x9f\xbf", true}, {"\xed\xa0\x80", false},          /* U+D800 surrogate */
+        {"\xef\xbf\xbf", true}, {"\xf0\x90\x80\x80", true}, {"\xf0\x8f\xbf\xbf", false},
+        {"\xf4\x8f\xbf\xbf", true}, {"\xf4\x90\x80\x80", false}, /* past U+10FFFF */
+        {"\xf5\x80\x80\x80", false}, {"\x80", false}, {"\xbf", false}, /* lone continuation */
+        {"\xc2", false}, {"\xe2\x82", false}, {"\xf0\x9f\x98", false}, /* truncated */
+        {"\xc2\x41", false}, {"\xff", false}, {"h\xc3\xa9llo \xe2\x84\x9d \xf0\x9f\x98\x80", true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (mote_utf8_valid(cases[i].s, strlen(cases[i].s)) != cases[i].ok) fail_msg("case %zu", i);
+    }
+    assert_true(mote_utf8_valid(NULL, 0));
+}
+
 static void size_helpers_detect_overflow(void **state)
 {
     (void)state;
@@ -63,6 +84,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(error_codes_have_distinct_names),
         cmocka_unit_test(unknown_code_has_fallback),
+        cmocka_unit_test(utf8_validity_at_every_boundary),
         cmocka_unit_test(size_helpers_detect_overflow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

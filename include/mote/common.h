@@ -88,6 +88,14 @@ typedef enum mote_err {
     MOTE_ERR_MISMATCH = 78           /* value does not fit the type */
 } mote_err;
 
+/*
+ * True if s[0..n) is valid UTF-8 as RFC 3629 defines it: no overlong forms,
+ * no surrogates (U+D800..U+DFFF), nothing past U+10FFFF. The rule Cassandra's
+ * text validator and the line-protocol reference decoder both apply; s may
+ * be NULL when n is 0.
+ */
+bool mote_utf8_valid(const void *s, size_t n);
+
 /* Short static name of an error code, e.g. "TOO_LONG"; "OK" for 0. */
 const char *mote_err_name(int code);
 /* One-line static description of an error code. In MOTE_SMALL builds
