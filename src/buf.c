@@ -66,41 +66,34 @@ static MOTE_NOINLINE mote_err grow(mote_buf *b, size_t extra)
     if (want < MIN_CAP) want = MIN_CAP;
     if (want > b->max) want = b->max;
 
-    uint8_t *nd;
-    size_t got;
-    if (b->pool) {
-        nd = mote_pool_get(b->pool, want, &got);
-        if (!nd && want > need) nd = mote_pool_get(b->pool, need, &got);
-        if (!nd) return MOTE_ERR_NOMEM;
-        /* A pool class may exceed the cap; the cap still rules. */
-        if (got > b->max) got = b->max;
-    } else {
-        if (b->data) {
-            size_t to = want;
-            uint8_t *moved = mote__arena_resize_last(b->arena, b->data, b->cap, to);
-            if (!moved && want > need) {
-                to = need;
-                moved = mote__arena_resize_last(b->arena, b->data, b->cap, to);
+    /* Try the doubled size, then the least that fits: in place when the
+     * buffer is the arena's last block, else a new block and one copy. */
+    for (size_t to = want;; to = need) {
+        uint8_t *nd;
+        size_t got = to;
+        if (b->pool) {
+            nd = mote_pool_get(b->pool, to, &got);
+            if (got > b->max) got = b->max; /* a pool class may exceed the cap */
+        } else {
+            if (b->data) {
+                uint8_t *moved = mote__arena_resize_last(b->arena, b->data, b->cap, to);
+                if (moved) {
+                    b->data = moved;
+                    b->cap = to;
+                    return MOTE_OK;
+                }
             }
-            if (moved) {
-                b->data = moved;
-                b->cap = to;
-                return MOTE_OK;
-            }
+            nd = mote_arena_alloc(b->arena, to);
         }
-        got = want;
-        nd = mote_arena_alloc(b->arena, want);
-        if (!nd && want > need) {
-            got = need;
-            nd = mote_arena_alloc(b->arena, need);
+        if (nd) {
+            if (b->len) memcpy(nd, b->data, b->len);
+            drop_storage(b, b->data, b->cap);
+            b->data = nd;
+            b->cap = got;
+            return MOTE_OK;
         }
-        if (!nd) return MOTE_ERR_NOMEM;
+        if (to == need) return MOTE_ERR_NOMEM;
     }
-    if (b->len) memcpy(nd, b->data, b->len);
-    drop_storage(b, b->data, b->cap);
-    b->data = nd;
-    b->cap = got;
-    return MOTE_OK;
 }
 
 mote_err mote_buf_reserve(mote_buf *b, size_t extra)
