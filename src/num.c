@@ -133,7 +133,7 @@ NUM_SMALL_NOINLINE static int floor_shr(int32_t x, int s)
 }
 
 /* floor(e * log2(5)); exact for |e| <= 400 (checked by the generator). */
-static int floor_log2_pow5(int e) { return floor_shr((int32_t)e * 152170, 16); }
+NUM_SMALL_NOINLINE static int floor_log2_pow5(int e) { return floor_shr((int32_t)e * 152170, 16); }
 
 /* 5^e for 0 <= e <= 27 */
 #if MOTE_NUM_SMALL
@@ -1139,18 +1139,13 @@ size_t mote_num_format_f64(double v, char *out, size_t cap)
         if (x < 0) x = -x;
         n += (size_t)put_u32(buf + n, (unsigned)x, 2); /* x <= 324 */
     } else {
-        if (dp > 0) {
-            for (int i = 0; i < dp; i++) buf[n++] = i < nd ? d[i] : '0';
-        } else {
-            buf[n++] = '0';
-        }
-        if (nd > dp) {
-            /* here -3 <= dp <= 6: at most 3 zeros, then the rest of d */
-            int from = dp > 0 ? dp : 0;
-            buf[n++] = '.';
-            for (int i = dp; i < 0; i++) buf[n++] = '0';
-            memcpy(buf + n, d + from, (size_t)(nd - from));
-            n += (size_t)(nd - from);
+        /* One pass over digit positions i (value 0.d0d1... * 10^dp): a
+         * leading "0" when dp <= 0 (from i = dp - 1), the point before
+         * position dp, zeros outside d; here -3 <= dp <= 6. */
+        int end = nd > dp ? nd : dp;
+        for (int i = dp > 0 ? 0 : dp - 1; i < end; i++) {
+            if (i == dp) buf[n++] = '.';
+            buf[n++] = i >= 0 && i < nd ? d[i] : '0';
         }
     }
     if (buf == out) return n;
