@@ -133,7 +133,7 @@ NUM_SMALL_NOINLINE static int floor_shr(int32_t x, int s)
 }
 
 /* floor(e * log2(5)); exact for |e| <= 400 (checked by the generator). */
-static int floor_log2_pow5(int e) { return floor_shr((int32_t)e * 152170, 16); }
+NUM_SMALL_NOINLINE static int floor_log2_pow5(int e) { return floor_shr((int32_t)e * 152170, 16); }
 
 /* 5^e for 0 <= e <= 27 */
 #if MOTE_NUM_SMALL
@@ -952,14 +952,16 @@ static int flog10_pow2(int q) { return floor_shr((int32_t)q * 78913, 18); }
 static int flog10_three_quarters_pow2(int q) { return floor_shr((int32_t)q * 1262611 - 524031, 22); }
 static int flog2_pow10(int e) { return floor_log2_pow5(e) + e; }
 
-/* Schubfach's rop: g * cp / 2^127 rounded to odd, computed as the paper
+/* Schubfach's rop: g * cp / 2^127 rounded to odd (cp = c * 2^h), computed as the paper
  * prescribes with g split into 63-bit halves g1:g0. The parts below the
  * 63 bits after the point (g0*cp's low word, y0's low bit) are left out on
  * purpose: g overestimates 10^-k by up to one unit and that excess must not
  * reach the sticky bit (an exact round-to-odd of g*cp gets exact ties such
  * as 2^-25 = 2.98023223876953125e-08 wrong). */
-static uint64_t rop(u128 g, uint64_t cp)
+NUM_SMALL_NOINLINE static uint64_t rop(const u128 *gp, uint64_t c, int h)
 {
+    const u128 g = *gp;
+    const uint64_t cp = c << h;
     const uint64_t mask63 = (UINT64_C(1) << 63) - 1;
     uint64_t g1 = (g.hi << 1) | (g.lo >> 63), g0 = g.lo & mask63;
     uint64_t x1 = mul64(g0, cp).hi;
@@ -989,6 +991,30 @@ static void put_rev(char *end, uint32_t v, int nd)
     if (nd) *--end = (char)('0' + v);
 }
 #endif
+
+/* Schubfach's choice among the candidates, given the interval's ends vbl,
+ * vbr and v itself (vb), all scaled by 4 and rounded to odd; out is 1 when
+ * the ends are excluded. A separate frame under MOTE_NUM_SMALL: its 64-bit
+ * locals then do not sit on top of pow5_128's (Cortex-M0+ stack budget). */
+NUM_SMALL_NOINLINE static uint64_t schubfach_pick(uint64_t vbl, uint64_t vb, uint64_t vbr,
+                                                  unsigned out)
+{
+    uint64_t s = vb >> 2;
+    /* First (if s >= 10) the multiples of ten around v, one digit fewer
+     * (Java's Double.toString tests s >= 100 because it wants two
+     * digits), then s and s + 1: when exactly one candidate of the pair
+     * is in the interval, it is the answer. */
+    for (int step = s >= 10 ? 10 : 1;; step = 1) {
+        uint64_t lo = step == 10 ? 10 * div10(s) : s, hi = lo + (unsigned)step;
+        bool loin = vbl + out <= lo << 2;
+        bool hiin = (hi << 2) + out <= vbr;
+        if (loin != hiin) return loin ? lo : hi;
+        if (step == 1) break;
+    }
+    /* both s and s + 1 in the interval: the closer one, ties to even */
+    uint64_t mid2 = (2 * s + 1) << 1;
+    return vb < mid2 || (vb == mid2 && !(s & 1)) ? s : s + 1;
+}
 
 int mote_num_f64_digits(double v, char digits[17], int *exp10)
 {
@@ -1041,28 +1067,8 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
         g.lo++;
         g.hi += g.lo == 0;
         /* vbl, vb, vbr: the interval's ends and v, scaled (x4) */
-        const uint64_t cbs[3] = {cbl, cb, cbr};
-        uint64_t vbs[3];
-        for (int i = 0; i < 3; i++) vbs[i] = rop(g, cbs[i] << h);
-        const uint64_t vbl = vbs[0], vb = vbs[1], vbr = vbs[2];
-        uint64_t s = vb >> 2;
-        /* First (if s >= 10) the multiples of ten around v, one digit fewer
-         * (Java's Double.toString tests s >= 100 because it wants two
-         * digits), then s and s + 1: when exactly one candidate of the pair
-         * is in the interval, it is the answer. */
-        for (int step = s >= 10 ? 10 : 1;; step = 1) {
-            uint64_t lo = step == 10 ? 10 * div10(s) : s, hi = lo + (unsigned)step;
-            bool loin = vbl + out <= lo << 2;
-            bool hiin = (hi << 2) + out <= vbr;
-            if (loin != hiin) {
-                f = loin ? lo : hi;
-                goto emit;
-            }
-            if (step == 1) break;
-        }
-        /* both s and s + 1 in the interval: the closer one, ties to even */
-        uint64_t mid2 = (2 * s + 1) << 1;
-        f = vb < mid2 || (vb == mid2 && !(s & 1)) ? s : s + 1;
+        const uint64_t vbl = rop(&g, cbl, h), vb = rop(&g, cb, h), vbr = rop(&g, cbr, h);
+        f = schubfach_pick(vbl, vb, vbr, out);
     }
 emit:;
 #if MOTE_NUM_SMALL
@@ -1139,18 +1145,13 @@ size_t mote_num_format_f64(double v, char *out, size_t cap)
         if (x < 0) x = -x;
         n += (size_t)put_u32(buf + n, (unsigned)x, 2); /* x <= 324 */
     } else {
-        if (dp > 0) {
-            for (int i = 0; i < dp; i++) buf[n++] = i < nd ? d[i] : '0';
-        } else {
-            buf[n++] = '0';
-        }
-        if (nd > dp) {
-            /* here -3 <= dp <= 6: at most 3 zeros, then the rest of d */
-            int from = dp > 0 ? dp : 0;
-            buf[n++] = '.';
-            for (int i = dp; i < 0; i++) buf[n++] = '0';
-            memcpy(buf + n, d + from, (size_t)(nd - from));
-            n += (size_t)(nd - from);
+        /* One pass over digit positions i (value 0.d0d1... * 10^dp): a
+         * leading "0" when dp <= 0 (from i = dp - 1), the point before
+         * position dp, zeros outside d; here -3 <= dp <= 6. */
+        int end = nd > dp ? nd : dp;
+        for (int i = dp > 0 ? 0 : dp - 1; i < end; i++) {
+            if (i == dp) buf[n++] = '.';
+            buf[n++] = i >= 0 && i < nd ? d[i] : '0';
         }
     }
     if (buf == out) return n;
