@@ -140,7 +140,9 @@ typedef struct mote_lp_point {
                                 beyond fields_cap (no big local on a small stack) */
 } mote_lp_point;
 
-/* A per-line error. message is static; pos is where the problem was found. */
+/* A per-line error. message is static (a short English phrase; in MOTE_SMALL
+ * builds the code's name, see mote_err_message); pos is where the problem
+ * was found. */
 typedef struct mote_lp_error {
     mote_err code;
     mote_pos pos;
