@@ -193,6 +193,17 @@ static inline uint64_t value8(uint64_t x)
  */
 static MOTE_LP_INLINE mote_err parse_digits(const uint8_t *s, size_t n, uint64_t *out)
 {
+    if (n <= 3) {
+        /* 1 to 3 digits (most field values) without a loop, whose exit
+         * branch mispredicts when lengths vary: bytes 0, n/2 and n-1 cover
+         * them all, weighted by n (for n 1 or 2 a byte is read twice). */
+        static const uint8_t mul[4][2] = {{0, 0}, {0, 0}, {10, 0}, {100, 10}};
+        unsigned a = (unsigned)s[0] - '0', m = (unsigned)s[n >> 1] - '0',
+                 z = (unsigned)s[n - 1] - '0';
+        if ((a > 9) | (m > 9) | (z > 9)) return MOTE_ERR_BAD_VALUE;
+        *out = a * mul[n][0] + m * mul[n][1] + z;
+        return MOTE_OK;
+    }
     uint64_t v = 0;
     size_t i = 0;
     while (MOTE_LP_FAST && n - i >= 8 && i < 16) {
