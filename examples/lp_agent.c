@@ -83,12 +83,13 @@ static int usage(const char *msg)
     return msg ? 2 : 0;
 }
 
+/* A positive byte count (mote's own exact integer parser, no locale). */
 static int parse_size(const char *s, size_t *out)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || v == 0 || v > (size_t)-1 / 2) return -1;
+    uint64_t v;
+    if (mote_num_parse_u64((const uint8_t *)s, strlen(s), &v) != MOTE_OK || v == 0 ||
+        v > SIZE_MAX / 2)
+        return -1;
     *out = (size_t)v;
     return 0;
 }

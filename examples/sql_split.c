@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "mote/mote.h"
@@ -30,21 +29,23 @@ static long read_file(void *ctx, uint8_t *dst, size_t cap)
 
 static int usage(const char *msg)
 {
-    if (msg) fprintf(stderr, "sql_split: %s\n", msg);
-    fprintf(msg ? stderr : stdout,
-            "usage: sql_split [--max BYTES] [--chunk BYTES] [FILE|-]\n"
-            "  Split a mysql-dialect SQL script into statements and print each with\n"
-            "  its line number. --max: longest statement kept (default 1048576);\n"
-            "  --chunk: read size (default 4096). Exit 1 if any statement was bad.\n");
-    return msg ? 2 : 0;
+    if (msg) {
+        fprintf(stderr, "sql_split: %s (try --help)\n", msg);
+        return 2;
+    }
+    printf("usage: sql_split [--max BYTES] [--chunk BYTES] [FILE|-]\n"
+           "  Split a mysql-dialect SQL script into statements and print each with\n"
+           "  its line number. --max: longest statement kept (default 1048576);\n"
+           "  --chunk: read size (default 4096). Exit 1 if any statement was bad.\n");
+    return 0;
 }
 
+/* A positive byte count (mote's own exact integer parser, no locale). */
 static int size_arg(const char *s, size_t *out)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || v == 0 || v > (size_t)-1) return -1;
+    uint64_t v;
+    if (mote_num_parse_u64((const uint8_t *)s, strlen(s), &v) != MOTE_OK || v == 0 || v > SIZE_MAX)
+        return -1;
     *out = (size_t)v;
     return 0;
 }
