@@ -28,16 +28,6 @@
 #define DEFAULT_MAX ((size_t)64 * 1024)
 #define TOP_CLASS_SIZE ((size_t)MOTE_POOL_MIN_CLASS << (MOTE_POOL_CLASSES - 1))
 
-#define class_of mote__pool_class
-
-/* Not a secret, just a tag that stale or foreign bytes almost never match:
- * the header's own address (a copied header fails) mixed with the pool's
- * key (another pool's buffer fails) and the state. Kept to a couple of
- * instructions: get and put each compute it once. */
-static inline uint32_t tag_for(const mote_pool *p, const uint8_t *hdr, uint32_t state)
-{
-    return ((uint32_t)(uintptr_t)hdr ^ p->key) ^ state;
-}
 
 static void write_hdr(uint8_t *h, uint32_t tag, uint32_t info)
 {
@@ -52,7 +42,7 @@ mote_err mote_pool_init(mote_pool *p, mote_arena *a, size_t max_size)
     p->arena = a;
     if (max_size == 0) max_size = DEFAULT_MAX;
     if (max_size > TOP_CLASS_SIZE) max_size = TOP_CLASS_SIZE;
-    p->max_class = class_of(max_size);
+    p->max_class = mote__pool_class(max_size);
     p->max_size = (size_t)MOTE_POOL_MIN_CLASS << p->max_class;
     uint64_t k = ((uint64_t)(uintptr_t)p ^ ((uint64_t)(uintptr_t)a << 7)) * 0x9E3779B97F4A7C15u;
     p->key = (uint32_t)(k >> 32);
@@ -77,7 +67,7 @@ static void *get_oversize(mote_pool *p, size_t size, size_t *capacity)
     if (!blk) return fail(p, capacity);
     uint64_t c64 = cap;
     memcpy(blk, &c64, 8);
-    write_hdr(blk + HDR, tag_for(p, blk + HDR, STATE_LIVE), OVERSIZE_CLASS | (INFO_CHECK << 8));
+    write_hdr(blk + HDR, mote__pool_tag(p, blk + HDR, STATE_LIVE), OVERSIZE_CLASS | (INFO_CHECK << 8));
     p->stats.misses++;
     p->stats.outstanding += cap;
     if (capacity) *capacity = cap;
@@ -92,12 +82,12 @@ static MOTE_NOINLINE void *get_miss(mote_pool *p, size_t size, size_t *capacity)
         return NULL;
     }
     if (size > p->max_size) return get_oversize(p, size, capacity);
-    unsigned c = class_of(size);
+    unsigned c = mote__pool_class(size);
     size_t cap = (size_t)MOTE_POOL_MIN_CLASS << c;
     uint8_t *h = mote_arena_alloc(p->arena, HDR + cap);
     if (!h) return fail(p, capacity);
     /* info never changes afterwards; the tag flips LIVE/FREE. */
-    write_hdr(h, tag_for(p, h, STATE_LIVE), c | (INFO_CHECK << 8));
+    write_hdr(h, mote__pool_tag(p, h, STATE_LIVE), c | (INFO_CHECK << 8));
     p->stats.misses++;
     p->stats.outstanding += cap;
     if (capacity) *capacity = cap;
@@ -109,14 +99,14 @@ static MOTE_NOINLINE void *get_miss(mote_pool *p, size_t size, size_t *capacity)
 void *mote__pool_get_slow(mote_pool *p, size_t size, size_t *capacity)
 {
     if (MOTE_UNLIKELY(!p || size > p->max_size)) return get_miss(p, size, capacity);
-    unsigned c = class_of(size);
+    unsigned c = mote__pool_class(size);
     uint8_t *ptr = p->free_list[c];
     if (MOTE_UNLIKELY(!ptr)) return get_miss(p, size, capacity);
     size_t cap = (size_t)MOTE_POOL_MIN_CLASS << c;
     MOTE_TRACK_DEFINED(ptr, sizeof(void *));
     memcpy(&p->free_list[c], ptr, sizeof(void *));
     MOTE_TRACK_FRESH(ptr, cap);
-    uint32_t tag = tag_for(p, ptr - HDR, STATE_LIVE);
+    uint32_t tag = mote__pool_tag(p, ptr - HDR, STATE_LIVE);
     memcpy(ptr - HDR, &tag, 4);
     p->stats.hits++;
     p->stats.outstanding += cap;
@@ -154,7 +144,7 @@ static MOTE_NOINLINE mote_err put_other(mote_pool *p, void *ptr)
     if (!read_hdr(ptr, &tag, &info)) return bad_put(p);
     uint8_t *h = (uint8_t *)ptr - HDR;
     /* A FREE tag is a double put; anything else a foreign pointer. */
-    if (tag != tag_for(p, h, STATE_LIVE) || (info & 0xffu) != OVERSIZE_CLASS) return bad_put(p);
+    if (tag != mote__pool_tag(p, h, STATE_LIVE) || (info & 0xffu) != OVERSIZE_CLASS) return bad_put(p);
     mote_arena *a = p->arena;
     uint64_t c64;
     if (!a->alloc || MOTE_TRACK_IS_POISONED(h - HDR, HDR)) return bad_put(p);
@@ -179,7 +169,7 @@ mote_err mote__pool_put_slow(mote_pool *p, void *ptr)
     uint8_t *h = (uint8_t *)ptr - HDR;
     unsigned c = info & 0xffu;
     /* Oversize buffers (class 0xff) also take the slow path. */
-    if (MOTE_UNLIKELY(tag != tag_for(p, h, STATE_LIVE) || c > p->max_class)) return put_other(p, ptr);
+    if (MOTE_UNLIKELY(tag != mote__pool_tag(p, h, STATE_LIVE) || c > p->max_class)) return put_other(p, ptr);
     size_t cap = (size_t)MOTE_POOL_MIN_CLASS << c;
     uint32_t freed = tag ^ (STATE_LIVE ^ STATE_FREE);
     memcpy(h, &freed, 4);
@@ -192,6 +182,7 @@ mote_err mote__pool_put_slow(mote_pool *p, void *ptr)
 
 /* The external definitions of the inline fast paths in mote/pool.h. */
 extern inline unsigned mote__pool_class(size_t size);
+extern inline uint32_t mote__pool_tag(const mote_pool *p, const uint8_t *hdr, uint32_t state);
 extern inline void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity);
 extern inline mote_err mote_pool_put(mote_pool *p, void *ptr);
 

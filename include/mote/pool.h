@@ -122,6 +122,15 @@ inline unsigned mote__pool_class(size_t size)
 #endif
 }
 
+/* A buffer header's tag. Not a secret, just a value that stale or foreign
+ * bytes almost never match: the header's own address (a copied header
+ * fails) mixed with the pool's key (another pool's buffer fails) and the
+ * state (LIVE or FREE). */
+inline uint32_t mote__pool_tag(const mote_pool *p, const uint8_t *hdr, uint32_t state)
+{
+    return ((uint32_t)(uintptr_t)hdr ^ p->key) ^ state;
+}
+
 inline void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity)
 {
 #if !defined(MOTE__CALL_LIBRARY)
@@ -133,7 +142,7 @@ inline void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity)
         if (ptr) {
             size_t cap = (size_t)MOTE_POOL_MIN_CLASS << c;
             uint8_t *h = ptr - MOTE__POOL_HDR;
-            uint32_t tag = ((uint32_t)(uintptr_t)h ^ p->key) ^ MOTE__POOL_LIVE;
+            uint32_t tag = mote__pool_tag(p, h, MOTE__POOL_LIVE);
             memcpy(&p->free_list[c], ptr, sizeof(void *));
             memcpy(h, &tag, 4);
             p->stats.hits++;
@@ -159,7 +168,7 @@ inline mote_err mote_pool_put(mote_pool *p, void *ptr)
         /* Oversize buffers (class 0xff), double puts (FREE tag) and foreign
          * pointers take the library path. */
         if ((info >> 8) == MOTE__POOL_CHECK && c <= p->max_class &&
-            tag == (((uint32_t)(uintptr_t)h ^ p->key) ^ MOTE__POOL_LIVE)) {
+            tag == mote__pool_tag(p, h, MOTE__POOL_LIVE)) {
             uint32_t freed = tag ^ (MOTE__POOL_LIVE ^ MOTE__POOL_FREE);
             memcpy(h, &freed, 4);
             memcpy(ptr, &p->free_list[c], sizeof(void *));
