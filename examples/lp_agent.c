@@ -95,7 +95,7 @@ static int parse_size(const char *s, size_t *out)
 }
 
 /* The real bytes of a name or value: the input itself when it holds no
- * escapes, else an unescaped copy in the per-point scratch. */
+ * escapes, else an unescaped copy in the per-point scratch arena. */
 static mote_err text_of(agent *ag, const mote_lp_text *t, mote_view *v)
 {
     return mote_lp_unescape_arena(t, &ag->arena, v);
@@ -199,7 +199,7 @@ static mote_err encode_row(agent *ag, const row *r, uint8_t **out, size_t *len)
     return MOTE_OK;
 }
 
-static void print_hex(const uint8_t *p, size_t len, unsigned long long n)
+static void print_hex(const uint8_t *p, unsigned long long n)
 {
     printf("row %llu:", n);
     for (int c = 0; c < NCELLS; c++) {
@@ -211,7 +211,6 @@ static void print_hex(const uint8_t *p, size_t len, unsigned long long n)
         p += cl;
     }
     putchar('\n');
-    (void)len;
 }
 
 static void report(agent *ag, const char *what, uint64_t line, uint64_t column, mote_err code,
@@ -243,7 +242,7 @@ static int handle_point(agent *ag, mote_lp_point *pt)
     } else {
         ag->points++;
         ag->bytes_out += len;
-        if (ag->hex) print_hex(bytes, len, ag->points);
+        if (ag->hex) print_hex(bytes, ag->points);
         if (ag->out && fwrite(bytes, 1, len, ag->out) != len) e = MOTE_ERR_IO;
     }
     mote_arena_restore(&ag->arena, mark);
