@@ -13,6 +13,9 @@
 #include "mote/scan.h"
 
 #include <string.h>
+#ifdef BLK_DEBUG
+#include <stdio.h>
+#endif
 
 /* Under MOTE_SMALL the helpers that are called from many places stay out of
  * line (on a 32-bit core their 64-bit arithmetic is long) where that was
@@ -176,6 +179,71 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
  * configs mask their comments to the public bits, so it cannot leak in. */
 #define DOLLAR_QUOTES 0x20u
 
+#if !MOTE_SMALL
+/*
+ * The block path (hosted builds): in ordinary text and inside the first
+ * quote kind, 64 bytes are classified at once into bit masks, and quotes,
+ * escapes and the end of the run are found with word arithmetic instead of a
+ * branch per byte. One static table serves every scanner: byte -> a 64-bit
+ * word with one bit per plane, the plane in bit 8 * plane, so that the eight
+ * words of eight input bytes, shifted by the byte's position and added, put
+ * plane k of those bytes into byte k of one word.
+ * Planes: the scanner's quote, backslash, bytes that stop the block path
+ * outside strings, '\n', '\r', '-'. Tables differ in which quote is "the"
+ * quote; the other quote byte is a stop. The stop set is generous: a stop
+ * that means nothing to the dialect only hands one byte to the general
+ * switch. blk_setup() checks that every byte the dialect cares about is
+ * covered, else the block path stays off for that scanner.
+ */
+enum { P_QUOTE, P_BSL, P_STOP, P_NL, P_CR, P_DASH };
+#define PB(k) ((uint64_t)1 << (8 * (k)))
+#define BLK_TABLE(q, other)                                                                  \
+    {                                                                                        \
+        [q] = PB(P_QUOTE), [other] = PB(P_STOP), ['\\'] = PB(P_BSL), ['\n'] = PB(P_NL),      \
+        ['\r'] = PB(P_CR), ['-'] = PB(P_DASH), [';'] = PB(P_STOP), ['`'] = PB(P_STOP),       \
+        ['#'] = PB(P_STOP), ['['] = PB(P_STOP), ['$'] = PB(P_STOP), ['|'] = PB(P_STOP),      \
+        ['/'] = PB(P_STOP),                                                                  \
+    }
+static const uint64_t blk_tables[2][256] = {BLK_TABLE('\'', '"'), BLK_TABLE('"', '\'')};
+
+/* blk_flags */
+enum {
+    BLK_ESC = 1,     /* backslash escapes inside the quote */
+    BLK_ESC_OUT = 2, /* ... and outside it (lines) */
+    BLK_NL_STOP = 4, /* '\n' outside strings is the delimiter */
+    BLK_DASH = 8     /* "--" outside strings may open a comment */
+};
+
+/* Decide whether (and how) the block path may run for this configuration;
+ * called whenever the class table is rebuilt. */
+static void blk_setup(mote_scanner *sc)
+{
+    sc->blk = 0;
+    const uint8_t q = sc->q_close[0];
+    const int qe = sc->q_esc[0], eo = sc->esc_out;
+    if (sc->dialect == MOTE_SCAN_POSTGRES || (q != '\'' && q != '"') || sc->open_slot[q] != 1)
+        return;
+    if (!(qe < 0 && eo < 0) && !(qe == '\\' && (eo < 0 || eo == '\\'))) return;
+    const uint8_t d0 = sc->delim[0];
+    if (d0 == q || d0 == '\\' || d0 == '-') return;
+    const uint64_t *t = blk_tables[q == '"'];
+    uint8_t f = (uint8_t)((qe == '\\' ? BLK_ESC : 0) | (eo == '\\' ? BLK_ESC_OUT : 0) |
+                          (d0 == '\n' ? BLK_NL_STOP : 0) |
+                          ((sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))
+                               ? BLK_DASH : 0));
+    /* every byte that matters outside strings must stop the path or be
+     * handled by it (the quote, escapes, line breaks, dashes) */
+    for (unsigned c = 0; c < 256; c++) {
+        if (!(sc->cls[c] & C_NORM)) continue;
+        if (t[c] & (PB(P_QUOTE) | PB(P_STOP) | PB(P_NL) | PB(P_CR) | PB(P_DASH))) continue;
+        if (c == '\\' && (f & BLK_ESC_OUT)) continue;
+        return;
+    }
+    sc->blk = (uint8_t)(1 + (q == '"'));
+    sc->blk_flags = f;
+}
+#endif
+
 /* Build the class table from the quote slots, delimiter, escape and comment
  * styles (init, and again when a mysql DELIMITER command changes the
  * delimiter's first byte). Data-driven so it stays one small loop. Line
@@ -207,6 +275,9 @@ static void build_cls(mote_scanner *sc)
     if (sc->esc_out >= 0) cls[sc->esc_out] |= C_NORM;
     for (unsigned j = 0; j < sizeof extra / sizeof extra[0]; j++)
         if ((sc->comments & extra[j][1]) == extra[j][1]) cls[extra[j][0]] |= extra[j][2];
+#if !MOTE_SMALL
+    blk_setup(sc);
+#endif
 }
 
 void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
@@ -520,6 +591,167 @@ static MOTE_ALWAYS_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size
     return i;
 }
 
+/* Highest set bit of a non-zero word. */
+static MOTE_ALWAYS_INLINE unsigned high_bit(uint64_t x)
+{
+    x |= x >> 1;
+    x |= x >> 2;
+    x |= x >> 4;
+    x |= x >> 8;
+    x |= x >> 16;
+    x |= x >> 32;
+    return low_bit(x ^ (x >> 1)); /* the top bit alone */
+}
+
+static MOTE_ALWAYS_INLINE unsigned pop_count(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555u);
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (unsigned)((x * 0x0101010101010101u) >> 56);
+}
+
+/* Bit j set: an odd number of set bits of x at positions <= j (inside a
+ * string after its opening quote, up to and without its closing one). */
+static MOTE_ALWAYS_INLINE uint64_t prefix_xor(uint64_t x)
+{
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+/* Positions escaped by a backslash run: each byte that follows a run of odd
+ * length (bit 0 when `pend`, a run the previous block left odd). A run
+ * starting at an even position s ends after an odd number of backslashes
+ * exactly when its end s + len is odd, and adding the start bit to the run
+ * carries to that end; likewise for odd starts. The bit beyond the block is
+ * returned in *pend. Backslash bits themselves may come out either way; no
+ * caller reads them. */
+static MOTE_ALWAYS_INLINE uint64_t escaped_by(uint64_t bs, uint64_t *pend)
+{
+    const uint64_t even = 0x5555555555555555u;
+    const uint64_t b = bs & ~*pend; /* an escaped backslash escapes nothing */
+    const uint64_t starts = b & ~(b << 1);
+    const uint64_t ends_e = (b + (starts & even)) & ~b;
+    const uint64_t ends_o = (b + (starts & ~even)) & ~b;
+    const uint64_t esc = (ends_e & ~even) | (ends_o & even) | *pend;
+    /* the run reaching bit 63, if any: odd length escapes the next block's
+     * first byte (all 64 bytes backslashes: one even run) */
+    *pend = ((b >> 63) && ~b) ? (uint64_t)((63u - high_bit(~b)) & 1u) : 0u;
+    return esc;
+}
+
+/* The stream position of chunk index idx, with the line counted up to it
+ * from the line breaks `nl` of the block starting at blk (all before idx). */
+static void blk_pos(const mote_scanner *sc, mote_pos *out, size_t blk, uint64_t nl, size_t idx)
+{
+    out->offset = sc->base + idx;
+    out->line = sc->line + pop_count(nl);
+    const uint64_t ls = nl ? sc->base + blk + high_bit(nl) + 1 : sc->line_start;
+    out->column = out->offset - ls + 1;
+}
+
+/*
+ * The block path: from i (state NORMAL or the first quote kind, no delimiter
+ * byte matched, no line break just counted as "\r"), as long as 64 bytes
+ * remain below lim, find the first byte that needs the general switch
+ * outside a string (a stop byte, a lone backslash where escapes work only in
+ * strings, "--", the delimiter line break) or anywhere ('\r'). Counts lines,
+ * sets the escape flag, open_pos and the state at the returned index.
+ */
+static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    const uint64_t *t = blk_tables[sc->blk - 1];
+    const unsigned f = sc->blk_flags;
+    const size_t start = i;
+    uint64_t inq = sc->state == S_QUOTE ? UINT64_MAX : 0; /* state before the block, all bits */
+    uint64_t pend = 0;
+    const uint64_t rare = 0xffu * (PB(P_BSL) | PB(P_NL) | PB(P_CR) | PB(P_DASH)); /* whole planes */
+    while (lim - i >= 64) {
+        uint64_t w[8], q = 0, stop = 0, any = 0;
+        for (unsigned g = 0; g < 8; g++) {
+            const uint8_t *r = p + i + 8 * g;
+            /* + is | here: the shifted planes never overlap */
+            const uint64_t x = t[r[0]] + (t[r[1]] << 1) + (t[r[2]] << 2) + (t[r[3]] << 3) +
+                               ((t[r[4]] + (t[r[5]] << 1) + (t[r[6]] << 2) + (t[r[7]] << 3)) << 4);
+            w[g] = x;
+            any |= x;
+            q |= (x & 0xffu) << (8 * g);
+            stop |= ((x >> (8 * P_STOP)) & 0xffu) << (8 * g);
+        }
+        uint64_t bs = 0, nl = 0, cr = 0, dash = 0;
+        if (any & rare) {
+            for (unsigned g = 0; g < 8; g++) {
+                bs |= ((w[g] >> (8 * P_BSL)) & 0xffu) << (8 * g);
+                nl |= ((w[g] >> (8 * P_NL)) & 0xffu) << (8 * g);
+                cr |= ((w[g] >> (8 * P_CR)) & 0xffu) << (8 * g);
+                dash |= ((w[g] >> (8 * P_DASH)) & 0xffu) << (8 * g);
+            }
+        }
+        uint64_t esc = 0;
+        if (f & BLK_ESC) {
+            if (bs | pend) esc = escaped_by(bs, &pend);
+        } else {
+            bs = 0; /* no escapes at all: a backslash is text */
+        }
+        const uint64_t qq = q & ~esc;
+        const uint64_t in = prefix_xor(qq) ^ inq;
+        const uint64_t out = ~in & ~esc;
+        stop = (stop & out) | cr;
+        if (!(f & BLK_ESC_OUT)) stop |= bs & ~in; /* outside strings '\' is text: the switch says */
+        if (f & BLK_NL_STOP) stop |= nl & out;
+        if ((f & BLK_DASH) && dash) {
+            /* "--" may open a comment; past the block the next byte decides */
+            const uint64_t next = (lim - i > 64 && p[i + 64] != '-') ? 0 : 1;
+            stop |= dash & ((dash >> 1) | (next << 63)) & out;
+        }
+        const unsigned k = stop ? low_bit(stop) : 64u;
+        const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
+        /* state at byte k (before it; stop bytes are no quotes), or after
+         * the block */
+        const uint64_t inside = k == 64 ? in >> 63 : (in >> k) & 1u;
+        if (bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+        const uint64_t opens = qq & in & below;
+        if (inside && opens) {
+            const unsigned o = high_bit(opens);
+            blk_pos(sc, &sc->open_pos, i, nl & (((uint64_t)1 << o) - 1u), i + o);
+        }
+        const uint64_t nlb = nl & below;
+        if (nlb) {
+            sc->line += pop_count(nlb);
+            sc->cr = 0;
+            sc->line_start = sc->base + i + high_bit(nlb) + 1;
+        }
+        inq = (uint64_t)0 - inside;
+        if (k < 64) {
+            i += k;
+            pend = (esc >> k) & 1u;
+            break;
+        }
+        i += 64;
+    }
+#ifdef BLK_DEBUG
+    fprintf(stderr, "blk %zu..%zu line %llu ls %llu\n", start, i, (unsigned long long)sc->line, (unsigned long long)sc->line_start);
+#endif
+    sc->slot = 0;
+    sc->state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
+    /* a short run means text this path does not suit: leave it to the
+     * byte loops for a while */
+    if (i - start < 64) sc->blk_resume = sc->base + i + 256;
+    return i;
+}
+
+/* The block path may run at i. */
+static MOTE_ALWAYS_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
+{
+    return sc->blk && lim - i >= 64 && sc->base + i >= sc->blk_resume && TRIG_SKIP(sc->trig) &&
+           !(sc->cr && sc->base + i == sc->line_start);
+}
+
 /*
  * The hot path of SQL dumps: ordinary text and quoted strings alternating.
  * Runs NORMAL -> QUOTE -> NORMAL transitions inline (state in locals) and
@@ -532,8 +764,14 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
 {
     const uint8_t *cls = sc->cls;
     unsigned slot = sc->slot;
-    if (sc->state == S_QUOTE) goto quote;
+    if (sc->state == S_QUOTE && (slot != 0 || !blk_ok(sc, i, lim))) goto quote;
     for (;;) {
+        if (blk_ok(sc, i, lim)) {
+            i = block_text(sc, p, i, lim);
+            slot = 0;
+            if (sc->state == S_QUOTE) goto quote;
+            if (sc->state != S_NORMAL) return i;
+        }
         i = skip(cls, p, i, lim, C_NORM);
         if (i >= lim) return i;
         slot = sc->open_slot[p[i]];
