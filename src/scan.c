@@ -184,27 +184,28 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
  * The block path (hosted builds): in ordinary text and inside the first
  * quote kind, 64 bytes are classified at once into bit masks, and quotes,
  * escapes and the end of the run are found with word arithmetic instead of a
- * branch per byte. One static table serves every scanner: byte -> a 64-bit
- * word with one bit per plane, the plane in bit 8 * plane, so that the eight
+ * branch per byte. One static table serves every scanner: byte -> a word
+ * with one bit per plane, the plane in bit 8 * plane, so that the eight
  * words of eight input bytes, shifted by the byte's position and added, put
  * plane k of those bytes into byte k of one word.
- * Planes: the scanner's quote, backslash, bytes that stop the block path
- * outside strings, '\n', '\r', '-'. Tables differ in which quote is "the"
+ * Planes: the scanner's quote, bytes that stop the block path outside
+ * strings ('-' among them: "--" is checked when it is found), backslash,
+ * line breaks. Tables differ in which quote is "the"
  * quote; the other quote byte is a stop. The stop set is generous: a stop
  * that means nothing to the dialect only hands one byte to the general
  * switch. blk_setup() checks that every byte the dialect cares about is
  * covered, else the block path stays off for that scanner.
  */
-enum { P_QUOTE, P_BSL, P_STOP, P_NL, P_CR, P_DASH };
-#define PB(k) ((uint64_t)1 << (8 * (k)))
-#define BLK_TABLE(q, other)                                                                  \
-    {                                                                                        \
-        [q] = PB(P_QUOTE), [other] = PB(P_STOP), ['\\'] = PB(P_BSL), ['\n'] = PB(P_NL),      \
-        ['\r'] = PB(P_CR), ['-'] = PB(P_DASH), [';'] = PB(P_STOP), ['`'] = PB(P_STOP),       \
-        ['#'] = PB(P_STOP), ['['] = PB(P_STOP), ['$'] = PB(P_STOP), ['|'] = PB(P_STOP),      \
-        ['/'] = PB(P_STOP),                                                                  \
+enum { P_QUOTE, P_STOP, P_BSL, P_LB };
+#define PB(k) ((uint32_t)1 << (8 * (k)))
+#define BLK_TABLE(q, other)                                                                 \
+    {                                                                                       \
+        [q] = PB(P_QUOTE), [other] = PB(P_STOP), ['\\'] = PB(P_BSL), ['\n'] = PB(P_LB),     \
+        ['\r'] = PB(P_LB), ['-'] = PB(P_STOP), [';'] = PB(P_STOP), ['`'] = PB(P_STOP),     \
+        ['#'] = PB(P_STOP), ['['] = PB(P_STOP), ['$'] = PB(P_STOP), ['|'] = PB(P_STOP),     \
+        ['/'] = PB(P_STOP),                                                                 \
     }
-static const uint64_t blk_tables[2][256] = {BLK_TABLE('\'', '"'), BLK_TABLE('"', '\'')};
+static const uint32_t blk_tables[2][256] = {BLK_TABLE('\'', '"'), BLK_TABLE('"', '\'')};
 
 /* blk_flags */
 enum {
@@ -226,7 +227,7 @@ static void blk_setup(mote_scanner *sc)
     if (!(qe < 0 && eo < 0) && !(qe == '\\' && (eo < 0 || eo == '\\'))) return;
     const uint8_t d0 = sc->delim[0];
     if (d0 == q || d0 == '\\' || d0 == '-') return;
-    const uint64_t *t = blk_tables[q == '"'];
+    const uint32_t *t = blk_tables[q == '"'];
     uint8_t f = (uint8_t)((qe == '\\' ? BLK_ESC : 0) | (eo == '\\' ? BLK_ESC_OUT : 0) |
                           (d0 == '\n' ? BLK_NL_STOP : 0) |
                           ((sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))
@@ -235,7 +236,7 @@ static void blk_setup(mote_scanner *sc)
      * handled by it (the quote, escapes, line breaks, dashes) */
     for (unsigned c = 0; c < 256; c++) {
         if (!(sc->cls[c] & C_NORM)) continue;
-        if (t[c] & (PB(P_QUOTE) | PB(P_STOP) | PB(P_NL) | PB(P_CR) | PB(P_DASH))) continue;
+        if (t[c] & (PB(P_QUOTE) | PB(P_STOP) | PB(P_LB))) continue;
         if (c == '\\' && (f & BLK_ESC_OUT)) continue;
         return;
     }
@@ -665,33 +666,37 @@ static void blk_pos(const mote_scanner *sc, mote_pos *out, size_t blk, uint64_t 
  */
 static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    const uint64_t *t = blk_tables[sc->blk - 1];
+    const uint32_t *t = blk_tables[sc->blk - 1];
     const unsigned f = sc->blk_flags;
     const size_t start = i;
     uint64_t inq = sc->state == S_QUOTE ? UINT64_MAX : 0; /* state before the block, all bits */
     uint64_t pend = 0;
-    const uint64_t rare = 0xffu * (PB(P_BSL) | PB(P_NL) | PB(P_CR) | PB(P_DASH)); /* whole planes */
     while (lim - i >= 64) {
-        uint64_t w[8], q = 0, stop = 0, any = 0;
+        uint64_t q = 0, stop = 0, bs = 0, lb = 0;
+        uint32_t w[8], any = 0;
         for (unsigned g = 0; g < 8; g++) {
             const uint8_t *r = p + i + 8 * g;
             /* + is | here: the shifted planes never overlap */
-            const uint64_t x = t[r[0]] + (t[r[1]] << 1) + (t[r[2]] << 2) + (t[r[3]] << 3) +
+            const uint32_t x = t[r[0]] + (t[r[1]] << 1) + (t[r[2]] << 2) + (t[r[3]] << 3) +
                                ((t[r[4]] + (t[r[5]] << 1) + (t[r[6]] << 2) + (t[r[7]] << 3)) << 4);
             w[g] = x;
             any |= x;
-            q |= (x & 0xffu) << (8 * g);
-            stop |= ((x >> (8 * P_STOP)) & 0xffu) << (8 * g);
+            q |= (uint64_t)(x & 0xffu) << (8 * g);
+            stop |= (uint64_t)((x >> (8 * P_STOP)) & 0xffu) << (8 * g);
         }
-        uint64_t bs = 0, nl = 0, cr = 0, dash = 0;
-        if (any & rare) {
+        if (any >> (8 * P_BSL)) {
             for (unsigned g = 0; g < 8; g++) {
-                bs |= ((w[g] >> (8 * P_BSL)) & 0xffu) << (8 * g);
-                nl |= ((w[g] >> (8 * P_NL)) & 0xffu) << (8 * g);
-                cr |= ((w[g] >> (8 * P_CR)) & 0xffu) << (8 * g);
-                dash |= ((w[g] >> (8 * P_DASH)) & 0xffu) << (8 * g);
+                bs |= (uint64_t)((w[g] >> (8 * P_BSL)) & 0xffu) << (8 * g);
+                lb |= (uint64_t)(w[g] >> (8 * P_LB)) << (8 * g);
             }
         }
+        /* line breaks: '\r' stops everywhere (CRLF is the byte loop's) */
+        uint64_t nl = 0, cr = 0;
+        for (uint64_t m = lb; m; m &= m - 1) {
+            const unsigned k = low_bit(m);
+            if (p[i + k] == '\r') cr |= (uint64_t)1 << k;
+        }
+        nl = lb & ~cr;
         uint64_t esc = 0;
         if (f & BLK_ESC) {
             if (bs | pend) esc = escaped_by(bs, &pend);
@@ -704,12 +709,14 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
         stop = (stop & out) | cr;
         if (!(f & BLK_ESC_OUT)) stop |= bs & ~in; /* outside strings '\' is text: the switch says */
         if (f & BLK_NL_STOP) stop |= nl & out;
-        if ((f & BLK_DASH) && dash) {
-            /* "--" may open a comment; past the block the next byte decides */
-            const uint64_t next = (lim - i > 64 && p[i + 64] != '-') ? 0 : 1;
-            stop |= dash & ((dash >> 1) | (next << 63)) & out;
+        /* a '-' stops only as "--" where that may open a comment */
+        unsigned k;
+        for (;;) {
+            k = stop ? low_bit(stop) : 64u;
+            if (k == 64 || p[i + k] != '-') break;
+            if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
+            stop &= stop - 1;
         }
-        const unsigned k = stop ? low_bit(stop) : 64u;
         const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
         /* state at byte k (before it; stop bytes are no quotes), or after
          * the block */
@@ -734,9 +741,6 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
         }
         i += 64;
     }
-#ifdef BLK_DEBUG
-    fprintf(stderr, "blk %zu..%zu line %llu ls %llu\n", start, i, (unsigned long long)sc->line, (unsigned long long)sc->line_start);
-#endif
     sc->slot = 0;
     sc->state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
     /* a short run means text this path does not suit: leave it to the
