@@ -8,7 +8,10 @@
  * a skip loop jumps over bytes that cannot change the state, looked up in a
  * 256-entry class table with one bit per state; only "interesting" bytes
  * (quotes, escapes, the delimiter's first byte, comment openers, line breaks
- * for positions) go through the full switch.
+ * for positions) go through the full switch. Hosted builds add a block path
+ * for ordinary text and the first quote kind (SQL dumps, records): 64 bytes
+ * at a time become bit masks, and string state, escapes and line counts come
+ * from word arithmetic, with no branch per quote (see block_text()).
  */
 #include "mote/scan.h"
 
