@@ -819,8 +819,13 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
     sc->slot = 0;
     sc->state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
     /* a short run means text this path does not suit: leave it to the
-     * byte loops for a while */
-    if (i - start < 64) sc->blk_resume = sc->base + i + 256;
+     * byte loops for a while, longer after each miss in a row */
+    if (i - start < 64) {
+        sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
+        if (sc->blk_miss < 4) sc->blk_miss++;
+    } else {
+        sc->blk_miss = 0;
+    }
     return i;
 }
 
