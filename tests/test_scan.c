@@ -528,6 +528,33 @@ static void block_path_matches_byte_loop(void **state)
         free(one.s);
         free(var.s);
     }
+    /* every offset of backslash runs against the block and chunk ends, in
+     * each quote kind and outside */
+    static const char *const kinds[] = {"`", "'", "\"", ""};
+    for (unsigned pad = 0; pad < 140; pad += 3) {
+        for (unsigned run = 1; run <= 3; run++) {
+            for (unsigned kd = 0; kd < 4; kd++) {
+                size_t n = 0;
+                memset(text, 'a', pad);
+                n = pad;
+                n += (size_t)sprintf(text + n, "select %sx", kinds[kd]);
+                for (unsigned r = 0; r < run; r++) text[n++] = '\\';
+                n += (size_t)sprintf(text + n, "%s, 'q' ; tail %s;\n", kinds[kd], kinds[kd]);
+                for (unsigned d = 1; d < 5; d++) {
+                    mote_scan_config c = cfg_of((mote_scan_dialect)d);
+                    transcript whole = scan_all(&c, text, n, n, 0);
+                    transcript one = scan_all(&c, text, n, 1, 0);
+                    if (strcmp(whole.s, one.s) != 0) {
+                        print_message("dialect %u input:\n%.*s\nwhole:\n%s\nbytes:\n%s\n", d,
+                                      (int)n, text, whole.s, one.s);
+                        fail();
+                    }
+                    free(whole.s);
+                    free(one.s);
+                }
+            }
+        }
+    }
     tr_show_escapes = 0;
 }
 
