@@ -885,6 +885,209 @@ static int parse_line_sentinel(lp_ctx *c, mote_lp_point *pt)
     return r;
 }
 
+/*
+ * The quick parser (speed builds): the common shape of a line, from a
+ * buffer that ends in '\n' and without key or string limits. It handles
+ * names without escapes or bytes >= 0x80, numbers, booleans, strings without
+ * raw newlines or bytes >= 0x80, and a timestamp directly before '\n'. On
+ * anything else (blank, comment or bad line, escapes, CR, ...) it returns
+ * R_PUNT having decided nothing, and the full parser reads the line again.
+ * When it returns R_POINT the point is exactly the full parser's (the fuzz
+ * target fuzz_lp_decode checks this against a build without it). Few
+ * checks, each on a byte already at hand, and nothing kept across calls but
+ * the key prediction: that is where its speed comes from.
+ */
+enum { R_PUNT = 4 };
+
+/* First byte at or after p with a class bit of mask. Every mask used here
+ * stops at '\n', which ends the buffer: no bounds check. */
+static MOTE_LP_INLINE const uint8_t *quick_scan(const uint8_t *p, unsigned mask)
+{
+    for (;;) {
+        if (CLS(p[0]) & mask) return p;
+        if (CLS(p[1]) & mask) return p + 1;
+        if (CLS(p[2]) & mask) return p + 2;
+        if (CLS(p[3]) & mask) return p + 3;
+        p += 4;
+    }
+}
+
+/*
+ * A tag or field key at p in prediction slot `slot` (< MOTE_LP_KEY_CACHE):
+ * returns its '=', or NULL (punt). Lines of one source mostly repeat their
+ * keys, so the key last seen in this position (kp[0..n), cached only after
+ * it passed every check of the full parser, with '=' at kp[n]) is compared
+ * first: if p holds the same n + 1 bytes, scanning would stop exactly at the
+ * '='. kp is earlier in the same buffer than p, so what may be read at p may
+ * be read at kp. Keys below 16 bytes compare as at most two words.
+ */
+static MOTE_LP_INLINE const uint8_t *quick_key(lp_ctx *c, const uint8_t *p, const uint8_t *end,
+                                               size_t slot)
+{
+    size_t n = c->kc_len[slot];
+    if (n) {
+        const uint8_t *kp = c->kc_ptr[slot];
+        if (n < 16 && end - p >= 16) {
+            uint64_t d = load8(p) ^ load8(kp);
+            if (n < 8) {
+                if (!(d & (~0ull >> (56 - 8 * n)))) return p + n;
+            } else if (!(d | (load8(p + n - 7) ^ load8(kp + n - 7)))) {
+                return p + n;
+            }
+        } else if ((size_t)(end - p) > n && p[n] == '=' && same_bytes(p, kp, n)) {
+            return p + n;
+        }
+    }
+    const uint8_t *e = quick_scan(p, C_KEY);
+    if (*e != '=' || e == p) return NULL;
+    if (e - p <= 255) {
+        c->kc_ptr[slot] = p;
+        c->kc_len[slot] = (uint8_t)(e - p);
+    }
+    return e;
+}
+
+static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
+{
+    const uint8_t *p = c->start;
+    const uint8_t *const end = c->end;
+    const uint8_t *const m0 = p;
+
+    /* Measurement: up to ',' or ' ' (anything else: blank or comment line,
+     * escape, ... is the full parser's). */
+    p = quick_scan(p, C_MEAS);
+    if (p == m0 || (*p != ',' && *p != ' ')) return R_PUNT;
+    pt->measurement = mk_text(m0, p, false, MOTE_LP_ESC_MEASUREMENT);
+    pt->tag_section.ptr = p;
+    pt->tag_section.len = 0;
+
+    /* Tags. */
+    mote_lp_tag *const tags = pt->tags;
+    const size_t tags_cap = pt->tags_cap;
+    const uint8_t *const ts = p + 1;
+    size_t nt = 0;
+    while (*p == ',') {
+        const uint8_t *k0 = p + 1;
+        const uint8_t *k1 = nt < MOTE_LP_KEY_CACHE / 2 ? quick_key(c, k0, end, nt)
+                                                       : quick_scan(k0, C_KEY);
+        if (!k1 || *k1 != '=' || k1 == k0) return R_PUNT;
+        const uint8_t *v0 = k1 + 1;
+        p = quick_scan(v0, C_KEY);
+        if (p == v0 || (*p != ',' && *p != ' ')) return R_PUNT;
+        if (nt < tags_cap) {
+            tags[nt].key = mk_text(k0, k1, false, MOTE_LP_ESC_KEY);
+            tags[nt].value = mk_text(v0, p, false, MOTE_LP_ESC_KEY);
+        }
+        nt++;
+    }
+    if (nt) {
+        pt->tag_section.ptr = ts;
+        pt->tag_section.len = (size_t)(p - ts);
+    }
+    pt->ntags = nt;
+
+    /* Fields, after one or more spaces. */
+    while (*p == ' ') p++;
+    mote_lp_field *const fields = pt->fields;
+    const size_t fields_cap = pt->fields_cap;
+    const uint8_t *const fs = p;
+    size_t nf = 0;
+    mote_lp_field scratch;
+    for (;;) {
+        mote_lp_field *f = nf < fields_cap ? &fields[nf] : &scratch;
+        const uint8_t *k0 = p;
+        const uint8_t *k1 = nf < MOTE_LP_KEY_CACHE / 2
+                                ? quick_key(c, k0, end, MOTE_LP_KEY_CACHE / 2 + nf)
+                                : quick_scan(k0, C_KEY);
+        if (!k1 || *k1 != '=' || k1 == k0) return R_PUNT;
+        const uint8_t *v0 = k1 + 1;
+        uint8_t ch = *v0;
+        f->key = mk_text(k0, k1, false, MOTE_LP_ESC_KEY);
+        f->decoded = false;
+        if ((ch >= '0' && ch <= '9') || ch == '-' || ch == '.') {
+            p = quick_scan(v0, C_VAL);
+            const uint8_t *v1 = p;
+            mote_lp_type type = MOTE_LP_FLOAT;
+            if (v1[-1] == 'i') {
+                type = MOTE_LP_INT;
+                v1--;
+            } else if (v1[-1] == 'u') {
+                type = MOTE_LP_UINT;
+                v1--;
+            }
+            f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
+            f->type = type;
+        } else if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
+            p = quick_scan(v0, C_VAL);
+            f->raw = mk_text(v0, p, false, MOTE_LP_ESC_STRING);
+            f->type = MOTE_LP_BOOL;
+        } else if (ch == '"') {
+            const uint8_t *s0 = v0 + 1;
+            bool esc = false;
+            p = s0;
+            for (;;) {
+                while (end - p >= 8) {
+                    uint64_t x = load8(p);
+                    uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
+                    if (m) {
+                        p += first8(m);
+                        break;
+                    }
+                    p += 8;
+                }
+                while (!(CLS(*p) & C_STR)) p++; /* stops at '\n' at the latest */
+                if (*p == '"') break;
+                if (*p != '\\') return R_PUNT;   /* raw newline or byte >= 0x80 */
+                if (p[1] == '"' || p[1] == '\\') { /* p[1] exists: p is not the last '\n' */
+                    esc = true;
+                    p++;
+                }
+                p++;
+            }
+            f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
+            f->type = MOTE_LP_STRING;
+            f->value.s = f->raw;
+            f->decoded = true;
+            p++;
+        } else {
+            return R_PUNT;
+        }
+        nf++;
+        if (*p == ',') {
+            p++;
+            continue;
+        }
+        if (*p != ' ' && *p != '\n') return R_PUNT;
+        break;
+    }
+    pt->field_section.ptr = fs;
+    pt->field_section.len = (size_t)(p - fs);
+    pt->nfields = nf;
+
+    /* Timestamp, if any, and the '\n'. */
+    while (*p == ' ') p++;
+    if (*p == '\n') {
+        pt->has_time = false;
+        pt->time_text.ptr = p;
+        pt->time_text.len = 0;
+    } else {
+        const uint8_t *t0 = p;
+        p = scan_time(p, end);
+        if (*p != '\n') return R_PUNT; /* p < end: '\n' is not a time byte */
+        pt->has_time = true;
+        pt->time_text.ptr = t0;
+        pt->time_text.len = (size_t)(p - t0);
+    }
+    pt->decoded = false;
+    pt->time = 0;
+    pt->text.ptr = m0;
+    pt->text.len = (size_t)(p - m0);
+    pt->offset = 0;
+    c->line_end = p + 1;
+    c->nl = 1;
+    return R_POINT;
+}
+
 static int parse_line_bounded(lp_ctx *c, mote_lp_point *pt)
 {
     lp_ctx lc = *c;
@@ -902,7 +1105,13 @@ static int parse_line_bounded(lp_ctx *c, mote_lp_point *pt)
 static int parse_line(lp_ctx *c, mote_lp_point *pt)
 {
 #if MOTE_LP_FAST
-    if (c->end > c->start && c->end[-1] == '\n') return parse_line_sentinel(c, pt);
+    if (c->end > c->start && c->end[-1] == '\n') {
+        if (c->kc_ptr && c->max_key == SIZE_MAX && c->max_string == SIZE_MAX) {
+            int r = parse_line_quick(c, pt);
+            if (r != R_PUNT) return r;
+        }
+        return parse_line_sentinel(c, pt);
+    }
 #endif
     return parse_line_bounded(c, pt);
 }
