@@ -23,10 +23,12 @@
  * builds (MOTE_SMALL: microcontrollers, -Os) keep one plain byte-by-byte
  * parser and take integer conversion from num.c. Both give the same results
  * (the unit suite runs on both). */
+#ifndef MOTE_LP_FAST /* tests/lp_small_copy.h sets it to 0 */
 #if !MOTE_SMALL
 #define MOTE_LP_FAST 1
 #else
 #define MOTE_LP_FAST 0
+#endif
 #endif
 #if defined(__GNUC__) && MOTE_LP_FAST
 #define MOTE_LP_INLINE inline __attribute__((always_inline))
@@ -56,13 +58,14 @@
 #define C_VAL 4u   /* unquoted field value: ',', ' ', '\r', '\n' */
 #define C_STR 8u   /* string value: '"', '\\', '\n', 0x80-0xff */
 #define C_TIME 16u /* timestamp bytes: '-', '0'-'9' (membership, not a stop) */
+#define C_NUM 32u  /* a number starts: '-', '.', '0'-'9' (speed builds' table only) */
 
 #if MOTE_LP_FAST
 static const uint8_t cls[256] = {
      3,  3,  3,  3,  3,  3,  3,  3,  3,  3, 15,  3,  3,  7,  3,  3,
      3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
-     7,  0,  8,  0,  0,  0,  0,  0,  0,  0,  0,  0,  7, 16,  0,  0,
-    16, 16, 16, 16, 16, 16, 16, 16, 16, 16,  0,  0,  0,  2,  0,  0,
+     7,  0,  8,  0,  0,  0,  0,  0,  0,  0,  0,  0,  7, 48, 32,  0,
+    48, 48, 48, 48, 48, 48, 48, 48, 48, 48,  0,  0,  0,  2,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 11,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
@@ -912,21 +915,41 @@ static MOTE_LP_INLINE const uint8_t *quick_scan(const uint8_t *p, unsigned mask)
     }
 }
 
+/* End of an unquoted field value (as quick_scan with C_VAL), 8 bytes at a
+ * time: values are short and of varying length, and a word test has no
+ * branch per byte to mispredict. Control bytes are flagged as candidates too
+ * (cheaper) and then checked in the table. */
+static MOTE_LP_INLINE const uint8_t *quick_value(const uint8_t *p, const uint8_t *end)
+{
+    while (end - p >= 8) {
+        uint64_t x = load8(p);
+        uint64_t m = lt8(x, 0x21) | eq8(x, ',');
+        while (m) {
+            unsigned i = first8(m);
+            if (CLS(p[i]) & C_VAL) return p + i;
+            m &= m - 1; /* a control byte that does not end the value */
+        }
+        p += 8;
+    }
+    return quick_scan(p, C_VAL);
+}
+
 /*
  * A tag or field key at p in prediction slot `slot` (< MOTE_LP_KEY_CACHE):
- * returns its '=', or NULL (punt). Lines of one source mostly repeat their
+ * returns its '=', or NULL (punt: not a plain non-empty key before '='). Lines of one source mostly repeat their
  * keys, so the key last seen in this position (kp[0..n), cached only after
  * it passed every check of the full parser, with '=' at kp[n]) is compared
  * first: if p holds the same n + 1 bytes, scanning would stop exactly at the
  * '='. kp is earlier in the same buffer than p, so what may be read at p may
  * be read at kp. Keys below 16 bytes compare as at most two words.
  */
-static MOTE_LP_INLINE const uint8_t *quick_key(lp_ctx *c, const uint8_t *p, const uint8_t *end,
+static MOTE_LP_INLINE const uint8_t *quick_key(const uint8_t **kc_ptr, uint8_t *kc_len,
+                                               const uint8_t *p, const uint8_t *end,
                                                size_t slot)
 {
-    size_t n = c->kc_len[slot];
+    size_t n = slot < MOTE_LP_KEY_CACHE ? kc_len[slot] : 0;
     if (n) {
-        const uint8_t *kp = c->kc_ptr[slot];
+        const uint8_t *kp = kc_ptr[slot];
         if (n < 16 && end - p >= 16) {
             uint64_t d = load8(p) ^ load8(kp);
             if (n < 8) {
@@ -940,9 +963,9 @@ static MOTE_LP_INLINE const uint8_t *quick_key(lp_ctx *c, const uint8_t *p, cons
     }
     const uint8_t *e = quick_scan(p, C_KEY);
     if (*e != '=' || e == p) return NULL;
-    if (e - p <= 255) {
-        c->kc_ptr[slot] = p;
-        c->kc_len[slot] = (uint8_t)(e - p);
+    if (slot < MOTE_LP_KEY_CACHE && e - p <= 255) {
+        kc_ptr[slot] = p;
+        kc_len[slot] = (uint8_t)(e - p);
     }
     return e;
 }
@@ -952,9 +975,12 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
     const uint8_t *p = c->start;
     const uint8_t *const end = c->end;
     const uint8_t *const m0 = p;
+    const uint8_t **const kc_ptr = c->kc_ptr;
+    uint8_t *const kc_len = c->kc_len;
 
     /* Measurement: up to ',' or ' ' (anything else: blank or comment line,
      * escape, ... is the full parser's). */
+    if (*p == '#') return R_PUNT; /* a comment */
     p = quick_scan(p, C_MEAS);
     if (p == m0 || (*p != ',' && *p != ' ')) return R_PUNT;
     pt->measurement = mk_text(m0, p, false, MOTE_LP_ESC_MEASUREMENT);
@@ -968,9 +994,9 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
     size_t nt = 0;
     while (*p == ',') {
         const uint8_t *k0 = p + 1;
-        const uint8_t *k1 = nt < MOTE_LP_KEY_CACHE / 2 ? quick_key(c, k0, end, nt)
-                                                       : quick_scan(k0, C_KEY);
-        if (!k1 || *k1 != '=' || k1 == k0) return R_PUNT;
+        const uint8_t *k1 = quick_key(kc_ptr, kc_len, k0, end,
+                                      nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE);
+        if (!k1) return R_PUNT;
         const uint8_t *v0 = k1 + 1;
         p = quick_scan(v0, C_KEY);
         if (p == v0 || (*p != ',' && *p != ' ')) return R_PUNT;
@@ -996,16 +1022,16 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
     for (;;) {
         mote_lp_field *f = nf < fields_cap ? &fields[nf] : &scratch;
         const uint8_t *k0 = p;
-        const uint8_t *k1 = nf < MOTE_LP_KEY_CACHE / 2
-                                ? quick_key(c, k0, end, MOTE_LP_KEY_CACHE / 2 + nf)
-                                : quick_scan(k0, C_KEY);
-        if (!k1 || *k1 != '=' || k1 == k0) return R_PUNT;
+        const uint8_t *k1 = quick_key(kc_ptr, kc_len, k0, end,
+                                      nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf
+                                                                 : MOTE_LP_KEY_CACHE);
+        if (!k1) return R_PUNT;
         const uint8_t *v0 = k1 + 1;
         uint8_t ch = *v0;
         f->key = mk_text(k0, k1, false, MOTE_LP_ESC_KEY);
         f->decoded = false;
-        if ((ch >= '0' && ch <= '9') || ch == '-' || ch == '.') {
-            p = quick_scan(v0, C_VAL);
+        if (CLS(ch) & C_NUM) {
+            p = quick_value(v0, end);
             const uint8_t *v1 = p;
             mote_lp_type type = MOTE_LP_FLOAT;
             if (v1[-1] == 'i') {
