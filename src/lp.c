@@ -948,25 +948,30 @@ static MOTE_LP_INLINE const uint8_t *quick_value(const uint8_t *p, const uint8_t
  * it passed every check of the full parser, with '=' at kp[n]) is compared
  * first: if p holds the same n + 1 bytes, scanning would stop exactly at the
  * '='. kp is earlier in the same buffer than p, so what may be read at p may
- * be read at kp. Keys below 16 bytes compare as at most two words.
+ * be read at kp. A key and its '=' of up to 24 bytes compare as at most
+ * three words (overlapping; the bytes after a short key masked off).
  */
 static MOTE_LP_INLINE const uint8_t *quick_key(const uint8_t **kc_ptr, uint8_t *kc_len,
                                                const uint8_t *p, const uint8_t *end,
                                                size_t slot)
 {
+    /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
+    static const uint64_t first_bytes[8] = {
+        0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
+        0xffffffffffffffull, ~0ull};
     size_t n = slot < MOTE_LP_KEY_CACHE ? kc_len[slot] : 0;
-    if (n) {
+    if (n - 1 < 23 && end - p >= 24) {
         const uint8_t *kp = kc_ptr[slot];
-        if (n < 16 && end - p >= 16) {
-            uint64_t d = load8(p) ^ load8(kp);
-            if (n < 8) {
-                if (!(d & (~0ull >> (56 - 8 * n)))) return p + n;
-            } else if (!(d | (load8(p + n - 7) ^ load8(kp + n - 7)))) {
-                return p + n;
-            }
-        } else if ((size_t)(end - p) > n && p[n] == '=' && same_bytes(p, kp, n)) {
-            return p + n;
+        uint64_t d = load8(p) ^ load8(kp);
+        if (n >= 8) {
+            d |= load8(p + n - 7) ^ load8(kp + n - 7);
+            if (n >= 16) d |= load8(p + 8) ^ load8(kp + 8);
+        } else {
+            d &= first_bytes[n];
         }
+        if (!d) return p + n;
+    } else if (n && (size_t)(end - p) > n && p[n] == '=' && same_bytes(p, kc_ptr[slot], n)) {
+        return p + n;
     }
     const uint8_t *e = quick_scan(p, C_KEY);
     if (*e != '=' || e == p) return NULL;
