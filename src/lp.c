@@ -942,7 +942,8 @@ static MOTE_LP_INLINE const uint8_t *quick_value(const uint8_t *p, const uint8_t
 }
 
 /*
- * A tag or field key at p in prediction slot `slot` (< MOTE_LP_KEY_CACHE):
+ * A tag or field key at p in prediction slot `slot` (MOTE_LP_KEY_CACHE: none;
+ * 24 bytes may be read at p if p <= safe):
  * returns its '=', or NULL (punt: not a plain non-empty key before '='). Lines of one source mostly repeat their
  * keys, so the key last seen in this position (kp[0..n), cached only after
  * it passed every check of the full parser, with '=' at kp[n]) is compared
@@ -953,14 +954,14 @@ static MOTE_LP_INLINE const uint8_t *quick_value(const uint8_t *p, const uint8_t
  */
 static MOTE_LP_INLINE const uint8_t *quick_key(const uint8_t **kc_ptr, uint8_t *kc_len,
                                                const uint8_t *p, const uint8_t *end,
-                                               size_t slot)
+                                               const uint8_t *safe, size_t slot)
 {
     /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
     static const uint64_t first_bytes[8] = {
         0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
         0xffffffffffffffull, ~0ull};
     size_t n = slot < MOTE_LP_KEY_CACHE ? kc_len[slot] : 0;
-    if (n - 1 < 23 && end - p >= 24) {
+    if (n - 1 < 23 && p <= safe) {
         const uint8_t *kp = kc_ptr[slot];
         uint64_t d = load8(p) ^ load8(kp);
         if (n >= 8) {
@@ -989,6 +990,9 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
     const uint8_t *const m0 = p;
     const uint8_t **const kc_ptr = c->kc_ptr;
     uint8_t *const kc_len = c->kc_len;
+    /* Up to here 24 bytes may be read (m0 if there are fewer: no key starts
+     * at m0, so then no key is compared by words). */
+    const uint8_t *const safe = end - m0 >= 24 ? end - 24 : m0;
 
     /* Measurement: up to ',' or ' ' (anything else: blank or comment line,
      * escape, ... is the full parser's). */
@@ -1006,7 +1010,7 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
     size_t nt = 0;
     while (*p == ',') {
         const uint8_t *k0 = p + 1;
-        const uint8_t *k1 = quick_key(kc_ptr, kc_len, k0, end,
+        const uint8_t *k1 = quick_key(kc_ptr, kc_len, k0, end, safe,
                                       nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE);
         if (!k1) return R_PUNT;
         const uint8_t *v0 = k1 + 1;
@@ -1034,7 +1038,7 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
     for (;;) {
         mote_lp_field *f = nf < fields_cap ? &fields[nf] : &scratch;
         const uint8_t *k0 = p;
-        const uint8_t *k1 = quick_key(kc_ptr, kc_len, k0, end,
+        const uint8_t *k1 = quick_key(kc_ptr, kc_len, k0, end, safe,
                                       nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf
                                                                  : MOTE_LP_KEY_CACHE);
         if (!k1) return R_PUNT;
