@@ -891,7 +891,8 @@ static int parse_line_sentinel(lp_ctx *c, mote_lp_point *pt)
 /*
  * The quick parser (speed builds): the common shape of a line, from a
  * buffer that ends in '\n' and without key or string limits. It handles
- * names without escapes or bytes >= 0x80, numbers, booleans, strings without
+ * names without bytes >= 0x80 (escapes only in the measurement and tag
+ * values), numbers, booleans, strings without
  * raw newlines or bytes >= 0x80, and a timestamp directly before '\n'. On
  * anything else (blank, comment or bad line, escapes, CR, ...) it returns
  * R_PUNT having decided nothing, and the full parser reads the line again.
@@ -913,6 +914,27 @@ static MOTE_LP_INLINE const uint8_t *quick_scan(const uint8_t *p, unsigned mask)
         if (CLS(p[3]) & mask) return p + 3;
         p += 4;
     }
+}
+
+/* A measurement (mask C_MEAS) or tag value (C_KEY) whose scan stopped at p
+ * (quick_scan): if that is a backslash, go on to the first stop byte that is
+ * not one. Escapes ("\\," "\\ ", and "\\=" in tag values) set *esc and are
+ * stepped over; any other backslash is a literal one (the next byte is
+ * scanned normally), as in scan_name(). p[1] exists after a backslash: the
+ * last byte is '\n'. Out of the way of names without backslashes. */
+static const uint8_t *quick_escapes(const uint8_t *p, unsigned mask, bool *esc)
+{
+    while (*p == '\\') {
+        uint8_t n = p[1];
+        if (n == ',' || n == ' ' || (mask == C_KEY && n == '=')) {
+            *esc = true;
+            p += 2;
+        } else {
+            p++;
+        }
+        p = quick_scan(p, mask);
+    }
+    return p;
 }
 
 /* End of an unquoted field value (as quick_scan with C_VAL): after the first
@@ -997,9 +1019,14 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
     /* Measurement: up to ',' or ' ' (anything else: blank or comment line,
      * escape, ... is the full parser's). */
     if (*p == '#') return R_PUNT; /* a comment */
+    bool esc = false;
     p = quick_scan(p, C_MEAS);
-    if (p == m0 || (*p != ',' && *p != ' ')) return R_PUNT;
-    pt->measurement = mk_text(m0, p, false, MOTE_LP_ESC_MEASUREMENT);
+    if (*p != ',' && *p != ' ') {
+        p = quick_escapes(p, C_MEAS, &esc);
+        if (*p != ',' && *p != ' ') return R_PUNT;
+    }
+    if (p == m0) return R_PUNT;
+    pt->measurement = mk_text(m0, p, esc, MOTE_LP_ESC_MEASUREMENT);
     pt->tag_section.ptr = p;
     pt->tag_section.len = 0;
 
@@ -1014,11 +1041,16 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
                                       nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE);
         if (!k1) return R_PUNT;
         const uint8_t *v0 = k1 + 1;
+        esc = false;
         p = quick_scan(v0, C_KEY);
-        if (p == v0 || (*p != ',' && *p != ' ')) return R_PUNT;
+        if (*p != ',' && *p != ' ') {
+            p = quick_escapes(p, C_KEY, &esc);
+            if (*p != ',' && *p != ' ') return R_PUNT;
+        }
+        if (p == v0) return R_PUNT;
         if (nt < tags_cap) {
             tags[nt].key = mk_text(k0, k1, false, MOTE_LP_ESC_KEY);
-            tags[nt].value = mk_text(v0, p, false, MOTE_LP_ESC_KEY);
+            tags[nt].value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
         }
         nt++;
     }
@@ -1065,7 +1097,7 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
             f->type = MOTE_LP_BOOL;
         } else if (ch == '"') {
             const uint8_t *s0 = v0 + 1;
-            bool esc = false;
+            esc = false;
             p = s0;
             for (;;) {
                 while (end - p >= 8) {
