@@ -48,8 +48,10 @@
 #endif
 #if defined(__GNUC__)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define UNLIKELY(x) (x)
+#define LIKELY(x) (x)
 #endif
 
 /* Byte classes. A bit set means "stop scanning here" for the first three. */
@@ -992,7 +994,7 @@ static MOTE_LP_INLINE const uint8_t *quick_key(const uint8_t **kc_ptr, uint8_t *
         } else {
             d &= first_bytes[n];
         }
-        if (!d) return p + n;
+        if (LIKELY(!d)) return p + n;
     } else if (n && (size_t)(end - p) > n && p[n] == '=' && same_bytes(p, kc_ptr[slot], n)) {
         return p + n;
     }
@@ -1018,14 +1020,14 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
 
     /* Measurement: up to ',' or ' ' (anything else: blank or comment line,
      * escape, ... is the full parser's). */
-    if (*p == '#') return R_PUNT; /* a comment */
+    if (UNLIKELY(*p == '#')) return R_PUNT; /* a comment */
     bool esc = false;
     p = quick_scan(p, C_MEAS);
     if (*p != ',' && *p != ' ') {
         p = quick_escapes(p, C_MEAS, &esc);
-        if (*p != ',' && *p != ' ') return R_PUNT;
+        if (UNLIKELY(*p != ',' && *p != ' ')) return R_PUNT;
     }
-    if (p == m0) return R_PUNT;
+    if (UNLIKELY(p == m0)) return R_PUNT;
     pt->measurement = mk_text(m0, p, esc, MOTE_LP_ESC_MEASUREMENT);
     pt->tag_section.ptr = p;
     pt->tag_section.len = 0;
@@ -1039,15 +1041,15 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
         const uint8_t *k0 = p + 1;
         const uint8_t *k1 = quick_key(kc_ptr, kc_len, k0, end, safe,
                                       nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE);
-        if (!k1) return R_PUNT;
+        if (UNLIKELY(!k1)) return R_PUNT;
         const uint8_t *v0 = k1 + 1;
         esc = false;
         p = quick_scan(v0, C_KEY);
         if (*p != ',' && *p != ' ') {
             p = quick_escapes(p, C_KEY, &esc);
-            if (*p != ',' && *p != ' ') return R_PUNT;
+            if (UNLIKELY(*p != ',' && *p != ' ')) return R_PUNT;
         }
-        if (p == v0) return R_PUNT;
+        if (UNLIKELY(p == v0)) return R_PUNT;
         if (nt < tags_cap) {
             tags[nt].key = mk_text(k0, k1, false, MOTE_LP_ESC_KEY);
             tags[nt].value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
@@ -1073,7 +1075,7 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
         const uint8_t *k1 = quick_key(kc_ptr, kc_len, k0, end, safe,
                                       nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf
                                                                  : MOTE_LP_KEY_CACHE);
-        if (!k1) return R_PUNT;
+        if (UNLIKELY(!k1)) return R_PUNT;
         const uint8_t *v0 = k1 + 1;
         uint8_t ch = *v0;
         f->key = mk_text(k0, k1, false, MOTE_LP_ESC_KEY);
@@ -1111,7 +1113,7 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
                 }
                 while (!(CLS(*p) & C_STR)) p++; /* stops at '\n' at the latest */
                 if (*p == '"') break;
-                if (*p != '\\') return R_PUNT;   /* raw newline or byte >= 0x80 */
+                if (UNLIKELY(*p != '\\')) return R_PUNT;   /* raw newline or byte >= 0x80 */
                 if (p[1] == '"' || p[1] == '\\') { /* p[1] exists: p is not the last '\n' */
                     esc = true;
                     p++;
@@ -1131,7 +1133,7 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
             p++;
             continue;
         }
-        if (*p != ' ' && *p != '\n') return R_PUNT;
+        if (UNLIKELY(*p != ' ' && *p != '\n')) return R_PUNT;
         break;
     }
     pt->field_section.ptr = fs;
@@ -1147,7 +1149,7 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
     } else {
         const uint8_t *t0 = p;
         p = scan_time(p, end);
-        if (*p != '\n') return R_PUNT; /* p < end: '\n' is not a time byte */
+        if (UNLIKELY(*p != '\n')) return R_PUNT; /* p < end: '\n' is not a time byte */
         pt->has_time = true;
         pt->time_text.ptr = t0;
         pt->time_text.len = (size_t)(p - t0);
