@@ -945,13 +945,14 @@ static const uint8_t *quick_escapes(const uint8_t *p, unsigned mask, bool *esc)
  * then checked in the table. */
 static MOTE_LP_INLINE const uint8_t *quick_value(const uint8_t *p, const uint8_t *end)
 {
-    /* The first 4 bytes through the table: most values (small integers,
-     * booleans) end there, and these tests cost less than a word test. */
-    if (CLS(p[0]) & C_VAL) return p;
+    /* p[0] starts the value (the caller checked it: not a stop). The next
+     * 4 bytes through the table: most values (small integers, booleans) end
+     * there, and these tests cost less than a word test. */
     if (CLS(p[1]) & C_VAL) return p + 1;
     if (CLS(p[2]) & C_VAL) return p + 2;
     if (CLS(p[3]) & C_VAL) return p + 3;
-    p += 4;
+    if (CLS(p[4]) & C_VAL) return p + 4;
+    p += 5;
     while (end - p >= 8) {
         uint64_t x = load8(p);
         uint64_t m = lt8(x, 0x21) | eq8(x, ',');
@@ -1094,7 +1095,7 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
             f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
             f->type = type;
         } else if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
-            p = quick_scan(v0, C_VAL);
+            p = quick_value(v0, end);
             f->raw = mk_text(v0, p, false, MOTE_LP_ESC_STRING);
             f->type = MOTE_LP_BOOL;
         } else if (ch == '"') {
