@@ -901,7 +901,8 @@ static int parse_line_sentinel(lp_ctx *c, mote_lp_point *pt)
  * When it returns R_POINT the point is exactly the full parser's (the fuzz
  * target fuzz_lp_decode checks this against a build without it). Few
  * checks, each on a byte already at hand, and nothing kept across calls but
- * the key prediction: that is where its speed comes from.
+ * the key prediction (in d): that is where its speed comes from. Of c it
+ * uses start and end, and sets line_end and nl.
  */
 enum { R_PUNT = 4 };
 
@@ -967,54 +968,53 @@ static MOTE_LP_INLINE const uint8_t *quick_value(const uint8_t *p, const uint8_t
 }
 
 /*
- * A tag or field key at p in prediction slot `slot` (MOTE_LP_KEY_CACHE: none;
- * 24 bytes may be read at p if p <= safe):
- * returns its '=', or NULL (punt: not a plain non-empty key before '='). Lines of one source mostly repeat their
- * keys, so the key last seen in this position (kp[0..n), cached only after
- * it passed every check of the full parser, with '=' at kp[n]) is compared
- * first: if p holds the same n + 1 bytes, scanning would stop exactly at the
- * '='. kp is earlier in the same buffer than p, so what may be read at p may
- * be read at kp. A key and its '=' of up to 24 bytes compare as at most
- * three words (overlapping; the bytes after a short key masked off).
+ * A tag or field key at p in d's prediction slot `slot` (MOTE_LP_KEY_CACHE:
+ * none; 24 bytes may be read at p if p <= safe): returns its '=', or NULL
+ * (punt: not a plain non-empty key before '='). Lines of one source mostly
+ * repeat their keys, so the key last seen in this position (kp[0..n),
+ * cached only after it passed every check of the full parser, with '=' at
+ * kp[n]) is compared first: if p holds the same n + 1 bytes, scanning would
+ * stop exactly at the '='. kp is earlier in the same buffer than p, so what
+ * may be read at p may be read at kp. A key and its '=' of up to 24 bytes
+ * compare as at most three words (overlapping; the bytes after a short key
+ * masked off).
  */
-static MOTE_LP_INLINE const uint8_t *quick_key(const uint8_t **kc_ptr, uint8_t *kc_len,
-                                               const uint8_t *p, const uint8_t *end,
-                                               const uint8_t *safe, size_t slot)
+static MOTE_LP_INLINE const uint8_t *quick_key(mote_lp_decoder *d, const uint8_t *p,
+                                               const uint8_t *end, const uint8_t *safe,
+                                               size_t slot)
 {
     /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
     static const uint64_t first_bytes[8] = {
         0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
         0xffffffffffffffull, ~0ull};
-    size_t n = slot < MOTE_LP_KEY_CACHE ? kc_len[slot] : 0;
+    size_t n = slot < MOTE_LP_KEY_CACHE ? d->kc_len[slot] : 0;
     if (n - 1 < 23 && p <= safe) {
-        const uint8_t *kp = kc_ptr[slot];
-        uint64_t d = load8(p) ^ load8(kp);
+        const uint8_t *kp = d->kc_ptr[slot];
+        uint64_t x = load8(p) ^ load8(kp);
         if (n >= 8) {
-            d |= load8(p + n - 7) ^ load8(kp + n - 7);
-            if (n >= 16) d |= load8(p + 8) ^ load8(kp + 8);
+            x |= load8(p + n - 7) ^ load8(kp + n - 7);
+            if (n >= 16) x |= load8(p + 8) ^ load8(kp + 8);
         } else {
-            d &= first_bytes[n];
+            x &= first_bytes[n];
         }
-        if (LIKELY(!d)) return p + n;
-    } else if (n && (size_t)(end - p) > n && p[n] == '=' && same_bytes(p, kc_ptr[slot], n)) {
+        if (LIKELY(!x)) return p + n;
+    } else if (n && (size_t)(end - p) > n && p[n] == '=' && same_bytes(p, d->kc_ptr[slot], n)) {
         return p + n;
     }
     const uint8_t *e = quick_scan(p, C_KEY);
     if (*e != '=' || e == p) return NULL;
     if (slot < MOTE_LP_KEY_CACHE && e - p <= 255) {
-        kc_ptr[slot] = p;
-        kc_len[slot] = (uint8_t)(e - p);
+        d->kc_ptr[slot] = p;
+        d->kc_len[slot] = (uint8_t)(e - p);
     }
     return e;
 }
 
-static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
+static int parse_line_quick(lp_ctx *c, mote_lp_decoder *d, mote_lp_point *pt)
 {
     const uint8_t *p = c->start;
     const uint8_t *const end = c->end;
     const uint8_t *const m0 = p;
-    const uint8_t **const kc_ptr = c->kc_ptr;
-    uint8_t *const kc_len = c->kc_len;
     /* Up to here 24 bytes may be read (m0 if there are fewer: no key starts
      * at m0, so then no key is compared by words). */
     const uint8_t *const safe = end - m0 >= 24 ? end - 24 : m0;
@@ -1040,7 +1040,7 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
     size_t nt = 0;
     while (*p == ',') {
         const uint8_t *k0 = p + 1;
-        const uint8_t *k1 = quick_key(kc_ptr, kc_len, k0, end, safe,
+        const uint8_t *k1 = quick_key(d, k0, end, safe,
                                       nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE);
         if (UNLIKELY(!k1)) return R_PUNT;
         const uint8_t *v0 = k1 + 1;
@@ -1073,7 +1073,7 @@ static int parse_line_quick(lp_ctx *c, mote_lp_point *pt)
     for (;;) {
         mote_lp_field *f = nf < fields_cap ? &fields[nf] : &scratch;
         const uint8_t *k0 = p;
-        const uint8_t *k1 = quick_key(kc_ptr, kc_len, k0, end, safe,
+        const uint8_t *k1 = quick_key(d, k0, end, safe,
                                       nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf
                                                                  : MOTE_LP_KEY_CACHE);
         if (UNLIKELY(!k1)) return R_PUNT;
@@ -1447,9 +1447,7 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, boo
         /* Most lines: the quick parser, with only what it needs set up. */
         c.start = p;
         c.end = pend;
-        c.kc_ptr = d->kc_ptr;
-        c.kc_len = d->kc_len;
-        if (parse_line_quick(&c, pt) == R_POINT) {
+        if (parse_line_quick(&c, d, pt) == R_POINT) {
             uint64_t offset = d->offset, line = d->line;
             rec_end = c.line_end;
             d->cur = rec_end;
