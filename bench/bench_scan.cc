@@ -9,6 +9,8 @@
 //   big    one 4.9 MB statement fed in 4 KiB chunks (the motivating case).
 // Variants:
 //   mote             mote_scanner, mysql dialect
+//   portable         the same scanner built with MOTE_NO_SIMD (scan_portable.c):
+//                    the portable C path, where "mote" may use SSE2
 //   memchr           memchr for ';' over the same bytes: the physical limit
 //   rescan           the motivating case's "before": on every 4 KiB chunk the
 //                    split re-runs over the whole buffered text from its start
@@ -31,6 +33,12 @@
 extern "C" {
 #include "mote/arena.h"
 #include "mote/scan.h"
+// bench/scan_portable.c
+mote_err portable_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry);
+mote_err portable_scan_feed(mote_scanner *sc, const void *data, size_t len);
+mote_err portable_scan_finish(mote_scanner *sc);
+mote_err portable_scan_next(mote_scanner *sc, mote_scan_token *tok);
+void portable_scan_get_stats(const mote_scanner *sc, mote_scan_stats *out);
 }
 
 namespace {
@@ -125,7 +133,19 @@ const std::string &input(int which)
 
 size_t chunk_of(int which) { return which == 2 ? 4096 : 65536; }
 
-void BM_mote(benchmark::State &state, int which)
+struct ScanApi {
+    mote_err (*init)(mote_scanner *, const mote_scan_config *, mote_buf *);
+    mote_err (*feed)(mote_scanner *, const void *, size_t);
+    mote_err (*finish)(mote_scanner *);
+    mote_err (*next)(mote_scanner *, mote_scan_token *);
+    void (*get_stats)(const mote_scanner *, mote_scan_stats *);
+};
+const ScanApi library_api = {mote_scan_init, mote_scan_feed, mote_scan_finish, mote_scan_next,
+                             mote_scan_get_stats};
+const ScanApi portable_api = {portable_scan_init, portable_scan_feed, portable_scan_finish,
+                              portable_scan_next, portable_scan_get_stats};
+
+void BM_mote(benchmark::State &state, int which, const ScanApi *api)
 {
     const std::string &in = input(which);
     const size_t chunk = chunk_of(which);
@@ -140,18 +160,18 @@ void BM_mote(benchmark::State &state, int which)
         mote_scan_config cfg;
         mote_scan_config_init(&cfg, MOTE_SCAN_MYSQL);
         mote_scanner sc;
-        mote_scan_init(&sc, &cfg, &carry);
+        api->init(&sc, &cfg, &carry);
         mote_scan_token tok;
         const uint8_t *p = (const uint8_t *)in.data();
         for (size_t off = 0; off < in.size(); off += chunk) {
             size_t k = in.size() - off < chunk ? in.size() - off : chunk;
-            mote_scan_feed(&sc, p + off, k);
-            while (mote_scan_next(&sc, &tok) == MOTE_OK) tokens++;
+            api->feed(&sc, p + off, k);
+            while (api->next(&sc, &tok) == MOTE_OK) tokens++;
         }
-        mote_scan_finish(&sc);
-        while (mote_scan_next(&sc, &tok) == MOTE_OK) tokens++;
+        api->finish(&sc);
+        while (api->next(&sc, &tok) == MOTE_OK) tokens++;
         mote_scan_stats st;
-        mote_scan_get_stats(&sc, &st);
+        api->get_stats(&sc, &st);
         examined = st.bytes_examined;
         mote_buf_free(&carry);
     }
@@ -256,7 +276,8 @@ void register_all()
     const char *cases[] = {"dump", "quotes", "big"};
     for (int w = 0; w < 3; w++) {
         std::string c = std::string("scan/") + cases[w] + "/";
-        benchmark::RegisterBenchmark((c + "mote").c_str(), BM_mote, w);
+        benchmark::RegisterBenchmark((c + "mote").c_str(), BM_mote, w, &library_api);
+        benchmark::RegisterBenchmark((c + "portable").c_str(), BM_mote, w, &portable_api);
         benchmark::RegisterBenchmark((c + "memchr").c_str(), BM_memchr, w);
         benchmark::RegisterBenchmark((c + "rescan").c_str(), BM_rescan, w);
 #ifdef HAVE_SQLITE

@@ -6,7 +6,9 @@
  * Input: byte 0 dialect (low 3 bits, mod 5) + flags (KEEP_BLANK, PIECES,
  * KEEP_LEADING, max_token on); byte 1 max_token (1..64) and delimiter length
  * (generic/mysql/postgres: 1..3 bytes taken from bytes 2..4); byte 5 generic
- * comment styles; the rest is the text.
+ * comment styles; the rest is the text. Hosted builds scan runs of 64
+ * bytes and more with the block path (whole input) and byte by byte (1-byte
+ * chunks), so this also checks one against the other, escape flags included.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 6 || size > 8192) return 0;
+    tr_show_escapes = 1;
     mote_scan_config cfg;
     mote_scan_config_init(&cfg, (mote_scan_dialect)((data[0] & 7) % 5));
     if (data[0] & 0x08) cfg.flags |= MOTE_SCAN_KEEP_BLANK;

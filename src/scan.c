@@ -8,11 +8,20 @@
  * a skip loop jumps over bytes that cannot change the state, looked up in a
  * 256-entry class table with one bit per state; only "interesting" bytes
  * (quotes, escapes, the delimiter's first byte, comment openers, line breaks
- * for positions) go through the full switch.
+ * for positions) go through the full switch. Hosted builds add a block path
+ * for ordinary text and the first quote kind (SQL dumps, records): 64 bytes
+ * at a time become bit masks, and string state, escapes and line counts come
+ * from word arithmetic, with no branch per quote (see block_text()).
  */
 #include "mote/scan.h"
 
 #include <string.h>
+#if !MOTE_SMALL && !defined(MOTE_NO_SIMD) && defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#ifdef BLK_DEBUG
+#include <stdio.h>
+#endif
 
 /* Under MOTE_SMALL the helpers that are called from many places stay out of
  * line (on a 32-bit core their 64-bit arithmetic is long) where that was
@@ -176,6 +185,73 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
  * configs mask their comments to the public bits, so it cannot leak in. */
 #define DOLLAR_QUOTES 0x20u
 
+#if !MOTE_SMALL
+/*
+ * The block path (hosted builds): in ordinary text and inside the first
+ * quote kind, 64 bytes are classified at once into bit masks, and quotes,
+ * escapes and the end of the run are found with word arithmetic instead of a
+ * branch per byte. One static table serves every scanner: byte -> a word
+ * with one bit per plane, the plane in bit 8 * plane, so that the eight
+ * words of eight input bytes, shifted by the byte's position and added, put
+ * plane k of those bytes into byte k of one word.
+ * Planes: the scanner's quote, bytes that stop the block path outside
+ * strings ('-' among them: "--" is checked when it is found), backslash,
+ * line breaks. Tables differ in which quote is "the"
+ * quote; the other quote byte is a stop. The stop set is generous: a stop
+ * that means nothing to the dialect only hands one byte to the general
+ * switch. blk_setup() checks that every byte the dialect cares about is
+ * covered, else the block path stays off for that scanner.
+ */
+enum { P_QUOTE, P_STOP, P_BSL, P_LB };
+#define PB(k) ((uint32_t)1 << (8 * (k)))
+/* Bytes that stop the block path outside strings, besides the other quote. */
+#define BLK_STOP_BYTES(X) X('-') X(';') X('`') X('#') X('[') X('$') X('|') X('/')
+#define BLK_STOP_INIT(c) [c] = PB(P_STOP),
+#define BLK_TABLE(q, other)                                                                 \
+    {                                                                                       \
+        BLK_STOP_BYTES(BLK_STOP_INIT)[q] = PB(P_QUOTE), [other] = PB(P_STOP),               \
+        ['\\'] = PB(P_BSL), ['\n'] = PB(P_LB), ['\r'] = PB(P_LB),                            \
+    }
+static const uint32_t blk_tables[2][256] = {BLK_TABLE('\'', '"'), BLK_TABLE('"', '\'')};
+
+/* blk_flags */
+enum {
+    BLK_ESC = 1,     /* backslash escapes inside the quote */
+    BLK_ESC_OUT = 2, /* ... and outside it (lines) */
+    BLK_NL_STOP = 4, /* '\n' outside strings is the delimiter */
+    BLK_DASH = 8     /* "--" outside strings may open a comment */
+};
+
+/* Decide whether (and how) the block path may run for this configuration;
+ * called whenever the class table is rebuilt. */
+static void blk_setup(mote_scanner *sc)
+{
+    sc->blk = 0;
+    const uint8_t q = sc->q_close[0];
+    const int qe = sc->q_esc[0], eo = sc->esc_out;
+    if (sc->dialect == MOTE_SCAN_POSTGRES || (q != '\'' && q != '"') || sc->open_slot[q] != 1)
+        return;
+    if (!(qe < 0 && eo < 0) && !(qe == '\\' && (eo < 0 || eo == '\\'))) return;
+    const uint8_t d0 = sc->delim[0];
+    if (d0 == q || d0 == '\\' || d0 == '-') return;
+    const uint32_t *t = blk_tables[q == '"'];
+    uint8_t f = (uint8_t)((qe == '\\' ? BLK_ESC : 0) | (eo == '\\' ? BLK_ESC_OUT : 0) |
+                          (d0 == '\n' ? BLK_NL_STOP : 0) |
+                          ((sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))
+                               ? BLK_DASH : 0));
+    /* every byte that matters outside strings must stop the path or be
+     * handled by it (the quote, escapes, line breaks, dashes) */
+    for (unsigned c = 0; c < 256; c++) {
+        if (!(sc->cls[c] & C_NORM)) continue;
+        if (t[c] & (PB(P_QUOTE) | PB(P_STOP) | PB(P_LB))) continue;
+        if (c == '\\' && (f & BLK_ESC_OUT)) continue;
+        return;
+    }
+    sc->blk = (uint8_t)(1 + (q == '"'));
+    sc->blk_flags = f;
+}
+#endif
+
 /* Build the class table from the quote slots, delimiter, escape and comment
  * styles (init, and again when a mysql DELIMITER command changes the
  * delimiter's first byte). Data-driven so it stays one small loop. Line
@@ -207,6 +283,9 @@ static void build_cls(mote_scanner *sc)
     if (sc->esc_out >= 0) cls[sc->esc_out] |= C_NORM;
     for (unsigned j = 0; j < sizeof extra / sizeof extra[0]; j++)
         if ((sc->comments & extra[j][1]) == extra[j][1]) cls[extra[j][0]] |= extra[j][2];
+#if !MOTE_SMALL
+    blk_setup(sc);
+#endif
 }
 
 void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
@@ -476,17 +555,21 @@ static size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, u
 #define MOTE_ALWAYS_INLINE inline
 #endif
 
-/* Index of the lowest set bit of a non-zero word: isolate it and hash the
- * power of two with a de Bruijn multiply. Branch-free and portable, so
- * there is one code path on every compiler and host. */
+/* Index of the lowest set bit of a non-zero word. GCC and Clang have an
+ * instruction for it on every host; elsewhere: isolate the bit and hash the
+ * power of two with a de Bruijn multiply (branch-free). */
 static MOTE_ALWAYS_INLINE unsigned low_bit(uint64_t x)
 {
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctzll(x);
+#else
     static const uint8_t debruijn[64] = {
         0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,
         62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
         63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
         46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
     return debruijn[((x & ((uint64_t)0 - x)) * (uint64_t)0x03f79d71b4cb0a89u) >> 58];
+#endif
 }
 
 /* Skip bytes without `mask` in the class table: the scanner's throughput on
@@ -520,6 +603,238 @@ static MOTE_ALWAYS_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size
     return i;
 }
 
+/* Highest set bit of a non-zero word. */
+static MOTE_ALWAYS_INLINE unsigned high_bit(uint64_t x)
+{
+#if defined(__GNUC__)
+    return 63u - (unsigned)__builtin_clzll(x);
+#else
+    x |= x >> 1;
+    x |= x >> 2;
+    x |= x >> 4;
+    x |= x >> 8;
+    x |= x >> 16;
+    x |= x >> 32;
+    return low_bit(x ^ (x >> 1)); /* the top bit alone */
+#endif
+}
+
+static MOTE_ALWAYS_INLINE unsigned pop_count(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555u);
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (unsigned)((x * 0x0101010101010101u) >> 56);
+}
+
+/* Bit j set: an odd number of set bits of x at positions <= j (inside a
+ * string after its opening quote, up to and without its closing one). */
+static MOTE_ALWAYS_INLINE uint64_t prefix_xor(uint64_t x)
+{
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+/* Positions escaped by a backslash run: each byte that follows a run of odd
+ * length (bit 0 when `pend`, a run the previous block left odd). A run
+ * starting at an even position s ends after an odd number of backslashes
+ * exactly when its end s + len is odd, and adding the start bit to the run
+ * carries to that end; likewise for odd starts. The bit beyond the block is
+ * returned in *pend. Backslash bits themselves may come out either way; no
+ * caller reads them. */
+static MOTE_ALWAYS_INLINE uint64_t escaped_by(uint64_t bs, uint64_t *pend)
+{
+    const uint64_t even = 0x5555555555555555u;
+    const uint64_t b = bs & ~*pend; /* an escaped backslash escapes nothing */
+    const uint64_t starts = b & ~(b << 1);
+    const uint64_t ends_e = (b + (starts & even)) & ~b;
+    const uint64_t ends_o = (b + (starts & ~even)) & ~b;
+    const uint64_t esc = (ends_e & ~even) | (ends_o & even) | *pend;
+    /* the run reaching bit 63, if any: odd length escapes the next block's
+     * first byte (all 64 bytes backslashes: one even run) */
+    *pend = ((b >> 63) && ~b) ? (uint64_t)((63u - high_bit(~b)) & 1u) : 0u;
+    return esc;
+}
+
+/* The stream position of chunk index idx, with the line counted up to it
+ * from the line breaks `nl` of the block starting at blk (all before idx). */
+static void blk_pos(const mote_scanner *sc, mote_pos *out, size_t blk, uint64_t nl, size_t idx)
+{
+    out->offset = sc->base + idx;
+    out->line = sc->line + pop_count(nl);
+    const uint64_t ls = nl ? sc->base + blk + high_bit(nl) + 1 : sc->line_start;
+    out->column = out->offset - ls + 1;
+}
+
+/* Classify the 64 bytes at r into bit masks (bit j: byte j): the quote,
+ * stop bytes, backslashes, '\n' and '\r'. blk picks the table (1: the
+ * quote is '\'', 2: '"'). The portable version looks bytes up in the
+ * table; with SSE2 (every x86-64) sixteen bytes are compared at once, to
+ * the same byte sets (the chunking tests compare both with the byte loop;
+ * MOTE_NO_SIMD builds and the non-x86 CI hosts run the portable one). */
+#if !defined(MOTE_NO_SIMD) && defined(__SSE2__)
+#define BLK_SSE2 1
+static MOTE_ALWAYS_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128i d)
+{
+    return (uint64_t)(unsigned)_mm_movemask_epi8(a) | (uint64_t)(unsigned)_mm_movemask_epi8(b) << 16 |
+           (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 | (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
+}
+
+static MOTE_ALWAYS_INLINE __m128i blk_stops(__m128i v, __m128i other)
+{
+#define BLK_STOP_CMP(c) s = _mm_or_si128(s, _mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+    __m128i s = _mm_cmpeq_epi8(v, other);
+    BLK_STOP_BYTES(BLK_STOP_CMP)
+#undef BLK_STOP_CMP
+    return s;
+}
+#else
+#define BLK_SSE2 0
+#endif
+
+static MOTE_ALWAYS_INLINE void blk_classify(const uint32_t *t, unsigned blk, const uint8_t *r,
+                                            uint64_t *q, uint64_t *stop, uint64_t *bs, uint64_t *nl,
+                                            uint64_t *cr)
+{
+#if BLK_SSE2
+    (void)t;
+    const __m128i vq = _mm_set1_epi8(blk == 1 ? '\'' : '"');
+    const __m128i vo = _mm_set1_epi8(blk == 1 ? '"' : '\'');
+    const __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)r);
+    const __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(r + 16));
+    const __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(r + 32));
+    const __m128i v3 = _mm_loadu_si128((const __m128i *)(const void *)(r + 48));
+#define BLK_EQ(c) _mm_cmpeq_epi8(v0, c), _mm_cmpeq_epi8(v1, c), _mm_cmpeq_epi8(v2, c), _mm_cmpeq_epi8(v3, c)
+    *q = blk_movemask(BLK_EQ(vq));
+    *stop = blk_movemask(blk_stops(v0, vo), blk_stops(v1, vo), blk_stops(v2, vo), blk_stops(v3, vo));
+    const __m128i vb = _mm_set1_epi8('\\'), vn = _mm_set1_epi8('\n'), vr = _mm_set1_epi8('\r');
+    *bs = blk_movemask(BLK_EQ(vb));
+    *nl = blk_movemask(BLK_EQ(vn));
+    *cr = blk_movemask(BLK_EQ(vr));
+#undef BLK_EQ
+#else
+    (void)blk;
+    uint64_t qq = 0, st = 0, b = 0, lb = 0;
+    uint32_t w[8], any = 0;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
+    for (unsigned g = 0; g < 8; g++) {
+        const uint8_t *x8 = r + 8 * g;
+        /* + is | here: the shifted planes never overlap */
+        const uint32_t x = t[x8[0]] + (t[x8[1]] << 1) + (t[x8[2]] << 2) + (t[x8[3]] << 3) +
+                           ((t[x8[4]] + (t[x8[5]] << 1) + (t[x8[6]] << 2) + (t[x8[7]] << 3)) << 4);
+        w[g] = x;
+        any |= x;
+        qq |= (uint64_t)(x & 0xffu) << (8 * g);
+        st |= (uint64_t)((x >> (8 * P_STOP)) & 0xffu) << (8 * g);
+    }
+    /* backslashes and line breaks are rarer: only when there are some */
+    if ((any >> (8 * P_BSL)) & 0xffu)
+        for (unsigned g = 0; g < 8; g++) b |= (uint64_t)((w[g] >> (8 * P_BSL)) & 0xffu) << (8 * g);
+    if (any >> (8 * P_LB))
+        for (unsigned g = 0; g < 8; g++) lb |= (uint64_t)(w[g] >> (8 * P_LB)) << (8 * g);
+    /* line breaks are rare: tell them apart one by one */
+    uint64_t c = 0;
+    for (uint64_t m = lb; m; m &= m - 1) {
+        const unsigned k = low_bit(m);
+        if (r[k] == '\r') c |= (uint64_t)1 << k;
+    }
+    *q = qq;
+    *stop = st;
+    *bs = b;
+    *nl = lb & ~c;
+    *cr = c;
+#endif
+}
+
+/*
+ * The block path: from i (state NORMAL or the first quote kind, no delimiter
+ * byte matched, no line break just counted as "\r"), as long as 64 bytes
+ * remain below lim, find the first byte that needs the general switch
+ * outside a string (a stop byte, a lone backslash where escapes work only in
+ * strings, "--", the delimiter line break) or anywhere ('\r'). Counts lines,
+ * sets the escape flag, open_pos and the state at the returned index.
+ */
+static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    const uint32_t *t = blk_tables[sc->blk - 1];
+    const unsigned f = sc->blk_flags;
+    const size_t start = i;
+    uint64_t inq = sc->state == S_QUOTE ? UINT64_MAX : 0; /* state before the block, all bits */
+    uint64_t pend = 0;
+    while (lim - i >= 64) {
+        uint64_t q, stop, bs, nl, cr;
+        blk_classify(t, sc->blk, p + i, &q, &stop, &bs, &nl, &cr);
+        uint64_t esc = 0;
+        if (f & BLK_ESC) {
+            if (bs | pend) esc = escaped_by(bs, &pend);
+        } else {
+            bs = 0; /* no escapes at all: a backslash is text */
+        }
+        const uint64_t qq = q & ~esc;
+        const uint64_t in = prefix_xor(qq) ^ inq;
+        const uint64_t out = ~in & ~esc;
+        stop = (stop & out) | cr;
+        if (!(f & BLK_ESC_OUT)) stop |= bs & ~in; /* outside strings '\' is text: the switch says */
+        if (f & BLK_NL_STOP) stop |= nl & out;
+        /* a '-' stops only as "--" where that may open a comment */
+        unsigned k;
+        for (;;) {
+            k = stop ? low_bit(stop) : 64u;
+            if (k == 64 || p[i + k] != '-') break;
+            if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
+            stop &= stop - 1;
+        }
+        const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
+        /* state at byte k (before it; stop bytes are no quotes), or after
+         * the block */
+        const uint64_t inside = k == 64 ? in >> 63 : (in >> k) & 1u;
+        if (bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+        const uint64_t opens = qq & in & below;
+        if (inside && opens) {
+            const unsigned o = high_bit(opens);
+            blk_pos(sc, &sc->open_pos, i, nl & (((uint64_t)1 << o) - 1u), i + o);
+        }
+        const uint64_t nlb = nl & below;
+        if (nlb) {
+            sc->line += pop_count(nlb);
+            sc->cr = 0;
+            sc->line_start = sc->base + i + high_bit(nlb) + 1;
+        }
+        inq = (uint64_t)0 - inside;
+        if (k < 64) {
+            i += k;
+            pend = (esc >> k) & 1u;
+            break;
+        }
+        i += 64;
+    }
+    sc->slot = 0;
+    sc->state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
+    /* a short run means text this path does not suit: leave it to the
+     * byte loops for a while, longer after each miss in a row */
+    if (i - start < 64) {
+        sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
+        if (sc->blk_miss < 4) sc->blk_miss++;
+    } else {
+        sc->blk_miss = 0;
+    }
+    return i;
+}
+
+/* The block path may run at i. */
+static MOTE_ALWAYS_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
+{
+    return sc->blk && lim - i >= 64 && sc->base + i >= sc->blk_resume && TRIG_SKIP(sc->trig) &&
+           !(sc->cr && sc->base + i == sc->line_start);
+}
+
 /*
  * The hot path of SQL dumps: ordinary text and quoted strings alternating.
  * Runs NORMAL -> QUOTE -> NORMAL transitions inline (state in locals) and
@@ -532,8 +847,14 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
 {
     const uint8_t *cls = sc->cls;
     unsigned slot = sc->slot;
-    if (sc->state == S_QUOTE) goto quote;
+    if (sc->state == S_QUOTE && (slot != 0 || !blk_ok(sc, i, lim))) goto quote;
     for (;;) {
+        if (blk_ok(sc, i, lim)) {
+            i = block_text(sc, p, i, lim);
+            slot = 0;
+            if (sc->state == S_QUOTE) goto quote;
+            if (sc->state != S_NORMAL) return i;
+        }
         i = skip(cls, p, i, lim, C_NORM);
         if (i >= lim) return i;
         slot = sc->open_slot[p[i]];

@@ -35,6 +35,9 @@ static void tr_add(transcript *t, const char *p, size_t n)
 /* Token lines: "L:C@O|text|" (+ "+" if CONTINUES, "$" if ended at EOF);
  * error lines: "!NAME@L:C@O". Each followed by '\n'. Non-printing bytes of
  * text are written as \xHH. */
+/* Set: token lines also carry "e" when the token holds escapes. */
+static int tr_show_escapes;
+
 static void tr_token(transcript *t, mote_err e, const mote_scan_token *tok)
 {
     char head[128];
@@ -45,10 +48,11 @@ static void tr_token(transcript *t, mote_err e, const mote_scan_token *tok)
         tr_add(t, head, strlen(head));
         return;
     }
-    snprintf(head, sizeof head, "%llu:%llu@%llu%s%s|", (unsigned long long)tok->pos.line,
+    snprintf(head, sizeof head, "%llu:%llu@%llu%s%s%s|", (unsigned long long)tok->pos.line,
              (unsigned long long)tok->pos.column, (unsigned long long)tok->pos.offset,
              (tok->flags & MOTE_SCAN_TOK_CONTINUES) ? "+" : "",
-             (tok->flags & (MOTE_SCAN_TOK_DELIM | MOTE_SCAN_TOK_CONTINUES)) ? "" : "$");
+             (tok->flags & (MOTE_SCAN_TOK_DELIM | MOTE_SCAN_TOK_CONTINUES)) ? "" : "$",
+             (tr_show_escapes && (tok->flags & MOTE_SCAN_TOK_ESCAPES)) ? "e" : "");
     tr_add(t, head, strlen(head));
     for (size_t i = 0; i < tok->text.len; i++) {
         unsigned char c = tok->text.ptr[i];

@@ -474,6 +474,90 @@ static void misuse_is_reported(void **state)
     assert_int_equal(d.ptr[0], ';');
 }
 
+/* Hosted builds run the 64-byte block path only when 64 bytes of a chunk
+ * remain: 1-byte chunks never take it. Random texts rich in quotes, runs of
+ * backslashes, dashes, line breaks and stop bytes, in every dialect, must
+ * give the same tokens, positions and escape flags either way. */
+static void block_path_matches_byte_loop(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {
+        "'", "\"", "\\", "\\\\", "\\\\\\", ";", "-", "--", "-- ", "\n", "\r\n", "\r",
+        "#", "/", "/*", "*/", "`", "[", "]", "$", "$$", "|", " ", "abc", "xy", "12,",
+        "E'", "''", "  hello world  ", "(1,'a b',2.5,NULL),", "DELIMITER //\n", "//"};
+    const size_t np = sizeof pieces / sizeof pieces[0];
+    char text[3000];
+    uint32_t seed = 12345;
+    tr_show_escapes = 1;
+    for (unsigned iter = 0; iter < 1000; iter++) {
+        size_t n = 0;
+        seed = seed * 1103515245u + 12345u;
+        size_t want = 64 + (seed >> 8) % 2000;
+        /* a bias per text: mostly plain words and the quote, denser, or
+         * single bytes of a small alphabet (escapes across block ends) */
+        unsigned dense = (seed >> 4) % 4;
+        while (n < want) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = (seed >> 16) % 100;
+            const char *pc = r < 40 - 15 * dense ? pieces[23 + r % 5] : r < 55 ? "'" : pieces[r % np];
+            char one[2] = {r < 2 ? ';' : "'\\\\\\ab\n a-"[r % 10], 0};
+            if (dense == 3) pc = one;
+            size_t k = strlen(pc);
+            if (n + k > sizeof text) break;
+            memcpy(text + n, pc, k);
+            n += k;
+        }
+        mote_scan_config c = cfg_of((mote_scan_dialect)(iter % 5));
+        if (iter % 5 == 0) {
+            c.comments = (iter / 5) % 32;
+            c.quotes = (iter / 5) % 2 ? "'\"" : "\"'`";
+            c.escape = (iter / 10) % 3 == 0 ? -1 : '\\';
+        }
+        if (iter % 7 == 0) c.flags |= MOTE_SCAN_KEEP_BLANK;
+        if (iter % 11 == 0) c.max_token = 40;
+        transcript whole = scan_all(&c, text, n, n, 0);
+        transcript one = scan_all(&c, text, n, 1, 0);
+        transcript var = scan_chunks(&c, text, n, 0, seed | 1u, 0);
+        if (strcmp(whole.s, one.s) != 0 || strcmp(whole.s, var.s) != 0) {
+            print_message("iter %u dialect %u input:\n%.*s\nwhole:\n%s\nbytes:\n%s\n", iter,
+                          iter % 5, (int)n, text, whole.s, one.s);
+            fail();
+        }
+        assert_int_equal(whole.stats.bytes_examined, n);
+        free(whole.s);
+        free(one.s);
+        free(var.s);
+    }
+    /* every offset of backslash runs against the block and chunk ends, in
+     * each quote kind and outside */
+    static const char *const kinds[] = {"`", "'", "\"", ""};
+    for (unsigned pad = 0; pad < 140; pad += 3) {
+        for (unsigned run = 1; run <= 3; run++) {
+            for (unsigned kd = 0; kd < 4; kd++) {
+                size_t n = 0;
+                memset(text, 'a', pad);
+                n = pad;
+                n += (size_t)sprintf(text + n, "select %sx", kinds[kd]);
+                for (unsigned r = 0; r < run; r++) text[n++] = '\\';
+                n += (size_t)sprintf(text + n, "%s, 'q' ; tail %s;\n", kinds[kd], kinds[kd]);
+                for (unsigned d = 1; d < 5; d++) {
+                    mote_scan_config c = cfg_of((mote_scan_dialect)d);
+                    transcript whole = scan_all(&c, text, n, n, 0);
+                    transcript one = scan_all(&c, text, n, 1, 0);
+                    if (strcmp(whole.s, one.s) != 0) {
+                        print_message("dialect %u input:\n%.*s\nwhole:\n%s\nbytes:\n%s\n", d,
+                                      (int)n, text, whole.s, one.s);
+                        fail();
+                    }
+                    free(whole.s);
+                    free(one.s);
+                }
+            }
+        }
+    }
+    tr_show_escapes = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -496,6 +580,7 @@ int main(void)
         cmocka_unit_test(too_long_through_fixed_carry_cap),
         cmocka_unit_test(unterminated_quote_names_opening_line),
         cmocka_unit_test(bom_skipped_crlf_one_break_nul_is_data),
+        cmocka_unit_test(block_path_matches_byte_loop),
         cmocka_unit_test(lines_quotes_hold_newlines_crlf_stripped),
         cmocka_unit_test(postgres_dollar_quotes_e_strings_nested_comments),
         cmocka_unit_test(sqlite_trigger_body_is_one_statement),

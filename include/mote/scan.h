@@ -220,6 +220,7 @@ typedef struct mote_scanner {
     uint8_t tag[64];
     uint8_t hist[2], hist_n; /* last bytes of the token handed out or dropped */
     uint8_t cr;              /* the last line break was "\r" */
+    uint8_t blk, blk_flags, blk_miss; /* hosted builds: 64-byte block path (0: off) */
     unsigned depth;          /* nested comment depth */
     unsigned tokflags;
     const uint8_t *chunk, *next_chunk;
@@ -227,6 +228,7 @@ typedef struct mote_scanner {
     size_t chunk_len, pos, tok_start, carry_drop;
     uint64_t base;           /* stream offset of chunk[0] */
     uint64_t line, line_start;
+    uint64_t blk_resume;     /* no block path before this stream offset */
     mote_pos tok_pos, open_pos;
     mote_scan_stats stats;
 } mote_scanner;
