@@ -1010,7 +1010,7 @@ static MOTE_LP_INLINE const uint8_t *quick_key(mote_lp_decoder *d, const uint8_t
     return e;
 }
 
-static int parse_line_quick(lp_ctx *c, mote_lp_decoder *d, mote_lp_point *pt)
+static MOTE_LP_INLINE int parse_line_quick(lp_ctx *c, mote_lp_decoder *d, mote_lp_point *pt)
 {
     const uint8_t *p = c->start;
     const uint8_t *const end = c->end;
