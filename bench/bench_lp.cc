@@ -6,7 +6,7 @@
 //   telegraf a telegraf-like mix: floats, unsigned, booleans, quoted strings
 //            with escapes, escaped tag values, a few measurements
 // Cases and variants ("mote" is ours):
-//   lp/<corpus>_tokenize/mote    views only (MOTE_LP_TOKENIZE_ONLY)
+//   lp/<corpus>_tokenize/mote    views only (mote_lp_next, no mote_lp_point_decode)
 //   lp/<corpus>_decode/mote      every tag, every field value typed, the time
 //   lp/<corpus>_stream/mote      full decode through the streaming decoder, 64 KiB chunks
 //   .../append                   the motivating case's "before": a splitter that

@@ -23,10 +23,12 @@
  * builds (MOTE_SMALL: microcontrollers, -Os) keep one plain byte-by-byte
  * parser and take integer conversion from num.c. Both give the same results
  * (the unit suite runs on both). */
+#ifndef MOTE_LP_FAST /* tests/lp_small_copy.h sets it to 0 */
 #if !MOTE_SMALL
 #define MOTE_LP_FAST 1
 #else
 #define MOTE_LP_FAST 0
+#endif
 #endif
 #if defined(__GNUC__) && MOTE_LP_FAST
 #define MOTE_LP_INLINE inline __attribute__((always_inline))
@@ -46,8 +48,10 @@
 #endif
 #if defined(__GNUC__)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define UNLIKELY(x) (x)
+#define LIKELY(x) (x)
 #endif
 
 /* Byte classes. A bit set means "stop scanning here" for the first three. */
@@ -56,13 +60,14 @@
 #define C_VAL 4u   /* unquoted field value: ',', ' ', '\r', '\n' */
 #define C_STR 8u   /* string value: '"', '\\', '\n', 0x80-0xff */
 #define C_TIME 16u /* timestamp bytes: '-', '0'-'9' (membership, not a stop) */
+#define C_NUM 32u  /* a number starts: '-', '.', '0'-'9' (speed builds' table only) */
 
 #if MOTE_LP_FAST
 static const uint8_t cls[256] = {
      3,  3,  3,  3,  3,  3,  3,  3,  3,  3, 15,  3,  3,  7,  3,  3,
      3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
-     7,  0,  8,  0,  0,  0,  0,  0,  0,  0,  0,  0,  7, 16,  0,  0,
-    16, 16, 16, 16, 16, 16, 16, 16, 16, 16,  0,  0,  0,  2,  0,  0,
+     7,  0,  8,  0,  0,  0,  0,  0,  0,  0,  0,  0,  7, 48, 32,  0,
+    48, 48, 48, 48, 48, 48, 48, 48, 48, 48,  0,  0,  0,  2,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 11,  0,  0,  0,
      0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
@@ -885,6 +890,281 @@ static int parse_line_sentinel(lp_ctx *c, mote_lp_point *pt)
     return r;
 }
 
+/*
+ * The quick parser (speed builds): the common shape of a line, from a
+ * buffer that ends in '\n' and without key or string limits. It handles
+ * names without bytes >= 0x80 (escapes only in the measurement and tag
+ * values), numbers, booleans, strings without
+ * raw newlines or bytes >= 0x80, and a timestamp directly before '\n'. On
+ * anything else (blank, comment or bad line, escapes, CR, ...) it returns
+ * R_PUNT having decided nothing, and the full parser reads the line again.
+ * When it returns R_POINT the point is exactly the full parser's (the fuzz
+ * target fuzz_lp_decode checks this against a build without it). Few
+ * checks, each on a byte already at hand, and nothing kept across calls but
+ * the key prediction (in d): that is where its speed comes from. Of c it
+ * uses start and end, and sets line_end and nl.
+ */
+enum { R_PUNT = 4 };
+
+/* First byte at or after p with a class bit of mask. Every mask used here
+ * stops at '\n', which ends the buffer: no bounds check. */
+static MOTE_LP_INLINE const uint8_t *quick_scan(const uint8_t *p, unsigned mask)
+{
+    for (;;) {
+        if (CLS(p[0]) & mask) return p;
+        if (CLS(p[1]) & mask) return p + 1;
+        if (CLS(p[2]) & mask) return p + 2;
+        if (CLS(p[3]) & mask) return p + 3;
+        p += 4;
+    }
+}
+
+/* A measurement (mask C_MEAS) or tag value (C_KEY) whose scan stopped at p
+ * (quick_scan): if that is a backslash, go on to the first stop byte that is
+ * not one. Escapes ("\\," "\\ ", and "\\=" in tag values) set *esc and are
+ * stepped over; any other backslash is a literal one (the next byte is
+ * scanned normally), as in scan_name(). p[1] exists after a backslash: the
+ * last byte is '\n'. Out of the way of names without backslashes. */
+static const uint8_t *quick_escapes(const uint8_t *p, unsigned mask, bool *esc)
+{
+    while (*p == '\\') {
+        uint8_t n = p[1];
+        if (n == ',' || n == ' ' || (mask == C_KEY && n == '=')) {
+            *esc = true;
+            p += 2;
+        } else {
+            p++;
+        }
+        p = quick_scan(p, mask);
+    }
+    return p;
+}
+
+/* End of an unquoted field value (as quick_scan with C_VAL): after the first
+ * 4 bytes, 8 bytes at a time (long numbers: no branch per byte to
+ * mispredict). Control bytes are flagged as candidates too (cheaper) and
+ * then checked in the table. */
+static MOTE_LP_INLINE const uint8_t *quick_value(const uint8_t *p, const uint8_t *end)
+{
+    /* p[0] starts the value (the caller checked it: not a stop). The next
+     * 4 bytes through the table: most values (small integers, booleans) end
+     * there, and these tests cost less than a word test. */
+    if (CLS(p[1]) & C_VAL) return p + 1;
+    if (CLS(p[2]) & C_VAL) return p + 2;
+    if (CLS(p[3]) & C_VAL) return p + 3;
+    if (CLS(p[4]) & C_VAL) return p + 4;
+    p += 5;
+    while (end - p >= 8) {
+        uint64_t x = load8(p);
+        uint64_t m = lt8(x, 0x21) | eq8(x, ',');
+        while (m) {
+            unsigned i = first8(m);
+            if (CLS(p[i]) & C_VAL) return p + i;
+            m &= m - 1; /* a control byte that does not end the value */
+        }
+        p += 8;
+    }
+    return quick_scan(p, C_VAL);
+}
+
+/*
+ * A tag or field key at p in d's prediction slot `slot` (MOTE_LP_KEY_CACHE:
+ * none; 24 bytes may be read at p if p <= safe): returns its '=', or NULL
+ * (punt: not a plain non-empty key before '='). Lines of one source mostly
+ * repeat their keys, so the key last seen in this position (kp[0..n),
+ * cached only after it passed every check of the full parser, with '=' at
+ * kp[n]) is compared first: if p holds the same n + 1 bytes, scanning would
+ * stop exactly at the '='. kp is earlier in the same buffer than p, so what
+ * may be read at p may be read at kp. A key and its '=' of up to 24 bytes
+ * compare as at most three words (overlapping; the bytes after a short key
+ * masked off).
+ */
+static MOTE_LP_INLINE const uint8_t *quick_key(mote_lp_decoder *d, const uint8_t *p,
+                                               const uint8_t *end, const uint8_t *safe,
+                                               size_t slot)
+{
+    /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
+    static const uint64_t first_bytes[8] = {
+        0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
+        0xffffffffffffffull, ~0ull};
+    size_t n = slot < MOTE_LP_KEY_CACHE ? d->kc_len[slot] : 0;
+    if (n - 1 < 23 && p <= safe) {
+        const uint8_t *kp = d->kc_ptr[slot];
+        uint64_t x = load8(p) ^ load8(kp);
+        if (n >= 8) {
+            x |= load8(p + n - 7) ^ load8(kp + n - 7);
+            if (n >= 16) x |= load8(p + 8) ^ load8(kp + 8);
+        } else {
+            x &= first_bytes[n];
+        }
+        if (LIKELY(!x)) return p + n;
+    } else if (n && (size_t)(end - p) > n && p[n] == '=' && same_bytes(p, d->kc_ptr[slot], n)) {
+        return p + n;
+    }
+    const uint8_t *e = quick_scan(p, C_KEY);
+    if (*e != '=' || e == p) return NULL;
+    if (slot < MOTE_LP_KEY_CACHE && e - p <= 255) {
+        d->kc_ptr[slot] = p;
+        d->kc_len[slot] = (uint8_t)(e - p);
+    }
+    return e;
+}
+
+static MOTE_LP_INLINE int parse_line_quick(lp_ctx *c, mote_lp_decoder *d, mote_lp_point *pt)
+{
+    const uint8_t *p = c->start;
+    const uint8_t *const end = c->end;
+    const uint8_t *const m0 = p;
+    /* Up to here 24 bytes may be read (m0 if there are fewer: no key starts
+     * at m0, so then no key is compared by words). */
+    const uint8_t *const safe = end - m0 >= 24 ? end - 24 : m0;
+
+    /* Measurement: up to ',' or ' ' (anything else: blank or comment line,
+     * escape, ... is the full parser's). */
+    if (UNLIKELY(*p == '#')) return R_PUNT; /* a comment */
+    bool esc = false;
+    p = quick_scan(p, C_MEAS);
+    if (*p != ',' && *p != ' ') {
+        p = quick_escapes(p, C_MEAS, &esc);
+        if (UNLIKELY(*p != ',' && *p != ' ')) return R_PUNT;
+    }
+    if (UNLIKELY(p == m0)) return R_PUNT;
+    pt->measurement = mk_text(m0, p, esc, MOTE_LP_ESC_MEASUREMENT);
+    pt->tag_section.ptr = p;
+    pt->tag_section.len = 0;
+
+    /* Tags. */
+    mote_lp_tag *const tags = pt->tags;
+    const size_t tags_cap = pt->tags_cap;
+    const uint8_t *const ts = p + 1;
+    size_t nt = 0;
+    while (*p == ',') {
+        const uint8_t *k0 = p + 1;
+        const uint8_t *k1 = quick_key(d, k0, end, safe,
+                                      nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE);
+        if (UNLIKELY(!k1)) return R_PUNT;
+        const uint8_t *v0 = k1 + 1;
+        esc = false;
+        p = quick_scan(v0, C_KEY);
+        if (*p != ',' && *p != ' ') {
+            p = quick_escapes(p, C_KEY, &esc);
+            if (UNLIKELY(*p != ',' && *p != ' ')) return R_PUNT;
+        }
+        if (UNLIKELY(p == v0)) return R_PUNT;
+        if (nt < tags_cap) {
+            tags[nt].key = mk_text(k0, k1, false, MOTE_LP_ESC_KEY);
+            tags[nt].value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
+        }
+        nt++;
+    }
+    if (nt) {
+        pt->tag_section.ptr = ts;
+        pt->tag_section.len = (size_t)(p - ts);
+    }
+    pt->ntags = nt;
+
+    /* Fields, after one or more spaces. */
+    while (*p == ' ') p++;
+    mote_lp_field *const fields = pt->fields;
+    const size_t fields_cap = pt->fields_cap;
+    const uint8_t *const fs = p;
+    size_t nf = 0;
+    mote_lp_field scratch;
+    for (;;) {
+        mote_lp_field *f = nf < fields_cap ? &fields[nf] : &scratch;
+        const uint8_t *k0 = p;
+        const uint8_t *k1 = quick_key(d, k0, end, safe,
+                                      nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf
+                                                                 : MOTE_LP_KEY_CACHE);
+        if (UNLIKELY(!k1)) return R_PUNT;
+        const uint8_t *v0 = k1 + 1;
+        uint8_t ch = *v0;
+        f->key = mk_text(k0, k1, false, MOTE_LP_ESC_KEY);
+        f->decoded = false;
+        if (CLS(ch) & C_NUM) {
+            p = quick_value(v0, end);
+            const uint8_t *v1 = p;
+            mote_lp_type type = MOTE_LP_FLOAT;
+            if (v1[-1] == 'i') {
+                type = MOTE_LP_INT;
+                v1--;
+            } else if (v1[-1] == 'u') {
+                type = MOTE_LP_UINT;
+                v1--;
+            }
+            f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
+            f->type = type;
+        } else if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
+            p = quick_value(v0, end);
+            f->raw = mk_text(v0, p, false, MOTE_LP_ESC_STRING);
+            f->type = MOTE_LP_BOOL;
+        } else if (ch == '"') {
+            const uint8_t *s0 = v0 + 1;
+            esc = false;
+            p = s0;
+            for (;;) {
+                while (end - p >= 8) {
+                    uint64_t x = load8(p);
+                    uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
+                    if (m) {
+                        p += first8(m);
+                        break;
+                    }
+                    p += 8;
+                }
+                while (!(CLS(*p) & C_STR)) p++; /* stops at '\n' at the latest */
+                if (*p == '"') break;
+                if (UNLIKELY(*p != '\\')) return R_PUNT;   /* raw newline or byte >= 0x80 */
+                if (p[1] == '"' || p[1] == '\\') { /* p[1] exists: p is not the last '\n' */
+                    esc = true;
+                    p++;
+                }
+                p++;
+            }
+            f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
+            f->type = MOTE_LP_STRING;
+            f->value.s = f->raw;
+            f->decoded = true;
+            p++;
+        } else {
+            return R_PUNT;
+        }
+        nf++;
+        if (*p == ',') {
+            p++;
+            continue;
+        }
+        if (UNLIKELY(*p != ' ' && *p != '\n')) return R_PUNT;
+        break;
+    }
+    pt->field_section.ptr = fs;
+    pt->field_section.len = (size_t)(p - fs);
+    pt->nfields = nf;
+
+    /* Timestamp, if any, and the '\n'. */
+    while (*p == ' ') p++;
+    if (*p == '\n') {
+        pt->has_time = false;
+        pt->time_text.ptr = p;
+        pt->time_text.len = 0;
+    } else {
+        const uint8_t *t0 = p;
+        p = scan_time(p, end);
+        if (UNLIKELY(*p != '\n')) return R_PUNT; /* p < end: '\n' is not a time byte */
+        pt->has_time = true;
+        pt->time_text.ptr = t0;
+        pt->time_text.len = (size_t)(p - t0);
+    }
+    pt->decoded = false;
+    pt->time = 0;
+    pt->text.ptr = m0;
+    pt->text.len = (size_t)(p - m0);
+    pt->offset = 0;
+    c->line_end = p + 1;
+    c->nl = 1;
+    return R_POINT;
+}
+
 static int parse_line_bounded(lp_ctx *c, mote_lp_point *pt)
 {
     lp_ctx lc = *c;
@@ -1162,6 +1442,21 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, boo
     int r = R_MORE;
     const uint8_t *p = d->cur, *rec_end;
     size_t nl;
+#if MOTE_LP_FAST
+    if (pend > p && pend[-1] == '\n' && !d->opt.max_key && !d->opt.max_string) {
+        /* Most lines: the quick parser, with only what it needs set up. */
+        c.start = p;
+        c.end = pend;
+        if (parse_line_quick(&c, d, pt) == R_POINT) {
+            uint64_t offset = d->offset, line = d->line;
+            rec_end = c.line_end;
+            d->cur = rec_end;
+            d->offset += (uint64_t)(rec_end - p);
+            d->line++;
+            return finish_line(&c, R_POINT, rec_end, offset, line, d->opt.max_line, pt, err);
+        }
+    }
+#endif
     if (p < pend) {
         ctx_init(&c, d, p, pend, final);
         r = parse_line(&c, pt);

@@ -40,6 +40,43 @@ static mote_err decode_one(const char *in, mote_lp_point *pt, mote_lp_error *err
     return rc;
 }
 
+/* Escapes in the measurement and tag values of ordinary lines (read by the
+ * quick parser in speed builds) are flagged exactly as in any other line; a
+ * backslash before another byte stays literal and unflagged. */
+static void escapes_in_ordinary_lines(void **state)
+{
+    (void)state;
+    const char *in = "m\\ x,k=v\\=1,p=c:\\d,q=a\\,b f=1i 5\n"
+                     "m,k=plain,p=x\\y f=\"s\\\"t\" 6\n";
+    mote_lp_decoder d;
+    mote_lp_point pt;
+    assert_int_equal(mote_lp_decoder_init(&d, in, strlen(in), NULL), MOTE_OK);
+    init_pt(&pt);
+    assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_OK);
+    assert_true(pt.measurement.escaped);
+    assert_text(&pt.measurement, "m x");
+    assert_int_equal(pt.ntags, 3);
+    assert_true(pt.tags[0].value.escaped);
+    assert_text(&pt.tags[0].value, "v=1");
+    assert_false(pt.tags[1].value.escaped);
+    assert_int_equal(pt.tags[1].value.len, 4);
+    assert_true(pt.tags[2].value.escaped);
+    assert_text(&pt.tags[2].value, "a,b");
+    assert_int_equal(pt.nfields, 1);
+    assert_int_equal(pt.fields[0].type, MOTE_LP_INT);
+    assert_int_equal(pt.time_text.len, 1);
+    init_pt(&pt);
+    assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_OK);
+    assert_false(pt.measurement.escaped);
+    assert_false(pt.tags[0].value.escaped);
+    assert_false(pt.tags[1].value.escaped);
+    assert_text(&pt.tags[1].value, "x\\y");
+    assert_int_equal(pt.fields[0].type, MOTE_LP_STRING);
+    assert_true(pt.fields[0].raw.escaped);
+    assert_text(&pt.fields[0].raw, "s\"t");
+    assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_ERR_NEED_MORE);
+}
+
 /* A full line: every part as a view into the input, typed values, time. */
 static void decodes_all_parts_as_views(void **state)
 {
@@ -664,6 +701,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(decodes_all_parts_as_views),
         cmocka_unit_test(escapes_flagged_and_unescaped_on_demand),
+        cmocka_unit_test(escapes_in_ordinary_lines),
         cmocka_unit_test(unescape_into_arena),
         cmocka_unit_test(bad_lines_reported_and_skipped),
         cmocka_unit_test(comments_blank_lines_crlf),
