@@ -18,6 +18,8 @@
 #include <string.h>
 #if !MOTE_SMALL && !defined(MOTE_NO_SIMD) && defined(__SSE2__)
 #include <emmintrin.h>
+#elif !MOTE_SMALL && !defined(MOTE_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
 #endif
 #ifdef BLK_DEBUG
 #include <stdio.h>
@@ -674,9 +676,10 @@ static void blk_pos(const mote_scanner *sc, mote_pos *out, size_t blk, uint64_t 
 /* Classify the 64 bytes at r into bit masks (bit j: byte j): the quote,
  * stop bytes, backslashes, '\n' and '\r'. blk picks the table (1: the
  * quote is '\'', 2: '"'). The portable version looks bytes up in the
- * table; with SSE2 (every x86-64) sixteen bytes are compared at once, to
- * the same byte sets (the chunking tests compare both with the byte loop;
- * MOTE_NO_SIMD builds and the non-x86 CI hosts run the portable one). */
+ * table; with SSE2 (every x86-64) or NEON (every aarch64) sixteen bytes
+ * are compared at once, to the same byte sets (the chunking tests compare
+ * both with the byte loop; -Dsimd=disabled builds, s390x and armhf run the
+ * portable one). */
 #if !defined(MOTE_NO_SIMD) && defined(__SSE2__)
 #define BLK_SSE2 1
 static MOTE_ALWAYS_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128i d)
@@ -695,6 +698,33 @@ static MOTE_ALWAYS_INLINE __m128i blk_stops(__m128i v, __m128i other)
 }
 #else
 #define BLK_SSE2 0
+#endif
+
+#if !BLK_SSE2 && !defined(MOTE_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
+#define BLK_NEON 1
+/* 64 compare results (0xff / 0) to a bit mask: weigh each lane by its bit
+ * within its group of eight, then three rounds of pairwise adds sum every
+ * group of eight lanes into one byte, in input order. */
+static MOTE_ALWAYS_INLINE uint64_t blk_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d)
+{
+    static const uint8_t weight[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    const uint8x16_t w = vld1q_u8(weight);
+    uint8x16_t s = vpaddq_u8(vpaddq_u8(vandq_u8(a, w), vandq_u8(b, w)),
+                             vpaddq_u8(vandq_u8(c, w), vandq_u8(d, w)));
+    s = vpaddq_u8(s, s);
+    return vgetq_lane_u64(vreinterpretq_u64_u8(s), 0);
+}
+
+static MOTE_ALWAYS_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, uint8x16_t other)
+{
+#define BLK_STOP_CMP(c) s = vorrq_u8(s, vceqq_u8(v, vdupq_n_u8(c)));
+    uint8x16_t s = vceqq_u8(v, other);
+    BLK_STOP_BYTES(BLK_STOP_CMP)
+#undef BLK_STOP_CMP
+    return s;
+}
+#else
+#define BLK_NEON 0
 #endif
 
 static MOTE_ALWAYS_INLINE void blk_classify(const uint32_t *t, unsigned blk, const uint8_t *r,
@@ -716,6 +746,20 @@ static MOTE_ALWAYS_INLINE void blk_classify(const uint32_t *t, unsigned blk, con
     *bs = blk_movemask(BLK_EQ(vb));
     *nl = blk_movemask(BLK_EQ(vn));
     *cr = blk_movemask(BLK_EQ(vr));
+#undef BLK_EQ
+#elif BLK_NEON
+    (void)t;
+    const uint8x16_t vo = vdupq_n_u8(blk == 1 ? '"' : '\'');
+    const uint8x16_t v0 = vld1q_u8(r), v1 = vld1q_u8(r + 16), v2 = vld1q_u8(r + 32),
+                     v3 = vld1q_u8(r + 48);
+#define BLK_EQ(c) blk_bits(vceqq_u8(v0, vdupq_n_u8(c)), vceqq_u8(v1, vdupq_n_u8(c)), \
+                           vceqq_u8(v2, vdupq_n_u8(c)), vceqq_u8(v3, vdupq_n_u8(c)))
+    *q = BLK_EQ(blk == 1 ? '\'' : '"');
+    *stop = blk_bits(blk_stops_neon(v0, vo), blk_stops_neon(v1, vo), blk_stops_neon(v2, vo),
+                     blk_stops_neon(v3, vo));
+    *bs = BLK_EQ('\\');
+    *nl = BLK_EQ('\n');
+    *cr = BLK_EQ('\r');
 #undef BLK_EQ
 #else
     (void)blk;
