@@ -7,13 +7,19 @@
 //   quotes a quote-dense script: short statements made mostly of short
 //          quoted strings with escapes and doubled quotes; ~4 MiB.
 //   big    one 4.9 MB statement fed in 4 KiB chunks (the motivating case).
+//   records a record stream for the `lines` dialect: line-protocol-like
+//          records with quoted strings, escapes and now and then a raw
+//          newline inside quotes; ~4 MiB in 64 KiB chunks.
 // Variants:
 //   mote             mote_scanner, mysql dialect
 //   portable         the same scanner built with MOTE_NO_SIMD (scan_portable.c):
 //                    the portable C path, where "mote" may use SSE2
-//   memchr           memchr for ';' over the same bytes: the physical limit
+//   memchr           memchr for ';' ('\n' for records) over the same bytes:
+//                    the physical limit
 //   rescan           the motivating case's "before": on every 4 KiB chunk the
 //                    split re-runs over the whole buffered text from its start
+//   byteloop         (records only) the hand-written splitter: one pass, a
+//                    quote flag and an escape flag per byte
 //   sqlite3_complete (dump only) the sqlite3 shell's loop: append a line,
 //                    call sqlite3_complete() on the buffer when it has a ';'
 // Counter bytes_examined: bytes the variant looked at per pass over the input.
@@ -123,12 +129,31 @@ std::string gen_big()
     return s;
 }
 
+std::string gen_records()
+{
+    Rng r;
+    std::string s;
+    static const char *const msgs[] = {"ok", "disk \\\"data 1\\\" is 58% full", "retry, then fail",
+                                       "two\nlines", "path C:\\\\tmp", "plain text message"};
+    while (s.size() < (4u << 20)) {
+        char buf[256];
+        snprintf(buf, sizeof buf,
+                 "syslog,host=web-%02u,severity=%s code=%ui,msg=\"%s\",pid=%ui %u%09u\n",
+                 r.next() % 50, (r.next() % 3) ? "info" : "warning", r.next() % 1000,
+                 msgs[r.next() % 6], r.next() % 65536, 1700000000u + r.next() % 1000,
+                 r.next() % 1000000000u);
+        s += buf;
+    }
+    return s;
+}
+
 const std::string &input(int which)
 {
     static const std::string dump = gen_dump();
     static const std::string quotes = gen_quotes();
     static const std::string big = gen_big();
-    return which == 0 ? dump : which == 1 ? quotes : big;
+    static const std::string records = gen_records();
+    return which == 0 ? dump : which == 1 ? quotes : which == 2 ? big : records;
 }
 
 size_t chunk_of(int which) { return which == 2 ? 4096 : 65536; }
@@ -158,7 +183,7 @@ void BM_mote(benchmark::State &state, int which, const ScanApi *api)
         mote_buf carry;
         mote_buf_init_pool(&carry, &pool, 0);
         mote_scan_config cfg;
-        mote_scan_config_init(&cfg, MOTE_SCAN_MYSQL);
+        mote_scan_config_init(&cfg, which == 3 ? MOTE_SCAN_LINES : MOTE_SCAN_MYSQL);
         mote_scanner sc;
         api->init(&sc, &cfg, &carry);
         mote_scan_token tok;
@@ -184,10 +209,11 @@ void BM_mote(benchmark::State &state, int which, const ScanApi *api)
 void BM_memchr(benchmark::State &state, int which)
 {
     const std::string &in = input(which);
+    const int delim = which == 3 ? '\n' : ';';
     size_t count = 0;
     for (auto _ : state) {
         const char *p = in.data(), *end = p + in.size();
-        while ((p = (const char *)memchr(p, ';', (size_t)(end - p))) != nullptr) {
+        while ((p = (const char *)memchr(p, delim, (size_t)(end - p))) != nullptr) {
             count++;
             p++;
         }
@@ -241,6 +267,26 @@ void BM_rescan(benchmark::State &state, int which)
     state.counters["bytes_examined"] = (double)examined;
 }
 
+// Records: what one writes by hand, one pass with a quote flag and an
+// escape flag, a record ending at a newline outside quotes.
+void BM_byteloop(benchmark::State &state, int which)
+{
+    const std::string &in = input(which);
+    size_t count = 0;
+    for (auto _ : state) {
+        bool q = false, esc = false;
+        for (char c : in) {
+            if (esc) esc = false;
+            else if (c == '\\') esc = true;
+            else if (c == '"') q = !q;
+            else if (c == '\n' && !q) count++;
+        }
+    }
+    benchmark::DoNotOptimize(count);
+    state.SetBytesProcessed((int64_t)state.iterations() * (int64_t)in.size());
+    state.counters["bytes_examined"] = (double)in.size();
+}
+
 #ifdef HAVE_SQLITE
 void BM_sqlite3_complete(benchmark::State &state, int which)
 {
@@ -273,13 +319,14 @@ void BM_sqlite3_complete(benchmark::State &state, int which)
 
 void register_all()
 {
-    const char *cases[] = {"dump", "quotes", "big"};
-    for (int w = 0; w < 3; w++) {
+    const char *cases[] = {"dump", "quotes", "big", "records"};
+    for (int w = 0; w < 4; w++) {
         std::string c = std::string("scan/") + cases[w] + "/";
         benchmark::RegisterBenchmark((c + "mote").c_str(), BM_mote, w, &library_api);
         benchmark::RegisterBenchmark((c + "portable").c_str(), BM_mote, w, &portable_api);
         benchmark::RegisterBenchmark((c + "memchr").c_str(), BM_memchr, w);
-        benchmark::RegisterBenchmark((c + "rescan").c_str(), BM_rescan, w);
+        if (w == 3) benchmark::RegisterBenchmark((c + "byteloop").c_str(), BM_byteloop, w);
+        else benchmark::RegisterBenchmark((c + "rescan").c_str(), BM_rescan, w);
 #ifdef HAVE_SQLITE
         if (w == 0) benchmark::RegisterBenchmark((c + "sqlite3_complete").c_str(), BM_sqlite3_complete, w);
 #endif
