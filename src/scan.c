@@ -777,10 +777,9 @@ static MOTE_ALWAYS_INLINE void blk_classify(const uint32_t *t, unsigned blk, con
         any |= x;
         qq |= (uint64_t)(x & 0xffu) << (8 * g);
         st |= (uint64_t)((x >> (8 * P_STOP)) & 0xffu) << (8 * g);
+        b |= (uint64_t)((x >> (8 * P_BSL)) & 0xffu) << (8 * g);
     }
-    /* backslashes and line breaks are rarer: only when there are some */
-    if ((any >> (8 * P_BSL)) & 0xffu)
-        for (unsigned g = 0; g < 8; g++) b |= (uint64_t)((w[g] >> (8 * P_BSL)) & 0xffu) << (8 * g);
+    /* line breaks are rarer: only when there are some */
     if (any >> (8 * P_LB))
         for (unsigned g = 0; g < 8; g++) lb |= (uint64_t)(w[g] >> (8 * P_LB)) << (8 * g);
     /* line breaks are rare: tell them apart one by one */
