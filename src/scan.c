@@ -193,9 +193,9 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
  * quote kind, 64 bytes are classified at once into bit masks, and quotes,
  * escapes and the end of the run are found with word arithmetic instead of a
  * branch per byte. One static table serves every scanner: byte -> a word
- * with one bit per plane, the plane in bit 8 * plane, so that the eight
- * words of eight input bytes, shifted by the byte's position and added, put
- * plane k of those bytes into byte k of one word.
+ * with one bit per plane, the plane in bit 16 * plane, so that the words of
+ * sixteen input bytes, shifted by the byte's position and added, put plane
+ * k of those bytes into bits 16k..16k+15 of one word.
  * Planes: the scanner's quote, bytes that stop the block path outside
  * strings ('-' among them: "--" is checked when it is found), backslash,
  * line breaks. Tables differ in which quote is "the"
@@ -205,7 +205,7 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
  * covered, else the block path stays off for that scanner.
  */
 enum { P_QUOTE, P_STOP, P_BSL, P_LB };
-#define PB(k) ((uint32_t)1 << (8 * (k)))
+#define PB(k) ((uint64_t)1 << (16 * (k)))
 /* Bytes that stop the block path outside strings, besides the other quote. */
 #define BLK_STOP_BYTES(X) X('-') X(';') X('`') X('#') X('[') X('$') X('|') X('/')
 #define BLK_STOP_INIT(c) [c] = PB(P_STOP),
@@ -214,7 +214,7 @@ enum { P_QUOTE, P_STOP, P_BSL, P_LB };
         BLK_STOP_BYTES(BLK_STOP_INIT)[q] = PB(P_QUOTE), [other] = PB(P_STOP),               \
         ['\\'] = PB(P_BSL), ['\n'] = PB(P_LB), ['\r'] = PB(P_LB),                            \
     }
-static const uint32_t blk_tables[2][256] = {BLK_TABLE('\'', '"'), BLK_TABLE('"', '\'')};
+static const uint64_t blk_tables[2][256] = {BLK_TABLE('\'', '"'), BLK_TABLE('"', '\'')};
 
 /* blk_flags */
 enum {
@@ -236,7 +236,7 @@ static void blk_setup(mote_scanner *sc)
     if (!(qe < 0 && eo < 0) && !(qe == '\\' && (eo < 0 || eo == '\\'))) return;
     const uint8_t d0 = sc->delim[0];
     if (d0 == q || d0 == '\\' || d0 == '-') return;
-    const uint32_t *t = blk_tables[q == '"'];
+    const uint64_t *t = blk_tables[q == '"'];
     uint8_t f = (uint8_t)((qe == '\\' ? BLK_ESC : 0) | (eo == '\\' ? BLK_ESC_OUT : 0) |
                           (d0 == '\n' ? BLK_NL_STOP : 0) |
                           ((sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))
@@ -727,7 +727,7 @@ static MOTE_ALWAYS_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, uint8x16_t oth
 #define BLK_NEON 0
 #endif
 
-static MOTE_ALWAYS_INLINE void blk_classify(const uint32_t *t, unsigned blk, const uint8_t *r,
+static MOTE_ALWAYS_INLINE void blk_classify(const uint64_t *t, unsigned blk, const uint8_t *r,
                                             uint64_t *q, uint64_t *stop, uint64_t *bs, uint64_t *nl,
                                             uint64_t *cr)
 {
@@ -764,24 +764,23 @@ static MOTE_ALWAYS_INLINE void blk_classify(const uint32_t *t, unsigned blk, con
 #else
     (void)blk;
     uint64_t qq = 0, st = 0, b = 0, lb = 0;
-    uint32_t w[8], any = 0;
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC unroll 8
+#pragma GCC unroll 4
 #endif
-    for (unsigned g = 0; g < 8; g++) {
-        const uint8_t *x8 = r + 8 * g;
-        /* + is | here: the shifted planes never overlap */
-        const uint32_t x = t[x8[0]] + (t[x8[1]] << 1) + (t[x8[2]] << 2) + (t[x8[3]] << 3) +
+    for (unsigned h = 0; h < 4; h++) {
+        const uint8_t *x8 = r + 16 * h;
+        /* + is | here: the shifted planes never overlap. Plane k of the
+         * 16 bytes lands in bits 16k..16k+15. */
+        const uint64_t x = t[x8[0]] + (t[x8[1]] << 1) + (t[x8[2]] << 2) + (t[x8[3]] << 3) +
                            ((t[x8[4]] + (t[x8[5]] << 1) + (t[x8[6]] << 2) + (t[x8[7]] << 3)) << 4);
-        w[g] = x;
-        any |= x;
-        qq |= (uint64_t)(x & 0xffu) << (8 * g);
-        st |= (uint64_t)((x >> (8 * P_STOP)) & 0xffu) << (8 * g);
-        b |= (uint64_t)((x >> (8 * P_BSL)) & 0xffu) << (8 * g);
+        const uint64_t y = t[x8[8]] + (t[x8[9]] << 1) + (t[x8[10]] << 2) + (t[x8[11]] << 3) +
+                           ((t[x8[12]] + (t[x8[13]] << 1) + (t[x8[14]] << 2) + (t[x8[15]] << 3)) << 4);
+        const uint64_t z = x + (y << 8);
+        qq |= (z & 0xffffu) << (16 * h);
+        st |= ((z >> (16 * P_STOP)) & 0xffffu) << (16 * h);
+        b |= ((z >> (16 * P_BSL)) & 0xffffu) << (16 * h);
+        lb |= (z >> (16 * P_LB)) << (16 * h);
     }
-    /* line breaks are rarer: only when there are some */
-    if (any >> (8 * P_LB))
-        for (unsigned g = 0; g < 8; g++) lb |= (uint64_t)(w[g] >> (8 * P_LB)) << (8 * g);
     /* line breaks are rare: tell them apart one by one */
     uint64_t c = 0;
     for (uint64_t m = lb; m; m &= m - 1) {
@@ -806,7 +805,7 @@ static MOTE_ALWAYS_INLINE void blk_classify(const uint32_t *t, unsigned blk, con
  */
 static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    const uint32_t *t = blk_tables[sc->blk - 1];
+    const uint64_t *t = blk_tables[sc->blk - 1];
     const unsigned f = sc->blk_flags;
     const size_t start = i;
     uint64_t inq = sc->state == S_QUOTE ? UINT64_MAX : 0; /* state before the block, all bits */
