@@ -488,8 +488,22 @@ static MOTE_LP_INLINE const uint8_t *scan_name(const uint8_t *p, const uint8_t *
     }
 }
 
-/* End of an unquoted field value: ',' ' ' '\r' '\n' or end. Control bytes
- * are flagged as candidates too (cheaper) and then checked in the table. */
+/* Index of the first of the 8 bytes at p that ends an unquoted field value
+ * (',' ' ' '\r' '\n'), or 8. Control bytes are flagged as candidates too
+ * (cheaper) and then checked in the table. */
+static MOTE_LP_INLINE unsigned value_end8(const uint8_t *p)
+{
+    const uint64_t x = load8(p);
+    uint64_t m = lt8(x, 0x21) | eq8(x, ',');
+    while (m) {
+        const unsigned i = first8(m);
+        if (CLS(p[i]) & C_VAL) return i;
+        m &= m - 1; /* a control byte that does not end the value */
+    }
+    return 8;
+}
+
+/* End of an unquoted field value: ',' ' ' '\r' '\n' or end. */
 static MOTE_LP_INLINE const uint8_t *scan_value(const uint8_t *p, const uint8_t *end,
                                                 bool sentinel)
 {
@@ -507,13 +521,8 @@ static MOTE_LP_INLINE const uint8_t *scan_value(const uint8_t *p, const uint8_t 
             while (p < end && !(CLS(*p) & C_VAL)) p++;
             return p;
         }
-        uint64_t x = load8(p);
-        uint64_t m = lt8(x, 0x21) | eq8(x, ',');
-        while (m) {
-            unsigned i = first8(m);
-            if (CLS(p[i]) & C_VAL) return p + i;
-            m &= m - 1; /* a control byte that does not end the value */
-        }
+        const unsigned i = value_end8(p);
+        if (i < 8) return p + i;
         p += 8;
     }
 }
@@ -627,6 +636,16 @@ static MOTE_LP_HOT const uint8_t *name(lp_ctx *c, const uint8_t *p, const uint8_
     return p;
 }
 
+/* The type of an unquoted non-boolean value by its last byte: 'i' int, 'u'
+ * uint, else float; *v1 (the value's end) then excludes the suffix. */
+static MOTE_LP_INLINE mote_lp_type number_type(const uint8_t **v1)
+{
+    const uint8_t last = (*v1)[-1];
+    if (last != 'i' && last != 'u') return MOTE_LP_FLOAT;
+    (*v1)--;
+    return last == 'i' ? MOTE_LP_INT : MOTE_LP_UINT;
+}
+
 /*
  * A field at p (key, '=', value) into f: returns the byte after its value
  * (after a string's closing quote), or NULL with c->res set. Adds the raw
@@ -704,15 +723,7 @@ static MOTE_LP_HOT const uint8_t *field(lp_ctx *c, const uint8_t *p, const uint8
         return NULL;
     }
     const uint8_t *v1 = p;
-    if (type == MOTE_LP_FLOAT) {
-        if (v1[-1] == 'i') {
-            type = MOTE_LP_INT;
-            v1--;
-        } else if (v1[-1] == 'u') {
-            type = MOTE_LP_UINT;
-            v1--;
-        }
-    }
+    if (type == MOTE_LP_FLOAT) type = number_type(&v1);
     f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
     f->type = type;
     return p;
@@ -955,13 +966,8 @@ static MOTE_LP_INLINE const uint8_t *quick_value(const uint8_t *p, const uint8_t
     if (CLS(p[4]) & C_VAL) return p + 4;
     p += 5;
     while (end - p >= 8) {
-        uint64_t x = load8(p);
-        uint64_t m = lt8(x, 0x21) | eq8(x, ',');
-        while (m) {
-            unsigned i = first8(m);
-            if (CLS(p[i]) & C_VAL) return p + i;
-            m &= m - 1; /* a control byte that does not end the value */
-        }
+        const unsigned i = value_end8(p);
+        if (i < 8) return p + i;
         p += 8;
     }
     return quick_scan(p, C_VAL);
@@ -1084,16 +1090,8 @@ static MOTE_LP_INLINE int parse_line_quick(lp_ctx *c, mote_lp_decoder *d, mote_l
         if (CLS(ch) & C_NUM) {
             p = quick_value(v0, end);
             const uint8_t *v1 = p;
-            mote_lp_type type = MOTE_LP_FLOAT;
-            if (v1[-1] == 'i') {
-                type = MOTE_LP_INT;
-                v1--;
-            } else if (v1[-1] == 'u') {
-                type = MOTE_LP_UINT;
-                v1--;
-            }
+            f->type = number_type(&v1);
             f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
-            f->type = type;
         } else if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
             p = quick_value(v0, end);
             f->raw = mk_text(v0, p, false, MOTE_LP_ESC_STRING);
