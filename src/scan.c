@@ -21,9 +21,6 @@
 #elif !MOTE_SMALL && !defined(MOTE_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
 #include <arm_neon.h>
 #endif
-#ifdef BLK_DEBUG
-#include <stdio.h>
-#endif
 
 /* Under MOTE_SMALL the helpers that are called from many places stay out of
  * line (on a 32-bit core their 64-bit arithmetic is long) where that was
