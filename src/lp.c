@@ -503,6 +503,15 @@ static MOTE_LP_INLINE unsigned value_end8(const uint8_t *p)
     return 8;
 }
 
+/* Index of the first of the 8 bytes at p that may end or interrupt a
+ * string value ('"' '\\' '\n' or a byte >= 0x80), or 8. */
+static MOTE_LP_INLINE unsigned string_stop8(const uint8_t *p)
+{
+    const uint64_t x = load8(p);
+    const uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
+    return m ? first8(m) : 8u;
+}
+
 /* End of an unquoted field value: ',' ' ' '\r' '\n' or end. */
 static MOTE_LP_INLINE const uint8_t *scan_value(const uint8_t *p, const uint8_t *end,
                                                 bool sentinel)
@@ -674,13 +683,9 @@ static MOTE_LP_HOT const uint8_t *field(lp_ctx *c, const uint8_t *p, const uint8
                     while (p < end && !(CLS(*p) & C_STR)) p++;
                     break;
                 }
-                uint64_t x = load8(p);
-                uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
-                if (m) {
-                    p += first8(m);
-                    break;
-                }
-                p += 8;
+                const unsigned i = string_stop8(p);
+                p += i;
+                if (i < 8) break;
             }
             if (p == end) return more(c, v0, E_STRING);
             ch = *p;
@@ -1102,13 +1107,9 @@ static MOTE_LP_INLINE int parse_line_quick(lp_ctx *c, mote_lp_decoder *d, mote_l
             p = s0;
             for (;;) {
                 while (end - p >= 8) {
-                    uint64_t x = load8(p);
-                    uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
-                    if (m) {
-                        p += first8(m);
-                        break;
-                    }
-                    p += 8;
+                    const unsigned i = string_stop8(p);
+                    p += i;
+                    if (i < 8) break;
                 }
                 while (!(CLS(*p) & C_STR)) p++; /* stops at '\n' at the latest */
                 if (*p == '"') break;
