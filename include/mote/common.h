@@ -39,6 +39,24 @@ extern "C" {
 #endif
 
 /*
+ * MOTE_NODISCARD marks a call whose result must be looked at: every call that
+ * can fail (it returns a mote_err, or a count/pointer that says it failed).
+ * Ignoring such a result is how a short write or a full buffer goes unseen, so
+ * the compiler is asked to warn. Note that GCC's C attribute is not silenced
+ * by a (void) cast: a caller that really has nothing to do with the result
+ * still has to look at it (assert it, or branch on it).
+ */
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define MOTE_NODISCARD [[nodiscard]]
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L
+#define MOTE_NODISCARD [[nodiscard]]
+#elif defined(__GNUC__) || defined(__clang__)
+#define MOTE_NODISCARD __attribute__((warn_unused_result))
+#else
+#define MOTE_NODISCARD
+#endif
+
+/*
  * Error codes. Values are stable: they are grouped by the layer that first
  * needs them, but any module may return any code whose meaning fits.
  * mote_err_name() gives the code as a short upper-case name ("TOO_LONG"),
