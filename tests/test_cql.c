@@ -676,10 +676,7 @@ static void golden_values_validate_and_rebuild(void **state)
     char path[4096];
     snprintf(path, sizeof path, "%s/cql_golden.tsv", dir ? dir : "tests/data");
     FILE *f = fopen(path, "r");
-    if (!f) {
-        return; /* lands with the golden data; cmocka 1.1.5 reports skip() as a TAP failure */
-        return;
-    }
+    if (!f) fail_msg("cannot open %s: the golden data is part of the test", path);
     static char line[1 << 17];
     static uint8_t bin[1 << 16], out[1 << 16];
     size_t checked = 0;

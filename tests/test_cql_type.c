@@ -238,10 +238,7 @@ static void golden_type_names_agree(void **state)
     char path[4096];
     snprintf(path, sizeof path, "%s/cql_golden_types.tsv", dir ? dir : "tests/data");
     FILE *f = fopen(path, "r");
-    if (!f) {
-        return; /* lands with the golden data; cmocka 1.1.5 reports skip() as a TAP failure */
-        return;
-    }
+    if (!f) fail_msg("cannot open %s: the golden data is part of the test", path);
     static char line[8192];
     size_t lines = 0;
     while (fgets(line, sizeof line, f)) {
