@@ -173,6 +173,11 @@ void mote_buf_clear(mote_buf *b)
     if (b) b->len = 0;
 }
 
+void mote_buf_truncate(mote_buf *b, size_t len)
+{
+    if (b && len < b->len) b->len = len;
+}
+
 uint8_t *mote_buf_detach(mote_buf *b, size_t *len)
 {
     if (len) *len = 0;

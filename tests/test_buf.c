@@ -358,6 +358,31 @@ static void consume_and_clear(void **state)
     assert_ptr_equal(b.data, mem);
 }
 
+/* truncate keeps the first len bytes and the storage; a longer len or a
+ * NULL buffer changes nothing. */
+static void truncate_keeps_prefix(void **state)
+{
+    (void)state;
+    uint8_t mem[16];
+    mote_buf b;
+    mote_buf_init_fixed(&b, mem, sizeof mem);
+    assert_int_equal(mote_buf_append(&b, "0123456789", 10), MOTE_OK);
+    mote_buf_truncate(&b, 20);
+    assert_int_equal(b.len, 10);
+    mote_buf_truncate(&b, 10);
+    assert_int_equal(b.len, 10);
+    mote_buf_truncate(&b, 4);
+    assert_int_equal(b.len, 4);
+    assert_memory_equal(b.data, "0123", 4);
+    assert_int_equal(b.cap, 16);
+    assert_int_equal(mote_buf_append(&b, "x", 1), MOTE_OK);
+    assert_memory_equal(b.data, "0123x", 5);
+    mote_buf_truncate(&b, 0);
+    assert_int_equal(b.len, 0);
+    assert_ptr_equal(b.data, mem);
+    mote_buf_truncate(NULL, 0);
+}
+
 /* detach hands the storage over and leaves the buffer empty; a pool buffer
  * goes back with mote_pool_put; detaching an empty buffer gives NULL and
  * releases its storage. */
@@ -476,6 +501,7 @@ int main(void)
         cmocka_unit_test(arena_buffer_resizes_own_block),
         cmocka_unit_test(tail_and_commit),
         cmocka_unit_test(consume_and_clear),
+        cmocka_unit_test(truncate_keeps_prefix),
         cmocka_unit_test(detach_hands_over_storage),
         cmocka_unit_test(self_append_survives_growth),
         cmocka_unit_test(free_returns_arena_tail),

@@ -93,6 +93,11 @@ void mote_buf_consume(mote_buf *b, size_t n);
 /* len = 0, storage kept. */
 void mote_buf_clear(mote_buf *b);
 
+/* Shorten the content to its first len bytes, storage kept (a writer drops
+ * a half-built record this way). len >= the current length changes nothing;
+ * a NULL b is ignored. */
+void mote_buf_truncate(mote_buf *b, size_t len);
+
 /*
  * Hand the storage to the caller and leave the buffer empty (storage-less).
  * For a pool buffer the caller must give it back with mote_pool_put; for an
