@@ -19,6 +19,7 @@
 
 #include "mote/be.h"
 #include "mote/cql.h"
+#include "../src/cql_kernels.h" /* private kernels, measured alone */
 
 namespace {
 

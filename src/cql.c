@@ -8,6 +8,7 @@
  */
 #include "mote/cql.h"
 #include "mote/be.h"
+#include "cql_kernels.h"
 
 #include <string.h>
 

@@ -10,6 +10,7 @@
 
 #include "mote/be.h"
 #include "mote/cql.h"
+#include "../src/cql_kernels.h" /* private: the kernels are pinned here */
 
 static mote_cql_type nodes[64];
 
@@ -618,8 +619,8 @@ static void kernels_match_portable(void **state)
     (void)state;
     static uint8_t src[1100], a[1700], b[1700];
     for (size_t i = 0; i < sizeof src; i++) src[i] = (uint8_t)(i * 31 + 7);
-    static const int levels[] = {MOTE_CQL_SIMD_SSSE3, MOTE_CQL_SIMD_AVX2, MOTE_CQL_SIMD_NEON,
-                                 MOTE_CQL_SIMD_BEST};
+    static const mote__cql_simd_level levels[] = {MOTE_CQL_SIMD_SSSE3, MOTE_CQL_SIMD_AVX2,
+                                                  MOTE_CQL_SIMD_NEON, MOTE_CQL_SIMD_BEST};
     for (size_t l = 0; l < 4; l++) {
         for (size_t off = 0; off < 4; off++) {
             for (size_t n = 0; n < 130; n++) {
