@@ -108,11 +108,11 @@ static int sql_split(int argc, char **argv)
     mote_pool pool;
     mote_buf carry;
     if (mote_arena_init(&arena, NULL, 0, mote_heap_alloc, NULL) != MOTE_OK ||
-        mote_pool_init(&pool, &arena, 0) != MOTE_OK) {
+        mote_pool_init(&pool, &arena, 0) != MOTE_OK ||
+        mote_buf_init_pool(&carry, &pool, 0) != MOTE_OK) {
         fputs("mote: out of memory\n", stderr);
         return TOOL_DATA_ERROR;
     }
-    mote_buf_init_pool(&carry, &pool, 0);
     mote_scanner sc;
     mote_err e = mote_scan_init(&sc, &cfg, &carry);
     if (e != MOTE_OK) {

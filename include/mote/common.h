@@ -115,11 +115,11 @@ typedef enum mote_err {
 bool mote_utf8_valid(const void *s, size_t n);
 
 /* Short static name of an error code, e.g. "TOO_LONG"; "OK" for 0. */
-const char *mote_err_name(int code);
+const char *mote_err_name(mote_err code);
 /* One-line static description of an error code. In MOTE_SMALL builds
  * (microcontrollers) the descriptions are left out to save 700 bytes of
  * flash and this returns the name, as mote_err_name() does. */
-const char *mote_err_message(int code);
+const char *mote_err_message(mote_err code);
 
 /* A read-only view of bytes owned by someone else. */
 typedef struct mote_view {

@@ -56,7 +56,7 @@ typedef struct mote_pool {
  * buffer (rounded up to a power of two, at least MOTE_POOL_MIN_CLASS); 0 means
  * 64 KiB. Returns MOTE_OK or MOTE_ERR_INVALID (NULL pool or arena).
  */
-mote_err mote_pool_init(mote_pool *p, mote_arena *a, size_t max_size);
+MOTE_NODISCARD mote_err mote_pool_init(mote_pool *p, mote_arena *a, size_t max_size);
 
 /*
  * Get a buffer of at least size bytes (size 0 is treated as 1). On success
@@ -69,7 +69,7 @@ mote_err mote_pool_init(mote_pool *p, mote_arena *a, size_t max_size);
  * The buffer is the caller's until put; pooled buffers live in the arena,
  * so resetting the arena invalidates them (re-init the pool then).
  */
-inline void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity);
+MOTE_NODISCARD inline void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity);
 
 /*
  * Return a buffer obtained from this pool's get(). NULL is a no-op (MOTE_OK).
@@ -81,7 +81,7 @@ inline void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity);
  * it twice reads freed memory: ASan reports that, other builds usually
  * still see the FREE mark.
  */
-inline mote_err mote_pool_put(mote_pool *p, void *ptr);
+MOTE_NODISCARD inline mote_err mote_pool_put(mote_pool *p, void *ptr);
 
 /* Usable capacity of a buffer obtained from get() (0 for NULL or a pointer
  * without a pool header). */
@@ -131,7 +131,7 @@ inline uint32_t mote__pool_tag(const mote_pool *p, const uint8_t *hdr, uint32_t 
     return ((uint32_t)(uintptr_t)hdr ^ p->key) ^ state;
 }
 
-inline void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity)
+MOTE_NODISCARD inline void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity)
 {
 #if !defined(MOTE__CALL_LIBRARY)
     if (p && size <= p->max_size) {
@@ -155,7 +155,7 @@ inline void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity)
     return mote__pool_get_slow(p, size, capacity);
 }
 
-inline mote_err mote_pool_put(mote_pool *p, void *ptr)
+MOTE_NODISCARD inline mote_err mote_pool_put(mote_pool *p, void *ptr)
 {
 #if !defined(MOTE__CALL_LIBRARY)
     uintptr_t u = (uintptr_t)ptr;
