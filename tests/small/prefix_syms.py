@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
-"""prefix_syms.py - rename a static library's mote symbols for a second copy.
+"""prefix_syms.py - rename an object's mote symbols for a second copy.
 
 usage: prefix_syms.py NM OBJCOPY PREFIX IN.o OUT.o OUT.h
 
 Every global symbol IN.o defines whose name holds "mote_" gets PREFIX put in
 front of that "mote_" (mote_num_parse_f64 -> small_mote_num_parse_f64; a
 sanitizer's __odr_asan_gen_mote_x follows as __odr_asan_gen_small_mote_x), in
-its definition and every reference inside IN.a, through objcopy
---redefine-syms. OUT.h declares each renamed symbol whose name starts with
-"mote_" with the type of the original (__typeof__), so it must be included
-after the module's public header. The list comes from nm, never from a
-hand-kept file: a function added to the module is renamed and declared with
-it, and one that is renamed away is a compile error where a test uses it.
+its definition and every reference inside IN.o, through objcopy
+--redefine-syms. Symbols IN.o only uses (another module's functions) keep
+their names: the copy calls the library for them. OUT.h declares each
+renamed public symbol (a name starting with "mote_" but not "mote__") with
+the type of the original (__typeof__), so it is included after the module's
+public header. The list comes from nm, never from a hand-kept file: a
+function added to the module is renamed and declared with it, and one that
+is renamed away is a compile error where a test uses it.
 """
 import os
 import subprocess
@@ -48,6 +50,8 @@ with open(out_h, 'w') as f:
             % os.path.basename(src))
     f.write('#ifndef %s\n#define %s\n' % (guard, guard))
     for n in sorted(names):
-        if n.startswith('mote_'):
+        # Public names only: private mote__ symbols are renamed too (so the
+        # copy keeps its own), but tests do not call them.
+        if n.startswith('mote_') and not n.startswith('mote__'):
             f.write('extern __typeof__(%s) %s;\n' % (n, renamed(n)))
     f.write('#endif\n')
