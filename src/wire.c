@@ -10,10 +10,12 @@
  * the same sticky error; the body length is patched into the header at the
  * end, so nothing is measured twice.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "mote/wire.h"
 #include "mote/be.h"
+#include "mem_private.h"
 
 /* ---- response cursor ------------------------------------------------------ */
 
@@ -131,108 +133,119 @@ static const uint8_t option_kinds[0x16] = {
     MOTE_CQL_INET, MOTE_CQL_DATE, MOTE_CQL_TIME, MOTE_CQL_SMALLINT, MOTE_CQL_TINYINT,
     MOTE_CQL_DURATION};
 
-#define NO_NODE UINT32_MAX
+/* The walk's state, so that it can stop at a Custom option and be resumed
+ * after the caller has parsed the class name: the cql type parser then
+ * runs on the caller's stack, beside the walk and not below it (stack
+ * budget), and only mote_wire_type needs it. Node indexes are 16-bit. */
+#define NO_NODE 0xffffu
+typedef struct owalk {
+    uint16_t left[MOTE_WIRE_MAX_OPTION_DEPTH];    /* children still to read */
+    uint16_t parent[MOTE_WIRE_MAX_OPTION_DEPTH];  /* node of each open level */
+    uint16_t prev[MOTE_WIRE_MAX_OPTION_DEPTH];    /* its last child, or NO_NODE */
+    uint32_t udt;              /* bit per level: children come with a field name */
+    unsigned depth;
+    unsigned maxdepth;
+    size_t n;                  /* nodes so far */
+    mote_view custom;          /* the class name where the walk stopped */
+    bool build;
+    bool done;
+} owalk;
 
-typedef struct opt_frame {
-    uint32_t parent;   /* node index of the open collection */
-    uint32_t prev;     /* its last child so far, or NO_NODE */
-    uint16_t left;     /* children still to read */
-    uint8_t udt;       /* each child is preceded by a field name */
-} opt_frame;
-
-static mote_err walk_option(rd *r, mote_cql_type *nodes, size_t cap, size_t *used,
-                            unsigned maxdepth, bool build)
+static void owalk_init(owalk *o, unsigned maxdepth, bool build)
 {
-    opt_frame st[MOTE_WIRE_MAX_OPTION_DEPTH];
-    unsigned depth = 0;
-    if (maxdepth > MOTE_WIRE_MAX_OPTION_DEPTH) maxdepth = MOTE_WIRE_MAX_OPTION_DEPTH;
-    size_t n = 0;
-    mote_err e = MOTE_OK;
-    do {
-        if (depth && st[depth - 1].udt) rd_string(r);
+    memset(o, 0, sizeof *o);
+    o->maxdepth = maxdepth < MOTE_WIRE_MAX_OPTION_DEPTH ? maxdepth : MOTE_WIRE_MAX_OPTION_DEPTH;
+    o->build = build;
+}
+
+/* The node at o->n (take nodes with its subtree) is complete: link it to
+ * its parent, open it if it has children, close the levels it completes. */
+static void owalk_place(owalk *o, mote_cql_type *nodes, size_t cap, size_t take, uint16_t nchild,
+                        bool udt)
+{
+    unsigned d = o->depth;
+    if (d) {
+        if (o->build && o->n < cap) {
+            mote_cql_type *t = &nodes[o->n];
+            if (o->prev[d - 1] == NO_NODE) {
+                nodes[o->parent[d - 1]].sub = t;
+            } else {
+                nodes[o->prev[d - 1]].next = t;
+            }
+            o->prev[d - 1] = (uint16_t)o->n;
+        }
+        o->left[d - 1]--;
+    }
+    if (nchild) {
+        o->parent[d] = (uint16_t)o->n;
+        o->prev[d] = NO_NODE;
+        o->left[d] = nchild;
+        o->udt = (o->udt & ~(1u << d)) | (uint32_t)udt << d;
+        o->depth = ++d;
+    }
+    o->n += take;
+    while (o->depth && o->left[o->depth - 1] == 0) o->depth--;
+    if (!o->depth) o->done = true;
+}
+
+/* Read options until the tree is complete (MOTE_OK) or, when building, a
+ * Custom option is met (MOTE_ERR_NEED_MORE, o->custom set: the caller
+ * parses it and calls owalk_place for it). */
+static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
+{
+    while (!o->done) {
+        if (o->depth && ((o->udt >> (o->depth - 1)) & 1)) rd_string(r);
         uint16_t id = rd_u16(r);
         if (r->err) return r->err;
-        if (depth + 1 > maxdepth) return MOTE_ERR_DEPTH;
+        if (o->depth + 1 > o->maxdepth) return MOTE_ERR_DEPTH;
         int kind = id < sizeof option_kinds ? option_kinds[id] : 0;
-        uint32_t nchild = 0;
+        uint16_t nchild = 0;
         bool udt = false;
-        size_t take = 1;
-        mote_view custom = {NULL, 0};
-        switch (id) {
-        case 0x0000:
-            custom = rd_string(r);
-            break;
-        case 0x0020:
-            kind = MOTE_CQL_LIST;
-            nchild = 1;
-            break;
-        case 0x0022:
-            kind = MOTE_CQL_SET;
-            nchild = 1;
-            break;
-        case 0x0021:
-            kind = MOTE_CQL_MAP;
-            nchild = 2;
-            break;
-        case 0x0030:
-            rd_string(r);  /* keyspace */
-            rd_string(r);  /* type name */
-            udt = true;
-            /* fall through */
-        case 0x0031:
+        if (id == 0x0000) {
+            mote_view c = rd_string(r);
+            if (r->err) return r->err;
+            if (o->build) {
+                o->custom = c;
+                return MOTE_ERR_NEED_MORE;
+            }
+            kind = MOTE_CQL_BLOB;
+        } else if (id >= 0x20 && id <= 0x22) {  /* list, map, set */
+            kind = id == 0x21 ? MOTE_CQL_MAP : id == 0x20 ? MOTE_CQL_LIST : MOTE_CQL_SET;
+            nchild = id == 0x21 ? 2 : 1;
+        } else if (id == 0x30 || id == 0x31) {  /* UDT, tuple */
+            udt = id == 0x30;
+            if (udt) {
+                rd_string(r);  /* keyspace */
+                rd_string(r);  /* type name */
+            }
             kind = MOTE_CQL_TUPLE;
             nchild = rd_u16(r);
-            /* each child takes at least its 2-byte id (and a UDT's name 2) */
+            /* each child takes at least its 2-byte id */
             if (nchild > rd_left(r) / 2) rd_fail(r, MOTE_ERR_BAD_LENGTH);
-            if (build && nchild == 0) rd_fail(r, MOTE_ERR_BAD_TYPE);
-            break;
-        default:
-            if (!kind) rd_fail(r, MOTE_ERR_BAD_TYPE);
-            break;
+            if (o->build && nchild == 0) rd_fail(r, MOTE_ERR_BAD_TYPE);
+        } else if (!kind) {
+            rd_fail(r, MOTE_ERR_BAD_TYPE);
         }
         if (r->err) return r->err;
-        if (build) {
-            const mote_cql_type *sub = NULL;
-            mote_cql_type *t = n < cap ? &nodes[n] : NULL;
-            if (custom.ptr) {
-                size_t k = 0;
-                e = mote_cql_type_parse((const char *)custom.ptr, custom.len, t,
-                                        t ? cap - n : 0, &k, &sub);
-                if (e != MOTE_OK && e != MOTE_ERR_SPACE) return e;
-                take = k;
-            } else if (t) {
-                t->kind = (uint8_t)kind;
-                t->frozen = udt;
-                t->nsub = (uint16_t)nchild;
-                t->dim = 0;
-                t->fixed = nchild ? -1 : mote_cql_kind_fixed(kind);
-                t->sub = NULL;
-                t->next = NULL;
-            }
-            if (depth && n < cap) {
-                opt_frame *f = &st[depth - 1];
-                if (f->prev == NO_NODE) {
-                    nodes[f->parent].sub = &nodes[n];
-                } else {
-                    nodes[f->prev].next = &nodes[n];
-                }
-                f->prev = (uint32_t)n;
-            }
-            if (n > SIZE_MAX - take) return MOTE_ERR_OVERFLOW;
+        if (o->build && o->n < cap) {
+            mote_cql_type *t = &nodes[o->n];
+            memset(t, 0, sizeof *t);
+            t->kind = (uint8_t)kind;
+            t->frozen = udt;
+            t->nsub = nchild;
+            t->fixed = nchild ? -1 : mote_cql_kind_fixed(kind);
         }
-        if (depth) st[depth - 1].left--;
-        if (nchild) {
-            st[depth].parent = (uint32_t)n;
-            st[depth].prev = NO_NODE;
-            st[depth].left = (uint16_t)nchild;
-            st[depth].udt = udt;
-            depth++;
-        }
-        n += take;
-        while (depth && st[depth - 1].left == 0) depth--;
-    } while (depth);
-    if (used) *used = n;
-    return n > cap && build ? MOTE_ERR_SPACE : MOTE_OK;
+        owalk_place(o, nodes, cap, 1, nchild, udt);
+    }
+    return MOTE_OK;
+}
+
+/* Check and step over one [option]. */
+static mote_err skip_option(rd *r)
+{
+    owalk o;
+    owalk_init(&o, MOTE_WIRE_MAX_OPTION_DEPTH, false);
+    return owalk_run(&o, r, NULL, 0);
 }
 
 mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size_t *used,
@@ -241,13 +254,27 @@ mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size
     if (root) *root = NULL;
     if (used) *used = 0;
     if (!root || (!option.ptr && option.len) || (!nodes && cap)) return MOTE_ERR_INVALID;
-    /* node indexes are kept in 32 bits */
-    if (cap > UINT32_MAX - 1) cap = UINT32_MAX - 1;
+    if (cap > NO_NODE - 1) cap = NO_NODE - 1;  /* node indexes are 16-bit */
     rd r;
     rd_init(&r, option.ptr, option.len);
-    mote_err e = walk_option(&r, nodes, cap, used, MOTE_CQL_MAX_DEPTH, true);
-    if (e == MOTE_OK) *root = &nodes[0];
-    return e;
+    owalk o;
+    owalk_init(&o, MOTE_CQL_MAX_DEPTH, true);
+    mote_err e;
+    while ((e = owalk_run(&o, &r, nodes, cap)) == MOTE_ERR_NEED_MORE) {
+        /* a Custom option: its class name as a type, e.g. VectorType(...) */
+        size_t k = 0;
+        const mote_cql_type *sub;
+        bool fits = o.n < cap;
+        e = mote_cql_type_parse((const char *)o.custom.ptr, o.custom.len, fits ? nodes + o.n : NULL,
+                                fits ? cap - o.n : 0, &k, &sub);
+        if (e != MOTE_OK && e != MOTE_ERR_SPACE) return e;
+        owalk_place(&o, nodes, cap, k, 0, false);
+    }
+    if (e) return e;
+    if (used) *used = o.n;
+    if (o.n > cap) return MOTE_ERR_SPACE;
+    *root = &nodes[0];
+    return MOTE_OK;
 }
 
 /* ---- context, stream table ------------------------------------------------ */
@@ -695,67 +722,49 @@ static mote_err req_params_head(mote_wire_req *r, wr *o)
     return r->err;
 }
 
-mote_err mote_wire_query_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
-                               const char *cql, size_t len, const mote_wire_params *p)
+/* QUERY ([long string] text) and EXECUTE ([short bytes] id) share all but
+ * the statement's form. */
+static mote_err stmt_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
+                           uint8_t op, const void *stmt, size_t len, const mote_wire_params *p)
 {
-    mote_err e = req_begin(r, w, out, tag, MOTE_WIRE_QUERY, p);
+    mote_err e = req_begin(r, w, out, tag, op, p);
     if (e) return e;
-    if (!cql && len) {
-        req_fail(r, MOTE_ERR_INVALID);
-        mote_wire_abort(r);
-        return r->err;
-    }
     wr o = {out, MOTE_OK};
-    w_long_str(&o, cql, len);
+    if (!stmt && len) {
+        o.err = MOTE_ERR_INVALID;
+    } else if (op == MOTE_WIRE_QUERY) {
+        w_long_str(&o, stmt, len);
+    } else {
+        w_short_str(&o, stmt, len);
+    }
     if (o.err) {
         req_fail(r, o.err);
         mote_wire_abort(r);
         return r->err;
     }
     return req_params_head(r, &o);
+}
+
+mote_err mote_wire_query_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
+                               const char *cql, size_t len, const mote_wire_params *p)
+{
+    return stmt_begin(r, w, out, tag, MOTE_WIRE_QUERY, cql, len, p);
 }
 
 mote_err mote_wire_execute_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                  const void *id, size_t idlen, const mote_wire_params *p)
 {
-    mote_err e = req_begin(r, w, out, tag, MOTE_WIRE_EXECUTE, p);
-    if (e) return e;
-    if (!id && idlen) {
-        req_fail(r, MOTE_ERR_INVALID);
-        mote_wire_abort(r);
-        return r->err;
-    }
-    wr o = {out, MOTE_OK};
-    w_short_str(&o, id, idlen);
-    if (o.err) {
-        req_fail(r, o.err);
-        mote_wire_abort(r);
-        return r->err;
-    }
-    return req_params_head(r, &o);
+    return stmt_begin(r, w, out, tag, MOTE_WIRE_EXECUTE, id, idlen, p);
 }
 
 mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                int type, const mote_wire_params *p)
 {
-    if (p && (p->page_size || p->paging_state.ptr || p->paging_state.len || p->skip_metadata)) {
-        if (r) {
-            memset(r, 0, sizeof *r);
-            r->stream = -1;
-            r->err = MOTE_ERR_INVALID;
-        }
-        return MOTE_ERR_INVALID;
-    }
-    if (type < MOTE_WIRE_BATCH_LOGGED || type > MOTE_WIRE_BATCH_COUNTER) {
-        if (r) {
-            memset(r, 0, sizeof *r);
-            r->stream = -1;
-            r->err = MOTE_ERR_INVALID;
-        }
-        return MOTE_ERR_INVALID;
-    }
-    mote_err e = req_begin(r, w, out, tag, MOTE_WIRE_BATCH, p);
-    if (e) return e;
+    bool bad = (unsigned)type > MOTE_WIRE_BATCH_COUNTER ||
+               (p && (p->page_size || p->paging_state.ptr || p->paging_state.len ||
+                      p->skip_metadata));
+    mote_err e = req_begin(r, w, bad ? NULL : out, tag, MOTE_WIRE_BATCH, p);
+    if (e) return e;  /* (bad: out NULL, so INVALID) */
     wr o = {out, MOTE_OK};
     w_u8(&o, (uint8_t)type);
     w_u16(&o, 0);            /* statement count, patched at the end */
@@ -1093,7 +1102,7 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
             rd_string(r);
         }
         rd_string(r);
-        mote_err e = walk_option(r, NULL, 0, NULL, MOTE_WIRE_MAX_OPTION_DEPTH, false);
+        mote_err e = skip_option(r);
         if (e) rd_fail(r, e);
     }
     if (!r->err) {
@@ -1186,7 +1195,7 @@ bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
     }
     col.name = rd_string(&r);
     const uint8_t *t = r.p;
-    walk_option(&r, NULL, 0, NULL, MOTE_WIRE_MAX_OPTION_DEPTH, false);
+    skip_option(&r);
     if (r.err) {
         it->left = 0;
         return false;
@@ -1232,6 +1241,27 @@ bool mote_wire_cell_next(mote_wire_cells *it, mote_view *cell, uint32_t *row, ui
     return true;
 }
 
+/* The code-specific bodies of ERROR, as programs: per code (its high byte;
+ * the low byte is 0 for all of them) the number of fields, then per field
+ * its form and where it goes in mote_wire_error. Table, not code: the
+ * Cortex-M size budget. */
+enum { EF_U16 = 1, EF_I32, EF_BOOL, EF_STR, EF_LIST };
+#define EF(form, field) form, (uint8_t)offsetof(mote_wire_error, field)
+static const uint8_t err_prog[] = {
+    0x10, 3, EF(EF_U16, consistency), EF(EF_I32, required), EF(EF_I32, alive),
+    0x11, 4, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
+             EF(EF_STR, write_type),
+    0x12, 4, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
+             EF(EF_BOOL, data_present),
+    0x13, 5, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
+             EF(EF_I32, numfailures), EF(EF_BOOL, data_present),
+    0x14, 3, EF(EF_STR, keyspace), EF(EF_STR, function), EF(EF_LIST, arg_types),
+    0x15, 5, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
+             EF(EF_I32, numfailures), EF(EF_STR, write_type),
+    0x24, 2, EF(EF_STR, keyspace), EF(EF_STR, table),
+    0x25, 1, EF(EF_STR, id),
+    0};
+
 mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
 {
     rd r;
@@ -1241,42 +1271,17 @@ mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
     memset(e, 0, sizeof *e);
     e->code = rd_i32(&r);
     e->message = rd_string(&r);
-    switch (e->code) {
-    case MOTE_WIRE_E_UNAVAILABLE:
-        e->consistency = rd_u16(&r);
-        e->required = rd_i32(&r);
-        e->alive = rd_i32(&r);
-        break;
-    case MOTE_WIRE_E_WRITE_TIMEOUT:
-    case MOTE_WIRE_E_READ_TIMEOUT:
-    case MOTE_WIRE_E_READ_FAILURE:
-    case MOTE_WIRE_E_WRITE_FAILURE:
-        e->consistency = rd_u16(&r);
-        e->received = rd_i32(&r);
-        e->blockfor = rd_i32(&r);
-        if (e->code == MOTE_WIRE_E_READ_FAILURE || e->code == MOTE_WIRE_E_WRITE_FAILURE) {
-            e->numfailures = rd_i32(&r);
+    const uint8_t *op = err_prog;
+    while (*op && (e->code & 0xffff00ff || op[0] != (uint32_t)e->code >> 8)) op += 2 + 2 * op[1];
+    for (unsigned i = 0, n = *op ? op[1] : 0; i < n; i++) {
+        char *at = (char *)e + op[3 + 2 * i];
+        switch (op[2 + 2 * i]) {
+        case EF_U16: *(uint16_t *)(void *)at = rd_u16(&r); break;
+        case EF_I32: *(int32_t *)(void *)at = rd_i32(&r); break;
+        case EF_BOOL: *(bool *)at = rd_u8(&r) != 0; break;
+        case EF_STR: *(mote_view *)(void *)at = rd_string(&r); break;
+        default: *(mote_view *)(void *)at = rd_string_list(&r); break;
         }
-        if (e->code == MOTE_WIRE_E_WRITE_TIMEOUT || e->code == MOTE_WIRE_E_WRITE_FAILURE) {
-            e->write_type = rd_string(&r);
-        } else {
-            e->data_present = rd_u8(&r) != 0;
-        }
-        break;
-    case MOTE_WIRE_E_FUNCTION_FAILURE:
-        e->keyspace = rd_string(&r);
-        e->function = rd_string(&r);
-        e->arg_types = rd_string_list(&r);
-        break;
-    case MOTE_WIRE_E_ALREADY_EXISTS:
-        e->keyspace = rd_string(&r);
-        e->table = rd_string(&r);
-        break;
-    case MOTE_WIRE_E_UNPREPARED:
-        e->id = rd_string(&r);
-        break;
-    default:
-        break;
     }
     if (r.err) {
         int32_t code = e->code;
@@ -1337,90 +1342,64 @@ static uint64_t rotl64(uint64_t v, unsigned n)
     return (v << n) | (v >> (64 - n));
 }
 
-static uint64_t fmix64(uint64_t k)
+/* Out of line: 64-bit multiplies are long on a 32-bit core (size budget). */
+static MOTE_NOINLINE uint64_t mm3_mix(uint64_t k, uint64_t a, unsigned r, uint64_t b)
 {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ull;
-    k ^= k >> 33;
-    return k;
+    return rotl64(k * a, r) * b;
+}
+
+static MOTE_NOINLINE uint64_t fmix64(uint64_t k)
+{
+    k = (k ^ (k >> 33)) * 0xff51afd7ed558ccdull;
+    k = (k ^ (k >> 33)) * 0xc4ceb9fe1a85ec53ull;
+    return k ^ (k >> 33);
 }
 
 static uint64_t load_le64(const uint8_t *p)
 {
     uint64_t v = 0;
-    for (unsigned i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
+    for (unsigned i = 8; i-- > 0;) v = v << 8 | p[i];
     return v;
 }
 
-static void mm3_block(mm3 *m, const uint8_t *p)
+/* Mix two 64-bit words into the state: a whole block (round true) or the
+ * tail (round false: no rotation of the state, as MurmurHash3's tail). */
+static MOTE_NOINLINE void mm3_mixin(mm3 *m, uint64_t k1, uint64_t k2, bool round)
 {
-    uint64_t k1 = load_le64(p), k2 = load_le64(p + 8);
-    k1 *= MM_C1;
-    k1 = rotl64(k1, 31);
-    k1 *= MM_C2;
-    m->h1 ^= k1;
-    m->h1 = rotl64(m->h1, 27);
-    m->h1 += m->h2;
-    m->h1 = m->h1 * 5 + 0x52dce729;
-    k2 *= MM_C2;
-    k2 = rotl64(k2, 33);
-    k2 *= MM_C1;
-    m->h2 ^= k2;
-    m->h2 = rotl64(m->h2, 31);
-    m->h2 += m->h1;
-    m->h2 = m->h2 * 5 + 0x38495ab5;
+    m->h1 ^= mm3_mix(k1, MM_C1, 31, MM_C2);
+    if (round) m->h1 = (rotl64(m->h1, 27) + m->h2) * 5 + 0x52dce729;
+    m->h2 ^= mm3_mix(k2, MM_C2, 33, MM_C1);
+    if (round) m->h2 = (rotl64(m->h2, 31) + m->h1) * 5 + 0x38495ab5;
 }
 
+/* Bytes in: whole 16-byte blocks are mixed as two little-endian words;
+ * the last 0..15 bytes wait in buf for the tail. */
 static void mm3_update(mm3 *m, const uint8_t *p, size_t n)
 {
     m->total += n;
-    if (m->nbuf) {
-        while (n && m->nbuf < 16) {
-            m->buf[m->nbuf++] = *p++;
-            n--;
+    while (n--) {
+        m->buf[m->nbuf++] = *p++;
+        if (m->nbuf == 16) {
+            mm3_mixin(m, load_le64(m->buf), load_le64(m->buf + 8), true);
+            m->nbuf = 0;
         }
-        if (m->nbuf < 16) return;
-        mm3_block(m, m->buf);
-        m->nbuf = 0;
     }
-    for (; n >= 16; n -= 16, p += 16) mm3_block(m, p);
-    memcpy(m->buf, p, n);
-    m->nbuf = (unsigned)n;
 }
 
 static int64_t mm3_token(mm3 *m)
 {
-    uint64_t k1 = 0, k2 = 0;
-    for (unsigned i = m->nbuf; i-- > 0;) {
+    uint64_t k[2] = {0, 0};
+    for (unsigned i = 0; i < m->nbuf; i++) {
         /* the Java quirk: (long) of a signed byte */
-        uint64_t b = (uint64_t)(int64_t)(int8_t)m->buf[i];
-        if (i >= 8) {
-            k2 ^= b << (8 * (i - 8));
-        } else {
-            k1 ^= b << (8 * i);
-        }
+        k[i >> 3] ^= (uint64_t)(int64_t)(int8_t)m->buf[i] << (8 * (i & 7));
     }
-    if (m->nbuf > 8) {
-        k2 *= MM_C2;
-        k2 = rotl64(k2, 33);
-        k2 *= MM_C1;
-        m->h2 ^= k2;
-    }
-    if (m->nbuf) {
-        k1 *= MM_C1;
-        k1 = rotl64(k1, 31);
-        k1 *= MM_C2;
-        m->h1 ^= k1;
-    }
+    /* a zero word mixes to zero: no need to test which words the tail has */
+    mm3_mixin(m, k[0], k[1], false);
     m->h1 ^= m->total;
     m->h2 ^= m->total;
     m->h1 += m->h2;
     m->h2 += m->h1;
-    m->h1 = fmix64(m->h1);
-    m->h2 = fmix64(m->h2);
-    m->h1 += m->h2;
+    m->h1 = fmix64(m->h1) + fmix64(m->h2);
     /* Murmur3Partitioner keeps INT64_MIN for the minimum token (also the
      * token of an empty key) */
     int64_t t = (int64_t)m->h1;
@@ -1429,33 +1408,29 @@ static int64_t mm3_token(mm3 *m)
 
 int64_t mote_wire_token(const void *key, size_t len)
 {
-    if (len == 0 || !key) return INT64_MIN;
-    mm3 m;
-    memset(&m, 0, sizeof m);
-    mm3_update(&m, key, len);
-    return mm3_token(&m);
+    mote_view part = {(const uint8_t *)key, key ? len : 0};
+    int64_t t = INT64_MIN;
+    mote_wire_token_parts(&part, 1, &t);
+    return t;
 }
 
 mote_err mote_wire_token_parts(const mote_view *parts, size_t n, int64_t *token)
 {
     if (!token || !parts || n == 0) return MOTE_ERR_INVALID;
-    for (size_t i = 0; i < n; i++) {
-        if (!parts[i].ptr && parts[i].len) return MOTE_ERR_INVALID;
-        if (n > 1 && parts[i].len > 0xffff) return MOTE_ERR_OVERFLOW;
-    }
-    if (n == 1) {
-        *token = mote_wire_token(parts[0].ptr, parts[0].len);
-        return MOTE_OK;
-    }
     mm3 m;
     memset(&m, 0, sizeof m);
     for (size_t i = 0; i < n; i++) {
-        uint8_t len[2], zero = 0;
-        mote_be_store16(len, (uint16_t)parts[i].len);
-        mm3_update(&m, len, 2);
-        if (parts[i].len) mm3_update(&m, parts[i].ptr, parts[i].len);
-        mm3_update(&m, &zero, 1);
+        size_t len = parts[i].len;
+        if (!parts[i].ptr && len) return MOTE_ERR_INVALID;
+        /* one column: its bytes; several: CompositeType's components */
+        uint8_t hdr[2] = {(uint8_t)(len >> 8), (uint8_t)len}, zero = 0;
+        if (n > 1) {
+            if (len > 0xffff) return MOTE_ERR_OVERFLOW;
+            mm3_update(&m, hdr, 2);
+        }
+        mm3_update(&m, parts[i].ptr, len);
+        if (n > 1) mm3_update(&m, &zero, 1);
     }
-    *token = mm3_token(&m);
+    *token = m.total ? mm3_token(&m) : INT64_MIN;
     return MOTE_OK;
 }
