@@ -552,12 +552,32 @@ static mote_err check_ctx(const mote_wire *w, const mote_buf *out)
     return MOTE_OK;
 }
 
-/* Finish a one-shot request: patch, take the stream, or roll back. */
-static mote_err finish(mote_wire *w, wr *o, size_t start, uint8_t op, uint64_t tag, int *stream)
+/* STARTUP's body: {"CQL_VERSION": "3.0.0"} as a [string map]. */
+static const uint8_t startup_body[] = {0, 1, 0, 11, 'C', 'Q', 'L', '_', 'V', 'E', 'R', 'S',
+                                       'I', 'O', 'N', 0, 5, '3', '.', '0', '.', '0'};
+
+/* A request whose body is parts[0..n) one after the other, preceded (len4)
+ * by their total length as an [int] ([bytes], [long string]); with n == 1
+ * and a NULL part, by -1 (a null [bytes]). One frame, or nothing. */
+static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op, bool len4,
+                        const mote_view *parts, size_t n, int *stream)
 {
-    mote_err e = o->err ? o->err : patch_length(o->b, start);
+    mote_err e = check_ctx(w, out);
+    if (e) return e;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!parts[i].ptr && parts[i].len) return MOTE_ERR_INVALID;
+        if (parts[i].len > MOTE_CQL_MAX_LEN - total) return MOTE_ERR_OVERFLOW;
+        total += parts[i].len;
+    }
+    wr o = {out, MOTE_OK};
+    size_t start = out->len;
+    w_header(&o, w, op);
+    if (len4) w_u32(&o, n == 1 && !parts[0].ptr ? UINT32_MAX : (uint32_t)total);
+    for (size_t i = 0; i < n; i++) w_put(&o, parts[i].ptr, parts[i].len);
+    e = o.err ? o.err : patch_length(out, start);
     if (e) {
-        o->b->len = start;
+        out->len = start;
         return e;
     }
     int s = take_slot(w, tag, op);
@@ -565,93 +585,39 @@ static mote_err finish(mote_wire *w, wr *o, size_t start, uint8_t op, uint64_t t
     return MOTE_OK;
 }
 
-/* STARTUP's body: {"CQL_VERSION": "3.0.0"} as a [string map]. */
-static const uint8_t startup_body[] = {0, 1, 0, 11, 'C', 'Q', 'L', '_', 'V', 'E', 'R', 'S',
-                                       'I', 'O', 'N', 0, 5, '3', '.', '0', '.', '0'};
-
-/* A request whose body is one run of bytes: [type] 0 raw, 1 [bytes],
- * 2 [long string]. */
-static mote_err simple(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op, int form,
-                       const void *p, size_t n, int *stream)
-{
-    mote_err e = check_ctx(w, out);
-    if (e) return e;
-    if (!p && n) return MOTE_ERR_INVALID;
-    wr o = {out, MOTE_OK};
-    size_t start = out->len;
-    w_header(&o, w, op);
-    if (form == 0) {
-        w_put(&o, p, n);
-    } else if (form == 1 && !p) {
-        w_u32(&o, UINT32_MAX);   /* null token */
-    } else {
-        w_long_str(&o, p, n);    /* [bytes] and [long string] share the layout */
-    }
-    return finish(w, &o, start, op, tag, stream);
-}
-
 mote_err mote_wire_startup(mote_wire *w, mote_buf *out, uint64_t tag, int *stream)
 {
-    return simple(w, out, tag, MOTE_WIRE_STARTUP, 0, startup_body, sizeof startup_body, stream);
+    mote_view v = {startup_body, sizeof startup_body};
+    return oneshot(w, out, tag, MOTE_WIRE_STARTUP, false, &v, 1, stream);
 }
 
 mote_err mote_wire_options(mote_wire *w, mote_buf *out, uint64_t tag, int *stream)
 {
-    return simple(w, out, tag, MOTE_WIRE_OPTIONS, 0, NULL, 0, stream);
+    return oneshot(w, out, tag, MOTE_WIRE_OPTIONS, false, NULL, 0, stream);
 }
 
 mote_err mote_wire_auth_response(mote_wire *w, mote_buf *out, uint64_t tag, const void *token,
                                  size_t n, int *stream)
 {
-    return simple(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, 1, token, n, stream);
+    mote_view v = {(const uint8_t *)token, n};
+    return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, true, &v, 1, stream);
 }
 
 mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char *cql,
                            size_t len, int *stream)
 {
-    if (!cql && !len) cql = "";
-    return simple(w, out, tag, MOTE_WIRE_PREPARE, 2, cql, len, stream);
+    mote_view v = {(const uint8_t *)(cql ? cql : ""), len};
+    if (!cql && len) v.ptr = NULL;
+    return oneshot(w, out, tag, MOTE_WIRE_PREPARE, true, &v, 1, stream);
 }
 
 mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const char *user,
                               size_t ulen, const char *password, size_t plen, int *stream)
 {
-    mote_err e = check_ctx(w, out);
-    if (e) return e;
-    if ((!user && ulen) || (!password && plen)) return MOTE_ERR_INVALID;
-    if (ulen > MOTE_CQL_MAX_LEN - 2 || plen > MOTE_CQL_MAX_LEN - 2 - ulen) {
-        return MOTE_ERR_OVERFLOW;
-    }
-    wr o = {out, MOTE_OK};
-    size_t start = out->len;
-    w_header(&o, w, MOTE_WIRE_AUTH_RESPONSE);
-    w_u32(&o, (uint32_t)(2 + ulen + plen));
-    w_u8(&o, 0);
-    w_put(&o, user, ulen);
-    w_u8(&o, 0);
-    w_put(&o, password, plen);
-    return finish(w, &o, start, MOTE_WIRE_AUTH_RESPONSE, tag, stream);
-}
-
-mote_err mote_wire_register(mote_wire *w, mote_buf *out, uint64_t tag, const char *const *types,
-                            size_t n, int *stream)
-{
-    mote_err e = check_ctx(w, out);
-    if (e) return e;
-    if (!types && n) return MOTE_ERR_INVALID;
-    if (n > 0xffff) return MOTE_ERR_OVERFLOW;
-    wr o = {out, MOTE_OK};
-    size_t start = out->len;
-    w_header(&o, w, MOTE_WIRE_REGISTER);
-    w_u16(&o, (uint16_t)n);
-    for (size_t i = 0; i < n; i++) {
-        if (!types[i]) {
-            o.err = MOTE_ERR_INVALID;
-            break;
-        }
-        w_short_str(&o, types[i], strlen(types[i]));
-    }
-    return finish(w, &o, start, MOTE_WIRE_REGISTER, tag, stream);
+    static const uint8_t nul = 0;
+    mote_view v[4] = {{&nul, 1}, {(const uint8_t *)user, ulen}, {&nul, 1},
+                      {(const uint8_t *)password, plen}};
+    return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, true, v, 4, stream);
 }
 
 /* ---- requests with values ------------------------------------------------- */
@@ -669,111 +635,82 @@ static mote_err req_fail(mote_wire_req *r, mote_err e)
     return r->err;
 }
 
-/* Common start: checks, header, stream taken. */
+/* Start QUERY (stmt: the text), EXECUTE (stmt: the id) or BATCH (len: the
+ * batch type): header with a stream taken, the statement, and for QUERY and
+ * EXECUTE [consistency] <flags> and a [short] value count; for BATCH the
+ * type and a [short] statement count. The values flag and the count are
+ * taken back at the end if no value comes. */
 static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
-                          uint8_t op, const mote_wire_params *p)
+                          uint8_t op, const void *stmt, size_t len, const mote_wire_params *p)
 {
     if (!r) return MOTE_ERR_INVALID;
     memset(r, 0, sizeof *r);
     r->stream = -1;
     r->value_at = SIZE_MAX;
+    r->count_at = SIZE_MAX;
     mote_err e = check_ctx(w, out);
+    if (!e && ((!stmt && len && op != MOTE_WIRE_BATCH) ||
+               (p && !p->paging_state.ptr && p->paging_state.len)))
+        e = MOTE_ERR_INVALID;
     if (e) return r->err = e;
     if (p) {
         r->p = *p;
     } else {
         r->p.consistency = MOTE_WIRE_ONE;
     }
-    if (!r->p.paging_state.ptr && r->p.paging_state.len) return r->err = MOTE_ERR_INVALID;
     r->w = w;
     r->out = out;
     r->opcode = op;
     r->start = out->len;
     wr o = {out, MOTE_OK};
     w_header(&o, w, op);
-    if (o.err) {
-        r->w = NULL;
-        return r->err = o.err;
-    }
-    r->stream = take_slot(w, tag, op);
-    return MOTE_OK;
-}
-
-/* After the statement: [consistency] <flags> [short] value count (QUERY,
- * EXECUTE). The values flag and the count are taken back at the end if no
- * value comes. */
-static mote_err req_params_head(mote_wire_req *r, wr *o)
-{
-    uint8_t flags = Q_VALUES;
-    if (r->p.skip_metadata) flags |= Q_SKIP_METADATA;
-    if (r->p.page_size > 0) flags |= Q_PAGE_SIZE;
-    if (r->p.paging_state.ptr) flags |= Q_PAGING_STATE;
-    if (r->p.serial_consistency) flags |= Q_SERIAL;
-    if (r->p.has_timestamp) flags |= Q_TIMESTAMP;
-    w_u16(o, r->p.consistency);
-    r->flags_at = r->out->len;
-    w_u8(o, flags);
-    r->count_at = r->out->len;
-    w_u16(o, 0);
-    if (o->err) {
-        req_fail(r, o->err);
-        mote_wire_abort(r);
-    }
-    return r->err;
-}
-
-/* QUERY ([long string] text) and EXECUTE ([short bytes] id) share all but
- * the statement's form. */
-static mote_err stmt_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
-                           uint8_t op, const void *stmt, size_t len, const mote_wire_params *p)
-{
-    mote_err e = req_begin(r, w, out, tag, op, p);
-    if (e) return e;
-    wr o = {out, MOTE_OK};
-    if (!stmt && len) {
-        o.err = MOTE_ERR_INVALID;
-    } else if (op == MOTE_WIRE_QUERY) {
-        w_long_str(&o, stmt, len);
+    r->stream = o.err ? -1 : take_slot(w, tag, op);
+    if (op == MOTE_WIRE_BATCH) {
+        w_u8(&o, (uint8_t)len);
     } else {
-        w_short_str(&o, stmt, len);
+        if (op == MOTE_WIRE_QUERY) {
+            w_long_str(&o, stmt, len);
+        } else {
+            w_short_str(&o, stmt, len);
+        }
+        uint8_t flags = Q_VALUES;
+        if (r->p.skip_metadata) flags |= Q_SKIP_METADATA;
+        if (r->p.page_size > 0) flags |= Q_PAGE_SIZE;
+        if (r->p.paging_state.ptr) flags |= Q_PAGING_STATE;
+        if (r->p.serial_consistency) flags |= Q_SERIAL;
+        if (r->p.has_timestamp) flags |= Q_TIMESTAMP;
+        w_u16(&o, r->p.consistency);
+        r->flags_at = out->len;
+        w_u8(&o, flags);
+        r->count_at = out->len;
     }
+    w_u16(&o, 0);
     if (o.err) {
         req_fail(r, o.err);
         mote_wire_abort(r);
-        return r->err;
     }
-    return req_params_head(r, &o);
+    return r->err;
 }
 
 mote_err mote_wire_query_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                const char *cql, size_t len, const mote_wire_params *p)
 {
-    return stmt_begin(r, w, out, tag, MOTE_WIRE_QUERY, cql, len, p);
+    return req_begin(r, w, out, tag, MOTE_WIRE_QUERY, cql, len, p);
 }
 
 mote_err mote_wire_execute_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                  const void *id, size_t idlen, const mote_wire_params *p)
 {
-    return stmt_begin(r, w, out, tag, MOTE_WIRE_EXECUTE, id, idlen, p);
+    return req_begin(r, w, out, tag, MOTE_WIRE_EXECUTE, id, idlen, p);
 }
 
 mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                int type, const mote_wire_params *p)
 {
+    /* (bad: out NULL, so req_begin says INVALID) */
     bool bad = (unsigned)type > MOTE_WIRE_BATCH_COUNTER ||
-               (p && (p->page_size || p->paging_state.ptr || p->paging_state.len ||
-                      p->skip_metadata));
-    mote_err e = req_begin(r, w, bad ? NULL : out, tag, MOTE_WIRE_BATCH, p);
-    if (e) return e;  /* (bad: out NULL, so INVALID) */
-    wr o = {out, MOTE_OK};
-    w_u8(&o, (uint8_t)type);
-    w_u16(&o, 0);            /* statement count, patched at the end */
-    r->count_at = SIZE_MAX;  /* no statement yet */
-    if (o.err) {
-        req_fail(r, o.err);
-        mote_wire_abort(r);
-    }
-    return r->err;
+               (p && (p->page_size || p->paging_state.ptr || p->skip_metadata));
+    return req_begin(r, w, bad ? NULL : out, tag, MOTE_WIRE_BATCH, NULL, (size_t)type, p);
 }
 
 /* Write the value count of the statement that is complete. */
@@ -782,12 +719,19 @@ static void patch_count(mote_wire_req *r)
     if (r->count_at != SIZE_MAX) mote_be_store16(r->out->data + r->count_at, (uint16_t)r->nvalues);
 }
 
-static mote_err batch_stmt(mote_wire_req *r, uint8_t kind, const void *p, size_t n)
+/* Is the request open, with no value open? Else STATE (sticky). */
+static mote_err req_ready(mote_wire_req *r)
 {
     if (!r) return MOTE_ERR_INVALID;
-    if (r->err) return r->err;
-    if (!r->w || r->opcode != MOTE_WIRE_BATCH) return req_fail(r, MOTE_ERR_STATE);
-    if (r->value_at != SIZE_MAX) return req_fail(r, MOTE_ERR_STATE);
+    if (!r->err && (!r->w || r->value_at != SIZE_MAX)) r->err = MOTE_ERR_STATE;
+    return r->err;
+}
+
+static mote_err batch_stmt(mote_wire_req *r, uint8_t kind, const void *p, size_t n)
+{
+    mote_err e = req_ready(r);
+    if (e) return e;
+    if (r->opcode != MOTE_WIRE_BATCH) return req_fail(r, MOTE_ERR_STATE);
     if (!p && n) return req_fail(r, MOTE_ERR_INVALID);
     if (r->nstmts == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
     patch_count(r);
@@ -817,38 +761,28 @@ mote_err mote_wire_batch_prepared(mote_wire_req *r, const void *id, size_t idlen
     return batch_stmt(r, 1, id, idlen);
 }
 
-/* May a value be added now? */
-static mote_err value_ok(mote_wire_req *r)
-{
-    if (!r) return MOTE_ERR_INVALID;
-    if (r->err) return r->err;
-    if (!r->w || r->count_at == SIZE_MAX || r->value_at != SIZE_MAX) {
-        return req_fail(r, MOTE_ERR_STATE);
-    }
-    if (r->nvalues == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
-    return MOTE_OK;
-}
-
-/* [int] n then the value's bytes, reserved once. */
+/* [int] n then len bytes of v, reserved once (the hot path: a row's values). */
 static mote_err put_value(mote_wire_req *r, int32_t n, const void *v, size_t len)
 {
-    mote_err e = value_ok(r);
+    mote_err e = req_ready(r);
     if (e) return e;
+    if (r->count_at == SIZE_MAX) return req_fail(r, MOTE_ERR_STATE);
+    if (r->nvalues == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
     mote_buf *b = r->out;
     e = mote_buf_reserve(b, 4 + len);
     if (e) return req_fail(r, e);
     uint8_t *d = b->data + b->len;
     mote_be_store32(d, (uint32_t)n);
     if (len) memcpy(d + 4, v, len);
-    mote_buf_commit(b, 4 + len);
+    b->len += 4 + len;
     r->nvalues++;
     return MOTE_OK;
 }
 
 mote_err mote_wire_value(mote_wire_req *r, const void *v, size_t n)
 {
-    if (r && !v && n) return req_fail(r, MOTE_ERR_INVALID);
-    if (r && n > MOTE_CQL_MAX_LEN) return req_fail(r, MOTE_ERR_OVERFLOW);
+    if (r && ((!v && n) || n > MOTE_CQL_MAX_LEN))
+        return req_fail(r, n > MOTE_CQL_MAX_LEN ? MOTE_ERR_OVERFLOW : MOTE_ERR_INVALID);
     return put_value(r, (int32_t)n, v, n);
 }
 
@@ -864,14 +798,9 @@ mote_err mote_wire_value_unset(mote_wire_req *r)
 
 mote_err mote_wire_value_open(mote_wire_req *r)
 {
-    mote_err e = value_ok(r);
-    if (e) return e;
-    wr o = {r->out, MOTE_OK};
-    size_t at = r->out->len;
-    w_u32(&o, 0);
-    if (o.err) return req_fail(r, o.err);
-    r->value_at = at;
-    return MOTE_OK;
+    mote_err e = put_value(r, 0, NULL, 0);
+    if (!e) r->value_at = r->out->len - 4;  /* its length comes at close */
+    return e;
 }
 
 mote_err mote_wire_value_close(mote_wire_req *r)
@@ -885,7 +814,6 @@ mote_err mote_wire_value_close(mote_wire_req *r)
     if (n > MOTE_CQL_MAX_LEN) return req_fail(r, MOTE_ERR_OVERFLOW);
     mote_be_store32(r->out->data + r->value_at, (uint32_t)n);
     r->value_at = SIZE_MAX;
-    r->nvalues++;
     return MOTE_OK;
 }
 
@@ -900,43 +828,37 @@ void mote_wire_abort(mote_wire_req *r)
 
 mote_err mote_wire_end(mote_wire_req *r, int *stream)
 {
-    if (!r) return MOTE_ERR_INVALID;
-    if (!r->err && !r->w) r->err = MOTE_ERR_STATE;
-    if (!r->err && r->value_at != SIZE_MAX) r->err = MOTE_ERR_STATE;
-    if (!r->err && r->opcode == MOTE_WIRE_BATCH && r->nstmts == 0) r->err = MOTE_ERR_STATE;
-    if (r->err) {
-        mote_wire_abort(r);
-        return r->err;
-    }
-    mote_buf *b = r->out;
-    wr o = {b, MOTE_OK};
-    if (r->opcode == MOTE_WIRE_BATCH) {
+    mote_err e = req_ready(r);
+    if (!e && r->opcode == MOTE_WIRE_BATCH && r->nstmts == 0) e = req_fail(r, MOTE_ERR_STATE);
+    mote_buf *b = r ? r->out : NULL;
+    wr o = {b, e};
+    if (!e) {
         patch_count(r);
-        mote_be_store16(b->data + r->start + MOTE_WIRE_HEADER + 1, (uint16_t)r->nstmts);
-        uint8_t flags = 0;
-        if (r->p.serial_consistency) flags |= Q_SERIAL;
-        if (r->p.has_timestamp) flags |= Q_TIMESTAMP;
-        w_u16(&o, r->p.consistency);
-        w_u8(&o, flags);
-    } else {
-        if (r->nvalues == 0) {
-            /* nothing bound: no values flag, no count (the count is the
-             * last thing written) */
-            b->len = r->count_at;
-            b->data[r->flags_at] &= (uint8_t)~Q_VALUES;
+        if (r->opcode == MOTE_WIRE_BATCH) {
+            mote_be_store16(b->data + r->start + MOTE_WIRE_HEADER + 1, (uint16_t)r->nstmts);
+            w_u16(&o, r->p.consistency);
+            w_u8(&o, (uint8_t)((r->p.serial_consistency ? Q_SERIAL : 0) |
+                               (r->p.has_timestamp ? Q_TIMESTAMP : 0)));
         } else {
-            patch_count(r);
+            if (r->nvalues == 0) {
+                /* nothing bound: no values flag, no count (the count is
+                 * the last thing written) */
+                b->len = r->count_at;
+                b->data[r->flags_at] &= (uint8_t)~Q_VALUES;
+            }
+            if (r->p.page_size > 0) w_u32(&o, (uint32_t)r->p.page_size);
+            if (r->p.paging_state.ptr) w_long_str(&o, r->p.paging_state.ptr, r->p.paging_state.len);
         }
-        if (r->p.page_size > 0) w_u32(&o, (uint32_t)r->p.page_size);
-        if (r->p.paging_state.ptr) w_long_str(&o, r->p.paging_state.ptr, r->p.paging_state.len);
+        if (r->p.serial_consistency) w_u16(&o, r->p.serial_consistency);
+        if (r->p.has_timestamp) w_u64(&o, (uint64_t)r->p.timestamp);
+        if (!o.err) o.err = patch_length(b, r->start);
     }
-    if (r->p.serial_consistency) w_u16(&o, r->p.serial_consistency);
-    if (r->p.has_timestamp) w_u64(&o, (uint64_t)r->p.timestamp);
-    mote_err e = o.err ? o.err : patch_length(b, r->start);
-    if (e) {
-        req_fail(r, e);
-        mote_wire_abort(r);
-        return e;
+    if (o.err) {
+        if (r) {
+            req_fail(r, o.err);
+            mote_wire_abort(r);
+        }
+        return o.err;
     }
     if (stream) *stream = r->stream;
     r->w = NULL;
@@ -1051,10 +973,11 @@ bool mote_wire_multimap_next(mote_wire_multimap *m, mote_view *key, mote_wire_li
     return true;
 }
 
-static bool view_is(mote_view v, const char *s)
+/* Targets and event types are told apart by their first letter (the spec's
+ * words all differ there): KEYSPACE, TABLE/TYPE, FUNCTION/AGGREGATE. */
+static uint8_t first(mote_view v)
 {
-    size_t n = strlen(s);
-    return v.len == n && memcmp(v.ptr, s, n) == 0;
+    return v.len ? v.ptr[0] : 0;
 }
 
 static void rd_schema_change(rd *r, mote_wire_schema_change *c)
@@ -1062,11 +985,10 @@ static void rd_schema_change(rd *r, mote_wire_schema_change *c)
     c->change = rd_string(r);
     c->target = rd_string(r);
     c->keyspace = rd_string(r);
-    if (r->err || view_is(c->target, "KEYSPACE")) return;
+    uint8_t t = first(c->target);
+    if (r->err || t == 'K') return;
     c->name = rd_string(r);
-    if (view_is(c->target, "FUNCTION") || view_is(c->target, "AGGREGATE")) {
-        c->arg_types = rd_string_list(r);
-    }
+    if (t == 'F' || t == 'A') c->arg_types = rd_string_list(r);
 }
 
 /* Metadata: rows (prepared false) or a prepared statement's bind markers. */
@@ -1306,13 +1228,15 @@ mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
     if (!ev) return MOTE_ERR_INVALID;
     memset(ev, 0, sizeof *ev);
     ev->type = rd_string(&r);
-    if (view_is(ev->type, "TOPOLOGY_CHANGE") || view_is(ev->type, "STATUS_CHANGE")) {
+    /* TOPOLOGY_CHANGE, STATUS_CHANGE, SCHEMA_CHANGE */
+    uint8_t t0 = first(ev->type), t1 = ev->type.len > 1 ? ev->type.ptr[1] : 0;
+    if (t0 == 'T' || (t0 == 'S' && t1 == 'T')) {
         ev->change = rd_string(&r);
         uint8_t n = rd_u8(&r);
         if (!r.err && n != 4 && n != 16) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
         ev->address = rd_raw(&r, n);
         ev->port = rd_i32(&r);
-    } else if (view_is(ev->type, "SCHEMA_CHANGE")) {
+    } else if (t0 == 'S' && t1 == 'C') {
         rd_schema_change(&r, &ev->schema);
     }
     if (r.err) memset(ev, 0, sizeof *ev);
@@ -1374,7 +1298,7 @@ static MOTE_NOINLINE void mm3_mixin(mm3 *m, uint64_t k1, uint64_t k2, bool round
 
 /* Bytes in: whole 16-byte blocks are mixed as two little-endian words;
  * the last 0..15 bytes wait in buf for the tail. */
-static void mm3_update(mm3 *m, const uint8_t *p, size_t n)
+static MOTE_NOINLINE void mm3_update(mm3 *m, const uint8_t *p, size_t n)
 {
     m->total += n;
     while (n--) {
