@@ -43,7 +43,7 @@ static bool rd_need(rd *r, size_t n)
     return true;
 }
 
-static void rd_fail(rd *r, mote_err e)
+static MOTE_NOINLINE void rd_fail(rd *r, mote_err e)
 {
     if (!r->err) r->err = e;
 }
@@ -75,46 +75,46 @@ static int32_t rd_i32(rd *r)
     return v;
 }
 
-/* n raw bytes as a view (ptr non-NULL even for n == 0 while the cursor is
- * good, so that an empty item is told apart from an absent one). */
-static mote_view rd_raw(rd *r, size_t n)
+/* n raw bytes as a view into *v (may be NULL: skipped); ptr non-NULL even
+ * for n == 0 while the cursor is good, so that an empty item is told apart
+ * from an absent one. Views are written in place, not returned: a struct
+ * return costs a copy at every call (Cortex-M size). */
+static MOTE_NOINLINE void rd_raw(rd *r, size_t n, mote_view *v)
 {
-    mote_view v = {NULL, 0};
-    if (!rd_need(r, n)) return v;
-    v.ptr = r->p;
-    v.len = n;
-    r->p += n;
-    return v;
+    mote_view x = {NULL, 0};
+    if (rd_need(r, n)) {
+        x.ptr = r->p;
+        x.len = n;
+        r->p += n;
+    }
+    if (v) *v = x;
 }
 
 /* [string] and [short bytes]: [short] n, n bytes. */
-static mote_view rd_string(rd *r)
+static void rd_string(rd *r, mote_view *v)
 {
-    return rd_raw(r, rd_u16(r));
+    rd_raw(r, rd_u16(r), v);
 }
 
 /* [bytes]: [int] n, n bytes; n < 0 is null (ptr NULL). */
-static mote_view rd_bytes(rd *r)
+static void rd_bytes(rd *r, mote_view *v)
 {
-    mote_view v = {NULL, 0};
     int32_t n = rd_i32(r);
-    if (n >= 0) v = rd_raw(r, (size_t)n);
-    return v;
+    rd_raw(r, n >= 0 ? (size_t)n : 0, v);
+    if (n < 0 && v) v->ptr = NULL;
 }
 
 /* [string list]: checked, handed out raw (mote_wire_strings iterates). */
-static mote_view rd_string_list(rd *r)
+static void rd_string_list(rd *r, mote_view *v)
 {
     const uint8_t *start = r->p;
     uint16_t n = rd_u16(r);
     if (n > rd_left(r) / 2) rd_fail(r, MOTE_ERR_BAD_LENGTH);
-    for (uint32_t i = 0; i < n && !r->err; i++) rd_string(r);
-    mote_view v = {NULL, 0};
-    if (!r->err) {
-        v.ptr = start;
-        v.len = (size_t)(r->p - start);
+    for (uint32_t i = 0; i < n && !r->err; i++) rd_string(r, NULL);
+    if (v) {
+        v->ptr = r->err ? NULL : start;
+        v->len = r->err ? 0 : (size_t)(r->p - start);
     }
-    return v;
 }
 
 /* ---- type options ----------------------------------------------------------
@@ -194,7 +194,7 @@ static void owalk_place(owalk *o, mote_cql_type *nodes, size_t cap, size_t take,
 static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
 {
     while (!o->done) {
-        if (o->depth && ((o->udt >> (o->depth - 1)) & 1)) rd_string(r);
+        if (o->depth && ((o->udt >> (o->depth - 1)) & 1)) rd_string(r, NULL);
         uint16_t id = rd_u16(r);
         if (r->err) return r->err;
         if (o->depth + 1 > o->maxdepth) return MOTE_ERR_DEPTH;
@@ -202,7 +202,8 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
         uint16_t nchild = 0;
         bool udt = false;
         if (id == 0x0000) {
-            mote_view c = rd_string(r);
+            mote_view c;
+            rd_string(r, &c);
             if (r->err) return r->err;
             if (o->build) {
                 o->custom = c;
@@ -215,8 +216,8 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
         } else if (id == 0x30 || id == 0x31) {  /* UDT, tuple */
             udt = id == 0x30;
             if (udt) {
-                rd_string(r);  /* keyspace */
-                rd_string(r);  /* type name */
+                rd_string(r, NULL);  /* keyspace */
+                rd_string(r, NULL);  /* type name */
             }
             kind = MOTE_CQL_TUPLE;
             nchild = rd_u16(r);
@@ -441,16 +442,16 @@ mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f)
     if (f->flags & MOTE_WIRE_F_COMPRESSION) return MOTE_ERR_PROTOCOL;
     rd r;
     rd_init(&r, f->body.ptr, f->body.len);
-    if (f->flags & MOTE_WIRE_F_TRACING) f->tracing_id = rd_raw(&r, 16);
-    if (f->flags & MOTE_WIRE_F_WARNING) f->warnings = rd_string_list(&r);
+    if (f->flags & MOTE_WIRE_F_TRACING) rd_raw(&r, 16, &f->tracing_id);
+    if (f->flags & MOTE_WIRE_F_WARNING) rd_string_list(&r, &f->warnings);
     if (f->flags & MOTE_WIRE_F_PAYLOAD) {
         const uint8_t *start = r.p;
         uint16_t n = rd_u16(&r);
         /* each entry: [string] key (2+) and [bytes] value (4+) */
         if (n > rd_left(&r) / 6) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
         for (uint32_t i = 0; i < n && !r.err; i++) {
-            rd_string(&r);
-            rd_bytes(&r);
+            rd_string(&r, NULL);
+            rd_bytes(&r, NULL);
         }
         if (!r.err) {
             f->payload.ptr = start;
@@ -629,7 +630,7 @@ mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const c
 #define Q_SERIAL 0x10
 #define Q_TIMESTAMP 0x20
 
-static mote_err req_fail(mote_wire_req *r, mote_err e)
+static MOTE_NOINLINE mote_err req_fail(mote_wire_req *r, mote_err e)
 {
     if (!r->err) r->err = e;
     return r->err;
@@ -875,7 +876,8 @@ mote_err mote_wire_strings(mote_wire_list *it, mote_view raw)
     if (raw.len == 0) return MOTE_OK;
     rd r;
     rd_init(&r, raw.ptr, raw.len);
-    mote_view v = rd_string_list(&r);
+    mote_view v;
+    rd_string_list(&r, &v);
     if (r.err) return r.err;
     it->p = raw.ptr + 2;
     it->end = v.ptr + v.len;
@@ -888,7 +890,8 @@ bool mote_wire_list_next(mote_wire_list *it, mote_view *s)
     if (!it || it->left == 0) return false;
     rd r;
     rd_init(&r, it->p, (size_t)(it->end - it->p));
-    mote_view v = rd_string(&r);
+    mote_view v;
+    rd_string(&r, &v);
     if (r.err) {
         it->left = 0;
         return false;
@@ -917,7 +920,8 @@ mote_err mote_wire_parse_authenticate(const mote_wire_frame *f, mote_view *authe
     rd r;
     mote_err e = body_of(f, MOTE_WIRE_AUTHENTICATE, &r);
     if (e) return e;
-    mote_view v = rd_string(&r);
+    mote_view v;
+    rd_string(&r, &v);
     if (r.err) return r.err;
     if (authenticator) *authenticator = v;
     return MOTE_OK;
@@ -929,7 +933,8 @@ mote_err mote_wire_parse_auth_token(const mote_wire_frame *f, mote_view *token)
     mote_err e = body_of(f, MOTE_WIRE_AUTH_SUCCESS, &r);
     if (e == MOTE_ERR_TYPE) e = body_of(f, MOTE_WIRE_AUTH_CHALLENGE, &r);
     if (e) return e;
-    mote_view v = rd_bytes(&r);
+    mote_view v;
+    rd_bytes(&r, &v);
     if (r.err) return r.err;
     if (token) *token = v;
     return MOTE_OK;
@@ -945,8 +950,8 @@ mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap 
     const uint8_t *start = r.p;
     if (n > rd_left(&r) / 4) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
     for (uint32_t i = 0; i < n && !r.err; i++) {
-        rd_string(&r);
-        rd_string_list(&r);
+        rd_string(&r, NULL);
+        rd_string_list(&r, NULL);
     }
     if (r.err) return r.err;
     m->p = start;
@@ -960,8 +965,10 @@ bool mote_wire_multimap_next(mote_wire_multimap *m, mote_view *key, mote_wire_li
     if (!m || m->left == 0) return false;
     rd r;
     rd_init(&r, m->p, (size_t)(m->end - m->p));
-    mote_view k = rd_string(&r);
-    mote_view l = rd_string_list(&r);
+    mote_view k;
+    rd_string(&r, &k);
+    mote_view l;
+    rd_string_list(&r, &l);
     if (r.err) {
         m->left = 0;
         return false;
@@ -982,13 +989,13 @@ static uint8_t first(mote_view v)
 
 static void rd_schema_change(rd *r, mote_wire_schema_change *c)
 {
-    c->change = rd_string(r);
-    c->target = rd_string(r);
-    c->keyspace = rd_string(r);
+    rd_string(r, &c->change);
+    rd_string(r, &c->target);
+    rd_string(r, &c->keyspace);
     uint8_t t = first(c->target);
     if (r->err || t == 'K') return;
-    c->name = rd_string(r);
-    if (t == 'F' || t == 'A') c->arg_types = rd_string_list(r);
+    rd_string(r, &c->name);
+    if (t == 'F' || t == 'A') rd_string_list(r, &c->arg_types);
 }
 
 /* Metadata: rows (prepared false) or a prepared statement's bind markers. */
@@ -1007,23 +1014,23 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
         r->p += (size_t)npk * 2;
         m->flags &= MOTE_WIRE_META_GLOBAL_SPEC;  /* the only flag bind metadata has */
     } else if (m->flags & MOTE_WIRE_META_MORE_PAGES) {
-        m->paging_state = rd_bytes(r);
+        rd_bytes(r, &m->paging_state);
     }
     if (r->err || (m->flags & MOTE_WIRE_META_NO_METADATA)) return;
     bool global = m->flags & MOTE_WIRE_META_GLOBAL_SPEC;
     if (global) {
-        m->keyspace = rd_string(r);
-        m->table = rd_string(r);
+        rd_string(r, &m->keyspace);
+        rd_string(r, &m->table);
     }
     /* a spec is at least a name (2) and an option id (2) */
     if (m->ncols > rd_left(r) / 4) rd_fail(r, MOTE_ERR_BAD_LENGTH);
     const uint8_t *start = r->p;
     for (uint32_t i = 0; i < m->ncols && !r->err; i++) {
         if (!global) {
-            rd_string(r);
-            rd_string(r);
+            rd_string(r, NULL);
+            rd_string(r, NULL);
         }
-        rd_string(r);
+        rd_string(r, NULL);
         mote_err e = skip_option(r);
         if (e) rd_fail(r, e);
     }
@@ -1056,7 +1063,7 @@ mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
             break;
         }
         const uint8_t *start = r.p;
-        for (uint64_t i = 0; i < cells && !r.err; i++) rd_bytes(&r);
+        for (uint64_t i = 0; i < cells && !r.err; i++) rd_bytes(&r, NULL);
         if (!r.err) {
             res->rows.ptr = start;
             res->rows.len = (size_t)(r.p - start);
@@ -1064,10 +1071,10 @@ mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
         break;
     }
     case MOTE_WIRE_RESULT_SET_KEYSPACE:
-        res->keyspace = rd_string(&r);
+        rd_string(&r, &res->keyspace);
         break;
     case MOTE_WIRE_RESULT_PREPARED:
-        res->id = rd_string(&r);
+        rd_string(&r, &res->id);
         rd_meta(&r, &res->bind, true);
         rd_meta(&r, &res->meta, false);
         break;
@@ -1112,10 +1119,10 @@ bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
         col.keyspace = m->keyspace;
         col.table = m->table;
     } else {
-        col.keyspace = rd_string(&r);
-        col.table = rd_string(&r);
+        rd_string(&r, &col.keyspace);
+        rd_string(&r, &col.table);
     }
-    col.name = rd_string(&r);
+    rd_string(&r, &col.name);
     const uint8_t *t = r.p;
     skip_option(&r);
     if (r.err) {
@@ -1147,7 +1154,8 @@ bool mote_wire_cell_next(mote_wire_cells *it, mote_view *cell, uint32_t *row, ui
     if (!it || it->row >= it->nrows) return false;
     rd r;
     rd_init(&r, it->p, (size_t)(it->end - it->p));
-    mote_view v = rd_bytes(&r);
+    mote_view v;
+    rd_bytes(&r, &v);
     if (r.err) {
         it->row = it->nrows;
         return false;
@@ -1192,7 +1200,7 @@ mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
     if (!e) return MOTE_ERR_INVALID;
     memset(e, 0, sizeof *e);
     e->code = rd_i32(&r);
-    e->message = rd_string(&r);
+    rd_string(&r, &e->message);
     const uint8_t *op = err_prog;
     while (*op && (e->code & 0xffff00ff || op[0] != (uint32_t)e->code >> 8)) op += 2 + 2 * op[1];
     for (unsigned i = 0, n = *op ? op[1] : 0; i < n; i++) {
@@ -1201,8 +1209,8 @@ mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
         case EF_U16: *(uint16_t *)(void *)at = rd_u16(&r); break;
         case EF_I32: *(int32_t *)(void *)at = rd_i32(&r); break;
         case EF_BOOL: *(bool *)at = rd_u8(&r) != 0; break;
-        case EF_STR: *(mote_view *)(void *)at = rd_string(&r); break;
-        default: *(mote_view *)(void *)at = rd_string_list(&r); break;
+        case EF_STR: rd_string(&r, (mote_view *)(void *)at); break;
+        default: rd_string_list(&r, (mote_view *)(void *)at); break;
         }
     }
     if (r.err) {
@@ -1227,14 +1235,14 @@ mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
     if (e) return e;
     if (!ev) return MOTE_ERR_INVALID;
     memset(ev, 0, sizeof *ev);
-    ev->type = rd_string(&r);
+    rd_string(&r, &ev->type);
     /* TOPOLOGY_CHANGE, STATUS_CHANGE, SCHEMA_CHANGE */
     uint8_t t0 = first(ev->type), t1 = ev->type.len > 1 ? ev->type.ptr[1] : 0;
     if (t0 == 'T' || (t0 == 'S' && t1 == 'T')) {
-        ev->change = rd_string(&r);
+        rd_string(&r, &ev->change);
         uint8_t n = rd_u8(&r);
         if (!r.err && n != 4 && n != 16) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
-        ev->address = rd_raw(&r, n);
+        rd_raw(&r, n, &ev->address);
         ev->port = rd_i32(&r);
     } else if (t0 == 'S' && t1 == 'C') {
         rd_schema_change(&r, &ev->schema);
@@ -1252,24 +1260,15 @@ mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
  * composite key is hashed from its parts without being assembled.
  */
 typedef struct mm3 {
-    uint64_t h1, h2;
+    uint64_t h[2];
     uint64_t total;
     uint8_t buf[16];
     unsigned nbuf;
 } mm3;
 
-#define MM_C1 0x87c37b91114253d5ull
-#define MM_C2 0x4cf5ad432745937full
-
 static uint64_t rotl64(uint64_t v, unsigned n)
 {
     return (v << n) | (v >> (64 - n));
-}
-
-/* Out of line: 64-bit multiplies are long on a 32-bit core (size budget). */
-static MOTE_NOINLINE uint64_t mm3_mix(uint64_t k, uint64_t a, unsigned r, uint64_t b)
-{
-    return rotl64(k * a, r) * b;
 }
 
 static MOTE_NOINLINE uint64_t fmix64(uint64_t k)
@@ -1279,54 +1278,48 @@ static MOTE_NOINLINE uint64_t fmix64(uint64_t k)
     return k ^ (k >> 33);
 }
 
-static uint64_t load_le64(const uint8_t *p)
+/* Mix buf[0..nbuf) into the state as two little-endian words: a whole
+ * block (round true), or the tail (round false: bytes widened as signed,
+ * Cassandra's quirk - each one XORed in sign-extended - and no rotation of
+ * the state, as MurmurHash3 ends). The two lanes differ only in their
+ * constants: one loop over a table (Cortex-M size; 64-bit arithmetic is
+ * long on a 32-bit core). */
+static MOTE_NOINLINE void mm3_mixin(mm3 *m, bool round)
 {
-    uint64_t v = 0;
-    for (unsigned i = 8; i-- > 0;) v = v << 8 | p[i];
-    return v;
+    static const uint64_t c[2] = {0x87c37b91114253d5ull, 0x4cf5ad432745937full};
+    static const uint32_t add[2] = {0x52dce729, 0x38495ab5};
+    uint64_t k[2] = {0, 0};
+    for (unsigned i = m->nbuf; i-- > 0;) {
+        uint8_t b = m->buf[i];
+        k[i >> 3] = k[i >> 3] << 8 ^ (round ? b : (uint64_t)(int64_t)(int8_t)b);
+    }
+    m->nbuf = 0;
+    for (unsigned j = 0; j < 2; j++) {
+        m->h[j] ^= rotl64(k[j] * c[j], 31 + 2 * j) * c[j ^ 1];
+        if (round) m->h[j] = (rotl64(m->h[j], 27 + 4 * j) + m->h[j ^ 1]) * 5 + add[j];
+    }
 }
 
-/* Mix two 64-bit words into the state: a whole block (round true) or the
- * tail (round false: no rotation of the state, as MurmurHash3's tail). */
-static MOTE_NOINLINE void mm3_mixin(mm3 *m, uint64_t k1, uint64_t k2, bool round)
-{
-    m->h1 ^= mm3_mix(k1, MM_C1, 31, MM_C2);
-    if (round) m->h1 = (rotl64(m->h1, 27) + m->h2) * 5 + 0x52dce729;
-    m->h2 ^= mm3_mix(k2, MM_C2, 33, MM_C1);
-    if (round) m->h2 = (rotl64(m->h2, 31) + m->h1) * 5 + 0x38495ab5;
-}
-
-/* Bytes in: whole 16-byte blocks are mixed as two little-endian words;
- * the last 0..15 bytes wait in buf for the tail. */
 static MOTE_NOINLINE void mm3_update(mm3 *m, const uint8_t *p, size_t n)
 {
     m->total += n;
     while (n--) {
         m->buf[m->nbuf++] = *p++;
-        if (m->nbuf == 16) {
-            mm3_mixin(m, load_le64(m->buf), load_le64(m->buf + 8), true);
-            m->nbuf = 0;
-        }
+        if (m->nbuf == 16) mm3_mixin(m, true);
     }
 }
 
 static int64_t mm3_token(mm3 *m)
 {
-    uint64_t k[2] = {0, 0};
-    for (unsigned i = 0; i < m->nbuf; i++) {
-        /* the Java quirk: (long) of a signed byte */
-        k[i >> 3] ^= (uint64_t)(int64_t)(int8_t)m->buf[i] << (8 * (i & 7));
-    }
     /* a zero word mixes to zero: no need to test which words the tail has */
-    mm3_mixin(m, k[0], k[1], false);
-    m->h1 ^= m->total;
-    m->h2 ^= m->total;
-    m->h1 += m->h2;
-    m->h2 += m->h1;
-    m->h1 = fmix64(m->h1) + fmix64(m->h2);
+    mm3_mixin(m, false);
+    m->h[0] ^= m->total;
+    m->h[1] ^= m->total;
+    m->h[0] += m->h[1];
+    m->h[1] += m->h[0];
+    int64_t t = (int64_t)(fmix64(m->h[0]) + fmix64(m->h[1]));
     /* Murmur3Partitioner keeps INT64_MIN for the minimum token (also the
      * token of an empty key) */
-    int64_t t = (int64_t)m->h1;
     return t == INT64_MIN ? INT64_MAX : t;
 }
 
