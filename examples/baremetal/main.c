@@ -214,7 +214,7 @@ static void run_wire(void)
     mote_buf tx;
     int s0 = -1, s1 = -1;
     check(mote_wire_init(&w, slots, 4, rx, sizeof rx) == MOTE_OK, "wire init");
-    mote_buf_init_fixed(&tx, txmem, sizeof txmem);
+    check(mote_buf_init_fixed(&tx, txmem, sizeof txmem) == MOTE_OK, "wire buf");
     check(mote_wire_startup(&w, &tx, 1, &s0) == MOTE_OK && tx.len == 31, "wire startup");
     mote_wire_req r;
     static const uint8_t id[2] = {0xab, 0xcd}, v[4] = {0, 0, 0, 42};
