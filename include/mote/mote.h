@@ -11,5 +11,6 @@
 #include "mote/lp.h"
 #include "mote/be.h"
 #include "mote/cql.h"
+#include "mote/wire.h"
 
 #endif /* MOTE_MOTE_H */
