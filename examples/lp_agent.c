@@ -1061,6 +1061,8 @@ int main(int argc, char **argv)
         int rc = net_open(&ag, &nt, &no);
         if (rc) {
             if (nt.fd >= 0) close(nt.fd);
+            if (in != stdin) fclose(in);
+            free(block);
             return rc;
         }
         ag.net = &nt;
