@@ -3,7 +3,7 @@
  * values out, in one fixed block of memory.
  *
  *   lp_agent [--arena BYTES] [--chunk BYTES] [--precision ns|us|ms|s]
- *            [--out FILE] [--hex] [FILE|-]
+ *            [--out FILE] [--hex] [--cql] [FILE|-]
  *
  * Each point becomes the bound values of one row of
  *
@@ -20,7 +20,10 @@
  * cell a CQL [bytes]: a 4-byte big-endian length, then that many bytes
  * (maps as the protocol encodes them, count 0 for an empty one). No header,
  * no separator: a reader takes five cells at a time. --hex prints each row's
- * cells as hex on stdout. Statistics go to stderr: points, bad lines (each
+ * cells as hex on stdout. --cql prints each row as an INSERT statement with
+ * cqlsh literals (mote/cql_literal.h, formatted from the encoded cells, so
+ * it shows exactly what was encoded), after the CREATE TABLE above: a
+ * newcomer can read it and paste it into cqlsh. Statistics go to stderr: points, bad lines (each
  * with its line and column), bytes in and out, MB/s, the arena's high water.
  *
  * Memory: one block of --arena bytes (default 256 KiB) taken at start; after
@@ -62,6 +65,8 @@ typedef struct agent {
     struct net *net; /* --cassandra, or NULL */
     const char *out_name; /* for messages */
     int hex;
+    int cql;        /* --cql: rows as INSERT statements */
+    const mote_cql_type *cell_type[NCELLS]; /* for --cql */
     unsigned long long points, bad, bytes_in, bytes_out;
 } agent;
 
@@ -90,6 +95,7 @@ static int usage(const char *msg)
                "  --precision P     timestamp unit of the input (default ns)\n"
                "  --out FILE        write rows: five [bytes] cells per row ('-' = stdout)\n"
                "  --hex             print each row's cells as hex\n"
+               "  --cql             print each row as a CQL INSERT statement (cqlsh literals)\n"
                "Sizes take a binary suffix: 256K, 1M (1K = 1024 bytes).\n"
                "Statistics go to stderr. Exit 0; 1 if any line was bad (each reported, the\n"
                "rest processed); 2 on a usage or I/O error (one line: WHAT: REASON).\n");
@@ -304,6 +310,36 @@ static int print_hex(const uint8_t *p, unsigned long long n)
     }
     putchar('\n');
     return ferror(stdout) ? -1 : 0; /* errno holds the reason */
+}
+
+/* The table the rows belong to, for --cql (cqlsh accepts it as is). */
+static const char create_table[] =
+    "CREATE TABLE IF NOT EXISTS metrics (measurement text, tags frozen<map<text, text>>,\n"
+    "    time timestamp, fields map<text, double>, text_fields map<text, text>,\n"
+    "    PRIMARY KEY ((measurement, tags), time));\n";
+
+/* The row as "INSERT INTO metrics (...) VALUES (...);": each cell formatted
+ * as a cqlsh literal from its encoded bytes, in per-point scratch. */
+static int print_cql(agent *ag, const uint8_t *p)
+{
+    fputs("INSERT INTO metrics (measurement, tags, time, fields, text_fields) VALUES (", stdout);
+    for (int c = 0; c < NCELLS; c++) {
+        size_t cl = mote_be_load32(p), n = 0;
+        p += 4;
+        /* a first guess that fits most rows; the exact size if not */
+        size_t cap = cl < SIZE_MAX / 4 - 64 ? 3 * cl + 64 : 0;
+        char *text = mote_arena_alloc_aligned(&ag->arena, cap, 1);
+        mote_err e = text ? mote_cql_literal_format(ag->cell_type[c], p, cl, text, cap, &n, &ag->arena)
+                          : MOTE_ERR_NOMEM;
+        if (e == MOTE_ERR_SPACE && (text = mote_arena_alloc_aligned(&ag->arena, n, 1)) != NULL)
+            e = mote_cql_literal_format(ag->cell_type[c], p, cl, text, n, &n, &ag->arena);
+        if (e != MOTE_OK) return -2; /* the cells were just encoded: only memory can fail */
+        if (c) fputs(", ", stdout);
+        fwrite(text, 1, n, stdout);
+        p += cl;
+    }
+    fputs(");\n", stdout);
+    return ferror(stdout) ? -1 : 0;
 }
 
 static void report(agent *ag, const char *what, uint64_t line, uint64_t column, mote_err code,
@@ -965,9 +1001,14 @@ static int handle_point(agent *ag, mote_lp_point *pt)
         ag->bytes_out += len;
         /* every write checked: a full disk or a closed pipe stops the agent
          * with exit 2 instead of dropping rows */
-        if (ag->hex && print_hex(bytes, ag->points) != 0) {
+        int pc = 0;
+        if ((ag->hex && print_hex(bytes, ag->points) != 0) ||
+            (ag->cql && (pc = print_cql(ag, bytes)) == -1)) {
             io_error("stdout", errno);
             e = MOTE_ERR_IO;
+        } else if (pc == -2) {
+            report(ag, "cannot show (arena too small)", pt->line, pt->column, MOTE_ERR_NOMEM,
+                   mote_err_message(MOTE_ERR_NOMEM));
         } else if (ag->out && fwrite(bytes, 1, len, ag->out) != len) {
             io_error(ag->out_name, errno);
             e = MOTE_ERR_IO;
@@ -992,6 +1033,7 @@ int main(int argc, char **argv)
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(NULL);
         if (!strcmp(a, "--hex")) { ag.hex = 1; continue; }
+        if (!strcmp(a, "--cql")) { ag.cql = 1; continue; }
         if (!strcmp(a, "--create")) { no.create = true; continue; }
         if (!strcmp(a, "--cassandra") || !strcmp(a, "--keyspace") || !strcmp(a, "--table") ||
             !strcmp(a, "--user") || !strcmp(a, "--password-file")) {
@@ -1032,13 +1074,14 @@ int main(int argc, char **argv)
     }
     if (arena_size < 4096 || chunk_size > arena_size / 4)
         return usage("--arena must be at least 4096 bytes and four times --chunk");
-    if (no.hostport && (out_path || ag.hex)) return usage("--cassandra writes to the server: no --out or --hex");
+    if (no.hostport && (out_path || ag.hex || ag.cql))
+        return usage("--cassandra writes to the server: no --out, --hex or --cql");
     if (!no.hostport && (no.create || no.user || no.password_file))
         return usage("--create, --user and --password-file go with --cassandra");
 
     /* A closed stdout would be taken by the next open (the input, or the
      * --out file, which --hex would then write into): refuse it up front. */
-    if ((ag.hex || (out_path && !strcmp(out_path, "-"))) && fcntl(1, F_GETFD) < 0)
+    if ((ag.hex || ag.cql || (out_path && !strcmp(out_path, "-"))) && fcntl(1, F_GETFD) < 0)
         return io_error("stdout", errno);
     FILE *in = strcmp(in_path, "-") ? fopen(in_path, "rb") : stdin;
     if (!in) return io_error(in_path, errno);
@@ -1081,7 +1124,17 @@ int main(int argc, char **argv)
      * input needs none: fread fills our chunk directly). */
     setvbuf(in, NULL, _IONBF, 0);
     if (ag.out) setvbuf(ag.out, iobuf, _IOFBF, stdio_size);
-    if (ag.hex && ag.out != stdout) {
+    if (ag.cql) {
+        /* the five column types, parsed once into static nodes */
+        static const char *const types[NCELLS] = {"text", "map<text, text>", "timestamp",
+                                                  "map<text, double>", "map<text, text>"};
+        static mote_cql_type nodes[NCELLS][4];
+        for (int c = 0; c < NCELLS; c++)
+            if (mote_cql_type_parse(types[c], strlen(types[c]), nodes[c], 4, NULL, &ag.cell_type[c]) != MOTE_OK)
+                return usage("internal: cell type");
+        fputs(create_table, stdout);
+    }
+    if ((ag.hex || ag.cql) && ag.out != stdout) {
         char *hexbuf = mote_arena_alloc_aligned(&ag.arena, 4096, 16);
         if (hexbuf) setvbuf(stdout, hexbuf, _IOLBF, 4096); /* rows in order with stderr */
     }
