@@ -4,12 +4,19 @@
  *
  *   lp_agent [--arena BYTES] [--chunk BYTES] [--precision ns|us|ms|s]
  *            [--out FILE] [--hex] [--cql] [FILE|-]
+ *   lp_agent --cassandra HOST:PORT [--keyspace KS] [--table T] [--create]
+ *            [--user U --password-file F] [--batch N] [--inflight N]
+ *            [--arena BYTES] [--chunk BYTES] [--precision P] [FILE|-]
  *
  * Each point becomes the bound values of one row of
  *
- *   CREATE TABLE metrics (measurement text, tags map<text,text>,
+ *   CREATE TABLE metrics (measurement text, tags frozen<map<text,text>>,
  *       time timestamp, fields map<text,double>, text_fields map<text,text>,
  *       PRIMARY KEY ((measurement, tags), time))
+ *
+ * (tags is frozen: a column of the primary key must be; a non-frozen map
+ * there is refused by the server. Frozen or not, the value bytes are the
+ * same.)
  *
  * encoded exactly as a driver binds them: integer, unsigned and boolean
  * fields widened to double (true 1.0, false 0.0), string fields into
@@ -33,10 +40,39 @@
  * that is released after every point (arena save/restore). Resident memory
  * is therefore the same for a 10 MB and a 10 GB input.
  *
+ * Repeated keys in a point: a tag key given twice makes the line bad
+ * (reported as DUPLICATE_TAG with the column of the second one), as InfluxDB
+ * refuses such a point ("duplicate tags") and a map with a repeated key is
+ * not a map (the server would silently keep the last entry). A field key
+ * given twice: the last value wins, as in InfluxDB, where the later field
+ * replaces the earlier one, across fields and text_fields alike
+ * (m f=1,f="x" writes text_fields {f: x} and no numeric f).
+ *
+ * Network mode (--cassandra HOST:PORT): the rows go to the server instead,
+ * over mote's sans-I/O wire module, with the socket, poll() and the clock
+ * here. At start: STARTUP (and SASL PLAIN if the server asks for a login),
+ * --create's CREATE KEYSPACE / CREATE TABLE IF NOT EXISTS, and PREPARE of
+ * the INSERT. Rows are encoded once, into batch slots (--inflight + 1 of
+ * them, together 3/8 of the arena); a full slot (--batch rows, or no room
+ * for the next row) becomes one UNLOGGED BATCH of EXECUTEs of the prepared
+ * INSERT (a single row: one EXECUTE), consistency ONE, pipelined with the
+ * others on one non-blocking connection. A slot is kept until the server
+ * answers for it, so a request can be built again: Overloaded,
+ * Is_bootstrapping, Unavailable and Write/Read_timeout are retried after
+ * 10 ms, doubled per try up to 2 s, at most 8 tries; Unprepared leads to a
+ * new PREPARE and a re-send; a batch refused for any other reason (say, one
+ * row's partition key over the server's 64 KiB limit) is sent again one row
+ * at a time, so only the rows at fault fail, each reported as
+ * "rejected line N: <the server's message>", and the rest are written. At
+ * the end: rows written, rows failed, retries. The carry is an eighth of the
+ * arena in this mode (lines up to 32 KiB by default); a row bigger than a
+ * slot is rejected with a hint to raise --arena.
+ *
  * Why mote_lp_stream and not the generic scanner's "lines" dialect: in line
  * protocol a '"' opens a string only in a field value (m,t="x v=1 is a tag
  * value holding a quote), so only the lp grammar knows where a record ends.
- * Exit status: 0, 1 if any line was bad, 2 for usage or I/O errors.
+ * Exit status: 0, 1 if any line was bad or any row rejected, 2 for usage,
+ * I/O or connection errors.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <errno.h>
@@ -88,7 +124,7 @@ static int usage(const char *msg)
         printf("usage: lp_agent [--arena BYTES] [--chunk BYTES] [--precision ns|us|ms|s]\n"
                "                [--out FILE] [--hex] [FILE|-]\n"
                "Read line protocol (default stdin), turn each point into the CQL values of a\n"
-               "row (measurement text, tags map<text,text>, time timestamp,\n"
+               "row (measurement text, tags frozen<map<text,text>>, time timestamp,\n"
                "fields map<text,double>, text_fields map<text,text>).\n"
                "  --arena BYTES     all the memory the agent uses (default 262144)\n"
                "  --chunk BYTES     read size (default 16384, at most a quarter of the arena)\n"
@@ -96,9 +132,20 @@ static int usage(const char *msg)
                "  --out FILE        write rows: five [bytes] cells per row ('-' = stdout)\n"
                "  --hex             print each row's cells as hex\n"
                "  --cql             print each row as a CQL INSERT statement (cqlsh literals)\n"
+               "Or write the rows into Cassandra / ScyllaDB (CQL native protocol v4):\n"
+               "  --cassandra HOST:PORT  the server (one connection)\n"
+               "  --keyspace KS     keyspace (default mote)\n"
+               "  --table T         table (default metrics)\n"
+               "  --create          create the keyspace (SimpleStrategy, RF 1) and table if absent\n"
+               "  --user U          login (PasswordAuthenticator, SASL PLAIN) ...\n"
+               "  --password-file F ... with the password on F's first line\n"
+               "  --batch N         rows per UNLOGGED BATCH (default 32; 1: plain EXECUTEs)\n"
+               "  --inflight N      requests in flight (default 4)\n"
+               "  Prints rows written, rows failed (each with its line) and retries.\n"
                "Sizes take a binary suffix: 256K, 1M (1K = 1024 bytes).\n"
-               "Statistics go to stderr. Exit 0; 1 if any line was bad (each reported, the\n"
-               "rest processed); 2 on a usage or I/O error (one line: WHAT: REASON).\n");
+               "Statistics go to stderr. Exit 0; 1 if any line was bad or any row rejected\n"
+               "(each reported, the rest processed); 2 on a usage, I/O or connection error\n"
+               "(one line: WHAT: REASON).\n");
     if (!msg && (fflush(stdout) != 0 || ferror(stdout))) {
         fprintf(stderr, "lp_agent: stdout: %s\n", strerror(errno ? errno : EIO));
         return 2;
