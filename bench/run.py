@@ -8,7 +8,8 @@ Builds nothing: point --build at a release build configured with
 -Dbenchmarks=enabled (default: build/release). Benchmarks are named
 "<module>/<case>/<variant>"; "mote" is ours, every other variant is a
 baseline or a physical limit. For each case the table shows the median time,
-throughput (if the benchmark sets bytes processed) and the variant's speed
+throughput (bytes/s if the benchmark sets bytes processed, else items/s: rows,
+points) and the variant's speed
 relative to "mote" (x > 1: mote is that many times faster than the variant).
 The machine is shared and noisy: read ratios from one run, not absolute times
 across runs.
@@ -77,7 +78,9 @@ def main():
         for r in rs:
             t = r['ns']
             tstr = f'{t:.1f} ns' if t < 1e4 else f'{t / 1e3:.1f} us' if t < 1e7 else f'{t / 1e6:.1f} ms'
-            thr = f"{r['bps'] / 1e9:.2f} GB/s" if r['bps'] else ''
+            # bytes/s where a benchmark sets it, else items/s (rows, points)
+            thr = (f"{r['bps'] / 1e9:.2f} GB/s" if r['bps'] else
+                   f"{r['items'] / 1e6:.1f} M/s" if r['items'] else '')
             ratio = f"{t / ours['ns']:.2f}x" if ours and r is not ours else ''
             print(f"{case:<44} {r['variant']:<16} {tstr:>12} {thr:>12} {ratio:>9}")
     if opt.json:

@@ -90,6 +90,22 @@ static int32_t wire_width(int kind)
     return w ? w : -1;
 }
 
+/* Kinds whose server validator takes a zero-length value besides the
+ * normal ones: Cassandra's "empty" value, kept for legacy compatibility by
+ * the types older than protocol v4 (Int32Serializer & co. accept 0 or 4
+ * bytes). smallint, tinyint, date, time and duration came with v4 and
+ * want their exact length. (Text, ascii and blob are empty strings.) */
+static bool empty_ok(int kind)
+{
+    const uint32_t kinds =
+        1u << MOTE_CQL_BIGINT | 1u << MOTE_CQL_BOOLEAN | 1u << MOTE_CQL_COUNTER |
+        1u << MOTE_CQL_DECIMAL | 1u << MOTE_CQL_DOUBLE | 1u << MOTE_CQL_FLOAT |
+        1u << MOTE_CQL_INET | 1u << MOTE_CQL_INT | 1u << MOTE_CQL_TIMESTAMP |
+        1u << MOTE_CQL_TIMEUUID | 1u << MOTE_CQL_UUID | 1u << MOTE_CQL_VARINT |
+        1u << MOTE_CQL_ASCII | 1u << MOTE_CQL_TEXT | 1u << MOTE_CQL_BLOB;
+    return kind > 0 && kind < 32 && ((kinds >> kind) & 1);
+}
+
 int mote_cql_kind_fixed(int kind)
 {
     unsigned i = (unsigned)kind - 1;
@@ -383,8 +399,9 @@ mote_err mote_cql_iter_init(mote_cql_iter *it, const mote_cql_type *t, const uin
                 e = read_count(in, len, k == MOTE_CQL_MAP ? 8 : 4, &count);
                 if (!e) it->p = in + 4;
             } else if (k == MOTE_CQL_TUPLE) {
+                /* may hold fewer components than the type (see next) */
                 count = t->nsub;
-                e = count > len / 4 ? MOTE_ERR_TRUNCATED : MOTE_OK;
+                e = MOTE_OK;
             } else { /* vector */
                 count = t->dim;
                 int32_t fixed = t->sub->fixed;
@@ -428,6 +445,7 @@ bool mote_cql_iter_next(mote_cql_iter *it, mote_cql_value *out)
     const mote_cql_type *t = it->next_type;
     const uint8_t *vp = NULL;
     size_t vl = 0;
+    bool absent = false;
     mote_err e;
     if (it->type->kind == MOTE_CQL_VECTOR) {
         if (t->fixed >= 0) {
@@ -440,6 +458,12 @@ bool mote_cql_iter_next(mote_cql_iter *it, mote_cql_value *out)
         } else {
             e = read_vint_elem(&it->p, it->end, &vp, &vl);
         }
+    } else if (it->p == it->end && it->type->kind == MOTE_CQL_TUPLE) {
+        /* A tuple value may stop before its last components (the server
+         * stores the literal (5) for tuple<int, text> as 0000000400000005):
+         * those are null, as Cassandra's TupleType reads them. */
+        absent = true;
+        e = MOTE_OK;
     } else {
         e = read_bytes(&it->p, it->end, &vp, &vl);
         if (!e && !vp && it->type->kind == MOTE_CQL_MAP && (it->left & 1) == 0)
@@ -447,7 +471,7 @@ bool mote_cql_iter_next(mote_cql_iter *it, mote_cql_value *out)
     }
     if (!e && vp) {
         int32_t w = wire_width(t->kind);
-        if (w >= 0 && vl != (size_t)w) e = MOTE_ERR_MISMATCH;
+        if (w >= 0 && vl != (size_t)w && !(vl == 0 && empty_ok(t->kind))) e = MOTE_ERR_MISMATCH;
     }
     if (e) return iter_fail(it, e);
     it->left--;
@@ -465,6 +489,8 @@ bool mote_cql_iter_next(mote_cql_iter *it, mote_cql_value *out)
         out->ptr = vp;
         out->len = vl;
         out->null = vp == NULL;
+        out->empty = vp != NULL && vl == 0;
+        out->absent = absent;
     }
     return true;
 }
@@ -953,7 +979,9 @@ static mote_err check_scalar(int kind, const uint8_t *p, size_t n)
 {
     int32_t w = wire_width(kind);
     bool ok;
-    if (w >= 0) {
+    if (n == 0 && empty_ok(kind)) {
+        ok = true;
+    } else if (w >= 0) {
         ok = n == (size_t)w && !(kind == MOTE_CQL_BOOLEAN && p[0] > 1);
     } else if (kind == MOTE_CQL_DURATION) {
         return check_duration(p, n);
@@ -1172,9 +1200,10 @@ static mote_err wvalue(mote_cql_writer *w, int what, int64_t v, const void *src,
         src = b + s;
         n = 8 - s;
     } else if (what == WV_BYTES) {
-        if ((ww >= 0 && n != (size_t)ww) ||
+        bool empty = n == 0 && empty_ok(kind);
+        if ((ww >= 0 && n != (size_t)ww && !empty) ||
             (pfx == PFX_NONE && w->depth > 0 && n != (size_t)t->fixed) || /* packed */
-            (kind == MOTE_CQL_INET && n != 4 && n != 16))
+            (kind == MOTE_CQL_INET && n != 4 && n != 16 && !empty))
             return wfail(w, MOTE_ERR_MISMATCH);
     }
     return wscalar(w, pfx, src, n, what == WV_NULL);
@@ -1254,9 +1283,9 @@ mote_err mote_cql_write_end(mote_cql_writer *w)
     if (w->depth == 0) return wfail(w, MOTE_ERR_STATE);
     mote_cql_writer_frame *f = &w->stack[w->depth - 1];
     const mote_cql_type *t = f->type;
-    if ((t->kind == MOTE_CQL_VECTOR && f->count != t->dim) ||
-        (t->kind == MOTE_CQL_TUPLE && f->count != t->nsub))
-        return wfail(w, MOTE_ERR_DIMENSION);
+    /* a tuple may end early: its trailing components are absent, which the
+     * server reads as null (what the iterator reports as absent) */
+    if (t->kind == MOTE_CQL_VECTOR && f->count != t->dim) return wfail(w, MOTE_ERR_DIMENSION);
     if (t->kind == MOTE_CQL_MAP && (f->count & 1)) return wfail(w, MOTE_ERR_STATE);
     if (w->out && t->kind <= MOTE_CQL_MAP) /* list, set, map: the count */
         mote_be_store32(w->out + f->start, t->kind == MOTE_CQL_MAP ? f->count / 2 : f->count);
