@@ -854,15 +854,15 @@ static void net_answer(agent *ag, net *n, unsigned i, const mote_wire_frame *f, 
         /* the server forgot the INSERT (restart, TRUNCATE
          * system.prepared_statements, schema change): prepare it again
          * unless a newer PREPARE is already done or under way */
-        n->retries++;
         if (++s->tries < NET_MAX_TRIES) {
+            n->retries++;
             if (s->gen == n->gen && !n->preparing) n->need_prepare = true;
             s->state = SLOT_READY;
             return;
         }
     } else if (er.code > 0 && mote_wire_error_retryable(er.code)) {
-        n->retries++;
         if (++s->tries < NET_MAX_TRIES) {
+            n->retries++;
             int64_t d = NET_BACKOFF_MS;
             for (unsigned k = 1; k < s->tries && d < NET_BACKOFF_MAX_MS; k++) d *= 2;
             s->state = SLOT_WAIT;
