@@ -66,7 +66,9 @@
  * "rejected line N: <the server's message>", and the rest are written. At
  * the end: rows written, rows failed, retries. The carry is an eighth of the
  * arena in this mode (lines up to 32 KiB by default); a row bigger than a
- * slot is rejected with a hint to raise --arena.
+ * slot is rejected with a hint to raise --arena. Outside the arena: the C
+ * library's getaddrinfo() for HOST, once at start. A lost connection ends
+ * the run (exit 2); the rows in flight then are not known to be written.
  *
  * Why mote_lp_stream and not the generic scanner's "lines" dialect: in line
  * protocol a '"' opens a string only in a field value (m,t="x v=1 is a tag

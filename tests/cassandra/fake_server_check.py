@@ -11,7 +11,8 @@ the scenario says) and records every row it accepted. Pins:
 
 1. Overloaded, Write_timeout, Read_timeout and Unavailable are retried
    (with backoff) until the request is accepted: every row arrives once,
-   none failed, the summary counts the retries.
+   none failed, the summary counts the retries; also with --batch 1 (one
+   EXECUTE per row, pipelined).
 2. Unprepared leads to a new PREPARE and the same rows sent again.
 3. A batch refused with Invalid is split: the one row the server refuses
    (measurement "reject") is reported with its input line, the others are
@@ -226,6 +227,12 @@ check(rc == 1 and summary(err) == (20, 1, 0),
       'a refused batch is split: 20 written, 1 failed (exit %d, %s)' % (rc, summary(err)))
 check('rejected line 11: fake: refused row' in err, 'the refused row is reported with its line (11)')
 check(sorted(fake.accepted) == sorted('m%d' % i for i in range(20)), 'the other rows of its batch are written')
+
+# 1b. --batch 1: plain EXECUTEs, pipelined, one retried
+fake = Fake(['void', 'unavailable'])
+rc, err, secs = run(fake, lines, '--batch', '1', '--inflight', '4')
+check(rc == 0 and summary(err) == (40, 0, 1) and fake.requests == 41,
+      '--batch 1: 41 EXECUTEs for 40 rows, one retry (exit %d, %s)' % (rc, summary(err)))
 
 # 4. Overloaded forever: bounded tries, bounded time
 fake = Fake([], forever='overloaded')
