@@ -10,10 +10,12 @@
  * the same sticky error; the body length is patched into the header at the
  * end, so nothing is measured twice.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "mote/wire.h"
 #include "mote/be.h"
+#include "mem_private.h"
 
 /* ---- response cursor ------------------------------------------------------ */
 
@@ -41,7 +43,7 @@ static bool rd_need(rd *r, size_t n)
     return true;
 }
 
-static void rd_fail(rd *r, mote_err e)
+static MOTE_NOINLINE void rd_fail(rd *r, mote_err e)
 {
     if (!r->err) r->err = e;
 }
@@ -73,46 +75,46 @@ static int32_t rd_i32(rd *r)
     return v;
 }
 
-/* n raw bytes as a view (ptr non-NULL even for n == 0 while the cursor is
- * good, so that an empty item is told apart from an absent one). */
-static mote_view rd_raw(rd *r, size_t n)
+/* n raw bytes as a view into *v (may be NULL: skipped); ptr non-NULL even
+ * for n == 0 while the cursor is good, so that an empty item is told apart
+ * from an absent one. Views are written in place, not returned: a struct
+ * return costs a copy at every call (Cortex-M size). */
+static MOTE_NOINLINE void rd_raw(rd *r, size_t n, mote_view *v)
 {
-    mote_view v = {NULL, 0};
-    if (!rd_need(r, n)) return v;
-    v.ptr = r->p;
-    v.len = n;
-    r->p += n;
-    return v;
+    mote_view x = {NULL, 0};
+    if (rd_need(r, n)) {
+        x.ptr = r->p;
+        x.len = n;
+        r->p += n;
+    }
+    if (v) *v = x;
 }
 
 /* [string] and [short bytes]: [short] n, n bytes. */
-static mote_view rd_string(rd *r)
+static void rd_string(rd *r, mote_view *v)
 {
-    return rd_raw(r, rd_u16(r));
+    rd_raw(r, rd_u16(r), v);
 }
 
 /* [bytes]: [int] n, n bytes; n < 0 is null (ptr NULL). */
-static mote_view rd_bytes(rd *r)
+static void rd_bytes(rd *r, mote_view *v)
 {
-    mote_view v = {NULL, 0};
     int32_t n = rd_i32(r);
-    if (n >= 0) v = rd_raw(r, (size_t)n);
-    return v;
+    rd_raw(r, n >= 0 ? (size_t)n : 0, v);
+    if (n < 0 && v) v->ptr = NULL;
 }
 
 /* [string list]: checked, handed out raw (mote_wire_strings iterates). */
-static mote_view rd_string_list(rd *r)
+static void rd_string_list(rd *r, mote_view *v)
 {
     const uint8_t *start = r->p;
     uint16_t n = rd_u16(r);
     if (n > rd_left(r) / 2) rd_fail(r, MOTE_ERR_BAD_LENGTH);
-    for (uint32_t i = 0; i < n && !r->err; i++) rd_string(r);
-    mote_view v = {NULL, 0};
-    if (!r->err) {
-        v.ptr = start;
-        v.len = (size_t)(r->p - start);
+    for (uint32_t i = 0; i < n && !r->err; i++) rd_string(r, NULL);
+    if (v) {
+        v->ptr = r->err ? NULL : start;
+        v->len = r->err ? 0 : (size_t)(r->p - start);
     }
-    return v;
 }
 
 /* ---- type options ----------------------------------------------------------
@@ -131,108 +133,120 @@ static const uint8_t option_kinds[0x16] = {
     MOTE_CQL_INET, MOTE_CQL_DATE, MOTE_CQL_TIME, MOTE_CQL_SMALLINT, MOTE_CQL_TINYINT,
     MOTE_CQL_DURATION};
 
-#define NO_NODE UINT32_MAX
+/* The walk's state, so that it can stop at a Custom option and be resumed
+ * after the caller has parsed the class name: the cql type parser then
+ * runs on the caller's stack, beside the walk and not below it (stack
+ * budget), and only mote_wire_type needs it. Node indexes are 16-bit. */
+#define NO_NODE 0xffffu
+typedef struct owalk {
+    uint16_t left[MOTE_WIRE_MAX_OPTION_DEPTH];    /* children still to read */
+    uint16_t parent[MOTE_WIRE_MAX_OPTION_DEPTH];  /* node of each open level */
+    uint16_t prev[MOTE_WIRE_MAX_OPTION_DEPTH];    /* its last child, or NO_NODE */
+    uint32_t udt;              /* bit per level: children come with a field name */
+    unsigned depth;
+    unsigned maxdepth;
+    size_t n;                  /* nodes so far */
+    mote_view custom;          /* the class name where the walk stopped */
+    bool build;
+    bool done;
+} owalk;
 
-typedef struct opt_frame {
-    uint32_t parent;   /* node index of the open collection */
-    uint32_t prev;     /* its last child so far, or NO_NODE */
-    uint16_t left;     /* children still to read */
-    uint8_t udt;       /* each child is preceded by a field name */
-} opt_frame;
-
-static mote_err walk_option(rd *r, mote_cql_type *nodes, size_t cap, size_t *used,
-                            unsigned maxdepth, bool build)
+static void owalk_init(owalk *o, unsigned maxdepth, bool build)
 {
-    opt_frame st[MOTE_WIRE_MAX_OPTION_DEPTH];
-    unsigned depth = 0;
-    if (maxdepth > MOTE_WIRE_MAX_OPTION_DEPTH) maxdepth = MOTE_WIRE_MAX_OPTION_DEPTH;
-    size_t n = 0;
-    mote_err e = MOTE_OK;
-    do {
-        if (depth && st[depth - 1].udt) rd_string(r);
+    memset(o, 0, sizeof *o);
+    o->maxdepth = maxdepth < MOTE_WIRE_MAX_OPTION_DEPTH ? maxdepth : MOTE_WIRE_MAX_OPTION_DEPTH;
+    o->build = build;
+}
+
+/* The node at o->n (take nodes with its subtree) is complete: link it to
+ * its parent, open it if it has children, close the levels it completes. */
+static void owalk_place(owalk *o, mote_cql_type *nodes, size_t cap, size_t take, uint16_t nchild,
+                        bool udt)
+{
+    unsigned d = o->depth;
+    if (d) {
+        if (o->build && o->n < cap) {
+            mote_cql_type *t = &nodes[o->n];
+            if (o->prev[d - 1] == NO_NODE) {
+                nodes[o->parent[d - 1]].sub = t;
+            } else {
+                nodes[o->prev[d - 1]].next = t;
+            }
+            o->prev[d - 1] = (uint16_t)o->n;
+        }
+        o->left[d - 1]--;
+    }
+    if (nchild) {
+        o->parent[d] = (uint16_t)o->n;
+        o->prev[d] = NO_NODE;
+        o->left[d] = nchild;
+        o->udt = (o->udt & ~(1u << d)) | (uint32_t)udt << d;
+        o->depth = ++d;
+    }
+    o->n += take;
+    while (o->depth && o->left[o->depth - 1] == 0) o->depth--;
+    if (!o->depth) o->done = true;
+}
+
+/* Read options until the tree is complete (MOTE_OK) or, when building, a
+ * Custom option is met (MOTE_ERR_NEED_MORE, o->custom set: the caller
+ * parses it and calls owalk_place for it). */
+static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
+{
+    while (!o->done) {
+        if (o->depth && ((o->udt >> (o->depth - 1)) & 1)) rd_string(r, NULL);
         uint16_t id = rd_u16(r);
         if (r->err) return r->err;
-        if (depth + 1 > maxdepth) return MOTE_ERR_DEPTH;
+        if (o->depth + 1 > o->maxdepth) return MOTE_ERR_DEPTH;
         int kind = id < sizeof option_kinds ? option_kinds[id] : 0;
-        uint32_t nchild = 0;
+        uint16_t nchild = 0;
         bool udt = false;
-        size_t take = 1;
-        mote_view custom = {NULL, 0};
-        switch (id) {
-        case 0x0000:
-            custom = rd_string(r);
-            break;
-        case 0x0020:
-            kind = MOTE_CQL_LIST;
-            nchild = 1;
-            break;
-        case 0x0022:
-            kind = MOTE_CQL_SET;
-            nchild = 1;
-            break;
-        case 0x0021:
-            kind = MOTE_CQL_MAP;
-            nchild = 2;
-            break;
-        case 0x0030:
-            rd_string(r);  /* keyspace */
-            rd_string(r);  /* type name */
-            udt = true;
-            /* fall through */
-        case 0x0031:
+        if (id == 0x0000) {
+            mote_view c;
+            rd_string(r, &c);
+            if (r->err) return r->err;
+            if (o->build) {
+                o->custom = c;
+                return MOTE_ERR_NEED_MORE;
+            }
+            kind = MOTE_CQL_BLOB;
+        } else if (id >= 0x20 && id <= 0x22) {  /* list, map, set */
+            kind = id == 0x21 ? MOTE_CQL_MAP : id == 0x20 ? MOTE_CQL_LIST : MOTE_CQL_SET;
+            nchild = id == 0x21 ? 2 : 1;
+        } else if (id == 0x30 || id == 0x31) {  /* UDT, tuple */
+            udt = id == 0x30;
+            if (udt) {
+                rd_string(r, NULL);  /* keyspace */
+                rd_string(r, NULL);  /* type name */
+            }
             kind = MOTE_CQL_TUPLE;
             nchild = rd_u16(r);
-            /* each child takes at least its 2-byte id (and a UDT's name 2) */
+            /* each child takes at least its 2-byte id */
             if (nchild > rd_left(r) / 2) rd_fail(r, MOTE_ERR_BAD_LENGTH);
-            if (build && nchild == 0) rd_fail(r, MOTE_ERR_BAD_TYPE);
-            break;
-        default:
-            if (!kind) rd_fail(r, MOTE_ERR_BAD_TYPE);
-            break;
+            if (o->build && nchild == 0) rd_fail(r, MOTE_ERR_BAD_TYPE);
+        } else if (!kind) {
+            rd_fail(r, MOTE_ERR_BAD_TYPE);
         }
         if (r->err) return r->err;
-        if (build) {
-            const mote_cql_type *sub = NULL;
-            mote_cql_type *t = n < cap ? &nodes[n] : NULL;
-            if (custom.ptr) {
-                size_t k = 0;
-                e = mote_cql_type_parse((const char *)custom.ptr, custom.len, t,
-                                        t ? cap - n : 0, &k, &sub);
-                if (e != MOTE_OK && e != MOTE_ERR_SPACE) return e;
-                take = k;
-            } else if (t) {
-                t->kind = (uint8_t)kind;
-                t->frozen = udt;
-                t->nsub = (uint16_t)nchild;
-                t->dim = 0;
-                t->fixed = nchild ? -1 : mote_cql_kind_fixed(kind);
-                t->sub = NULL;
-                t->next = NULL;
-            }
-            if (depth && n < cap) {
-                opt_frame *f = &st[depth - 1];
-                if (f->prev == NO_NODE) {
-                    nodes[f->parent].sub = &nodes[n];
-                } else {
-                    nodes[f->prev].next = &nodes[n];
-                }
-                f->prev = (uint32_t)n;
-            }
-            if (n > SIZE_MAX - take) return MOTE_ERR_OVERFLOW;
+        if (o->build && o->n < cap) {
+            mote_cql_type *t = &nodes[o->n];
+            memset(t, 0, sizeof *t);
+            t->kind = (uint8_t)kind;
+            t->frozen = udt;
+            t->nsub = nchild;
+            t->fixed = nchild ? -1 : mote_cql_kind_fixed(kind);
         }
-        if (depth) st[depth - 1].left--;
-        if (nchild) {
-            st[depth].parent = (uint32_t)n;
-            st[depth].prev = NO_NODE;
-            st[depth].left = (uint16_t)nchild;
-            st[depth].udt = udt;
-            depth++;
-        }
-        n += take;
-        while (depth && st[depth - 1].left == 0) depth--;
-    } while (depth);
-    if (used) *used = n;
-    return n > cap && build ? MOTE_ERR_SPACE : MOTE_OK;
+        owalk_place(o, nodes, cap, 1, nchild, udt);
+    }
+    return MOTE_OK;
+}
+
+/* Check and step over one [option]. */
+static mote_err skip_option(rd *r)
+{
+    owalk o;
+    owalk_init(&o, MOTE_WIRE_MAX_OPTION_DEPTH, false);
+    return owalk_run(&o, r, NULL, 0);
 }
 
 mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size_t *used,
@@ -241,13 +255,27 @@ mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size
     if (root) *root = NULL;
     if (used) *used = 0;
     if (!root || (!option.ptr && option.len) || (!nodes && cap)) return MOTE_ERR_INVALID;
-    /* node indexes are kept in 32 bits */
-    if (cap > UINT32_MAX - 1) cap = UINT32_MAX - 1;
+    if (cap > NO_NODE - 1) cap = NO_NODE - 1;  /* node indexes are 16-bit */
     rd r;
     rd_init(&r, option.ptr, option.len);
-    mote_err e = walk_option(&r, nodes, cap, used, MOTE_CQL_MAX_DEPTH, true);
-    if (e == MOTE_OK) *root = &nodes[0];
-    return e;
+    owalk o;
+    owalk_init(&o, MOTE_CQL_MAX_DEPTH, true);
+    mote_err e;
+    while ((e = owalk_run(&o, &r, nodes, cap)) == MOTE_ERR_NEED_MORE) {
+        /* a Custom option: its class name as a type, e.g. VectorType(...) */
+        size_t k = 0;
+        const mote_cql_type *sub;
+        bool fits = o.n < cap;
+        e = mote_cql_type_parse((const char *)o.custom.ptr, o.custom.len, fits ? nodes + o.n : NULL,
+                                fits ? cap - o.n : 0, &k, &sub);
+        if (e != MOTE_OK && e != MOTE_ERR_SPACE) return e;
+        owalk_place(&o, nodes, cap, k, 0, false);
+    }
+    if (e) return e;
+    if (used) *used = o.n;
+    if (o.n > cap) return MOTE_ERR_SPACE;
+    *root = &nodes[0];
+    return MOTE_OK;
 }
 
 /* ---- context, stream table ------------------------------------------------ */
@@ -414,16 +442,16 @@ mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f)
     if (f->flags & MOTE_WIRE_F_COMPRESSION) return MOTE_ERR_PROTOCOL;
     rd r;
     rd_init(&r, f->body.ptr, f->body.len);
-    if (f->flags & MOTE_WIRE_F_TRACING) f->tracing_id = rd_raw(&r, 16);
-    if (f->flags & MOTE_WIRE_F_WARNING) f->warnings = rd_string_list(&r);
+    if (f->flags & MOTE_WIRE_F_TRACING) rd_raw(&r, 16, &f->tracing_id);
+    if (f->flags & MOTE_WIRE_F_WARNING) rd_string_list(&r, &f->warnings);
     if (f->flags & MOTE_WIRE_F_PAYLOAD) {
         const uint8_t *start = r.p;
         uint16_t n = rd_u16(&r);
         /* each entry: [string] key (2+) and [bytes] value (4+) */
         if (n > rd_left(&r) / 6) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
         for (uint32_t i = 0; i < n && !r.err; i++) {
-            rd_string(&r);
-            rd_bytes(&r);
+            rd_string(&r, NULL);
+            rd_bytes(&r, NULL);
         }
         if (!r.err) {
             f->payload.ptr = start;
@@ -525,12 +553,32 @@ static mote_err check_ctx(const mote_wire *w, const mote_buf *out)
     return MOTE_OK;
 }
 
-/* Finish a one-shot request: patch, take the stream, or roll back. */
-static mote_err finish(mote_wire *w, wr *o, size_t start, uint8_t op, uint64_t tag, int *stream)
+/* STARTUP's body: {"CQL_VERSION": "3.0.0"} as a [string map]. */
+static const uint8_t startup_body[] = {0, 1, 0, 11, 'C', 'Q', 'L', '_', 'V', 'E', 'R', 'S',
+                                       'I', 'O', 'N', 0, 5, '3', '.', '0', '.', '0'};
+
+/* A request whose body is parts[0..n) one after the other, preceded (len4)
+ * by their total length as an [int] ([bytes], [long string]); with n == 1
+ * and a NULL part, by -1 (a null [bytes]). One frame, or nothing. */
+static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op, bool len4,
+                        const mote_view *parts, size_t n, int *stream)
 {
-    mote_err e = o->err ? o->err : patch_length(o->b, start);
+    mote_err e = check_ctx(w, out);
+    if (e) return e;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!parts[i].ptr && parts[i].len) return MOTE_ERR_INVALID;
+        if (parts[i].len > MOTE_CQL_MAX_LEN - total) return MOTE_ERR_OVERFLOW;
+        total += parts[i].len;
+    }
+    wr o = {out, MOTE_OK};
+    size_t start = out->len;
+    w_header(&o, w, op);
+    if (len4) w_u32(&o, n == 1 && !parts[0].ptr ? UINT32_MAX : (uint32_t)total);
+    for (size_t i = 0; i < n; i++) w_put(&o, parts[i].ptr, parts[i].len);
+    e = o.err ? o.err : patch_length(out, start);
     if (e) {
-        o->b->len = start;
+        out->len = start;
         return e;
     }
     int s = take_slot(w, tag, op);
@@ -538,93 +586,39 @@ static mote_err finish(mote_wire *w, wr *o, size_t start, uint8_t op, uint64_t t
     return MOTE_OK;
 }
 
-/* STARTUP's body: {"CQL_VERSION": "3.0.0"} as a [string map]. */
-static const uint8_t startup_body[] = {0, 1, 0, 11, 'C', 'Q', 'L', '_', 'V', 'E', 'R', 'S',
-                                       'I', 'O', 'N', 0, 5, '3', '.', '0', '.', '0'};
-
-/* A request whose body is one run of bytes: [type] 0 raw, 1 [bytes],
- * 2 [long string]. */
-static mote_err simple(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op, int form,
-                       const void *p, size_t n, int *stream)
-{
-    mote_err e = check_ctx(w, out);
-    if (e) return e;
-    if (!p && n) return MOTE_ERR_INVALID;
-    wr o = {out, MOTE_OK};
-    size_t start = out->len;
-    w_header(&o, w, op);
-    if (form == 0) {
-        w_put(&o, p, n);
-    } else if (form == 1 && !p) {
-        w_u32(&o, UINT32_MAX);   /* null token */
-    } else {
-        w_long_str(&o, p, n);    /* [bytes] and [long string] share the layout */
-    }
-    return finish(w, &o, start, op, tag, stream);
-}
-
 mote_err mote_wire_startup(mote_wire *w, mote_buf *out, uint64_t tag, int *stream)
 {
-    return simple(w, out, tag, MOTE_WIRE_STARTUP, 0, startup_body, sizeof startup_body, stream);
+    mote_view v = {startup_body, sizeof startup_body};
+    return oneshot(w, out, tag, MOTE_WIRE_STARTUP, false, &v, 1, stream);
 }
 
 mote_err mote_wire_options(mote_wire *w, mote_buf *out, uint64_t tag, int *stream)
 {
-    return simple(w, out, tag, MOTE_WIRE_OPTIONS, 0, NULL, 0, stream);
+    return oneshot(w, out, tag, MOTE_WIRE_OPTIONS, false, NULL, 0, stream);
 }
 
 mote_err mote_wire_auth_response(mote_wire *w, mote_buf *out, uint64_t tag, const void *token,
                                  size_t n, int *stream)
 {
-    return simple(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, 1, token, n, stream);
+    mote_view v = {(const uint8_t *)token, n};
+    return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, true, &v, 1, stream);
 }
 
 mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char *cql,
                            size_t len, int *stream)
 {
-    if (!cql && !len) cql = "";
-    return simple(w, out, tag, MOTE_WIRE_PREPARE, 2, cql, len, stream);
+    mote_view v = {(const uint8_t *)(cql ? cql : ""), len};
+    if (!cql && len) v.ptr = NULL;
+    return oneshot(w, out, tag, MOTE_WIRE_PREPARE, true, &v, 1, stream);
 }
 
 mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const char *user,
                               size_t ulen, const char *password, size_t plen, int *stream)
 {
-    mote_err e = check_ctx(w, out);
-    if (e) return e;
-    if ((!user && ulen) || (!password && plen)) return MOTE_ERR_INVALID;
-    if (ulen > MOTE_CQL_MAX_LEN - 2 || plen > MOTE_CQL_MAX_LEN - 2 - ulen) {
-        return MOTE_ERR_OVERFLOW;
-    }
-    wr o = {out, MOTE_OK};
-    size_t start = out->len;
-    w_header(&o, w, MOTE_WIRE_AUTH_RESPONSE);
-    w_u32(&o, (uint32_t)(2 + ulen + plen));
-    w_u8(&o, 0);
-    w_put(&o, user, ulen);
-    w_u8(&o, 0);
-    w_put(&o, password, plen);
-    return finish(w, &o, start, MOTE_WIRE_AUTH_RESPONSE, tag, stream);
-}
-
-mote_err mote_wire_register(mote_wire *w, mote_buf *out, uint64_t tag, const char *const *types,
-                            size_t n, int *stream)
-{
-    mote_err e = check_ctx(w, out);
-    if (e) return e;
-    if (!types && n) return MOTE_ERR_INVALID;
-    if (n > 0xffff) return MOTE_ERR_OVERFLOW;
-    wr o = {out, MOTE_OK};
-    size_t start = out->len;
-    w_header(&o, w, MOTE_WIRE_REGISTER);
-    w_u16(&o, (uint16_t)n);
-    for (size_t i = 0; i < n; i++) {
-        if (!types[i]) {
-            o.err = MOTE_ERR_INVALID;
-            break;
-        }
-        w_short_str(&o, types[i], strlen(types[i]));
-    }
-    return finish(w, &o, start, MOTE_WIRE_REGISTER, tag, stream);
+    static const uint8_t nul = 0;
+    mote_view v[4] = {{&nul, 1}, {(const uint8_t *)user, ulen}, {&nul, 1},
+                      {(const uint8_t *)password, plen}};
+    return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, true, v, 4, stream);
 }
 
 /* ---- requests with values ------------------------------------------------- */
@@ -636,60 +630,64 @@ mote_err mote_wire_register(mote_wire *w, mote_buf *out, uint64_t tag, const cha
 #define Q_SERIAL 0x10
 #define Q_TIMESTAMP 0x20
 
-static mote_err req_fail(mote_wire_req *r, mote_err e)
+static MOTE_NOINLINE mote_err req_fail(mote_wire_req *r, mote_err e)
 {
     if (!r->err) r->err = e;
     return r->err;
 }
 
-/* Common start: checks, header, stream taken. */
+/* Start QUERY (stmt: the text), EXECUTE (stmt: the id) or BATCH (len: the
+ * batch type): header with a stream taken, the statement, and for QUERY and
+ * EXECUTE [consistency] <flags> and a [short] value count; for BATCH the
+ * type and a [short] statement count. The values flag and the count are
+ * taken back at the end if no value comes. */
 static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
-                          uint8_t op, const mote_wire_params *p)
+                          uint8_t op, const void *stmt, size_t len, const mote_wire_params *p)
 {
     if (!r) return MOTE_ERR_INVALID;
     memset(r, 0, sizeof *r);
     r->stream = -1;
     r->value_at = SIZE_MAX;
+    r->count_at = SIZE_MAX;
     mote_err e = check_ctx(w, out);
+    if (!e && ((!stmt && len && op != MOTE_WIRE_BATCH) ||
+               (p && !p->paging_state.ptr && p->paging_state.len)))
+        e = MOTE_ERR_INVALID;
     if (e) return r->err = e;
     if (p) {
         r->p = *p;
     } else {
         r->p.consistency = MOTE_WIRE_ONE;
     }
-    if (!r->p.paging_state.ptr && r->p.paging_state.len) return r->err = MOTE_ERR_INVALID;
     r->w = w;
     r->out = out;
     r->opcode = op;
     r->start = out->len;
     wr o = {out, MOTE_OK};
     w_header(&o, w, op);
-    if (o.err) {
-        r->w = NULL;
-        return r->err = o.err;
+    r->stream = o.err ? -1 : take_slot(w, tag, op);
+    if (op == MOTE_WIRE_BATCH) {
+        w_u8(&o, (uint8_t)len);
+    } else {
+        if (op == MOTE_WIRE_QUERY) {
+            w_long_str(&o, stmt, len);
+        } else {
+            w_short_str(&o, stmt, len);
+        }
+        uint8_t flags = Q_VALUES;
+        if (r->p.skip_metadata) flags |= Q_SKIP_METADATA;
+        if (r->p.page_size > 0) flags |= Q_PAGE_SIZE;
+        if (r->p.paging_state.ptr) flags |= Q_PAGING_STATE;
+        if (r->p.serial_consistency) flags |= Q_SERIAL;
+        if (r->p.has_timestamp) flags |= Q_TIMESTAMP;
+        w_u16(&o, r->p.consistency);
+        r->flags_at = out->len;
+        w_u8(&o, flags);
+        r->count_at = out->len;
     }
-    r->stream = take_slot(w, tag, op);
-    return MOTE_OK;
-}
-
-/* After the statement: [consistency] <flags> [short] value count (QUERY,
- * EXECUTE). The values flag and the count are taken back at the end if no
- * value comes. */
-static mote_err req_params_head(mote_wire_req *r, wr *o)
-{
-    uint8_t flags = Q_VALUES;
-    if (r->p.skip_metadata) flags |= Q_SKIP_METADATA;
-    if (r->p.page_size > 0) flags |= Q_PAGE_SIZE;
-    if (r->p.paging_state.ptr) flags |= Q_PAGING_STATE;
-    if (r->p.serial_consistency) flags |= Q_SERIAL;
-    if (r->p.has_timestamp) flags |= Q_TIMESTAMP;
-    w_u16(o, r->p.consistency);
-    r->flags_at = r->out->len;
-    w_u8(o, flags);
-    r->count_at = r->out->len;
-    w_u16(o, 0);
-    if (o->err) {
-        req_fail(r, o->err);
+    w_u16(&o, 0);
+    if (o.err) {
+        req_fail(r, o.err);
         mote_wire_abort(r);
     }
     return r->err;
@@ -698,73 +696,22 @@ static mote_err req_params_head(mote_wire_req *r, wr *o)
 mote_err mote_wire_query_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                const char *cql, size_t len, const mote_wire_params *p)
 {
-    mote_err e = req_begin(r, w, out, tag, MOTE_WIRE_QUERY, p);
-    if (e) return e;
-    if (!cql && len) {
-        req_fail(r, MOTE_ERR_INVALID);
-        mote_wire_abort(r);
-        return r->err;
-    }
-    wr o = {out, MOTE_OK};
-    w_long_str(&o, cql, len);
-    if (o.err) {
-        req_fail(r, o.err);
-        mote_wire_abort(r);
-        return r->err;
-    }
-    return req_params_head(r, &o);
+    return req_begin(r, w, out, tag, MOTE_WIRE_QUERY, cql, len, p);
 }
 
 mote_err mote_wire_execute_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                  const void *id, size_t idlen, const mote_wire_params *p)
 {
-    mote_err e = req_begin(r, w, out, tag, MOTE_WIRE_EXECUTE, p);
-    if (e) return e;
-    if (!id && idlen) {
-        req_fail(r, MOTE_ERR_INVALID);
-        mote_wire_abort(r);
-        return r->err;
-    }
-    wr o = {out, MOTE_OK};
-    w_short_str(&o, id, idlen);
-    if (o.err) {
-        req_fail(r, o.err);
-        mote_wire_abort(r);
-        return r->err;
-    }
-    return req_params_head(r, &o);
+    return req_begin(r, w, out, tag, MOTE_WIRE_EXECUTE, id, idlen, p);
 }
 
 mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                int type, const mote_wire_params *p)
 {
-    if (p && (p->page_size || p->paging_state.ptr || p->paging_state.len || p->skip_metadata)) {
-        if (r) {
-            memset(r, 0, sizeof *r);
-            r->stream = -1;
-            r->err = MOTE_ERR_INVALID;
-        }
-        return MOTE_ERR_INVALID;
-    }
-    if (type < MOTE_WIRE_BATCH_LOGGED || type > MOTE_WIRE_BATCH_COUNTER) {
-        if (r) {
-            memset(r, 0, sizeof *r);
-            r->stream = -1;
-            r->err = MOTE_ERR_INVALID;
-        }
-        return MOTE_ERR_INVALID;
-    }
-    mote_err e = req_begin(r, w, out, tag, MOTE_WIRE_BATCH, p);
-    if (e) return e;
-    wr o = {out, MOTE_OK};
-    w_u8(&o, (uint8_t)type);
-    w_u16(&o, 0);            /* statement count, patched at the end */
-    r->count_at = SIZE_MAX;  /* no statement yet */
-    if (o.err) {
-        req_fail(r, o.err);
-        mote_wire_abort(r);
-    }
-    return r->err;
+    /* (bad: out NULL, so req_begin says INVALID) */
+    bool bad = (unsigned)type > MOTE_WIRE_BATCH_COUNTER ||
+               (p && (p->page_size || p->paging_state.ptr || p->skip_metadata));
+    return req_begin(r, w, bad ? NULL : out, tag, MOTE_WIRE_BATCH, NULL, (size_t)type, p);
 }
 
 /* Write the value count of the statement that is complete. */
@@ -773,12 +720,19 @@ static void patch_count(mote_wire_req *r)
     if (r->count_at != SIZE_MAX) mote_be_store16(r->out->data + r->count_at, (uint16_t)r->nvalues);
 }
 
-static mote_err batch_stmt(mote_wire_req *r, uint8_t kind, const void *p, size_t n)
+/* Is the request open, with no value open? Else STATE (sticky). */
+static mote_err req_ready(mote_wire_req *r)
 {
     if (!r) return MOTE_ERR_INVALID;
-    if (r->err) return r->err;
-    if (!r->w || r->opcode != MOTE_WIRE_BATCH) return req_fail(r, MOTE_ERR_STATE);
-    if (r->value_at != SIZE_MAX) return req_fail(r, MOTE_ERR_STATE);
+    if (!r->err && (!r->w || r->value_at != SIZE_MAX)) r->err = MOTE_ERR_STATE;
+    return r->err;
+}
+
+static mote_err batch_stmt(mote_wire_req *r, uint8_t kind, const void *p, size_t n)
+{
+    mote_err e = req_ready(r);
+    if (e) return e;
+    if (r->opcode != MOTE_WIRE_BATCH) return req_fail(r, MOTE_ERR_STATE);
     if (!p && n) return req_fail(r, MOTE_ERR_INVALID);
     if (r->nstmts == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
     patch_count(r);
@@ -808,38 +762,28 @@ mote_err mote_wire_batch_prepared(mote_wire_req *r, const void *id, size_t idlen
     return batch_stmt(r, 1, id, idlen);
 }
 
-/* May a value be added now? */
-static mote_err value_ok(mote_wire_req *r)
-{
-    if (!r) return MOTE_ERR_INVALID;
-    if (r->err) return r->err;
-    if (!r->w || r->count_at == SIZE_MAX || r->value_at != SIZE_MAX) {
-        return req_fail(r, MOTE_ERR_STATE);
-    }
-    if (r->nvalues == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
-    return MOTE_OK;
-}
-
-/* [int] n then the value's bytes, reserved once. */
+/* [int] n then len bytes of v, reserved once (the hot path: a row's values). */
 static mote_err put_value(mote_wire_req *r, int32_t n, const void *v, size_t len)
 {
-    mote_err e = value_ok(r);
+    mote_err e = req_ready(r);
     if (e) return e;
+    if (r->count_at == SIZE_MAX) return req_fail(r, MOTE_ERR_STATE);
+    if (r->nvalues == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
     mote_buf *b = r->out;
     e = mote_buf_reserve(b, 4 + len);
     if (e) return req_fail(r, e);
     uint8_t *d = b->data + b->len;
     mote_be_store32(d, (uint32_t)n);
     if (len) memcpy(d + 4, v, len);
-    mote_buf_commit(b, 4 + len);
+    b->len += 4 + len;
     r->nvalues++;
     return MOTE_OK;
 }
 
 mote_err mote_wire_value(mote_wire_req *r, const void *v, size_t n)
 {
-    if (r && !v && n) return req_fail(r, MOTE_ERR_INVALID);
-    if (r && n > MOTE_CQL_MAX_LEN) return req_fail(r, MOTE_ERR_OVERFLOW);
+    if (r && ((!v && n) || n > MOTE_CQL_MAX_LEN))
+        return req_fail(r, n > MOTE_CQL_MAX_LEN ? MOTE_ERR_OVERFLOW : MOTE_ERR_INVALID);
     return put_value(r, (int32_t)n, v, n);
 }
 
@@ -855,14 +799,9 @@ mote_err mote_wire_value_unset(mote_wire_req *r)
 
 mote_err mote_wire_value_open(mote_wire_req *r)
 {
-    mote_err e = value_ok(r);
-    if (e) return e;
-    wr o = {r->out, MOTE_OK};
-    size_t at = r->out->len;
-    w_u32(&o, 0);
-    if (o.err) return req_fail(r, o.err);
-    r->value_at = at;
-    return MOTE_OK;
+    mote_err e = put_value(r, 0, NULL, 0);
+    if (!e) r->value_at = r->out->len - 4;  /* its length comes at close */
+    return e;
 }
 
 mote_err mote_wire_value_close(mote_wire_req *r)
@@ -876,7 +815,6 @@ mote_err mote_wire_value_close(mote_wire_req *r)
     if (n > MOTE_CQL_MAX_LEN) return req_fail(r, MOTE_ERR_OVERFLOW);
     mote_be_store32(r->out->data + r->value_at, (uint32_t)n);
     r->value_at = SIZE_MAX;
-    r->nvalues++;
     return MOTE_OK;
 }
 
@@ -891,43 +829,37 @@ void mote_wire_abort(mote_wire_req *r)
 
 mote_err mote_wire_end(mote_wire_req *r, int *stream)
 {
-    if (!r) return MOTE_ERR_INVALID;
-    if (!r->err && !r->w) r->err = MOTE_ERR_STATE;
-    if (!r->err && r->value_at != SIZE_MAX) r->err = MOTE_ERR_STATE;
-    if (!r->err && r->opcode == MOTE_WIRE_BATCH && r->nstmts == 0) r->err = MOTE_ERR_STATE;
-    if (r->err) {
-        mote_wire_abort(r);
-        return r->err;
-    }
-    mote_buf *b = r->out;
-    wr o = {b, MOTE_OK};
-    if (r->opcode == MOTE_WIRE_BATCH) {
+    mote_err e = req_ready(r);
+    if (!e && r->opcode == MOTE_WIRE_BATCH && r->nstmts == 0) e = req_fail(r, MOTE_ERR_STATE);
+    mote_buf *b = r ? r->out : NULL;
+    wr o = {b, e};
+    if (!e) {
         patch_count(r);
-        mote_be_store16(b->data + r->start + MOTE_WIRE_HEADER + 1, (uint16_t)r->nstmts);
-        uint8_t flags = 0;
-        if (r->p.serial_consistency) flags |= Q_SERIAL;
-        if (r->p.has_timestamp) flags |= Q_TIMESTAMP;
-        w_u16(&o, r->p.consistency);
-        w_u8(&o, flags);
-    } else {
-        if (r->nvalues == 0) {
-            /* nothing bound: no values flag, no count (the count is the
-             * last thing written) */
-            b->len = r->count_at;
-            b->data[r->flags_at] &= (uint8_t)~Q_VALUES;
+        if (r->opcode == MOTE_WIRE_BATCH) {
+            mote_be_store16(b->data + r->start + MOTE_WIRE_HEADER + 1, (uint16_t)r->nstmts);
+            w_u16(&o, r->p.consistency);
+            w_u8(&o, (uint8_t)((r->p.serial_consistency ? Q_SERIAL : 0) |
+                               (r->p.has_timestamp ? Q_TIMESTAMP : 0)));
         } else {
-            patch_count(r);
+            if (r->nvalues == 0) {
+                /* nothing bound: no values flag, no count (the count is
+                 * the last thing written) */
+                b->len = r->count_at;
+                b->data[r->flags_at] &= (uint8_t)~Q_VALUES;
+            }
+            if (r->p.page_size > 0) w_u32(&o, (uint32_t)r->p.page_size);
+            if (r->p.paging_state.ptr) w_long_str(&o, r->p.paging_state.ptr, r->p.paging_state.len);
         }
-        if (r->p.page_size > 0) w_u32(&o, (uint32_t)r->p.page_size);
-        if (r->p.paging_state.ptr) w_long_str(&o, r->p.paging_state.ptr, r->p.paging_state.len);
+        if (r->p.serial_consistency) w_u16(&o, r->p.serial_consistency);
+        if (r->p.has_timestamp) w_u64(&o, (uint64_t)r->p.timestamp);
+        if (!o.err) o.err = patch_length(b, r->start);
     }
-    if (r->p.serial_consistency) w_u16(&o, r->p.serial_consistency);
-    if (r->p.has_timestamp) w_u64(&o, (uint64_t)r->p.timestamp);
-    mote_err e = o.err ? o.err : patch_length(b, r->start);
-    if (e) {
-        req_fail(r, e);
-        mote_wire_abort(r);
-        return e;
+    if (o.err) {
+        if (r) {
+            req_fail(r, o.err);
+            mote_wire_abort(r);
+        }
+        return o.err;
     }
     if (stream) *stream = r->stream;
     r->w = NULL;
@@ -944,7 +876,8 @@ mote_err mote_wire_strings(mote_wire_list *it, mote_view raw)
     if (raw.len == 0) return MOTE_OK;
     rd r;
     rd_init(&r, raw.ptr, raw.len);
-    mote_view v = rd_string_list(&r);
+    mote_view v;
+    rd_string_list(&r, &v);
     if (r.err) return r.err;
     it->p = raw.ptr + 2;
     it->end = v.ptr + v.len;
@@ -957,7 +890,8 @@ bool mote_wire_list_next(mote_wire_list *it, mote_view *s)
     if (!it || it->left == 0) return false;
     rd r;
     rd_init(&r, it->p, (size_t)(it->end - it->p));
-    mote_view v = rd_string(&r);
+    mote_view v;
+    rd_string(&r, &v);
     if (r.err) {
         it->left = 0;
         return false;
@@ -986,7 +920,8 @@ mote_err mote_wire_parse_authenticate(const mote_wire_frame *f, mote_view *authe
     rd r;
     mote_err e = body_of(f, MOTE_WIRE_AUTHENTICATE, &r);
     if (e) return e;
-    mote_view v = rd_string(&r);
+    mote_view v;
+    rd_string(&r, &v);
     if (r.err) return r.err;
     if (authenticator) *authenticator = v;
     return MOTE_OK;
@@ -998,7 +933,8 @@ mote_err mote_wire_parse_auth_token(const mote_wire_frame *f, mote_view *token)
     mote_err e = body_of(f, MOTE_WIRE_AUTH_SUCCESS, &r);
     if (e == MOTE_ERR_TYPE) e = body_of(f, MOTE_WIRE_AUTH_CHALLENGE, &r);
     if (e) return e;
-    mote_view v = rd_bytes(&r);
+    mote_view v;
+    rd_bytes(&r, &v);
     if (r.err) return r.err;
     if (token) *token = v;
     return MOTE_OK;
@@ -1014,8 +950,8 @@ mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap 
     const uint8_t *start = r.p;
     if (n > rd_left(&r) / 4) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
     for (uint32_t i = 0; i < n && !r.err; i++) {
-        rd_string(&r);
-        rd_string_list(&r);
+        rd_string(&r, NULL);
+        rd_string_list(&r, NULL);
     }
     if (r.err) return r.err;
     m->p = start;
@@ -1029,8 +965,10 @@ bool mote_wire_multimap_next(mote_wire_multimap *m, mote_view *key, mote_wire_li
     if (!m || m->left == 0) return false;
     rd r;
     rd_init(&r, m->p, (size_t)(m->end - m->p));
-    mote_view k = rd_string(&r);
-    mote_view l = rd_string_list(&r);
+    mote_view k;
+    rd_string(&r, &k);
+    mote_view l;
+    rd_string_list(&r, &l);
     if (r.err) {
         m->left = 0;
         return false;
@@ -1042,22 +980,22 @@ bool mote_wire_multimap_next(mote_wire_multimap *m, mote_view *key, mote_wire_li
     return true;
 }
 
-static bool view_is(mote_view v, const char *s)
+/* Targets and event types are told apart by their first letter (the spec's
+ * words all differ there): KEYSPACE, TABLE/TYPE, FUNCTION/AGGREGATE. */
+static uint8_t first(mote_view v)
 {
-    size_t n = strlen(s);
-    return v.len == n && memcmp(v.ptr, s, n) == 0;
+    return v.len ? v.ptr[0] : 0;
 }
 
 static void rd_schema_change(rd *r, mote_wire_schema_change *c)
 {
-    c->change = rd_string(r);
-    c->target = rd_string(r);
-    c->keyspace = rd_string(r);
-    if (r->err || view_is(c->target, "KEYSPACE")) return;
-    c->name = rd_string(r);
-    if (view_is(c->target, "FUNCTION") || view_is(c->target, "AGGREGATE")) {
-        c->arg_types = rd_string_list(r);
-    }
+    rd_string(r, &c->change);
+    rd_string(r, &c->target);
+    rd_string(r, &c->keyspace);
+    uint8_t t = first(c->target);
+    if (r->err || t == 'K') return;
+    rd_string(r, &c->name);
+    if (t == 'F' || t == 'A') rd_string_list(r, &c->arg_types);
 }
 
 /* Metadata: rows (prepared false) or a prepared statement's bind markers. */
@@ -1076,24 +1014,24 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
         r->p += (size_t)npk * 2;
         m->flags &= MOTE_WIRE_META_GLOBAL_SPEC;  /* the only flag bind metadata has */
     } else if (m->flags & MOTE_WIRE_META_MORE_PAGES) {
-        m->paging_state = rd_bytes(r);
+        rd_bytes(r, &m->paging_state);
     }
     if (r->err || (m->flags & MOTE_WIRE_META_NO_METADATA)) return;
     bool global = m->flags & MOTE_WIRE_META_GLOBAL_SPEC;
     if (global) {
-        m->keyspace = rd_string(r);
-        m->table = rd_string(r);
+        rd_string(r, &m->keyspace);
+        rd_string(r, &m->table);
     }
     /* a spec is at least a name (2) and an option id (2) */
     if (m->ncols > rd_left(r) / 4) rd_fail(r, MOTE_ERR_BAD_LENGTH);
     const uint8_t *start = r->p;
     for (uint32_t i = 0; i < m->ncols && !r->err; i++) {
         if (!global) {
-            rd_string(r);
-            rd_string(r);
+            rd_string(r, NULL);
+            rd_string(r, NULL);
         }
-        rd_string(r);
-        mote_err e = walk_option(r, NULL, 0, NULL, MOTE_WIRE_MAX_OPTION_DEPTH, false);
+        rd_string(r, NULL);
+        mote_err e = skip_option(r);
         if (e) rd_fail(r, e);
     }
     if (!r->err) {
@@ -1125,7 +1063,7 @@ mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
             break;
         }
         const uint8_t *start = r.p;
-        for (uint64_t i = 0; i < cells && !r.err; i++) rd_bytes(&r);
+        for (uint64_t i = 0; i < cells && !r.err; i++) rd_bytes(&r, NULL);
         if (!r.err) {
             res->rows.ptr = start;
             res->rows.len = (size_t)(r.p - start);
@@ -1133,10 +1071,10 @@ mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
         break;
     }
     case MOTE_WIRE_RESULT_SET_KEYSPACE:
-        res->keyspace = rd_string(&r);
+        rd_string(&r, &res->keyspace);
         break;
     case MOTE_WIRE_RESULT_PREPARED:
-        res->id = rd_string(&r);
+        rd_string(&r, &res->id);
         rd_meta(&r, &res->bind, true);
         rd_meta(&r, &res->meta, false);
         break;
@@ -1181,12 +1119,12 @@ bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
         col.keyspace = m->keyspace;
         col.table = m->table;
     } else {
-        col.keyspace = rd_string(&r);
-        col.table = rd_string(&r);
+        rd_string(&r, &col.keyspace);
+        rd_string(&r, &col.table);
     }
-    col.name = rd_string(&r);
+    rd_string(&r, &col.name);
     const uint8_t *t = r.p;
-    walk_option(&r, NULL, 0, NULL, MOTE_WIRE_MAX_OPTION_DEPTH, false);
+    skip_option(&r);
     if (r.err) {
         it->left = 0;
         return false;
@@ -1216,7 +1154,8 @@ bool mote_wire_cell_next(mote_wire_cells *it, mote_view *cell, uint32_t *row, ui
     if (!it || it->row >= it->nrows) return false;
     rd r;
     rd_init(&r, it->p, (size_t)(it->end - it->p));
-    mote_view v = rd_bytes(&r);
+    mote_view v;
+    rd_bytes(&r, &v);
     if (r.err) {
         it->row = it->nrows;
         return false;
@@ -1232,6 +1171,27 @@ bool mote_wire_cell_next(mote_wire_cells *it, mote_view *cell, uint32_t *row, ui
     return true;
 }
 
+/* The code-specific bodies of ERROR, as programs: per code (its high byte;
+ * the low byte is 0 for all of them) the number of fields, then per field
+ * its form and where it goes in mote_wire_error. Table, not code: the
+ * Cortex-M size budget. */
+enum { EF_U16 = 1, EF_I32, EF_BOOL, EF_STR, EF_LIST };
+#define EF(form, field) form, (uint8_t)offsetof(mote_wire_error, field)
+static const uint8_t err_prog[] = {
+    0x10, 3, EF(EF_U16, consistency), EF(EF_I32, required), EF(EF_I32, alive),
+    0x11, 4, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
+             EF(EF_STR, write_type),
+    0x12, 4, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
+             EF(EF_BOOL, data_present),
+    0x13, 5, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
+             EF(EF_I32, numfailures), EF(EF_BOOL, data_present),
+    0x14, 3, EF(EF_STR, keyspace), EF(EF_STR, function), EF(EF_LIST, arg_types),
+    0x15, 5, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
+             EF(EF_I32, numfailures), EF(EF_STR, write_type),
+    0x24, 2, EF(EF_STR, keyspace), EF(EF_STR, table),
+    0x25, 1, EF(EF_STR, id),
+    0};
+
 mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
 {
     rd r;
@@ -1240,43 +1200,18 @@ mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
     if (!e) return MOTE_ERR_INVALID;
     memset(e, 0, sizeof *e);
     e->code = rd_i32(&r);
-    e->message = rd_string(&r);
-    switch (e->code) {
-    case MOTE_WIRE_E_UNAVAILABLE:
-        e->consistency = rd_u16(&r);
-        e->required = rd_i32(&r);
-        e->alive = rd_i32(&r);
-        break;
-    case MOTE_WIRE_E_WRITE_TIMEOUT:
-    case MOTE_WIRE_E_READ_TIMEOUT:
-    case MOTE_WIRE_E_READ_FAILURE:
-    case MOTE_WIRE_E_WRITE_FAILURE:
-        e->consistency = rd_u16(&r);
-        e->received = rd_i32(&r);
-        e->blockfor = rd_i32(&r);
-        if (e->code == MOTE_WIRE_E_READ_FAILURE || e->code == MOTE_WIRE_E_WRITE_FAILURE) {
-            e->numfailures = rd_i32(&r);
+    rd_string(&r, &e->message);
+    const uint8_t *op = err_prog;
+    while (*op && (e->code & 0xffff00ff || op[0] != (uint32_t)e->code >> 8)) op += 2 + 2 * op[1];
+    for (unsigned i = 0, n = *op ? op[1] : 0; i < n; i++) {
+        char *at = (char *)e + op[3 + 2 * i];
+        switch (op[2 + 2 * i]) {
+        case EF_U16: *(uint16_t *)(void *)at = rd_u16(&r); break;
+        case EF_I32: *(int32_t *)(void *)at = rd_i32(&r); break;
+        case EF_BOOL: *(bool *)at = rd_u8(&r) != 0; break;
+        case EF_STR: rd_string(&r, (mote_view *)(void *)at); break;
+        default: rd_string_list(&r, (mote_view *)(void *)at); break;
         }
-        if (e->code == MOTE_WIRE_E_WRITE_TIMEOUT || e->code == MOTE_WIRE_E_WRITE_FAILURE) {
-            e->write_type = rd_string(&r);
-        } else {
-            e->data_present = rd_u8(&r) != 0;
-        }
-        break;
-    case MOTE_WIRE_E_FUNCTION_FAILURE:
-        e->keyspace = rd_string(&r);
-        e->function = rd_string(&r);
-        e->arg_types = rd_string_list(&r);
-        break;
-    case MOTE_WIRE_E_ALREADY_EXISTS:
-        e->keyspace = rd_string(&r);
-        e->table = rd_string(&r);
-        break;
-    case MOTE_WIRE_E_UNPREPARED:
-        e->id = rd_string(&r);
-        break;
-    default:
-        break;
     }
     if (r.err) {
         int32_t code = e->code;
@@ -1300,14 +1235,16 @@ mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
     if (e) return e;
     if (!ev) return MOTE_ERR_INVALID;
     memset(ev, 0, sizeof *ev);
-    ev->type = rd_string(&r);
-    if (view_is(ev->type, "TOPOLOGY_CHANGE") || view_is(ev->type, "STATUS_CHANGE")) {
-        ev->change = rd_string(&r);
+    rd_string(&r, &ev->type);
+    /* TOPOLOGY_CHANGE, STATUS_CHANGE, SCHEMA_CHANGE */
+    uint8_t t0 = first(ev->type), t1 = ev->type.len > 1 ? ev->type.ptr[1] : 0;
+    if (t0 == 'T' || (t0 == 'S' && t1 == 'T')) {
+        rd_string(&r, &ev->change);
         uint8_t n = rd_u8(&r);
         if (!r.err && n != 4 && n != 16) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
-        ev->address = rd_raw(&r, n);
+        rd_raw(&r, n, &ev->address);
         ev->port = rd_i32(&r);
-    } else if (view_is(ev->type, "SCHEMA_CHANGE")) {
+    } else if (t0 == 'S' && t1 == 'C') {
         rd_schema_change(&r, &ev->schema);
     }
     if (r.err) memset(ev, 0, sizeof *ev);
@@ -1323,139 +1260,94 @@ mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
  * composite key is hashed from its parts without being assembled.
  */
 typedef struct mm3 {
-    uint64_t h1, h2;
+    uint64_t h[2];
     uint64_t total;
     uint8_t buf[16];
     unsigned nbuf;
 } mm3;
-
-#define MM_C1 0x87c37b91114253d5ull
-#define MM_C2 0x4cf5ad432745937full
 
 static uint64_t rotl64(uint64_t v, unsigned n)
 {
     return (v << n) | (v >> (64 - n));
 }
 
-static uint64_t fmix64(uint64_t k)
+static MOTE_NOINLINE uint64_t fmix64(uint64_t k)
 {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ull;
-    k ^= k >> 33;
-    return k;
+    k = (k ^ (k >> 33)) * 0xff51afd7ed558ccdull;
+    k = (k ^ (k >> 33)) * 0xc4ceb9fe1a85ec53ull;
+    return k ^ (k >> 33);
 }
 
-static uint64_t load_le64(const uint8_t *p)
+/* Mix buf[0..nbuf) into the state as two little-endian words: a whole
+ * block (round true), or the tail (round false: bytes widened as signed,
+ * Cassandra's quirk - each one XORed in sign-extended - and no rotation of
+ * the state, as MurmurHash3 ends). The two lanes differ only in their
+ * constants: one loop over a table (Cortex-M size; 64-bit arithmetic is
+ * long on a 32-bit core). */
+static MOTE_NOINLINE void mm3_mixin(mm3 *m, bool round)
 {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
-    return v;
+    static const uint64_t c[2] = {0x87c37b91114253d5ull, 0x4cf5ad432745937full};
+    static const uint32_t add[2] = {0x52dce729, 0x38495ab5};
+    uint64_t k[2] = {0, 0};
+    for (unsigned i = m->nbuf; i-- > 0;) {
+        uint8_t b = m->buf[i];
+        k[i >> 3] = k[i >> 3] << 8 ^ (round ? b : (uint64_t)(int64_t)(int8_t)b);
+    }
+    m->nbuf = 0;
+    for (unsigned j = 0; j < 2; j++) {
+        m->h[j] ^= rotl64(k[j] * c[j], 31 + 2 * j) * c[j ^ 1];
+        if (round) m->h[j] = (rotl64(m->h[j], 27 + 4 * j) + m->h[j ^ 1]) * 5 + add[j];
+    }
 }
 
-static void mm3_block(mm3 *m, const uint8_t *p)
-{
-    uint64_t k1 = load_le64(p), k2 = load_le64(p + 8);
-    k1 *= MM_C1;
-    k1 = rotl64(k1, 31);
-    k1 *= MM_C2;
-    m->h1 ^= k1;
-    m->h1 = rotl64(m->h1, 27);
-    m->h1 += m->h2;
-    m->h1 = m->h1 * 5 + 0x52dce729;
-    k2 *= MM_C2;
-    k2 = rotl64(k2, 33);
-    k2 *= MM_C1;
-    m->h2 ^= k2;
-    m->h2 = rotl64(m->h2, 31);
-    m->h2 += m->h1;
-    m->h2 = m->h2 * 5 + 0x38495ab5;
-}
-
-static void mm3_update(mm3 *m, const uint8_t *p, size_t n)
+static MOTE_NOINLINE void mm3_update(mm3 *m, const uint8_t *p, size_t n)
 {
     m->total += n;
-    if (m->nbuf) {
-        while (n && m->nbuf < 16) {
-            m->buf[m->nbuf++] = *p++;
-            n--;
-        }
-        if (m->nbuf < 16) return;
-        mm3_block(m, m->buf);
-        m->nbuf = 0;
+    while (n--) {
+        m->buf[m->nbuf++] = *p++;
+        if (m->nbuf == 16) mm3_mixin(m, true);
     }
-    for (; n >= 16; n -= 16, p += 16) mm3_block(m, p);
-    memcpy(m->buf, p, n);
-    m->nbuf = (unsigned)n;
 }
 
 static int64_t mm3_token(mm3 *m)
 {
-    uint64_t k1 = 0, k2 = 0;
-    for (unsigned i = m->nbuf; i-- > 0;) {
-        /* the Java quirk: (long) of a signed byte */
-        uint64_t b = (uint64_t)(int64_t)(int8_t)m->buf[i];
-        if (i >= 8) {
-            k2 ^= b << (8 * (i - 8));
-        } else {
-            k1 ^= b << (8 * i);
-        }
-    }
-    if (m->nbuf > 8) {
-        k2 *= MM_C2;
-        k2 = rotl64(k2, 33);
-        k2 *= MM_C1;
-        m->h2 ^= k2;
-    }
-    if (m->nbuf) {
-        k1 *= MM_C1;
-        k1 = rotl64(k1, 31);
-        k1 *= MM_C2;
-        m->h1 ^= k1;
-    }
-    m->h1 ^= m->total;
-    m->h2 ^= m->total;
-    m->h1 += m->h2;
-    m->h2 += m->h1;
-    m->h1 = fmix64(m->h1);
-    m->h2 = fmix64(m->h2);
-    m->h1 += m->h2;
+    /* a zero word mixes to zero: no need to test which words the tail has */
+    mm3_mixin(m, false);
+    m->h[0] ^= m->total;
+    m->h[1] ^= m->total;
+    m->h[0] += m->h[1];
+    m->h[1] += m->h[0];
+    int64_t t = (int64_t)(fmix64(m->h[0]) + fmix64(m->h[1]));
     /* Murmur3Partitioner keeps INT64_MIN for the minimum token (also the
      * token of an empty key) */
-    int64_t t = (int64_t)m->h1;
     return t == INT64_MIN ? INT64_MAX : t;
 }
 
 int64_t mote_wire_token(const void *key, size_t len)
 {
-    if (len == 0 || !key) return INT64_MIN;
-    mm3 m;
-    memset(&m, 0, sizeof m);
-    mm3_update(&m, key, len);
-    return mm3_token(&m);
+    mote_view part = {(const uint8_t *)key, key ? len : 0};
+    int64_t t = INT64_MIN;
+    mote_wire_token_parts(&part, 1, &t);
+    return t;
 }
 
 mote_err mote_wire_token_parts(const mote_view *parts, size_t n, int64_t *token)
 {
     if (!token || !parts || n == 0) return MOTE_ERR_INVALID;
-    for (size_t i = 0; i < n; i++) {
-        if (!parts[i].ptr && parts[i].len) return MOTE_ERR_INVALID;
-        if (n > 1 && parts[i].len > 0xffff) return MOTE_ERR_OVERFLOW;
-    }
-    if (n == 1) {
-        *token = mote_wire_token(parts[0].ptr, parts[0].len);
-        return MOTE_OK;
-    }
     mm3 m;
     memset(&m, 0, sizeof m);
     for (size_t i = 0; i < n; i++) {
-        uint8_t len[2], zero = 0;
-        mote_be_store16(len, (uint16_t)parts[i].len);
-        mm3_update(&m, len, 2);
-        if (parts[i].len) mm3_update(&m, parts[i].ptr, parts[i].len);
-        mm3_update(&m, &zero, 1);
+        size_t len = parts[i].len;
+        if (!parts[i].ptr && len) return MOTE_ERR_INVALID;
+        /* one column: its bytes; several: CompositeType's components */
+        uint8_t hdr[2] = {(uint8_t)(len >> 8), (uint8_t)len}, zero = 0;
+        if (n > 1) {
+            if (len > 0xffff) return MOTE_ERR_OVERFLOW;
+            mm3_update(&m, hdr, 2);
+        }
+        mm3_update(&m, parts[i].ptr, len);
+        if (n > 1) mm3_update(&m, &zero, 1);
     }
-    *token = mm3_token(&m);
+    *token = m.total ? mm3_token(&m) : INT64_MIN;
     return MOTE_OK;
 }

@@ -293,11 +293,6 @@ mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const c
 /* PREPARE of cql[0..len) ([long string]); answered by RESULT Prepared. */
 mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char *cql,
                            size_t len, int *stream);
-/* REGISTER for the event types in types[0..n) (NUL-terminated strings, e.g.
- * "SCHEMA_CHANGE"); answered by READY. */
-mote_err mote_wire_register(mote_wire *w, mote_buf *out, uint64_t tag, const char *const *types,
-                            size_t n, int *stream);
-
 /*
  * Query parameters of QUERY and EXECUTE, and the tail of BATCH. Zero it,
  * then set what is wanted. Fields:
