@@ -41,7 +41,7 @@
  * is therefore the same for a 10 MB and a 10 GB input.
  *
  * Repeated keys in a point: a tag key given twice makes the line bad
- * (reported as DUPLICATE_TAG with the column of the second one), as InfluxDB
+ * (reported as DUPLICATE with the column of the second one), as InfluxDB
  * refuses such a point ("duplicate tags") and a map with a repeated key is
  * not a map (the server would silently keep the last entry). A field key
  * given twice: the last value wins, as in InfluxDB, where the later field
@@ -1032,9 +1032,7 @@ static int handle_point(agent *ag, mote_lp_point *pt)
     uint64_t col;
     e = collect(ag, pt, &r);
     if (e == MOTE_OK && duplicate_tag(pt, &r, r.tag_raw, &col)) {
-        ag->bad++;
-        fprintf(stderr, "lp_agent: bad line %llu, column %llu: DUPLICATE_TAG: tag key given twice\n",
-                (unsigned long long)pt->line, (unsigned long long)col);
+        report(ag, "bad", pt->line, col, MOTE_ERR_DUPLICATE, "tag key given twice");
     } else if (e == MOTE_OK && ag->net) {
         if (net_add_row(ag, ag->net, &r, pt->line, &len) < 0) e = MOTE_ERR_IO;
         else {

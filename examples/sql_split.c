@@ -40,7 +40,11 @@ static int usage(const char *msg)
            "  --chunk: read size (default 4096). Sizes take K, M, G (binary).\n"
            "  Exit 0; 1 if any statement was bad (each reported, the rest split);\n"
            "  2 on a usage or I/O error.\n");
-    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "sql_split: stdout: %s\n", strerror(errno ? errno : EIO));
+        return 2;
+    }
+    return 0;
 }
 
 /* A positive byte count with an optional binary suffix K, M or G ("64K"),

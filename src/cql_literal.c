@@ -1319,3 +1319,29 @@ mote_err mote_cql_literal_format(const mote_cql_type *t, const uint8_t *in, size
     *written = o.len;
     return o.len > cap ? MOTE_ERR_SPACE : MOTE_OK;
 }
+
+/* ---- duplicates ------------------------------------------------------------- */
+
+/* Each set element, or map key, against the earlier ones, byte for byte,
+ * with a second iterator: no memory, O(n^2) compares. */
+mote_err mote_cql_find_duplicate(const mote_cql_type *t, const uint8_t *in, size_t len,
+                                 size_t *index)
+{
+    mote_err e = mote_cql_validate(t, in, len);
+    if (e || (t->kind != MOTE_CQL_SET && t->kind != MOTE_CQL_MAP)) return e;
+    size_t odd = t->kind == MOTE_CQL_MAP; /* map: keys are the even elements */
+    mote_cql_iter a, b;
+    mote_cql_value x, y;
+    mote_cql_iter_init(&a, t, in, len);
+    for (size_t i = 0; mote_cql_iter_next(&a, &x); i++) {
+        if (i & odd) continue;
+        mote_cql_iter_init(&b, t, in, len);
+        for (size_t j = 0; j < i && mote_cql_iter_next(&b, &y); j++) {
+            if (!(j & odd) && y.len == x.len && (x.len == 0 || memcmp(y.ptr, x.ptr, x.len) == 0)) {
+                if (index) *index = i >> odd;
+                return MOTE_ERR_DUPLICATE;
+            }
+        }
+    }
+    return MOTE_OK;
+}

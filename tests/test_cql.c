@@ -696,6 +696,9 @@ static void golden_values_validate_and_rebuild(void **state)
         fld[3][strcspn(fld[3], "\n")] = '\0';
         bool follow = strcmp(fld[3], "py,go") == 0 || strcmp(fld[3], "cassandra") == 0;
         if (strcmp(fld[2], "-") == 0) continue;
+        /* list/map/tuple of counter: clients encode them, the server and
+         * mote refuse the type (test_cql_type.c server_type_rules) */
+        if (strstr(fld[0], "counter") && !strstr(fld[0], "vector<counter")) continue;
         const mote_cql_type *t;
         if (mote_cql_type_parse(fld[0], strlen(fld[0]), nodes, 64, NULL, &t)) fail_msg("type %s", fld[0]);
         size_t hl = strlen(fld[2]);

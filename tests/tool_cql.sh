@@ -107,6 +107,9 @@ if [ -f "$GOLD" ]; then
             err encode "$type" "$literal"
             continue
         fi
+        # a list/set/map/tuple of counter: clients encode it, the server
+        # (and mote) refuse the type
+        case "$type" in *'vector<counter'*) ;; *counter*) err encode "$type" "$literal"; continue ;; esac
         enc "$type" "$literal" "$hex"
         total=$((total + 1))
         [ "$lit" = "$literal" ] && same=$((same + 1))

@@ -65,10 +65,11 @@ typedef struct mote_cql_literal_error {
  * Parse text[0..len) (no NUL needed; a NUL byte is an ordinary, refused
  * character) as one literal of type t, whole (trailing spaces allowed), and
  * write the value's bytes, without the [bytes] length prefix of the cell, to
- * out[0..cap). out may be NULL with cap 0 to measure. t and written MUST be
- * valid; err may be NULL.
- * Returns MOTE_OK (*written = size), MOTE_ERR_SPACE (*written = the size
- * needed; out holds nothing useful), or, with err filled in:
+ * out[0..cap). out NULL with cap 0 measures (MOTE_OK, *written = the size).
+ * t and written MUST be valid; err may be NULL.
+ * Returns MOTE_OK (*written = size), MOTE_ERR_SPACE (out too small;
+ * *written = the size needed; out holds nothing useful), or, with err filled
+ * in:
  *   MOTE_ERR_SYNTAX      brackets, separators, an unterminated string, text
  *                        after the value;
  *   MOTE_ERR_BAD_VALUE   a scalar that is not a value of its type;
@@ -92,6 +93,23 @@ mote_err mote_cql_literal_parse(const mote_cql_type *t, const char *text, size_t
  */
 mote_err mote_cql_literal_format(const mote_cql_type *t, const uint8_t *in, size_t len,
                                  char *out, size_t cap, size_t *written, mote_arena *scratch);
+
+/*
+ * Duplicates (the decision is in mote/cql.h: decoders accept them, as the
+ * server does). mote_cql_find_duplicate validates the value (its errors as
+ * mote_cql_validate), then compares each element of a top-level set, or each
+ * key of a top-level map, with the earlier ones byte for byte. Returns
+ * MOTE_ERR_DUPLICATE with *index (may be NULL) = the position of the later
+ * of the first equal pair (element or key number, from 0), or MOTE_OK (also
+ * for types other than set and map). Nested sets and maps are not searched:
+ * call it on each element (the iterator gives their bytes). Byte equality is
+ * value equality for every canonical encoding; the server's comparators also
+ * take 1.0 and 1.00 (decimal) or varints with redundant sign bytes as equal.
+ * No memory, O(n^2) comparisons. (It lives here, in the hosted module, to
+ * keep the Cortex-M library within its size budget.)
+ */
+mote_err mote_cql_find_duplicate(const mote_cql_type *t, const uint8_t *in, size_t len,
+                                 size_t *index);
 
 #ifdef __cplusplus
 }

@@ -78,7 +78,7 @@ points = [dict(p) for p in expected['points']]
 bad = [(b['line'], b['code']) for b in expected['bad_lines']]
 extra = []
 extra.append(b'dup,t=a,t=b f=1')                                  # bad: tag twice
-bad.append((lines0 + 1, 'DUPLICATE_TAG'))
+bad.append((lines0 + 1, 'DUPLICATE'))
 dup_col = 9
 extra.append(b'dupf,t=a f=1,f=2,g="x",g=3i,h="s",h="t\\"u" 5000000')  # last wins
 points.append({'measurement': 'dupf', 'tags': [['t', 'a']], 'fields': [['f', 2.0], ['g', 3.0]],
@@ -102,7 +102,7 @@ check(r.returncode == 1, 'exit status 1: bad lines and a rejected row (got %d)' 
 for line, code in bad:
     check(re.search(r'bad line %d, column \d+: %s:' % (line, code), err) is not None,
           'bad line %d reported as %s' % (line, code))
-check(re.search(r'bad line %d, column %d: DUPLICATE_TAG' % (lines0 + 1, dup_col), err) is not None,
+check(re.search(r'bad line %d, column %d: DUPLICATE: tag key' % (lines0 + 1, dup_col), err) is not None,
       'the repeated tag key is reported at its second occurrence (column %d)' % dup_col)
 check(re.search(r'rejected line %d: .*[Kk]ey length' % huge_line, err) is not None,
       'the row the server refuses is reported with its line (%d)' % huge_line)
