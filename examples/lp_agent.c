@@ -906,8 +906,15 @@ static int net_pump(agent *ag, net *n, bool block)
         n->preparing = true;
     }
     if (!n->preparing && !n->need_prepare)
-        for (unsigned i = 0; i < n->nslots; i++)
-            if (n->slots[i].state == SLOT_READY && net_build(n, i) != MOTE_OK) break;
+        for (unsigned i = 0; i < n->nslots; i++) {
+            if (n->slots[i].state != SLOT_READY) continue;
+            mote_err be = net_build(n, i);
+            if (be == MOTE_OK) continue;
+            /* tx is sized for a full slot and there is a stream id per slot:
+             * with nothing waiting to go out, a failure would repeat forever */
+            if (n->tx.len == 0) return net_fatal("request", mote_err_message(be));
+            break; /* room again once tx is written */
+        }
     if (net_flush(n) < 0) return -1;
 
     bool progress = false;
