@@ -468,7 +468,7 @@ bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c);
 /*
  * Convert a column's [option] into a mote_cql_type tree in nodes[0..cap)
  * (root nodes[0], stored in *root; *used receives the node count needed,
- * also on MOTE_ERR_SPACE). Native ids map to their kinds (varchar -> text,
+ * also on MOTE_ERR_SPACE; at most 65534 nodes are used, whatever cap). Native ids map to their kinds (varchar -> text,
  * 0x0015 -> duration), list/set/map/tuple to theirs; a UDT becomes a
  * frozen TUPLE of its field types (same wire format; the names are in the
  * option); Custom parses its class name with mote_cql_type_parse (so
