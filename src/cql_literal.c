@@ -709,6 +709,10 @@ static bool scalar(lit *l, const mote_cql_type *t)
     case MOTE_CQL_TEXT:
     case MOTE_CQL_ASCII:
         if (!is_quoted) return lfail_at(l, MOTE_ERR_BAD_VALUE, "quoted string expected", at);
+        /* text is UTF-8 on the wire (the server validates it); the writer
+         * checks only ascii's 7 bits */
+        if (t->kind == MOTE_CQL_TEXT && !mote_utf8_valid(tok, n))
+            return lfail_at(l, MOTE_ERR_BAD_VALUE, "text is not valid UTF-8", at);
         return wcheck(l, mote_cql_write_bytes(w, tok, n), at);
     case MOTE_CQL_BLOB: {
         if (is_quoted || n < 2 || tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X') || n % 2)
