@@ -1038,7 +1038,7 @@ static void put_varint(sink *o, const uint8_t *p, size_t n, bool with_sign)
     char *dig = small_d;
     mote_arena_mark mark = {0};
     if (n > sizeof small_m) {
-        if (!o->scratch) {
+        if (!o->scratch || n > (SIZE_MAX - 2) / 3) {
             o->err = MOTE_ERR_NOMEM;
             return;
         }
