@@ -6,9 +6,9 @@
  *    byte short is SPACE with the same size reported;
  *  - what parses validates, formats, and the formatted literal parses back
  *    to the same bytes (format writes a canonical literal);
- *  - the rest read as value bytes: if they validate, format, then parse and
- *    format again gives the same literal (except time/timeuuid values that
- *    have no literal);
+ *  - the rest read as value bytes: if they validate, they format, the
+ *    literal parses (except time/timeuuid values that have no literal), and
+ *    what it gives formats and parses to itself;
  *  - no access outside the input (it is not NUL-terminated), scratch always
  *    given back.
  */
@@ -80,8 +80,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          * (printed as the raw number) and a timeuuid of another version. */
         if (strstr(tt, "time") && e != MOTE_OK) return 0;
         check(e == MOTE_OK, "formatted value parses");
-        check(mote_cql_literal_format(t, out, n, text2, sizeof text2, &tl2, &scratch) == MOTE_OK &&
-                  tl2 == tl && memcmp(text, text2, tl) == 0, "format is stable");
+        /* the bytes read back can differ (::ffff:a.b.c.d reads as IPv4, a
+         * varint loses redundant sign bytes) but are then a fixed point */
+        check(mote_cql_literal_format(t, out, n, text2, sizeof text2, &tl2, &scratch) == MOTE_OK,
+              "read-back value formats");
+        check(mote_cql_literal_parse(t, text2, tl2, again, sizeof again, &m, &scratch, &err) == MOTE_OK &&
+                  m == n && memcmp(again, out, n) == 0, "read-back value is a fixed point");
     }
     size_t at;
     (void)mote_cql_find_duplicate(t, data + 1, len, &at);

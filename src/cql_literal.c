@@ -709,6 +709,10 @@ static bool scalar(lit *l, const mote_cql_type *t)
     case MOTE_CQL_TEXT:
     case MOTE_CQL_ASCII:
         if (!is_quoted) return lfail_at(l, MOTE_ERR_BAD_VALUE, "quoted string expected", at);
+        /* text is UTF-8 on the wire (the server validates it); the writer
+         * checks only ascii's 7 bits */
+        if (t->kind == MOTE_CQL_TEXT && !mote_utf8_valid(tok, n))
+            return lfail_at(l, MOTE_ERR_BAD_VALUE, "text is not valid UTF-8", at);
         return wcheck(l, mote_cql_write_bytes(w, tok, n), at);
     case MOTE_CQL_BLOB: {
         if (is_quoted || n < 2 || tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X') || n % 2)
@@ -1034,7 +1038,7 @@ static void put_varint(sink *o, const uint8_t *p, size_t n, bool with_sign)
     char *dig = small_d;
     mote_arena_mark mark = {0};
     if (n > sizeof small_m) {
-        if (!o->scratch) {
+        if (!o->scratch || n > (SIZE_MAX - 2) / 3) {
             o->err = MOTE_ERR_NOMEM;
             return;
         }
