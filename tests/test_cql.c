@@ -744,7 +744,9 @@ static void empty_values_and_short_tuples(void **state)
         /* (the writer checks lengths, not duration vints) */
         if (strcmp(scalars[i].type, "duration") != 0 && mote_cql_write_bytes(&w, "", 0) != want)
             fail_msg("write empty %s", scalars[i].type);
-        /* as a list element: [1 element][length 0] */
+        /* as a list element: [1 element][length 0] (not for counter: the
+         * type parser refuses list<counter>, as the server does) */
+        if (!strcmp(scalars[i].type, "counter")) continue;
         char lt[64];
         snprintf(lt, sizeof lt, "list<%s>", scalars[i].type);
         static const uint8_t list1[8] = {0, 0, 0, 1, 0, 0, 0, 0};
