@@ -692,6 +692,9 @@ static int net_open(agent *ag, net *n, const net_opts *o)
      * the per-row statement overhead of a batch, 8 KiB to receive (answers
      * to INSERTs are small; a larger frame is skipped and counted). */
     size_t slot_cap = ag->arena.capacity / 8 * 3 / (n->nslots + 1);
+    /* a batch is one frame: keep it far below the protocol's 256 MiB body
+     * (and row offsets in 32 bits) whatever --arena is */
+    if (slot_cap > (64u << 20)) slot_cap = 64u << 20;
     size_t tx_cap = slot_cap + (size_t)n->batch * (1 + 2 + NET_MAX_ID + 2) + 512;
     size_t rx_cap = 8192;
     n->nslots += 1;
