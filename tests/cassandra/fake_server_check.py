@@ -19,6 +19,8 @@ the scenario says) and records every row it accepted. Pins:
    written.
 4. A server that answers Overloaded forever: the rows fail after the
    bounded number of tries ("gave up"), in bounded time (backoff capped).
+5. Without a server (--hex): a repeated tag key makes the line bad at the
+   second key; a repeated field key: the last value wins.
 """
 import socket
 import struct
@@ -242,6 +244,21 @@ check(rc == 1 and sm == (0, 3, 7) and 'gave up after retries' in err,
       'always Overloaded: 7 retries, then the rows fail (exit %d, %s)' % (rc, sm))
 check(fake.requests == 8 and secs < 10,
       'at most 8 tries, backoff capped (%d requests, %.1f s)' % (fake.requests, secs))
+
+# 5. repeated keys (the same rules with --out, no server): a tag key twice
+# is a bad line at the second key's column; a field key twice, the last wins
+with tempfile.NamedTemporaryFile('wb', suffix='.lp', delete=False) as f:
+    f.write(b'dup,t=a,t=b f=1\nm f=1,g=2,f="x",g=3i 0\n')
+    path = f.name
+r = subprocess.run([agent, '--hex', path], capture_output=True)
+out, err = r.stdout.decode(), r.stderr.decode()
+check(r.returncode == 1 and 'bad line 1, column 9: DUPLICATE' in err,
+      'a repeated tag key: bad line at column 9 (exit %d)' % r.returncode)
+# row 1: text_fields {f: x} and fields {g: 3.0}, nothing else
+fields = '00000001' + '00000001' + '67' + '00000008' + '4008000000000000'
+text = '00000001' + '00000001' + '66' + '00000001' + '78'
+check(out.startswith('row 1:') and out.split()[-2:] == [fields, text],
+      'repeated field keys: the last value wins across fields and text_fields (%r)' % out.strip())
 
 print('1..%d' % n_checks)
 sys.exit(1 if failures else 0)
