@@ -26,7 +26,9 @@ static const char cql_usage[] =
     "(org.apache.cassandra.db.marshal.*). '-' reads the literal or the hex from\n"
     "standard input (hex may then hold spaces and newlines). Hex has no [bytes]\n"
     "length prefix. A bad type, literal or hex is one line on stderr (with the\n"
-    "offset where it went wrong) and exit status 2.\n"
+    "offset where it went wrong) and exit status 2. A set element or map key\n"
+    "given twice (top level) is valid, but the server keeps only one: the value\n"
+    "is printed, a line on stderr names the element, exit status 1.\n"
     TOOL_EXIT_TABLE;
 
 /* All of standard input, NUL-terminated (for messages); NULL after printing
@@ -78,6 +80,17 @@ static int put_hex(const uint8_t *p, size_t n)
     return tool_out_ok(stdout, "stdout");
 }
 
+/* A set element or map key given twice is valid on the wire, and the server
+ * keeps only one (cql.h): print the value, and say so as a bad record. */
+static int check_duplicates(const char *cmd, const mote_cql_type *t, const uint8_t *p, size_t n, int rc)
+{
+    size_t at = 0;
+    if (rc != TOOL_OK || mote_cql_find_duplicate(t, p, n, &at) != MOTE_ERR_DUPLICATE) return rc;
+    fprintf(stderr, "mote: cql %s: %s at element %zu: the server keeps only one\n", cmd,
+            mote_err_name(MOTE_ERR_DUPLICATE), at);
+    return TOOL_DATA_ERROR;
+}
+
 static int cmd_encode(const mote_cql_type *t, const char *lit, size_t len, mote_arena *scratch)
 {
     mote_cql_literal_error err = {0, NULL};
@@ -103,6 +116,7 @@ static int cmd_encode(const mote_cql_type *t, const char *lit, size_t len, mote_
     int rc = e ? tool_usage_error("cql encode: value does not fit the type: %s (%s)",
                                   mote_err_message(e), mote_err_name(e))
                : put_hex(out, got);
+    rc = check_duplicates("encode", t, out, got, rc);
     free(out);
     return rc;
 }
@@ -150,7 +164,6 @@ static int cmd_decode(const mote_cql_type *t, const char *hex, size_t hl, bool f
         out = malloc(cap);
         e = out ? mote_cql_literal_format(t, in, n, out, cap, &len, scratch) : MOTE_ERR_NOMEM;
     }
-    free(in);
     int rc;
     if (e == MOTE_ERR_NOMEM) {
         fputs("mote: out of memory\n", stderr);
@@ -160,8 +173,9 @@ static int cmd_decode(const mote_cql_type *t, const char *hex, size_t hl, bool f
     } else {
         fwrite(out, 1, len, stdout);
         putchar('\n');
-        rc = tool_out_ok(stdout, "stdout");
+        rc = check_duplicates("decode", t, in, n, tool_out_ok(stdout, "stdout"));
     }
+    free(in);
     free(out);
     return rc;
 }

@@ -26,17 +26,17 @@ static const char check_usage[] =
     "usage: mote lp check [--precision ns|us|ms|s] [--chunk BYTES] [--max-line BYTES] [FILE|-]\n"
     "Summarise line protocol: lines, points, errors (the first with positions),\n"
     "distinct series and throughput. Series are counted exactly up to 131072;\n"
-    "beyond, estimated (HyperLogLog, 64 KiB: 'series: ~N +/-1.2%'), so memory\n"
+    "beyond, estimated (HyperLogLog, 256 KiB: 'series: ~N +/-0.6%'), so memory\n"
     "stays bounded. Sizes take a binary suffix: 64K, 16M, 1G.\n"
     TOOL_EXIT_TABLE;
 
 /* Distinct series: counted exactly (a set of 64-bit hashes, at most 2 MiB)
  * up to SERIES_EXACT_MAX series; beyond, estimated by a HyperLogLog sketch of
- * 2^HLL_P one-byte registers (64 KiB) kept from the start, so memory stays
+ * 2^HLL_P one-byte registers (256 KiB) kept from the start, so memory stays
  * bounded whatever the number of series. Relative standard error
- * 1.04 / sqrt(2^HLL_P) = 0.41%; the summary prints three of them (1.2%). */
+ * 1.04 / sqrt(2^HLL_P) = 0.2%; the summary prints three of them (0.6%). */
 #define SERIES_EXACT_MAX ((size_t)1 << 17)
-#define HLL_P 16
+#define HLL_P 18
 
 typedef struct lp_run {
     mote_lp_options opt;
@@ -53,7 +53,7 @@ typedef struct lp_run {
     uint64_t *series;  /* open-addressing set of 64-bit series hashes (0 = empty) */
     size_t series_cap, series_n;
     bool estimating;   /* over SERIES_EXACT_MAX: the set is gone, hll counts */
-    uint8_t hll[1 << HLL_P]; /* HyperLogLog registers, fed from the start */
+    uint8_t *hll;      /* 2^HLL_P HyperLogLog registers, fed from the start */
     uint8_t *key;      /* series key being built */
     size_t key_cap;
 } lp_run;
@@ -352,9 +352,10 @@ static int run(lp_run *r)
      * separator byte per tag). */
     size_t scap = (r->chunk > carry_cap ? r->chunk : carry_cap) * 2 + 16;
     r->scratch = malloc(scap);
+    if (r->check) r->hll = calloc((size_t)1 << HLL_P, 1);
     int status = TOOL_OK;
     mote_lp_stream s;
-    if (!chunk || !carry || !r->scratch) {
+    if (!chunk || !carry || !r->scratch || (r->check && !r->hll)) {
         fputs("mote: out of memory\n", stderr);
         status = TOOL_IO;
     } else if (mote_lp_stream_init(&s, &r->opt, carry, carry_cap) != MOTE_OK) {
@@ -451,6 +452,7 @@ done:
     free(carry);
     free(r->scratch);
     free(r->series);
+    free(r->hll);
     free(r->key);
     return status;
 }
