@@ -39,6 +39,7 @@ static const uint8_t err_codes[] = {
     MOTE_ERR_BAD_TYPE,
     MOTE_ERR_DEPTH,
     MOTE_ERR_MISMATCH,
+    MOTE_ERR_DUPLICATE,
     MOTE_ERR_PROTOCOL,
     MOTE_ERR_UNKNOWN_STREAM,
 };
@@ -83,6 +84,7 @@ static const char err_text[] =
     "BAD_TYPE\0" MSG("type not understood")
     "DEPTH\0" MSG("nesting too deep")
     "MISMATCH\0" MSG("value does not fit the type")
+    "DUPLICATE\0" MSG("set element or map key given twice")
     "PROTOCOL\0" MSG("not a CQL v4 response frame")
     "UNKNOWN_STREAM\0" MSG("response on a stream id not in flight");
 

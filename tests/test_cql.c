@@ -698,6 +698,9 @@ static void golden_values_validate_and_rebuild(void **state)
         fld[3][strcspn(fld[3], "\n")] = '\0';
         bool follow = strcmp(fld[3], "py,go") == 0 || strcmp(fld[3], "cassandra") == 0;
         if (strcmp(fld[2], "-") == 0) continue;
+        /* list/map/tuple of counter: clients encode them, the server and
+         * mote refuse the type (test_cql_type.c server_type_rules) */
+        if (strstr(fld[0], "counter") && !strstr(fld[0], "vector<counter")) continue;
         const mote_cql_type *t;
         if (mote_cql_type_parse(fld[0], strlen(fld[0]), nodes, 64, NULL, &t)) fail_msg("type %s", fld[0]);
         size_t hl = strlen(fld[2]);
@@ -743,7 +746,9 @@ static void empty_values_and_short_tuples(void **state)
         /* (the writer checks lengths, not duration vints) */
         if (strcmp(scalars[i].type, "duration") != 0 && mote_cql_write_bytes(&w, "", 0) != want)
             fail_msg("write empty %s", scalars[i].type);
-        /* as a list element: [1 element][length 0] */
+        /* as a list element: [1 element][length 0] (not for counter: the
+         * type parser refuses list<counter>, as the server does) */
+        if (!strcmp(scalars[i].type, "counter")) continue;
         char lt[64];
         snprintf(lt, sizeof lt, "list<%s>", scalars[i].type);
         static const uint8_t list1[8] = {0, 0, 0, 1, 0, 0, 0, 0};

@@ -104,6 +104,7 @@ typedef enum mote_err {
     MOTE_ERR_BAD_TYPE = 76,          /* type text / marshal class name not understood */
     MOTE_ERR_DEPTH = 77,             /* nesting deeper than the configured limit */
     MOTE_ERR_MISMATCH = 78,          /* value does not fit the type */
+    MOTE_ERR_DUPLICATE = 79,         /* set element or map key given twice */
 
     /* wire, 100..119 */
     MOTE_ERR_PROTOCOL = 100,         /* bytes received are not CQL v4 response frames

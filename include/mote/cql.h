@@ -322,6 +322,18 @@ size_t mote_cql_iter_count(const mote_cql_iter *it);
  */
 MOTE_NODISCARD mote_err mote_cql_validate(const mote_cql_type *t, const uint8_t *in, size_t len);
 
+/*
+ * Duplicates. A set value with two equal elements, or a map value with two
+ * equal keys, is accepted by every decoder, the iterator and
+ * mote_cql_validate, as it is by the server: Cassandra's validation does not
+ * look for duplicates, and when it reads the value a set keeps one of the
+ * equal elements and a map the last value given for a key (LinkedHashSet /
+ * LinkedHashMap), so what is stored can hold fewer elements than what was
+ * sent. A caller that wants to know calls mote_cql_find_duplicate
+ * (mote/cql_literal.h, hosted builds), which reports the first one as
+ * MOTE_ERR_DUPLICATE with its position.
+ */
+
 /* ---- general element-by-element writer -----------------------------------
  *
  * Builds a value of any type, null tuple components included, by walking the
