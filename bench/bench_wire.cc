@@ -17,6 +17,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -36,9 +37,10 @@ struct Row {
         mote_view k[2] = {{(const uint8_t *)"host", 4}, {(const uint8_t *)"region", 6}};
         mote_view v[2] = {{(const uint8_t *)"server01", 8}, {(const uint8_t *)"eu-west", 7}};
         size_t sz = 0;
-        mote_cql_map_size(MOTE_CQL_TEXT, k, MOTE_CQL_TEXT, v, 2, &sz);
+        if (mote_cql_map_size(MOTE_CQL_TEXT, k, MOTE_CQL_TEXT, v, 2, &sz) != MOTE_OK) std::abort();
         tags.resize(sz);
-        mote_cql_encode_map(MOTE_CQL_TEXT, k, MOTE_CQL_TEXT, v, 2, tags.data(), sz, nullptr);
+        size_t wrote = 0;
+        if (mote_cql_encode_map(MOTE_CQL_TEXT, k, MOTE_CQL_TEXT, v, 2, tags.data(), sz, &wrote) != MOTE_OK) std::abort();
         mote_be_store64(ts, 1700000000000ull);
         mote_be_storef64(val, 0.64);
         mote_be_store64(n, 42);
@@ -73,7 +75,7 @@ void execute_5_mote(benchmark::State &st)
     Conn c;
     static uint8_t mem[1 << 16];
     mote_buf out;
-    mote_buf_init_fixed(&out, mem, sizeof mem);
+    if (mote_buf_init_fixed(&out, mem, sizeof mem) != MOTE_OK) std::abort();
     mote_wire_params p{};
     p.consistency = MOTE_WIRE_LOCAL_ONE;
     for (auto _ : st) {
@@ -95,7 +97,7 @@ void execute_5_memcpy(benchmark::State &st)
     Conn c;
     static uint8_t mem[1 << 16];
     mote_buf out;
-    mote_buf_init_fixed(&out, mem, sizeof mem);
+    if (mote_buf_init_fixed(&out, mem, sizeof mem) != MOTE_OK) std::abort();
     mote_wire_params p{};
     p.consistency = MOTE_WIRE_LOCAL_ONE;
     mote_wire_req r;
@@ -121,7 +123,7 @@ void batch_100x5_mote(benchmark::State &st)
     Conn c;
     static uint8_t mem[1 << 16];
     mote_buf out;
-    mote_buf_init_fixed(&out, mem, sizeof mem);
+    if (mote_buf_init_fixed(&out, mem, sizeof mem) != MOTE_OK) std::abort();
     mote_wire_params p{};
     p.consistency = MOTE_WIRE_LOCAL_ONE;
     for (auto _ : st) {
