@@ -42,19 +42,291 @@ static int parse_dialect(const char *s, mote_scan_dialect *d)
     return -1;
 }
 
-static int print_result(mote_err e, const mote_scan_token *tok)
+/* ---- JSON output ------------------------------------------------------
+ * The writer is the CLI's cost (the scanner under it runs several GB/s), so
+ * it fills one large buffer itself instead of going through stdio per byte:
+ * text is checked for UTF-8 and escaped eight bytes at a time, and only the
+ * words that hold a byte needing attention are walked byte by byte. */
+
+enum { OUT_CAP = 1u << 16 };
+
+typedef struct out_buf {
+    uint8_t *p;
+    size_t len;
+    FILE *f;
+    int failed; /* a write failed: stop writing, exit 1 */
+} out_buf;
+
+static void out_flush(out_buf *o)
+{
+    if (o->len && !o->failed && fwrite(o->p, 1, o->len, o->f) != o->len) {
+        fputs("mote: write error on standard output\n", stderr);
+        o->failed = 1;
+    }
+    o->len = 0;
+}
+
+/* Room for n more bytes (n <= OUT_CAP). */
+static inline uint8_t *out_room(out_buf *o, size_t n)
+{
+    if (OUT_CAP - o->len < n) out_flush(o);
+    return o->p + o->len;
+}
+
+static void out_str(out_buf *o, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(out_room(o, n), s, n);
+    o->len += n;
+}
+
+static void out_u64(out_buf *o, uint64_t v)
+{
+    char t[20];
+    size_t n = 0;
+    do {
+        t[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    uint8_t *d = out_room(o, n);
+    for (size_t i = 0; i < n; i++) d[i] = (uint8_t)t[n - 1 - i];
+    o->len += n;
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+static inline uint64_t load64(const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+/* Bit 7 of each byte of w that is < 0x20, '"' or '\\'. The lowest set bit
+ * is exact (a subtraction's borrow only reaches bytes above a true hit),
+ * which is all the callers use. */
+static inline uint64_t needs_escape(uint64_t w)
+{
+    uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
+    return ((w - ONES * 0x20) & ~w & HIGHS) | ((q - ONES) & ~q & HIGHS) |
+           ((b - ONES) & ~b & HIGHS);
+}
+
+/* Length of the run of bytes >= 0x80 at p[0..avail) (at least 1 when
+ * p[0] is one). Valid UTF-8 is ASCII bytes and whole multibyte sequences,
+ * whose bytes are all >= 0x80, so text is valid iff each such run is. */
+static inline size_t high_run(const uint8_t *p, size_t avail)
+{
+    size_t i = 0;
+    while (avail - i >= 8) {
+        uint64_t lo = ~load64(p + i) & HIGHS;
+        if (lo) return i + (size_t)__builtin_ctzll(lo) / 8;
+        i += 8;
+    }
+    while (i < avail && p[i] >= 0x80) i++;
+    return i;
+}
+
+/* Valid UTF-8 (RFC 3629; the library's validator decides each run of
+ * non-ASCII bytes), ASCII words skipped eight bytes at a time. */
+static bool utf8_ok(const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (n - i >= 8) {
+            uint64_t h = load64(p + i) & HIGHS;
+            if (!h) {
+                i += 8;
+                continue;
+            }
+            i += (size_t)__builtin_ctzll(h) / 8;
+        } else if (p[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len = high_run(p + i, n - i);
+        if (!mote_utf8_valid(p + i, len)) return false;
+        i += len;
+    }
+    return true;
+}
+
+enum { SLACK = 16 }; /* an 8-byte word store and a 4-byte sequence past a segment */
+
+/* p[0..n) as the inside of a JSON string: only '"', '\\' and bytes below
+ * 0x20 are escaped (the short forms where JSON has them). With check set,
+ * stops and returns false at the first byte that is not UTF-8 (the caller
+ * then drops what was written); otherwise the bytes must be UTF-8. */
+static bool out_json_text(out_buf *o, const uint8_t *p, size_t n, bool check)
+{
+    static const char hex[] = "0123456789abcdef";
+    const uint8_t *s = p, *pend = p + n;
+    while (s < pend) {
+        /* a segment whose worst case (6 output bytes per input byte) fits */
+        size_t seg = (OUT_CAP - o->len) / 6;
+        if (seg < 64 + SLACK) {
+            out_flush(o);
+            seg = OUT_CAP / 6;
+        }
+        seg -= SLACK;
+        if (seg > (size_t)(pend - s)) seg = (size_t)(pend - s);
+        uint8_t *d = o->p + o->len;
+        const uint8_t *end = s + seg;
+        while (s < end) {
+            uint8_t c;
+            if (pend - s >= 8) {
+                uint64_t w = load64(s), m = needs_escape(w) | (check ? w & HIGHS : 0);
+                memcpy(d, &w, 8); /* the clean bytes before the first hit */
+                if (!m) {
+                    d += 8;
+                    s += 8;
+                    continue;
+                }
+                size_t k = (size_t)__builtin_ctzll(m) / 8;
+                d += k;
+                s += k;
+                if (s >= end) break;
+            }
+            c = *s;
+            if (c >= 0x80) {
+                /* the run, cut before a lead byte where it leaves the
+                 * segment (past it by 3 bytes at most: within the slack) */
+                size_t len = high_run(s, (size_t)(pend - s)), cap = (size_t)(end - s) + 3;
+                if (len > cap) {
+                    len = cap;
+                    while (len && (s[len] & 0xc0) == 0x80) len--;
+                    if (!len) len = 1; /* not UTF-8 anyway */
+                }
+                if (check && !mote_utf8_valid(s, len)) return false;
+                memcpy(d, s, len);
+                d += len;
+                s += len;
+                continue;
+            }
+            s++;
+            if (c >= 0x20 && c != '"' && c != '\\') {
+                *d++ = c;
+                continue;
+            }
+            *d++ = '\\';
+            switch (c) {
+            case '"': case '\\': *d++ = c; break;
+            case '\n': *d++ = 'n'; break;
+            case '\t': *d++ = 't'; break;
+            case '\r': *d++ = 'r'; break;
+            case '\b': *d++ = 'b'; break;
+            case '\f': *d++ = 'f'; break;
+            default:
+                memcpy(d, "u00", 3);
+                d[3] = (uint8_t)hex[c >> 4];
+                d[4] = (uint8_t)hex[c & 15];
+                d += 5;
+            }
+        }
+        o->len = (size_t)(d - o->p);
+    }
+    return true;
+}
+
+/* p[0..n) as standard base64 with padding (RFC 4648). */
+static void out_base64(out_buf *o, const uint8_t *p, size_t n)
+{
+    static const char b64[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    while (n) {
+        size_t seg = (OUT_CAP - o->len) / 4 * 3;
+        if (seg < 48) {
+            out_flush(o);
+            seg = OUT_CAP / 4 * 3;
+        }
+        if (seg > n) seg = n;
+        uint8_t *d = o->p + o->len;
+        size_t i = 0;
+        for (; seg - i >= 3; i += 3, d += 4) {
+            uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
+            d[0] = (uint8_t)b64[v >> 18];
+            d[1] = (uint8_t)b64[v >> 12 & 63];
+            d[2] = (uint8_t)b64[v >> 6 & 63];
+            d[3] = (uint8_t)b64[v & 63];
+        }
+        if (i < seg) { /* only in the last segment: seg == n there */
+            uint32_t v = (uint32_t)p[i] << 16 | (seg - i > 1 ? (uint32_t)p[i + 1] << 8 : 0);
+            d[0] = (uint8_t)b64[v >> 18];
+            d[1] = (uint8_t)b64[v >> 12 & 63];
+            d[2] = seg - i > 1 ? (uint8_t)b64[v >> 6 & 63] : '=';
+            d[3] = '=';
+            d += 4;
+            i = seg;
+        }
+        o->len = (size_t)(d - o->p);
+        p += seg;
+        n -= seg;
+    }
+}
+
+/* A token's bytes: as "text" when they are UTF-8, else as "base64". A token
+ * whose worst case fits the buffer is checked while it is escaped (one pass;
+ * on a bad byte the output is dropped); a longer one is checked first. */
+static void out_token_text(out_buf *o, const uint8_t *p, size_t n)
+{
+    static const char text_key[] = ",\"text\":\"";
+    size_t need = n / 6 < OUT_CAP ? n * 6 + sizeof text_key + SLACK : OUT_CAP + 1;
+    if (need <= OUT_CAP) {
+        out_room(o, need);
+        size_t mark = o->len;
+        out_str(o, text_key);
+        if (out_json_text(o, p, n, true)) return;
+        o->len = mark;
+    } else if (utf8_ok(p, n)) {
+        out_str(o, text_key);
+        out_json_text(o, p, n, false);
+        return;
+    }
+    out_str(o, ",\"base64\":\"");
+    out_base64(o, p, n);
+}
+
+static const char *kind_name(const mote_scan_token *tok)
+{
+    switch (tok->kind) {
+    case MOTE_SCAN_STATEMENT: return "statement";
+    case MOTE_SCAN_COMMAND: return "command";
+    case MOTE_SCAN_COPY_DATA: return "copy_data";
+    case MOTE_SCAN_COPY_END: return "copy_end";
+    case MOTE_SCAN_COMMENT: return "comment";
+    }
+    return "unknown";
+}
+
+static int print_result(out_buf *o, mote_err e, const mote_scan_token *tok)
 {
     if (e == MOTE_OK) {
-        printf("{\"line\":%" PRIu64 ",\"column\":%" PRIu64 ",\"offset\":%" PRIu64
-               ",\"length\":%zu,\"text\":",
-               tok->pos.line, tok->pos.column, tok->pos.offset, tok->text.len);
-        tool_json_string(stdout, tok->text.ptr, tok->text.len);
-        fputs("}\n", stdout);
+        out_str(o, "{\"line\":");
+        out_u64(o, tok->pos.line);
+        out_str(o, ",\"column\":");
+        out_u64(o, tok->pos.column);
+        out_str(o, ",\"offset\":");
+        out_u64(o, tok->pos.offset);
+        out_str(o, ",\"length\":");
+        out_u64(o, tok->text.len);
+        out_str(o, ",\"kind\":\"");
+        out_str(o, kind_name(tok));
+        out_str(o, tok->flags & MOTE_SCAN_TOK_DELIM ? "\",\"terminated\":true"
+                                                     : "\",\"terminated\":false");
+        out_token_text(o, tok->text.ptr, tok->text.len);
+        out_str(o, "\"}\n");
         return 0;
     }
-    printf("{\"error\":\"%s\",\"message\":", mote_err_name((int)e));
-    tool_json_string(stdout, (const uint8_t *)tok->message, strlen(tok->message));
-    printf(",\"line\":%" PRIu64 ",\"offset\":%" PRIu64 "}\n", tok->pos.line, tok->pos.offset);
+    out_str(o, "{\"error\":\"");
+    out_str(o, mote_err_name((int)e));
+    out_str(o, "\",\"message\":\"");
+    out_json_text(o, (const uint8_t *)tok->message, strlen(tok->message), false);
+    out_str(o, "\",\"line\":");
+    out_u64(o, tok->pos.line);
+    out_str(o, ",\"offset\":");
+    out_u64(o, tok->pos.offset);
+    out_str(o, "}\n");
     return 1;
 }
 
@@ -102,17 +374,18 @@ static int sql_split(int argc, char **argv)
     }
     cfg.max_token = max_stmt;
 
-    /* The carry grows through a pool on a heap-backed arena: old storage goes
-     * back to the pool, so memory follows the longest statement. */
+    /* The carry is the only allocation of its own heap-backed arena, so it
+     * grows by realloc of its block: large blocks are remapped in place,
+     * not copied, and the old storage is not kept beside the new (with a
+     * pool, growing past L/2 held L/2 + L bytes). Memory follows the
+     * longest statement. */
     mote_arena arena;
-    mote_pool pool;
     mote_buf carry;
-    if (mote_arena_init(&arena, NULL, 0, mote_heap_alloc, NULL) != MOTE_OK ||
-        mote_pool_init(&pool, &arena, 0) != MOTE_OK) {
+    if (mote_arena_init(&arena, NULL, 0, mote_heap_alloc, NULL) != MOTE_OK) {
         fputs("mote: out of memory\n", stderr);
         return TOOL_DATA_ERROR;
     }
-    mote_buf_init_pool(&carry, &pool, 0);
+    mote_buf_init_arena(&carry, &arena, 0);
     mote_scanner sc;
     mote_err e = mote_scan_init(&sc, &cfg, &carry);
     if (e != MOTE_OK) {
@@ -126,7 +399,10 @@ static int sql_split(int argc, char **argv)
         return TOOL_USAGE;
     }
     uint8_t *buf = malloc(chunk);
-    if (!buf) {
+    out_buf out = {malloc(OUT_CAP), 0, stdout, 0};
+    if (!buf || !out.p) {
+        free(buf);
+        free(out.p);
         fputs("mote: out of memory\n", stderr);
         if (in != stdin) fclose(in);
         mote_arena_destroy(&arena);
@@ -146,15 +422,21 @@ static int sql_split(int argc, char **argv)
             mote_scan_finish(&sc);
         }
         while ((e = mote_scan_next(&sc, &tok)) != MOTE_ERR_NEED_MORE) {
-            if (print_result(e, &tok)) status = TOOL_DATA_ERROR;
+            if (print_result(&out, e, &tok)) status = TOOL_DATA_ERROR;
         }
-        if (n == 0) break;
+        if (n == 0 || out.failed) break;
     }
+    out_flush(&out);
+    if (out.failed) status = TOOL_DATA_ERROR;
+    free(out.p);
     free(buf);
     if (in != stdin) fclose(in);
     mote_buf_free(&carry);
     mote_arena_destroy(&arena);
-    if (fflush(stdout) != 0) status = TOOL_DATA_ERROR;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (!out.failed) fputs("mote: write error on standard output\n", stderr);
+        status = TOOL_DATA_ERROR;
+    }
     return status;
 }
 

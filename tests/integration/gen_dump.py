@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Write a mysqldump-like SQL script of about SIZE megabytes (deterministic).
+
+    gen_dump.py SIZE_MB OUT [--longest BYTES]
+
+Tables with multi-row INSERTs whose strings hold quotes, backslash escapes,
+UTF-8 (accents, emoji), semicolons and comment-like text; a routine between
+DELIMITER commands; one statement of --longest bytes (default 4 MiB) in the
+middle. Prints the length of the longest statement (bytes, without its ';').
+Used by bench/run.py (CLI throughput) and the integration suite (max RSS).
+"""
+import random
+import sys
+
+
+def repr_note(rnd):
+    return "'note'" if rnd.randrange(2) else "'caf\u00e9 \U0001F600'"
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    size = int(float(sys.argv[1]) * 1e6)
+    out = sys.argv[2]
+    longest_req = 4 << 20
+    if len(sys.argv) > 4 and sys.argv[3] == '--longest':
+        longest_req = int(sys.argv[4])
+    rnd = random.Random(11)
+    words = ['alpha', 'beta', 'gamma', 'delta', 'zeta', 'alpha', "it\\'s", 'semi;colon', 'back\\\\slash', 'caf\u00e9', 'na\u00efve',
+             '\U0001F600', '-- not a comment', '/* nor this */', 'tab\\there', 'line\\nbreak',
+             '"dq"', 'x' * 40, '\u65e5\u672c\u8a9e']
+    head = ('-- MariaDB dump 10.19  Distrib 10.11\n/*!40101 SET NAMES utf8mb4 */;\n'
+            '/*!40103 SET TIME_ZONE=\'+00:00\' */;\n'
+            'DROP TABLE IF EXISTS `t`;\nCREATE TABLE `t` (\n  `id` int NOT NULL,\n'
+            '  `s` text,\n  `price` decimal(10,2),\n  `created` datetime,\n  `note` text,\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;\n'
+            'DELIMITER ;;\nCREATE PROCEDURE p() BEGIN SELECT 1; SELECT \'a;b\'; END ;;\n'
+            'DELIMITER ;\n')
+    longest = 0
+    written = 0
+    row_id = 0
+    big_done = False
+    with open(out, 'wb') as f:
+        f.write(head.encode())
+        written += len(head)
+        while written < size:
+            if not big_done and written >= size // 2:
+                body = 'INSERT INTO `t` VALUES (0,\'' + 'y' * (longest_req - 40) + '\')'
+                stmt = body.encode()
+                big_done = True
+            else:
+                rows = []
+                for _ in range(rnd.randint(200, 1200)):
+                    row_id += 1
+                    w = rnd.choice(words)
+                    rows.append(f"({row_id},'{w} {rnd.randrange(1000)}',{rnd.randrange(10000)}."
+                                f"{rnd.randrange(100):02d},'2024-{1 + rnd.randrange(12):02d}-"
+                                f"{1 + rnd.randrange(28):02d} 12:{rnd.randrange(60):02d}:00',"
+                                f"{'NULL' if rnd.randrange(5) else repr_note(rnd)})")
+                stmt = ('INSERT INTO `t` VALUES ' + ','.join(rows)).encode()
+            longest = max(longest, len(stmt))
+            f.write(stmt + b';\n')
+            written += len(stmt) + 2
+        tail = b'/*!40101 SET SQL_MODE=@OLD_SQL_MODE */;\n-- Dump completed on 2024-01-01\n'
+        f.write(tail)
+    print(longest)
+
+
+if __name__ == '__main__':
+    main()
