@@ -37,6 +37,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,7 @@ typedef struct agent {
     mote_arena arena;
     mote_lp_options opt;
     FILE *out;      /* --out, or NULL */
+    const char *out_name; /* for messages */
     int hex;
     unsigned long long points, bad, bytes_in, bytes_out;
 } agent;
@@ -79,19 +81,40 @@ static int usage(const char *msg)
                "  --precision P     timestamp unit of the input (default ns)\n"
                "  --out FILE        write rows: five [bytes] cells per row ('-' = stdout)\n"
                "  --hex             print each row's cells as hex\n"
-               "Statistics go to stderr. Exit 0, 1 if any line was bad, 2 on usage/I/O error.\n");
+               "Sizes take a binary suffix: 256K, 1M (1K = 1024 bytes).\n"
+               "Statistics go to stderr. Exit 0; 1 if any line was bad (each reported, the\n"
+               "rest processed); 2 on a usage or I/O error (one line: WHAT: REASON).\n");
+    if (!msg && (fflush(stdout) != 0 || ferror(stdout))) {
+        fprintf(stderr, "lp_agent: stdout: %s\n", strerror(errno ? errno : EIO));
+        return 2;
+    }
     return msg ? 2 : 0;
 }
 
-/* A positive byte count (mote's own exact integer parser, no locale). */
+/* A positive byte count with an optional binary suffix K, M or G ("256K"),
+ * on mote's own exact integer parser (no locale). */
 static int parse_size(const char *s, size_t *out)
 {
+    size_t n = strlen(s);
+    unsigned shift = 0;
+    if (n > 1 && strchr("kKmMgG", s[n - 1])) {
+        char c = s[--n];
+        shift = c == 'k' || c == 'K' ? 10 : c == 'm' || c == 'M' ? 20 : 30;
+    }
     uint64_t v;
-    if (mote_num_parse_u64((const uint8_t *)s, strlen(s), &v) != MOTE_OK || v == 0 ||
-        v > SIZE_MAX / 2)
+    if (mote_num_parse_u64((const uint8_t *)s, n, &v) != MOTE_OK || v == 0 ||
+        v > (SIZE_MAX / 2) >> shift)
         return -1;
-    *out = (size_t)v;
+    *out = (size_t)(v << shift);
     return 0;
+}
+
+/* One line "lp_agent: WHAT: REASON" for a failed read or write; the caller
+ * exits 2. */
+static int io_error(const char *what, int err)
+{
+    fprintf(stderr, "lp_agent: %s: %s\n", what, strerror(err ? err : EIO));
+    return 2;
 }
 
 /* The real bytes of a name or value: the input itself when it holds no
@@ -199,7 +222,7 @@ static mote_err encode_row(agent *ag, const row *r, uint8_t **out, size_t *len)
     return MOTE_OK;
 }
 
-static void print_hex(const uint8_t *p, unsigned long long n)
+static int print_hex(const uint8_t *p, unsigned long long n)
 {
     printf("row %llu:", n);
     for (int c = 0; c < NCELLS; c++) {
@@ -211,6 +234,7 @@ static void print_hex(const uint8_t *p, unsigned long long n)
         p += cl;
     }
     putchar('\n');
+    return ferror(stdout) ? -1 : 0; /* errno holds the reason */
 }
 
 static void report(agent *ag, const char *what, uint64_t line, uint64_t column, mote_err code,
@@ -242,8 +266,15 @@ static int handle_point(agent *ag, mote_lp_point *pt)
     } else {
         ag->points++;
         ag->bytes_out += len;
-        if (ag->hex) print_hex(bytes, ag->points);
-        if (ag->out && fwrite(bytes, 1, len, ag->out) != len) e = MOTE_ERR_IO;
+        /* every write checked: a full disk or a closed pipe stops the agent
+         * with exit 2 instead of dropping rows */
+        if (ag->hex && print_hex(bytes, ag->points) != 0) {
+            io_error("stdout", errno);
+            e = MOTE_ERR_IO;
+        } else if (ag->out && fwrite(bytes, 1, len, ag->out) != len) {
+            io_error(ag->out_name, errno);
+            e = MOTE_ERR_IO;
+        }
     }
     mote_arena_restore(&ag->arena, mark);
     return e == MOTE_ERR_IO ? -1 : 0;
@@ -284,17 +315,16 @@ int main(int argc, char **argv)
     if (arena_size < 4096 || chunk_size > arena_size / 4)
         return usage("--arena must be at least 4096 bytes and four times --chunk");
 
+    /* A closed stdout would be taken by the next open (the input, or the
+     * --out file, which --hex would then write into): refuse it up front. */
+    if ((ag.hex || (out_path && !strcmp(out_path, "-"))) && fcntl(1, F_GETFD) < 0)
+        return io_error("stdout", errno);
     FILE *in = strcmp(in_path, "-") ? fopen(in_path, "rb") : stdin;
-    if (!in) {
-        fprintf(stderr, "lp_agent: %s: %s\n", in_path, strerror(errno));
-        return 2;
-    }
+    if (!in) return io_error(in_path, errno);
     if (out_path) {
         ag.out = strcmp(out_path, "-") ? fopen(out_path, "wb") : stdout;
-        if (!ag.out) {
-            fprintf(stderr, "lp_agent: %s: %s\n", out_path, strerror(errno));
-            return 2;
-        }
+        ag.out_name = strcmp(out_path, "-") ? out_path : "stdout";
+        if (!ag.out) return io_error(out_path, errno);
     }
 
     /* The one allocation: everything below is carved from this block. */
@@ -325,15 +355,15 @@ int main(int argc, char **argv)
     mote_lp_field fields[ARRAY_CAP];
     mote_lp_point pt;
     mote_lp_error err;
-    int io_error = 0;
+    int io_failed = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (int eof = 0; !eof && !io_error;) {
+    for (int eof = 0; !eof && !io_failed;) {
+        errno = 0;
         size_t n = fread(chunk, 1, chunk_size, in);
         if (n == 0) {
-            if (ferror(in)) {
-                fprintf(stderr, "lp_agent: %s: read error\n", in_path);
-                io_error = 1;
+            if (ferror(in)) { /* a directory, a closed descriptor: errno says */
+                io_failed = io_error(strcmp(in_path, "-") ? in_path : "stdin", errno);
                 break;
             }
             eof = 1;
@@ -347,14 +377,20 @@ int main(int argc, char **argv)
             mote_err e = mote_lp_stream_next(&st, &pt, &err);
             if (e == MOTE_ERR_NEED_MORE) break;
             if (e != MOTE_OK) report(&ag, "bad", err.pos.line, err.pos.column, e, err.message);
-            else if (handle_point(&ag, &pt) < 0) {
-                fprintf(stderr, "lp_agent: %s: write error\n", out_path);
-                io_error = 1;
+            else if (handle_point(&ag, &pt) < 0) { /* reported there */
+                io_failed = 1;
                 break;
             }
         }
     }
-    if (ag.out && ag.out != stdout && fclose(ag.out) != 0) io_error = 1;
+    /* the last buffer goes out here: a full disk shows up now or never */
+    if (ag.out && ag.out != stdout) {
+        errno = 0;
+        if ((fflush(ag.out) != 0 || ferror(ag.out)) && !io_failed) io_failed = io_error(out_path, errno);
+        if (fclose(ag.out) != 0 && !io_failed) io_failed = io_error(out_path, errno);
+    }
+    errno = 0;
+    if ((fflush(stdout) != 0 || ferror(stdout)) && !io_failed) io_failed = io_error("stdout", errno);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 
@@ -366,7 +402,10 @@ int main(int argc, char **argv)
             ag.points, ag.bad, ag.bytes_in, ag.bytes_out, secs,
             secs > 0 ? (double)ag.bytes_in / secs / 1e6 : 0.0, as.capacity, as.high_water);
     if (in != stdin) fclose(in);
-    fflush(stdout); /* its buffer may live in the block */
+    /* stdout's buffer may live in the block: close it (checked) before the
+     * block goes */
+    errno = 0;
+    if (fclose(stdout) != 0 && !io_failed) io_failed = io_error("stdout", errno);
     free(block);
-    return io_error ? 2 : ag.bad ? 1 : 0;
+    return io_failed ? 2 : ag.bad ? 1 : 0;
 }

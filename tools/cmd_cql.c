@@ -1030,9 +1030,11 @@ static int cmd_decode(const char *type_text, const char *hex)
 
 int tool_cmd_cql(int argc, char **argv)
 {
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        fputs(cql_usage, stdout);
-        return TOOL_OK;
+    for (int i = 1; i < argc; i++) { /* 'mote cql encode --help' too */
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(cql_usage, stdout);
+            return TOOL_OK;
+        }
     }
     if (argc != 4) {
         fputs(cql_usage, stderr);

@@ -17,11 +17,15 @@ static const char dump_usage[] =
     "usage: mote lp dump [--precision ns|us|ms|s] [--default-time NS] [--chunk BYTES]\n"
     "                    [--max-line BYTES] [FILE|-]\n"
     "Decode line protocol; print one JSON object per line for each point and each\n"
-    "bad line, in input order. Exit status 1 if any line was bad.\n";
+    "bad line, in input order. --chunk: read size (default 64K); --max-line:\n"
+    "longest line kept (default 1M; longer ones are reported as TOO_LONG).\n"
+    "Sizes take a binary suffix: 64K, 16M, 1G.\n"
+    TOOL_EXIT_TABLE;
 static const char check_usage[] =
     "usage: mote lp check [--precision ns|us|ms|s] [--chunk BYTES] [--max-line BYTES] [FILE|-]\n"
     "Summarise line protocol: lines, points, errors (the first with positions),\n"
-    "distinct series and throughput. Exit status 1 if any line was bad.\n";
+    "distinct series and throughput. Sizes take a binary suffix: 64K, 16M, 1G.\n"
+    TOOL_EXIT_TABLE;
 
 typedef struct lp_run {
     mote_lp_options opt;
@@ -29,6 +33,7 @@ typedef struct lp_run {
     size_t max_line;
     const char *path;
     bool check;
+    bool help;         /* --help was printed: nothing else to do */
     /* scratch for unescaping: a view is never longer than a chunk or the carry */
     uint8_t *scratch;
     /* check mode */
@@ -51,7 +56,8 @@ static int parse_args(int argc, char **argv, lp_run *r, const char *usage)
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage, stdout);
-            exit(TOOL_OK);
+            r->help = true;
+            return TOOL_OK;
         } else if (!strcmp(a, "--precision") && i + 1 < argc) {
             const char *p = argv[++i];
             if (!strcmp(p, "ns")) r->opt.precision = MOTE_LP_NS;
@@ -64,11 +70,12 @@ static int parse_args(int argc, char **argv, lp_run *r, const char *usage)
                 return tool_usage_error("--default-time needs an integer (ns)");
             }
         } else if (!strcmp(a, "--chunk") && i + 1 < argc) {
-            if (tool_parse_size(argv[++i], &r->chunk) != 0) {
+            if (tool_parse_size(argv[++i], &r->chunk) != 0 || r->chunk == 0) {
                 return tool_usage_error("--chunk needs a positive byte count");
             }
         } else if (!strcmp(a, "--max-line") && i + 1 < argc) {
-            if (tool_parse_size(argv[++i], &r->max_line) != 0 || r->max_line == SIZE_MAX) {
+            if (tool_parse_size(argv[++i], &r->max_line) != 0 || r->max_line == 0 ||
+                r->max_line > SIZE_MAX / 4) {
                 return tool_usage_error("--max-line needs a positive byte count");
             }
         } else if (a[0] == '-' && a[1] != 0) {
@@ -256,18 +263,18 @@ static int run(lp_run *r)
      * separator byte per tag). */
     size_t scap = (r->chunk > carry_cap ? r->chunk : carry_cap) * 2 + 16;
     r->scratch = malloc(scap);
+    int status = TOOL_OK;
+    mote_lp_stream s;
     if (!chunk || !carry || !r->scratch) {
         fputs("mote: out of memory\n", stderr);
-        return TOOL_DATA_ERROR;
+        status = TOOL_IO;
+    } else if (mote_lp_stream_init(&s, &r->opt, carry, carry_cap) != MOTE_OK) {
+        status = tool_usage_error("bad options");
     }
-    mote_lp_stream s;
-    if (mote_lp_stream_init(&s, &r->opt, carry, carry_cap) != MOTE_OK) {
-        return tool_usage_error("bad options");
-    }
+    if (status != TOOL_OK) goto done;
     mote_lp_tag tags[32];
     mote_lp_field fields[32];
-    int status = TOOL_OK;
-    bool eof = false;
+    bool eof = false, failed = false;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     const unsigned max_shown = 10;
@@ -279,12 +286,15 @@ static int run(lp_run *r)
         if (rc == MOTE_OK) rc = mote_lp_point_decode(&pt, &r->opt, &err);
         if (rc == MOTE_ERR_NEED_MORE) {
             if (eof) break;
-            size_t n = fread(chunk, 1, r->chunk, in);
+            size_t n = tool_read(in, r->path, chunk, r->chunk, &failed);
+            if (failed) {
+                /* unreadable input (a directory, a closed descriptor) is an
+                 * I/O error, not a bad line, and gets no summary: a summary
+                 * of nothing would read as an empty input */
+                status = TOOL_IO;
+                goto done;
+            }
             if (n == 0) {
-                if (ferror(in)) {
-                    fprintf(stderr, "mote: %s: read error\n", r->path);
-                    status = TOOL_DATA_ERROR;
-                }
                 mote_lp_stream_finish(&s);
                 eof = true;
                 continue;
@@ -305,7 +315,8 @@ static int run(lp_run *r)
             if (!r->check) dump_point(r, &pt);
             else if (count_series(r, &pt) != 0) {
                 fputs("mote: out of memory\n", stderr);
-                return TOOL_DATA_ERROR;
+                status = TOOL_IO;
+                goto done;
             }
         } else {
             status = TOOL_DATA_ERROR;
@@ -317,6 +328,11 @@ static int run(lp_run *r)
                        err.pos.line, err.pos.column, err.pos.offset, mote_err_name(err.code),
                        err.message);
             }
+        }
+        /* a failed write stops the work: the rest would be lost as well */
+        if (tool_out_ok(stdout, "stdout")) {
+            status = TOOL_IO;
+            goto done;
         }
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -332,6 +348,7 @@ static int run(lp_run *r)
         printf("throughput: %.1f MB/s (%.3f s)\n", secs > 0 ? (double)r->bytes / secs / 1e6 : 0.0,
                secs);
     }
+done:
     if (in != stdin) fclose(in);
     free(chunk);
     free(carry);
@@ -364,6 +381,6 @@ int tool_cmd_lp(int argc, char **argv)
         return tool_usage_error("unknown lp command '%s' (dump or check)", argv[1]);
     }
     int rc = parse_args(argc - 1, argv + 1, &r, usage);
-    if (rc != TOOL_OK) return rc;
+    if (rc != TOOL_OK || r.help) return rc;
     return run(&r);
 }

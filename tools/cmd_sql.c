@@ -22,9 +22,15 @@ static const char sql_usage[] =
     "  {\"error\":\"CODE\",\"message\":\"...\",\"line\":L,\"offset\":O}\n"
     "--dialect      default generic (\";\", quotes \" and ', backslash escapes)\n"
     "--delimiter    statement delimiter, 1..16 bytes (generic, mysql, postgres)\n"
-    "--max-statement longest statement kept; longer ones are reported as\n"
-    "               TOO_LONG and skipped up to their delimiter\n"
-    "Exit status: 0, 1 if any error was reported, 2 on a usage error.\n";
+    "--max-statement longest statement kept (default 1G = 1 GiB, the largest\n"
+    "               packet MySQL accepts; 0 = no limit: memory then follows the\n"
+    "               longest statement); longer ones are reported as TOO_LONG\n"
+    "               and skipped up to their delimiter\n"
+    "--chunk        read size (default 64K)\n"
+    "Sizes take a binary suffix: 64K, 16M, 1G (1K = 1024 bytes).\n"
+    "Exit status: 0; 1 if any statement error was reported (the rest is still\n"
+    "split); 2 on a usage error or an I/O error (unreadable input, failed write),\n"
+    "with one line 'mote: WHAT: REASON' on stderr.\n";
 
 static int parse_dialect(const char *s, mote_scan_dialect *d)
 {
@@ -54,15 +60,13 @@ typedef struct out_buf {
     uint8_t *p;
     size_t len;
     FILE *f;
-    int failed; /* a write failed: stop writing, exit 1 */
+    int failed; /* a write failed: stop, exit 2 */
 } out_buf;
 
 static void out_flush(out_buf *o)
 {
-    if (o->len && !o->failed && fwrite(o->p, 1, o->len, o->f) != o->len) {
-        fputs("mote: write error on standard output\n", stderr);
-        o->failed = 1;
-    }
+    /* a short write leaves ferror(f) set: the caller reports it */
+    if (o->len && !o->failed && fwrite(o->p, 1, o->len, o->f) != o->len) o->failed = 1;
     o->len = 0;
 }
 
@@ -334,7 +338,10 @@ static int sql_split(int argc, char **argv)
 {
     mote_scan_dialect dialect = MOTE_SCAN_GENERIC;
     const char *delim = NULL, *path = NULL;
-    size_t max_stmt = 0, chunk = 65536;
+    /* 1 GiB: MySQL's max_allowed_packet ceiling, so no real statement is cut;
+     * an unterminated quote in a huge dump stops there instead of taking all
+     * memory. */
+    size_t max_stmt = (size_t)1 << 30, chunk = 65536;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -354,7 +361,7 @@ static int sql_split(int argc, char **argv)
             } else if (strcmp(a, "--max-statement") == 0) {
                 if (tool_parse_size(v, &max_stmt) != 0)
                     return tool_usage_error("sql split: bad --max-statement '%s'", v);
-            } else if (tool_parse_size(v, &chunk) != 0) {
+            } else if (tool_parse_size(v, &chunk) != 0 || chunk == 0) {
                 return tool_usage_error("sql split: bad --chunk '%s'", v);
             }
         } else if (a[0] == '-' && a[1] != 0) {
@@ -383,7 +390,7 @@ static int sql_split(int argc, char **argv)
     mote_buf carry;
     if (mote_arena_init(&arena, NULL, 0, mote_heap_alloc, NULL) != MOTE_OK) {
         fputs("mote: out of memory\n", stderr);
-        return TOOL_DATA_ERROR;
+        return TOOL_IO;
     }
     mote_buf_init_arena(&carry, &arena, 0);
     mote_scanner sc;
@@ -406,38 +413,33 @@ static int sql_split(int argc, char **argv)
         fputs("mote: out of memory\n", stderr);
         if (in != stdin) fclose(in);
         mote_arena_destroy(&arena);
-        return TOOL_DATA_ERROR;
+        return TOOL_IO;
     }
     int status = TOOL_OK;
     mote_scan_token tok;
+    bool failed = false;
     for (;;) {
-        size_t n = fread(buf, 1, chunk, in);
-        if (n > 0) {
-            mote_scan_feed(&sc, buf, n);
-        } else {
-            if (ferror(in)) {
-                fprintf(stderr, "mote: read error on %s\n", path ? path : "-");
-                status = TOOL_DATA_ERROR;
-            }
-            mote_scan_finish(&sc);
+        size_t n = tool_read(in, path, buf, chunk, &failed);
+        if (failed) { /* an unreadable input is not a bad statement: exit 2 */
+            status = TOOL_IO;
+            break;
         }
+        if (n > 0) mote_scan_feed(&sc, buf, n);
+        else mote_scan_finish(&sc);
         while ((e = mote_scan_next(&sc, &tok)) != MOTE_ERR_NEED_MORE) {
             if (print_result(&out, e, &tok)) status = TOOL_DATA_ERROR;
+            if (out.failed) break;
         }
         if (n == 0 || out.failed) break;
     }
     out_flush(&out);
-    if (out.failed) status = TOOL_DATA_ERROR;
+    if (out.failed) status = tool_out_ok(stdout, "stdout"); /* says why; TOOL_IO */
     free(out.p);
     free(buf);
     if (in != stdin) fclose(in);
     mote_buf_free(&carry);
     mote_arena_destroy(&arena);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        if (!out.failed) fputs("mote: write error on standard output\n", stderr);
-        status = TOOL_DATA_ERROR;
-    }
-    return status;
+    return status; /* stdout is closed and checked by tool_finish */
 }
 
 int tool_cmd_sql(int argc, char **argv)

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mote/num.h"
+
 void tool_json_bytes(FILE *out, const uint8_t *p, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
@@ -43,32 +45,94 @@ int tool_usage_error(const char *fmt, ...)
     return TOOL_USAGE;
 }
 
+int tool_io_error(const char *what, int err)
+{
+    fprintf(stderr, "mote: %s: %s\n", what, strerror(err ? err : EIO));
+    return TOOL_IO;
+}
+
 int tool_parse_size(const char *s, size_t *out)
 {
-    if (!s || *s < '0' || *s > '9') return -1;
-    errno = 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v == 0 || v > SIZE_MAX) return -1;
-    *out = (size_t)v;
+    if (!s) return -1;
+    size_t n = strlen(s), shift = 0;
+    if (n > 1) {
+        switch (s[n - 1]) {
+        case 'k': case 'K': shift = 10; break;
+        case 'm': case 'M': shift = 20; break;
+        case 'g': case 'G': shift = 30; break;
+        default: break;
+        }
+        if (shift) n--;
+    }
+    uint64_t v;
+    /* num's parser: whole span, digits only (no sign, no spaces, no locale) */
+    if (mote_num_parse_u64((const uint8_t *)s, n, &v) != MOTE_OK) return -1;
+    if (v > (UINT64_MAX >> shift) || (v << shift) > SIZE_MAX) return -1;
+    *out = (size_t)(v << shift);
     return 0;
 }
 
 int tool_parse_i64(const char *s, int64_t *out)
 {
-    if (!s || !*s) return -1;
-    errno = 0;
-    char *end = NULL;
-    long long v = strtoll(s, &end, 10);
-    if (errno || *end) return -1;
-    *out = (int64_t)v;
-    return 0;
+    if (!s) return -1;
+    return mote_num_parse_i64((const uint8_t *)s, strlen(s), out) == MOTE_OK ? 0 : -1;
+}
+
+const char *tool_input_name(const char *path)
+{
+    return !path || strcmp(path, "-") == 0 ? "stdin" : path;
 }
 
 FILE *tool_open_input(const char *path)
 {
     if (!path || strcmp(path, "-") == 0) return stdin;
     FILE *f = fopen(path, "rb");
-    if (!f) fprintf(stderr, "mote: %s: %s\n", path, strerror(errno));
+    if (!f) tool_io_error(path, errno);
     return f;
+}
+
+size_t tool_read(FILE *in, const char *path, void *buf, size_t n, bool *failed)
+{
+    errno = 0;
+    size_t got = fread(buf, 1, n, in);
+    if (got == 0 && ferror(in)) {
+        tool_io_error(tool_input_name(path), errno);
+        *failed = true;
+    }
+    return got;
+}
+
+/* Set once a failed write to stdout was reported, so that tool_finish does
+ * not print a second line for the same failure. */
+static bool stdout_reported;
+
+int tool_out_ok(FILE *f, const char *what)
+{
+    if (!ferror(f)) return 0;
+    if (f == stdout) {
+        if (stdout_reported) return TOOL_IO;
+        stdout_reported = true;
+    }
+    return tool_io_error(what, errno);
+}
+
+int tool_out_close(FILE *f, const char *what)
+{
+    /* fflush reports the error of the last buffer (errno is the reason);
+     * ferror one met earlier; fclose one the kernel defers to close(). */
+    errno = 0;
+    int e = 0;
+    if (fflush(f) != 0 || ferror(f)) e = errno ? errno : EIO;
+    if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
+    return e ? tool_io_error(what, e) : 0;
+}
+
+int tool_finish(int status)
+{
+    if (stdout_reported) {
+        fclose(stdout); /* already reported: one line per failure */
+        return TOOL_IO;
+    }
+    int rc = tool_out_close(stdout, "stdout");
+    return rc ? rc : status;
 }
