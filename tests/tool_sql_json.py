@@ -62,6 +62,10 @@ def main():
     # long tokens: past the writer's 64 KiB buffer, in text and base64 form
     inputs.append(b'select \'' + b'\xc3\xa9"\\\n' * 40000 + b'\';x;')
     inputs.append(b'select \'' + b'\xc3\xa9"\\\n' * 40000 + b'\xff\';x;')
+    # many short tokens, some not UTF-8, so that the writer's buffer fills
+    # at every kind of token (a bad token must not leave bytes behind)
+    inputs.append(b''.join(b'x' * rnd.randrange(0, 90) + rnd.choice([b'', b'\xff', b'\xc3\xa9', b'"'])
+                           + b';' for _ in range(20000)))
     inputs.append(b'a' * 200001 + b'\xf0\x9f\x98\x80' * 50001 + b';')
     for i, data in enumerate(inputs):
         for dialect in ('generic', 'mysql', 'sqlite', 'postgres', 'lines'):

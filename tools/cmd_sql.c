@@ -174,13 +174,13 @@ static bool out_json_text(out_buf *o, const uint8_t *p, size_t n, bool check)
     const uint8_t *s = p, *pend = p + n;
     while (s < pend) {
         /* a segment whose worst case (6 output bytes per input byte) fits */
-        size_t seg = (OUT_CAP - o->len) / 6;
-        if (seg < 64 + SLACK) {
+        size_t left = (size_t)(pend - s), seg = (OUT_CAP - o->len) / 6;
+        seg = seg > SLACK ? seg - SLACK : 0;
+        if (seg < left && seg < 64) { /* (never when the caller made room for all) */
             out_flush(o);
-            seg = OUT_CAP / 6;
+            seg = OUT_CAP / 6 - SLACK;
         }
-        seg -= SLACK;
-        if (seg > (size_t)(pend - s)) seg = (size_t)(pend - s);
+        if (seg > left) seg = left;
         uint8_t *d = o->p + o->len;
         const uint8_t *end = s + seg;
         while (s < end) {
@@ -277,11 +277,12 @@ static void out_base64(out_buf *o, const uint8_t *p, size_t n)
 
 /* A token's bytes: as "text" when they are UTF-8, else as "base64". A token
  * whose worst case fits the buffer is checked while it is escaped (one pass;
- * on a bad byte the output is dropped); a longer one is checked first. */
+ * on a bad byte the output is dropped: room for all of it is made first, so
+ * nothing of it has been flushed); a longer one is checked first. */
 static void out_token_text(out_buf *o, const uint8_t *p, size_t n)
 {
     static const char text_key[] = ",\"text\":\"";
-    size_t need = n / 6 < OUT_CAP ? n * 6 + sizeof text_key + SLACK : OUT_CAP + 1;
+    size_t need = n < OUT_CAP / 6 ? (n + SLACK) * 6 + sizeof text_key : OUT_CAP + 1;
     if (need <= OUT_CAP) {
         out_room(o, need);
         size_t mark = o->len;
