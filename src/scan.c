@@ -1287,6 +1287,7 @@ static MOTE_SMALL_NOINLINE mote_err emit(mote_scanner *sc, mote_scan_token *tok,
     tok->text.len = n;
     tok->pos = *pos;
     tok->flags = flags;
+    tok->kind = MOTE_SCAN_STATEMENT;
     tok->message = e ? mote_err_message((int)e) : NULL;
     if (e) sc->stats.errors++;
     else sc->stats.tokens++;

@@ -88,11 +88,29 @@ typedef enum mote_scan_dialect {
     MOTE_SCAN_GENERIC = 0,
     /*
      * mysql: ' " ` quotes; backslash escapes inside ' and " (not inside
-     * backticks); # and "-- " comments ("--" followed by a byte <= 0x20 or
-     * 0x7f), block comments (slash-star ... star-slash) (not nested); the client command
-     * "DELIMITER xyz" at statement start (case-insensitive, 1..16 bytes up to
-     * the next blank, rest of the line ignored, no backslash) changes the
-     * delimiter; the command itself is not a token.
+     * backticks) unless NO_BACKSLASH_ESCAPES is in force (below); # and "-- "
+     * comments ("--" followed by a byte <= 0x20 or 0x7f), block comments
+     * (slash-star ... star-slash, not nested). Executable comments
+     * (slash-star-bang and slash-star-M-bang, with or without version digits,
+     * up to star-slash) are code, as in the server's lexer: quotes inside
+     * them hide star-slash and the delimiter; an ordinary block comment
+     * inside one ends at its own star-slash; a bare delimiter inside one
+     * ends the statement (as in the mysql client).
+     * The client command "DELIMITER xyz" at statement start
+     * (case-insensitive, 1..16 bytes up to the next blank, rest of the line
+     * ignored, no backslash) changes the delimiter and is returned as a
+     * MOTE_SCAN_COMMAND token (its line, without the line break).
+     * NO_BACKSLASH_ESCAPES: from config (MOTE_SCAN_NO_BACKSLASH_ESCAPES),
+     * then followed from the statements SET [SESSION|LOCAL] sql_mode = v,
+     * SET @@sql_mode / @@session.sql_mode / @@local.sql_mode = v (also
+     * inside executable comments; several assignments per SET). A quoted v
+     * turns the mode on when it holds NO_BACKSLASH_ESCAPES (any case), off
+     * otherwise; DEFAULT turns it off; @@sql_mode keeps it. The dump
+     * convention SET @x = @@sql_mode ... SET sql_mode = @x is followed: the
+     * scanner remembers the mode saved in the last two user variables
+     * assigned from @@sql_mode and restores it from them; an unknown @x (or
+     * any other expression) restores the configured mode. The change takes
+     * effect after the SET statement's delimiter.
      */
     MOTE_SCAN_MYSQL = 1,
     /*
@@ -103,9 +121,34 @@ typedef enum mote_scan_dialect {
      */
     MOTE_SCAN_SQLITE = 2,
     /*
-     * postgres: ' and " quoting, E'...' strings with backslash escapes,
+     * postgres (as psql splits a script): ' and " quoting, E'...' strings
+     * with backslash escapes (a doubled quote inside keeps them on),
      * $tag$...$tag$ dollar quoting (tag: letter or _ then letters, digits,
-     * _; up to 64 bytes), "--" comments, nested block comments (slash-star ... star-slash).
+     * _; up to 64 bytes), "--" comments, nested block comments
+     * (slash-star ... star-slash). No statement ends inside parentheses
+     * (depth counted outside quotes and comments, as psql does), nor inside
+     * the BEGIN ... END of a CREATE [OR REPLACE] FUNCTION|PROCEDURE (psql's
+     * rule: there BEGIN, and CASE inside a BEGIN, open and END closes, at
+     * parenthesis depth 0).
+     * At statement start (leading comments split off), a line starting
+     * with a backslash is a psql meta-command: a MOTE_SCAN_COMMAND token up
+     * to the end of its line (e.g. \connect db, \restrict KEY).
+     * After a statement COPY ... FROM STDIN (first word COPY, then the words
+     * FROM STDIN at parenthesis depth 0, any case, options may follow),
+     * the input is COPY data: text after the delimiter on the COPY line
+     * is skipped when blank (else it is the first data line); then each line
+     * is one MOTE_SCAN_COPY_DATA token (without "\n"; a "\r" before it is
+     * removed and MOTE_SCAN_TOK_CR set; bytes raw, never trimmed, empty lines
+     * kept) until a line "\." (a MOTE_SCAN_COPY_END token, text "\.").
+     * A token is one line, which for csv data with quoted line breaks is
+     * not one row: send each line with its line break. Memory stays bounded
+     * by the longest line.
+     * standard_conforming_strings: from config
+     * (MOTE_SCAN_PG_NONSTANDARD_STRINGS: off), then followed from SET
+     * [SESSION|LOCAL] standard_conforming_strings {=|TO} v (on/true/yes/1,
+     * off/false/no/0, quoted or not; DEFAULT: on) and RESET
+     * standard_conforming_strings / RESET ALL (on). When off, '' strings
+     * take backslash escapes like E''. Effective after the statement.
      */
     MOTE_SCAN_POSTGRES = 3,
     /*
@@ -140,6 +183,19 @@ typedef enum mote_scan_dialect {
  * dialects trim them by default (so a token's position is that of its first
  * real byte); generic and lines keep them always. */
 #define MOTE_SCAN_KEEP_LEADING 0x04u
+/* Return comment-only text as MOTE_SCAN_COMMENT tokens (sql dialects and
+ * generic with comment styles): the comments (and blanks between them) that
+ * precede a statement's first code byte, and comment-only text before a
+ * delimiter or at the end of the input. Default: such text is skipped and
+ * never held (it does not count against max_token). A statement's own
+ * text never starts with a comment when its dialect trims leading blanks. */
+#define MOTE_SCAN_KEEP_COMMENTS 0x08u
+/* mysql: start with NO_BACKSLASH_ESCAPES in force (a backslash is an
+ * ordinary byte in ' and " strings). SET sql_mode statements change it. */
+#define MOTE_SCAN_NO_BACKSLASH_ESCAPES 0x10u
+/* postgres: start with standard_conforming_strings off ('' strings take
+ * backslash escapes). SET standard_conforming_strings changes it. */
+#define MOTE_SCAN_PG_NONSTANDARD_STRINGS 0x20u
 
 typedef struct mote_scan_config {
     mote_scan_dialect dialect;
@@ -159,11 +215,25 @@ typedef struct mote_scan_config {
 /* Fill *cfg with the defaults of a dialect (delim NULL, no max, flags 0). */
 void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect);
 
+/* What a token is. Errors come with MOTE_SCAN_STATEMENT. */
+typedef enum mote_scan_kind {
+    MOTE_SCAN_STATEMENT = 0, /* a statement (or record) for the server */
+    MOTE_SCAN_COMMAND,       /* a client command: mysql DELIMITER, psql \... line */
+    MOTE_SCAN_COPY_DATA,     /* postgres: one line of COPY ... FROM STDIN data */
+    MOTE_SCAN_COPY_END,      /* postgres: the "\." line that ends COPY data */
+    MOTE_SCAN_COMMENT        /* comment-only text (MOTE_SCAN_KEEP_COMMENTS) */
+} mote_scan_kind;
+
 /* Token flags */
-#define MOTE_SCAN_TOK_DELIM     0x01u /* ended at a delimiter (else end of input) */
+/* "terminated": the token ended where its kind ends - a statement at its
+ * delimiter, a command or COPY line at its line break, a leading comment at
+ * the statement it precedes. Clear when the input ended first (the partial
+ * last statement of a truncated dump), and on every piece but the last. */
+#define MOTE_SCAN_TOK_DELIM     0x01u
+#define MOTE_SCAN_TOK_TERMINATED MOTE_SCAN_TOK_DELIM
 #define MOTE_SCAN_TOK_CONTINUES 0x02u /* a piece; more of this token follows */
 #define MOTE_SCAN_TOK_ESCAPES   0x04u /* holds an escape byte (text is raw) */
-#define MOTE_SCAN_TOK_CR        0x08u /* lines: a "\r" before the "\n" was removed */
+#define MOTE_SCAN_TOK_CR        0x08u /* lines, COPY data: a "\r" before the "\n" was removed */
 
 /*
  * A token (statement / record) or an error. On MOTE_OK text is the token
@@ -180,6 +250,7 @@ typedef struct mote_scan_token {
     mote_view text;
     mote_pos pos;
     unsigned flags;
+    mote_scan_kind kind;
     const char *message;
 } mote_scan_token;
 
