@@ -11,7 +11,9 @@
 
 static const char sql_usage[] =
     "usage: mote sql split [--dialect generic|mysql|sqlite|postgres|lines]\n"
-    "                      [--delimiter S] [--max-statement BYTES] [--chunk BYTES] [FILE|-]\n"
+    "                      [--delimiter S] [--max-statement BYTES] [--chunk BYTES]\n"
+    "                      [--keep-comments] [--no-backslash-escapes]\n"
+    "                      [--nonstandard-strings] [FILE|-]\n"
     "\n"
     "Splits FILE (or standard input) into statements with the streaming scanner,\n"
     "reading --chunk bytes at a time (default 65536), and prints one JSON object\n"
@@ -24,6 +26,8 @@ static const char sql_usage[] =
     "text: the token's bytes without the delimiter, as a JSON string when they\n"
     "are UTF-8 (only \", \\ and bytes below 0x20 escaped); otherwise a field\n"
     "\"base64\" holds the exact bytes instead. Bytes are input[offset..+length].\n"
+    "\"cr\":true is added when a \\r before the line break was dropped (lines,\n"
+    "copy_data).\n"
     "For an error, after which it goes on:\n"
     "  {\"error\":\"CODE\",\"message\":\"...\",\"line\":L,\"offset\":O}\n"
     "--dialect      default generic (\";\", quotes \" and ', backslash escapes)\n"
@@ -33,6 +37,10 @@ static const char sql_usage[] =
     "               longest statement); longer ones are reported as TOO_LONG\n"
     "               and skipped up to their delimiter\n"
     "--chunk        read size (default 64K)\n"
+    "--keep-comments  also print comment-only text (kind \"comment\")\n"
+    "--no-backslash-escapes  mysql: start in sql_mode NO_BACKSLASH_ESCAPES\n"
+    "--nonstandard-strings   postgres: start with standard_conforming_strings off\n"
+    "(both modes then follow the script's SET statements)\n"
     "Sizes take a binary suffix: 64K, 16M, 1G (1K = 1024 bytes).\n"
     "Exit status: 0; 1 if any statement error was reported (the rest is still\n"
     "split); 2 on a usage error or an I/O error (unreadable input, failed write),\n"
@@ -325,6 +333,7 @@ static int print_result(out_buf *o, mote_err e, const mote_scan_token *tok)
         out_str(o, kind_name(tok));
         out_str(o, tok->flags & MOTE_SCAN_TOK_DELIM ? "\",\"terminated\":true"
                                                      : "\",\"terminated\":false");
+        if (tok->flags & MOTE_SCAN_TOK_CR) out_str(o, ",\"cr\":true");
         out_token_text(o, tok->text.ptr, tok->text.len);
         out_str(o, "\"}\n");
         return 0;
@@ -349,11 +358,23 @@ static int sql_split(int argc, char **argv)
      * an unterminated quote in a huge dump stops there instead of taking all
      * memory. */
     size_t max_stmt = (size_t)1 << 30, chunk = 65536;
+    unsigned flags = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(sql_usage, stdout);
             return TOOL_OK;
+        }
+        static const struct { const char *name; unsigned flag; } flag_opts[] = {
+            {"--keep-comments", MOTE_SCAN_KEEP_COMMENTS},
+            {"--no-backslash-escapes", MOTE_SCAN_NO_BACKSLASH_ESCAPES},
+            {"--nonstandard-strings", MOTE_SCAN_PG_NONSTANDARD_STRINGS},
+        };
+        size_t f = 0;
+        while (f < sizeof flag_opts / sizeof flag_opts[0] && strcmp(a, flag_opts[f].name) != 0) f++;
+        if (f < sizeof flag_opts / sizeof flag_opts[0]) {
+            flags |= flag_opts[f].flag;
+            continue;
         }
         bool takes = strcmp(a, "--dialect") == 0 || strcmp(a, "--delimiter") == 0 ||
                      strcmp(a, "--max-statement") == 0 || strcmp(a, "--chunk") == 0;
@@ -387,6 +408,7 @@ static int sql_split(int argc, char **argv)
         cfg.delim_len = strlen(delim);
     }
     cfg.max_token = max_stmt;
+    cfg.flags |= flags;
 
     /* The carry is the only allocation of its own heap-backed arena, so it
      * grows by realloc of its block: large blocks are remapped in place,
