@@ -57,7 +57,7 @@ want='{"line":1,"column":1,"offset":0,"length":1,"kind":"statement","terminated"
 {"line":1,"column":6,"offset":5,"length":1,"kind":"statement","terminated":false,"text":"c"}'
 check "generic delimiter" "$want" "$got"
 got=$(printf 'm v="x\ny"\r\nn v=1\n' | "$MOTE" sql split --dialect lines --chunk 2)
-want='{"line":1,"column":1,"offset":0,"length":9,"kind":"statement","terminated":true,"text":"m v=\"x\ny\""}
+want='{"line":1,"column":1,"offset":0,"length":9,"kind":"statement","terminated":true,"cr":true,"text":"m v=\"x\ny\""}
 {"line":3,"column":1,"offset":11,"length":5,"kind":"statement","terminated":true,"text":"n v=1"}'
 check "lines" "$want" "$got"
 got=$(printf 'create trigger t after insert on a begin select 1; end; x;' | "$MOTE" sql split --dialect sqlite)
