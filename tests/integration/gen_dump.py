@@ -35,31 +35,35 @@ def main():
             '  `s` text,\n  `price` decimal(10,2),\n  `created` datetime,\n  `note` text,\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;\n'
             'DELIMITER ;;\nCREATE PROCEDURE p() BEGIN SELECT 1; SELECT \'a;b\'; END ;;\n'
             'DELIMITER ;\n')
-    longest = 0
-    written = 0
+    # a pool of distinct statements, cycled: a 200 MB dump in about a second
+    pool = []
     row_id = 0
+    for _ in range(256):
+        rows = []
+        for _ in range(rnd.randint(200, 1200)):
+            row_id += 1
+            w = rnd.choice(words)
+            rows.append(f"({row_id},'{w} {rnd.randrange(1000)}',{rnd.randrange(10000)}."
+                        f"{rnd.randrange(100):02d},'2024-{1 + rnd.randrange(12):02d}-"
+                        f"{1 + rnd.randrange(28):02d} 12:{rnd.randrange(60):02d}:00',"
+                        f"{'NULL' if rnd.randrange(5) else repr_note(rnd)})")
+        pool.append(('INSERT INTO `t` VALUES ' + ','.join(rows)).encode() + b';\n')
+    big = ('INSERT INTO `t` VALUES (0,\'' + 'y' * max(0, longest_req - 40) + '\')').encode()
+    longest = max(max(len(p) for p in pool) - 2, len(big))
+    written = len(head)
     big_done = False
+    i = 0
     with open(out, 'wb') as f:
         f.write(head.encode())
-        written += len(head)
         while written < size:
             if not big_done and written >= size // 2:
-                body = 'INSERT INTO `t` VALUES (0,\'' + 'y' * (longest_req - 40) + '\')'
-                stmt = body.encode()
+                f.write(big + b';\n')
+                written += len(big) + 2
                 big_done = True
-            else:
-                rows = []
-                for _ in range(rnd.randint(200, 1200)):
-                    row_id += 1
-                    w = rnd.choice(words)
-                    rows.append(f"({row_id},'{w} {rnd.randrange(1000)}',{rnd.randrange(10000)}."
-                                f"{rnd.randrange(100):02d},'2024-{1 + rnd.randrange(12):02d}-"
-                                f"{1 + rnd.randrange(28):02d} 12:{rnd.randrange(60):02d}:00',"
-                                f"{'NULL' if rnd.randrange(5) else repr_note(rnd)})")
-                stmt = ('INSERT INTO `t` VALUES ' + ','.join(rows)).encode()
-            longest = max(longest, len(stmt))
-            f.write(stmt + b';\n')
-            written += len(stmt) + 2
+            stmt = pool[i % len(pool)]
+            i += 1
+            f.write(stmt)
+            written += len(stmt)
         tail = b'/*!40101 SET SQL_MODE=@OLD_SQL_MODE */;\n-- Dump completed on 2024-01-01\n'
         f.write(tail)
     print(longest)
