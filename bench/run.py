@@ -12,19 +12,63 @@ throughput (if the benchmark sets bytes processed) and the variant's speed
 relative to "mote" (x > 1: mote is that many times faster than the variant).
 The machine is shared and noisy: read ratios from one run, not absolute times
 across runs.
+
+CLI rows ("cli/<case>/<variant>", after the google-benchmark ones): the
+built 'mote' command timed on a generated dump (tests/integration/gen_dump.py,
+--cli-size-mb, default 200) with its output to /dev/null, beside 'cat' of
+the same file as the floor. Their time is the command's CPU time (user +
+system, from wait4), the minimum of --repetitions runs: on a shared machine
+the wall time of a whole process mostly measures the run queue. The dump
+is in the page cache (just written). --cli-size-mb 0 skips them.
 """
 import argparse
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
+import tempfile
 
 
 def run_one(exe, args):
     out = subprocess.run([exe] + args, check=True, capture_output=True, text=True).stdout
     # A program none of whose benchmarks match --filter prints nothing.
     return json.loads(out) if out.strip() else {}
+
+
+def cli_rows(opt):
+    """Wall time of whole commands on a generated dump, output to /dev/null."""
+    mote = os.path.join(opt.build, 'tools', 'mote')
+    if opt.cli_size_mb <= 0 or not os.access(mote, os.X_OK):
+        return []
+    here = os.path.dirname(os.path.abspath(__file__))
+    gen = os.path.join(here, '..', 'tests', 'integration', 'gen_dump.py')
+    cases = {
+        'cli/sql_split_mysql_dump/mote': [mote, 'sql', 'split', '--dialect', 'mysql'],
+        'cli/sql_split_mysql_dump/cat': ['cat'],
+    }
+    cases = {k: v for k, v in cases.items() if re.search(opt.filter, k)}
+    if not cases:
+        return []
+    rows = []
+    with tempfile.TemporaryDirectory(prefix='mote-bench-') as tmp:
+        dump = os.path.join(tmp, 'dump.sql')
+        subprocess.run([sys.executable, gen, str(opt.cli_size_mb), dump], check=True,
+                       capture_output=True)
+        size = os.path.getsize(dump)
+        for name, argv in cases.items():
+            best = None
+            for _ in range(max(1, opt.repetitions)):
+                with open(os.devnull, 'wb') as null:
+                    p = subprocess.Popen(argv + [dump], stdout=null)
+                    _, status, ru = os.wait4(p.pid, 0)
+                if os.waitstatus_to_exitcode(status) != 0:
+                    sys.exit(f'{name}: {argv[0]} failed')
+                t = ru.ru_utime + ru.ru_stime  # CPU time: see the docstring
+                best = t if best is None else min(best, t)
+            rows.append({'name': name, 'ns': best * 1e9, 'bps': size / best, 'items': None})
+    return rows
 
 
 def main():
@@ -34,6 +78,8 @@ def main():
     ap.add_argument('--repetitions', type=int, default=5)
     ap.add_argument('--min-time', default='0.05')
     ap.add_argument('--json', help='write all raw results to this file')
+    ap.add_argument('--cli-size-mb', type=float, default=200,
+                    help='size of the generated dump for the CLI rows (0: none)')
     opt = ap.parse_args()
 
     exes = sorted(glob.glob(os.path.join(opt.build, 'bench', 'bench_*')))
@@ -59,6 +105,7 @@ def main():
                 'bps': b.get('bytes_per_second'),
                 'items': b.get('items_per_second'),
             })
+    rows += cli_rows(opt)
     if raw and 'context' in raw[0]['result']:
         ctx = raw[0]['result']['context']
         print(f"# {ctx.get('host_name', '?')}: {ctx.get('num_cpus')} cpus @ {ctx.get('mhz_per_cpu')} MHz, "
