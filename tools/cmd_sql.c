@@ -64,9 +64,11 @@ static int parse_dialect(const char *s, mote_scan_dialect *d)
 
 /* ---- JSON output ------------------------------------------------------
  * The writer is the CLI's cost (the scanner under it runs several GB/s), so
- * it fills one large buffer itself instead of going through stdio per byte:
- * text is checked for UTF-8 and escaped eight bytes at a time, and only the
- * words that hold a byte needing attention are walked byte by byte. */
+ * it fills its own buffer instead of going through stdio per byte: text is
+ * checked for UTF-8 and escaped eight bytes at a time, and only the words
+ * that hold a byte needing attention are walked byte by byte. 64 KiB is as
+ * fast as 1 MiB here (measured) and keeps the process near the longest
+ * statement in memory. */
 
 enum { OUT_CAP = 1u << 16 };
 
