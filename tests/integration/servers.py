@@ -80,7 +80,9 @@ class Mariadb(Server):
     name = 'mariadb'
 
     def __init__(self, root):
-        need('mariadbd', 'mariadb-install-db', 'mariadb', 'mariadb-dump')
+        # mariadbd lives in /usr/sbin, which a normal user's PATH may lack
+        self.mariadbd = shutil.which('mariadbd') or '/usr/sbin/mariadbd'
+        need(self.mariadbd, 'mariadb-install-db', 'mariadb', 'mariadb-dump')
         self.dir = os.path.join(root, 'mariadb')
         self.data = os.path.join(self.dir, 'data')
         self.sock = os.path.join(self.dir, 'mysqld.sock')
@@ -94,7 +96,7 @@ class Mariadb(Server):
                             '--auth-root-authentication-method=normal', '--skip-test-db',
                             '--skip-name-resolve'] + user,
                            stdout=log, stderr=subprocess.STDOUT, check=True)
-        self._spawn([shutil.which('mariadbd') or '/usr/sbin/mariadbd', '--no-defaults',
+        self._spawn([self.mariadbd, '--no-defaults',
                      '--datadir=' + self.data, '--socket=' + self.sock, '--skip-networking',
                      '--pid-file=' + os.path.join(self.dir, 'mysqld.pid'),
                      '--log-error=' + self.log, '--innodb-buffer-pool-size=32M',
