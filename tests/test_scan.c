@@ -142,14 +142,14 @@ static void mysql_hash_comment_apostrophe_opens_no_string(void **state)
 {
     (void)state;
     expect_scan(cfg_of(MOTE_SCAN_MYSQL), "# it's\nselect 1;select 2;",
-                "1:1@0|# it's\\x0aselect 1|\n2:10@16|select 2|\n");
+                "2:1@7|select 1|\n2:10@16|select 2|\n");
 }
 
 static void slash_star_slash_is_one_comment(void **state)
 {
     (void)state;
     expect_scan(cfg_of(MOTE_SCAN_MYSQL), "/*/ ; */ select 1; x",
-                "1:1@0|/*/ ; */ select 1|\n1:20@19$|x|\n");
+                "1:10@9|select 1|\n1:20@19$|x|\n");
 }
 
 static void mysql_quotes_and_escapes(void **state)
@@ -170,15 +170,16 @@ static void mysql_delimiter_command(void **state)
         "select 3;";
     /* scan_every feeds 1..9-byte chunks: the command straddles boundaries */
     expect_scan(cfg_of(MOTE_SCAN_MYSQL), in,
-                "1:1@0|select 1|\n3:1@23|create procedure p() begin select 1; select 2; end|\n"
-                "5:1@112|select 3|\n");
+                "1:1@0|select 1|\n2:1@10C|DELIMITER //|\n"
+                "3:1@23|create procedure p() begin select 1; select 2; end|\n"
+                "4:1@76C|delimiter ;  trailing words ignored|\n5:1@112|select 3|\n");
 }
 
 static void mysql_multibyte_delimiter_with_comment_bytes(void **state)
 {
     (void)state;
     expect_scan(cfg_of(MOTE_SCAN_MYSQL), "DELIMITER $$\nselect '$$' /* $$ */ $$x$$",
-                "2:1@13|select '$$' /* $$ */ |\n2:24@36|x|\n");
+                "1:1@0C|DELIMITER $$|\n2:1@13|select '$$' /* $$ */ |\n2:24@36|x|\n");
 }
 
 static void mysql_bad_delimiter_keeps_old(void **state)
@@ -248,7 +249,7 @@ static void lines_quotes_hold_newlines_crlf_stripped(void **state)
     (void)state;
     mote_scan_token tok;
     expect_scan(cfg_of(MOTE_SCAN_LINES), "m f=\"a\nb\" 1\r\n\nm\\\n x=1\n  \nlast",
-                "1:1@0|m f=\"a\\x0ab\" 1|\n4:1@14|m\\x5c\\x0a x=1|\n6:1@22|  |\n7:1@25$|last|\n");
+                "1:1@0r|m f=\"a\\x0ab\" 1|\n4:1@14|m\\x5c\\x0a x=1|\n6:1@22|  |\n7:1@25$|last|\n");
     /* flags: CR removed, escapes present */
     mote_scan_config c = cfg_of(MOTE_SCAN_LINES);
     uint8_t mem[64];
