@@ -268,7 +268,7 @@ typedef struct mote_scan_stats {
 typedef long (*mote_scan_read_fn)(void *ctx, uint8_t *dst, size_t cap);
 
 /* The context. Fields are private; it is visible only so callers can place
- * it on the stack, statically or in an arena. About 900 bytes on 64-bit hosts
+ * it on the stack, statically or in an arena. About 1 KiB on 64-bit hosts
  * (two 256-byte class tables). */
 typedef struct mote_scanner {
     mote_buf *carry;
@@ -283,8 +283,21 @@ typedef struct mote_scanner {
     uint8_t state, rstate, slot, bom;
     uint8_t finished, done, dropping, pieces_out;
     uint8_t trig;            /* sqlite3_complete() state */
-    uint8_t wlen;            /* sqlite keyword / mysql DELIMITER word */
-    uint8_t word[10];
+    uint8_t wlen;            /* word being read (keywords), mysql DELIMITER match */
+    uint8_t word[28];
+    uint8_t kind;            /* kind of the open token (0: by its bytes) */
+    uint8_t lead, cmt, cdrop, split; /* no code yet; comments seen; not kept; split pending */
+    uint8_t xc;              /* mysql: inside an executable comment */
+    uint8_t slow;            /* why the skip loops must stop at every byte */
+    uint8_t mode, mode_next; /* NO_BACKSLASH_ESCAPES / nonstandard strings in force; after this statement */
+    uint8_t copy;            /* postgres COPY FROM STDIN: statement, its line, data */
+    uint8_t wcls, wst;       /* statement class by its first word; state within it */
+    uint8_t idn, litk;       /* psql identifier count; NO_BACKSLASH_ESCAPES letters matched */
+    uint8_t ids[4];          /* psql: first letters of the leading CREATE keywords */
+    uint8_t vmode[2];        /* mysql: sql_mode saved in two user variables */
+    uint32_t whash, vhash[2], vt; /* word hash; those variables; the SET target */
+    uint32_t pdepth, bdepth; /* postgres: parenthesis and BEGIN ... END depth */
+    uint64_t eclose;         /* postgres: offset after the close of an escape string */
     uint8_t arglen, argbad;
     uint8_t arg[16];
     uint8_t taglen, tagk;
@@ -300,7 +313,7 @@ typedef struct mote_scanner {
     uint64_t base;           /* stream offset of chunk[0] */
     uint64_t line, line_start;
     uint64_t blk_resume;     /* no block path before this stream offset */
-    mote_pos tok_pos, open_pos;
+    mote_pos tok_pos, open_pos, lead_pos;
     mote_scan_stats stats;
 } mote_scanner;
 
