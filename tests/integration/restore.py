@@ -16,7 +16,8 @@ statements one at a time into a fresh database (psql/mysql client commands
 skipped, COPY rows fed through the COPY statement), re-dump source and copy
 with one canonical set of options and compare byte for byte. Also: every
 chunk size must give the same tokens, no token may be an error, and every
-statement must be terminated. With --sql-restore (sqlite), the C example
+statement must be terminated; a dump cut inside a statement must not look
+complete. With --sql-restore (sqlite), the C example
 examples/sql_restore restores each dump too.
 
 Prints one line per case and 'N passed, N failed'; exit 1 if any failed.
@@ -304,6 +305,29 @@ class Suite:
             self.case(name, one)
 
 
+def check_truncated(s, label, path, dialect, marker, into):
+    """A dump cut inside a statement (or COPY row) must not look complete:
+    its last token says terminated false, or an error is reported."""
+    def one():
+        with open(path, 'rb') as f:
+            d = f.read()
+        at = d.find(marker)
+        if at < 0:
+            raise AssertionError(f'{marker!r} not in the dump')
+        cut = os.path.join(s.tmp, os.path.basename(path) + '.cut')
+        with open(cut, 'wb') as f:
+            f.write(d[:at + into])
+        p = subprocess.run([s.opt.mote, 'sql', 'split', '--dialect', dialect, cut],
+                           capture_output=True)
+        objs = [json.loads(line) for line in p.stdout.splitlines()]
+        if not objs:
+            raise AssertionError('no output')
+        last = objs[-1]
+        if 'error' not in last and last.get('terminated') is not False:
+            raise AssertionError(f'cut dump looks complete: last token {str(last)[:300]}')
+    s.case(f'{label} cut inside a statement', one)
+
+
 def diff(a, b):
     import difflib
     al = a.decode('utf-8', 'replace').splitlines()
@@ -356,6 +380,8 @@ def test_mariadb(s):
         with open(path, 'wb') as f:
             f.write(srv.dump('src', base + opts))
         s.restore_all(f'mariadb {name}', path, 'mysql', restore, canonical, source)
+    check_truncated(s, 'mariadb', os.path.join(s.tmp, 'mariadb-default.sql'), 'mysql',
+                    b'INSERT INTO `big` VALUES', 100)
     srv.stop()
 
 
@@ -395,6 +421,10 @@ def test_postgres(s):
         with open(path, 'wb') as f:
             f.write(srv.dump('src', opts))
         s.restore_all(f'postgres {name}', path, 'postgres', restore, canonical, source)
+    check_truncated(s, 'postgres plain, COPY', os.path.join(s.tmp, 'postgres-plain.sql'),
+                    'postgres', b'COPY public.big', 300)
+    check_truncated(s, 'postgres inserts', os.path.join(s.tmp, 'postgres-inserts.sql'),
+                    'postgres', b'INSERT INTO public.big', 30)
     srv.stop()
 
 
@@ -423,6 +453,7 @@ def test_sqlite(s):
             c.close()
         return db
     s.restore_all('sqlite dump', path, 'sqlite', restore, canonical, source)
+    check_truncated(s, 'sqlite', path, 'sqlite', b'INSERT INTO big', 30)
 
     if s.opt.sql_restore:
         def c_example():
