@@ -115,7 +115,8 @@ class Mariadb(Server):
         """Run a script through the mariadb command-line client (it knows
         DELIMITER, which the setup scripts use)."""
         argv = ['mariadb', '--no-defaults', '--socket=' + self.sock, '-uroot',
-                '--default-character-set=utf8mb4', '--binary-mode']
+                '--default-character-set=utf8mb4', '--binary-mode',
+                '--comments']  # keep comments in routine bodies (the client strips them by default)
         if db:
             argv.append(db)
         subprocess.run(argv, input=sql_bytes, check=True, capture_output=True)
