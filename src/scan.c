@@ -946,7 +946,7 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
 static MOTE_ALWAYS_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
 {
     return sc->blk && lim - i >= 64 && sc->base + i >= sc->blk_resume && TRIG_SKIP(sc->trig) &&
-           !(sc->cr && sc->base + i == sc->line_start);
+           !sc->slow && !(sc->cr && sc->base + i == sc->line_start);
 }
 
 /*
@@ -996,7 +996,8 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
         }
         i++;
         sc->state = S_NORMAL;
-        if (!TRIG_SKIP(sc->trig)) return i;
+        /* (and where words, comments or '*' matter: see sc->slow) */
+        if (!TRIG_SKIP(sc->trig) || sc->slow) return i;
     }
 }
 
@@ -1996,8 +1997,10 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
         }
         size_t lim = sc->chunk_len;
         if (sc->max_token && !sc->dropping) {
-            /* a command or COPY line ends at one byte (COPY: two, "\r\n") */
-            const bool line = sc->kind != 0;
+            /* a COPY line ends at one byte (two: "\r\n"); kinds known
+             * only within the token (commands) keep the statement's bound,
+             * so that it does not change with the chunking */
+            const bool line = sc->kind == MOTE_SCAN_COPY_DATA;
             size_t bound = sc->max_token + (line ? 1u : sc->dlen);
             if ((sc->dialect == MOTE_SCAN_LINES || sc->kind == MOTE_SCAN_COPY_DATA) &&
                 !(sc->flags & MOTE_SCAN_PIECES))

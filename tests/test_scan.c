@@ -696,15 +696,24 @@ static void issue11_comments_and_terminated(void **state)
 
 /* Hosted builds run the 64-byte block path only when 64 bytes of a chunk
  * remain: 1-byte chunks never take it. Random texts rich in quotes, runs of
- * backslashes, dashes, line breaks and stop bytes, in every dialect, must
- * give the same tokens, positions and escape flags either way. */
+ * backslashes, dashes, line breaks and stop bytes, and the statements that
+ * switch the scanner's modes (COPY, SET sql_mode, executable comments,
+ * commands), in every dialect, must give the same tokens, kinds,
+ * positions and flags either way. */
 static void block_path_matches_byte_loop(void **state)
 {
     (void)state;
     static const char *const pieces[] = {
         "'", "\"", "\\", "\\\\", "\\\\\\", ";", "-", "--", "-- ", "\n", "\r\n", "\r",
         "#", "/", "/*", "*/", "`", "[", "]", "$", "$$", "|", " ", "abc", "xy", "12,",
-        "E'", "''", "  hello world  ", "(1,'a b',2.5,NULL),", "DELIMITER //\n", "//"};
+        "E'", "''", "  hello world  ", "(1,'a b',2.5,NULL),", "DELIMITER //\n", "//",
+        /* issue 11 state: COPY data, commands, executable comments, SET
+         * statements that change escapes, BEGIN ATOMIC bodies, parentheses,
+         * leading comments */
+        "COPY t FROM stdin;\n", "\\.\n", "/*!", "/*M!1 ", "*/", "SET sql_mode='NO_BACKSLASH_ESCAPES';",
+        "SET sql_mode=@x;", "SET @x=@@sql_mode;", "set standard_conforming_strings=off;", "reset all;",
+        "CREATE FUNCTION f() BEGIN ATOMIC ", "CASE ", "END", "(", ")", "\\restrict x\n", "-- c\n",
+        "\r\n\\.\r\n"};
     const size_t np = sizeof pieces / sizeof pieces[0];
     char text[3000];
     uint32_t seed = 12345;
@@ -734,6 +743,9 @@ static void block_path_matches_byte_loop(void **state)
             c.escape = (iter / 10) % 3 == 0 ? -1 : '\\';
         }
         if (iter % 7 == 0) c.flags |= MOTE_SCAN_KEEP_BLANK;
+        if (iter % 3 == 0) c.flags |= MOTE_SCAN_KEEP_COMMENTS;
+        if (iter % 4 == 1) c.flags |= MOTE_SCAN_NO_BACKSLASH_ESCAPES;
+        if (iter % 6 == 3) c.flags |= MOTE_SCAN_PG_NONSTANDARD_STRINGS;
         if (iter % 11 == 0) c.max_token = 40;
         transcript whole = scan_all(&c, text, n, n, 0);
         transcript one = scan_all(&c, text, n, 1, 0);

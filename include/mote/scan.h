@@ -17,11 +17,20 @@
  *
  *    or the pull API mote_scan_pull() over a read callback. Quote kind,
  *    escape, comment state, a partially matched delimiter, a partially read
- *    mysql DELIMITER command and the SQLite trigger state are carried across
- *    chunk boundaries, so any chunking of the same input (down to one byte per
- *    feed) gives the same tokens and errors. Each input byte is examined
- *    once: the scanner resumes exactly where it stopped (see
+ *    command line, the SQLite trigger state, postgres COPY data, parenthesis
+ *    and BEGIN ... END depth, mysql executable comments, the word being read
+ *    and the string modes set by SET statements are carried across chunk
+ *    boundaries, so any chunking of the same input (down to one byte per
+ *    feed) gives the same tokens, kinds, flags and errors. Each input byte
+ *    is examined once: the scanner resumes exactly where it stopped (see
  *    mote_scan_stats.bytes_examined).
+ *
+ *    Tokens have a kind (mote_scan_kind): statements, client commands
+ *    (mysql DELIMITER, psql backslash lines), postgres COPY data lines and,
+ *    on request, comment-only text; and a "terminated" flag
+ *    (MOTE_SCAN_TOK_TERMINATED), clear when the input ended first. An
+ *    importer sends statements and COPY lines to the server and skips the
+ *    rest (the scanner has already acted on DELIMITER).
  *
  * Memory: tokens that lie wholly inside a fed chunk are returned as views
  * into that chunk (no copy). Only the bytes of a token that is still open
@@ -34,7 +43,10 @@
  * token's bytes are copied at most once (into the carry, when it straddles a
  * chunk boundary). The sqlite dialect looks at every byte of the first word
  * or two of a statement (for CREATE TRIGGER), postgres looks back two bytes
- * at a quote or '$'.
+ * at a quote or '$'. mysql and postgres look at every byte of a statement's
+ * leading comments and first word, and of the whole of SET, COPY and CREATE
+ * FUNCTION/PROCEDURE statements (postgres CREATE: up to its fourth word) and
+ * of executable comments; postgres stops at every parenthesis.
  *
  * Positions: offset counts bytes from the start of the stream (a skipped BOM
  * included), line and column are 1-based, columns count bytes. LF, CR and
@@ -236,8 +248,9 @@ typedef enum mote_scan_kind {
 #define MOTE_SCAN_TOK_CR        0x08u /* lines, COPY data: a "\r" before the "\n" was removed */
 
 /*
- * A token (statement / record) or an error. On MOTE_OK text is the token
- * without its delimiter, a view valid until the next call on the scanner (and
+ * A token (statement / record / command / COPY line / comment, see kind) or
+ * an error. On MOTE_OK text is the token without its delimiter (a command or
+ * COPY line: without its line break), a view valid until the next call on the scanner (and
  * only while the fed chunk is alive, for tokens inside it); pos is the
  * position of its first byte (for a piece: of the piece; a piece's line and
  * column are approximate when a line break lies in the up to 15 bytes held
@@ -352,7 +365,11 @@ mote_err mote_scan_finish(mote_scanner *sc);
  *                     finish() it means the stream is exhausted;
  *   MOTE_ERR_TOO_LONG token over max_token (or the carry buffer's cap): its
  *                     bytes are dropped up to the next delimiter (quotes and
- *                     comments still tracked), later tokens are not lost;
+ *                     comments still tracked; a command or COPY line: up to
+ *                     its line break), later tokens are not lost; kept
+ *                     leading comments over max_token are reported and the
+ *                     rest of them skipped, the statement after them is
+ *                     kept (comments never come in pieces);
  *   MOTE_ERR_NOMEM    the carry could not grow: the token is dropped likewise;
  *   MOTE_ERR_UNTERMINATED_QUOTE / _COMMENT at end of input (the token is
  *                     dropped; pos names where it opened);
