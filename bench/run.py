@@ -38,36 +38,39 @@ def run_one(exe, args):
 
 
 def cli_rows(opt):
-    """Wall time of whole commands on a generated dump, output to /dev/null."""
+    """CPU time of whole commands on generated dumps, output to /dev/null."""
     mote = os.path.join(opt.build, 'tools', 'mote')
     if opt.cli_size_mb <= 0 or not os.access(mote, os.X_OK):
         return []
     here = os.path.dirname(os.path.abspath(__file__))
     gen = os.path.join(here, '..', 'tests', 'integration', 'gen_dump.py')
-    cases = {
-        'cli/sql_split_mysql_dump/mote': [mote, 'sql', 'split', '--dialect', 'mysql'],
-        'cli/sql_split_mysql_dump/cat': ['cat'],
-    }
-    cases = {k: v for k, v in cases.items() if re.search(opt.filter, k)}
-    if not cases:
-        return []
+    cases = [  # (case, generator options, dialect)
+        ('cli/sql_split_mysql_dump', [], 'mysql'),
+        ('cli/sql_split_pg_copy_rows', ['--pg-copy'], 'postgres'),
+    ]
     rows = []
     with tempfile.TemporaryDirectory(prefix='mote-bench-') as tmp:
-        dump = os.path.join(tmp, 'dump.sql')
-        subprocess.run([sys.executable, gen, str(opt.cli_size_mb), dump], check=True,
-                       capture_output=True)
-        size = os.path.getsize(dump)
-        for name, argv in cases.items():
-            best = None
-            for _ in range(max(1, opt.repetitions)):
-                with open(os.devnull, 'wb') as null:
-                    p = subprocess.Popen(argv + [dump], stdout=null)
-                    _, status, ru = os.wait4(p.pid, 0)
-                if os.waitstatus_to_exitcode(status) != 0:
-                    sys.exit(f'{name}: {argv[0]} failed')
-                t = ru.ru_utime + ru.ru_stime  # CPU time: see the docstring
-                best = t if best is None else min(best, t)
-            rows.append({'name': name, 'ns': best * 1e9, 'bps': size / best, 'items': None})
+        for case, gen_opts, dialect in cases:
+            variants = {'mote': [mote, 'sql', 'split', '--dialect', dialect], 'cat': ['cat']}
+            variants = {v: a for v, a in variants.items() if re.search(opt.filter, f'{case}/{v}')}
+            if not variants:
+                continue
+            dump = os.path.join(tmp, 'dump.sql')
+            subprocess.run([sys.executable, gen, str(opt.cli_size_mb), dump] + gen_opts,
+                           check=True, capture_output=True)
+            size = os.path.getsize(dump)
+            for variant, argv in variants.items():
+                best = None
+                for _ in range(max(1, opt.repetitions)):
+                    with open(os.devnull, 'wb') as null:
+                        p = subprocess.Popen(argv + [dump], stdout=null)
+                        _, status, ru = os.wait4(p.pid, 0)
+                    if os.waitstatus_to_exitcode(status) != 0:
+                        sys.exit(f'{case}/{variant}: {argv[0]} failed')
+                    t = ru.ru_utime + ru.ru_stime  # CPU time: see the docstring
+                    best = t if best is None else min(best, t)
+                rows.append({'name': f'{case}/{variant}', 'ns': best * 1e9, 'bps': size / best,
+                             'items': None})
     return rows
 
 

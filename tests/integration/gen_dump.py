@@ -2,6 +2,11 @@
 """Write a mysqldump-like SQL script of about SIZE megabytes (deterministic).
 
     gen_dump.py SIZE_MB OUT [--longest BYTES]
+    gen_dump.py SIZE_MB OUT --pg-copy
+
+--pg-copy: a pg_dump-like script instead, COPY ... FROM stdin blocks of
+20,000 short rows each (tabs, backslash escapes, NULLs, UTF-8), one token per
+row for the postgres dialect.
 
 Tables with multi-row INSERTs whose strings hold quotes, backslash escapes,
 UTF-8 (accents, emoji), semicolons and comment-like text; a routine between
@@ -17,6 +22,26 @@ def repr_note(rnd):
     return "'note'" if rnd.randrange(2) else "'caf\u00e9 \U0001F600'"
 
 
+def pg_copy(size, out, rnd):
+    names = ['caf\u00e9', 'a\\\\b', 'x', 'tab\\there', '\U0001F600']
+    null = '\\N'
+    rows = b''.join((f"{i}\tname {i} {rnd.choice(names)}\t{rnd.randrange(10000)}."
+                     f"{rnd.randrange(100):02d}\t2024-01-{1 + i % 28:02d} 12:00:00+00\t"
+                     + (null if i % 3 else 'note') + '\n').encode()
+                    for i in range(1, 20001))
+    with open(out, 'wb') as f:
+        f.write(b"SET standard_conforming_strings = on;\n"
+                b"CREATE TABLE public.t (id int, name text, price numeric, created timestamptz,"
+                b" note text);\n")
+        n = 0
+        while n < size:
+            f.write(b'COPY public.t (id, name, price, created, note) FROM stdin;\n')
+            f.write(rows)
+            f.write(b'\\.\n\n')
+            n += len(rows)
+    print(max(len(r) for r in rows.split(b'\n')))
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -26,6 +51,8 @@ def main():
     if len(sys.argv) > 4 and sys.argv[3] == '--longest':
         longest_req = int(sys.argv[4])
     rnd = random.Random(11)
+    if len(sys.argv) > 3 and sys.argv[3] == '--pg-copy':
+        return pg_copy(size, out, rnd)
     words = ['alpha', 'beta', 'gamma', 'delta', 'zeta', 'alpha', "it\\'s", 'semi;colon', 'back\\\\slash', 'caf\u00e9', 'na\u00efve',
              '\U0001F600', '-- not a comment', '/* nor this */', 'tab\\there', 'line\\nbreak',
              '"dq"', 'x' * 40, '\u65e5\u672c\u8a9e']
