@@ -22,6 +22,13 @@
 
 #include "mote/buf.h"
 
+// Every mote call here is set up to succeed; one that fails would make the
+// numbers meaningless, so it stops the program (MOTE_NODISCARD, see common.h).
+static inline void must(mote_err e)
+{
+    if (e != MOTE_OK) std::abort();
+}
+
 namespace {
 
 constexpr size_t kSizes[8] = {16, 24, 32, 40, 48, 56, 64, 32};
@@ -42,7 +49,7 @@ void BM_arena_alloc_mote(benchmark::State &state)
 {
     static uint8_t mem[1 << 20];
     mote_arena a;
-    mote_arena_init(&a, mem, sizeof mem, nullptr, nullptr);
+    must(mote_arena_init(&a, mem, sizeof mem, nullptr, nullptr));
     size_t i = 0;
     for (auto _ : state) {
         void *p = mote_arena_alloc(&a, kSizes[i++ & 7]);
@@ -84,13 +91,13 @@ void BM_pool_get_put_mote(benchmark::State &state)
     static uint8_t mem[1 << 16];
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, mem, sizeof mem, nullptr, nullptr);
-    mote_pool_init(&p, &a, 0);
+    must(mote_arena_init(&a, mem, sizeof mem, nullptr, nullptr));
+    must(mote_pool_init(&p, &a, 0));
     size_t i = 0;
     for (auto _ : state) {
         void *b = mote_pool_get(&p, kPoolSizes[i++ & 7], nullptr);
         benchmark::DoNotOptimize(b);
-        mote_pool_put(&p, b);
+        must(mote_pool_put(&p, b));
     }
     mote_arena_destroy(&a);
     state.SetItemsProcessed(state.iterations());
@@ -118,13 +125,13 @@ void BM_buf_append_mote(benchmark::State &state)
 {
     static uint8_t piece[kPiece];
     mote_arena a;
-    mote_arena_init(&a, nullptr, 0, mote_heap_alloc, nullptr);
+    must(mote_arena_init(&a, nullptr, 0, mote_heap_alloc, nullptr));
     for (auto _ : state) {
         mote_buf b;
-        mote_buf_init_arena(&b, &a, 0);
+        must(mote_buf_init_arena(&b, &a, 0));
         size_t piece_len = kPiece; // not a constant: a real append's size is not
         benchmark::DoNotOptimize(piece_len);
-        for (size_t n = 0; n < kBuildTotal; n += piece_len) mote_buf_append(&b, piece, piece_len);
+        for (size_t n = 0; n < kBuildTotal; n += piece_len) must(mote_buf_append(&b, piece, piece_len));
         benchmark::DoNotOptimize(b.data);
         mote_arena_reset(&a, true);
     }
@@ -203,10 +210,10 @@ void BM_read_file_mote(benchmark::State &state)
     const char *path = bench_file();
     Peak pk;
     mote_arena a;
-    mote_arena_init(&a, nullptr, 0, peak_alloc, &pk);
+    must(mote_arena_init(&a, nullptr, 0, peak_alloc, &pk));
     for (auto _ : state) {
         mote_buf b;
-        mote_buf_init_arena(&b, &a, 0);
+        must(mote_buf_init_arena(&b, &a, 0));
         if (mote_buf_read_file(&b, path) != MOTE_OK || b.len != kFileSize) state.SkipWithError("read");
         benchmark::DoNotOptimize(b.data);
         mote_arena_reset(&a, true);

@@ -30,6 +30,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -43,6 +44,13 @@
 extern "C" {
 #include "mote/arena.h"
 #include "mote/scan.h"
+
+// Every mote call here is set up to succeed; one that fails would make the
+// numbers meaningless, so it stops the program (MOTE_NODISCARD, see common.h).
+static inline void must(mote_err e)
+{
+    if (e != MOTE_OK) std::abort();
+}
 // bench/scan_portable.c
 mote_err portable_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry);
 mote_err portable_scan_feed(mote_scanner *sc, const void *data, size_t len);
@@ -212,12 +220,12 @@ void BM_mote(benchmark::State &state, int which, const ScanApi *api)
     const size_t chunk = chunk_of(which);
     mote_arena arena;
     mote_pool pool;
-    mote_arena_init(&arena, nullptr, 0, mote_heap_alloc, nullptr);
-    mote_pool_init(&pool, &arena, 0);
+    must(mote_arena_init(&arena, nullptr, 0, mote_heap_alloc, nullptr));
+    must(mote_pool_init(&pool, &arena, 0));
     uint64_t examined = 0, tokens = 0;
     for (auto _ : state) {
         mote_buf carry;
-        mote_buf_init_pool(&carry, &pool, 0);
+        must(mote_buf_init_pool(&carry, &pool, 0));
         mote_scan_config cfg;
         mote_scan_config_init(&cfg, which == 3 ? MOTE_SCAN_LINES : which == 4 ? MOTE_SCAN_POSTGRES : MOTE_SCAN_MYSQL);
         mote_scanner sc;

@@ -32,9 +32,10 @@ int main(int argc, char **argv)
     mote_arena arena;
     mote_pool pool;
     mote_buf buf;
-    mote_arena_init(&arena, block, sizeof block, mote_heap_alloc, NULL);
-    mote_pool_init(&pool, &arena, 64 * 1024); /* larger buffers bypass the pool */
-    mote_buf_init_pool(&buf, &pool, 0);
+    if (mote_arena_init(&arena, block, sizeof block, mote_heap_alloc, NULL) != MOTE_OK ||
+        mote_pool_init(&pool, &arena, 64 * 1024) != MOTE_OK || /* larger buffers bypass the pool */
+        mote_buf_init_pool(&buf, &pool, 0) != MOTE_OK)
+        return 2;
 
     const char *source = argc > 1 ? argv[1] : NULL;
     mote_err e = MOTE_ERR_IO;
@@ -64,7 +65,7 @@ int main(int argc, char **argv)
         uint8_t *scratch = mote_pool_get(&pool, len, NULL);
         if (scratch) {
             memcpy(scratch, p, len);
-            mote_pool_put(&pool, scratch);
+            if (mote_pool_put(&pool, scratch) != MOTE_OK) return 2;
         }
         if (len > longest) longest = len;
         lines++;

@@ -158,13 +158,15 @@ int main(int argc, char **argv)
     mote_buf carry;
     mote_scanner sc;
     mote_scan_config cfg;
-    mote_arena_init(&arena, NULL, 0, mote_heap_alloc, NULL);
-    mote_buf_init_arena(&carry, &arena, 0);
     mote_scan_config_init(&cfg, MOTE_SCAN_SQLITE);
     cfg.max_token = max;
-    mote_err e = mote_scan_init(&sc, &cfg, &carry);
+    mote_err e = mote_arena_init(&arena, NULL, 0, mote_heap_alloc, NULL);
+    if (e == MOTE_OK) e = mote_buf_init_arena(&carry, &arena, 0);
+    if (e == MOTE_OK) e = mote_scan_init(&sc, &cfg, &carry);
     if (e != MOTE_OK) { /* cannot happen with this config; checked all the same */
         report("sql_restore: %s\n", mote_err_message(e));
+        sqlite3_close(db);
+        if (in != stdin) fclose(in);
         return 2;
     }
 

@@ -14,9 +14,9 @@ static int tour_memory(void)
     mote_arena arena;
     mote_pool pool;
     mote_buf buf;
-    mote_arena_init(&arena, block, sizeof block, NULL, NULL); /* fixed: never grows */
-    mote_pool_init(&pool, &arena, 4096);                      /* size classes up to 4 KiB */
-    mote_buf_init_pool(&buf, &pool, 8192);                    /* grows through the pool, cap 8 KiB */
+    if (mote_arena_init(&arena, block, sizeof block, NULL, NULL) != MOTE_OK) return 1; /* fixed: never grows */
+    if (mote_pool_init(&pool, &arena, 4096) != MOTE_OK) return 1;   /* size classes up to 4 KiB */
+    if (mote_buf_init_pool(&buf, &pool, 8192) != MOTE_OK) return 1; /* grows through the pool, cap 8 KiB */
 
     if (mote_buf_append(&buf, "hello, ", 7) != MOTE_OK) return 1;
     if (mote_buf_append(&buf, "mote", 4) != MOTE_OK) return 1;
@@ -39,7 +39,7 @@ static int tour_scan(void)
     mote_scanner sc;
     mote_scan_config cfg;
     mote_scan_token tok;
-    mote_buf_init_fixed(&carry, carry_mem, sizeof carry_mem); /* holds only a straddling statement */
+    if (mote_buf_init_fixed(&carry, carry_mem, sizeof carry_mem) != MOTE_OK) return 1; /* holds only a straddling statement */
     mote_scan_config_init(&cfg, MOTE_SCAN_MYSQL);
     if (mote_scan_init(&sc, &cfg, &carry) != MOTE_OK) return 1;
 

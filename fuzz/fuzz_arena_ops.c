@@ -441,9 +441,10 @@ static void op_buf_consume(model *m, input *in, unsigned i)
 
 static void reinit_buf(model *m, unsigned i)
 {
-    if (i < 2) mote_buf_init_pool(&m->buf[i], &m->pool, BUF_MAX);
-    else if (i == 2) mote_buf_init_arena(&m->buf[i], &m->b, BUF_MAX);
-    else mote_buf_init_fixed(&m->buf[i], m->fixed_mem, sizeof m->fixed_mem);
+    mote_err e = i < 2    ? mote_buf_init_pool(&m->buf[i], &m->pool, BUF_MAX)
+                 : i == 2 ? mote_buf_init_arena(&m->buf[i], &m->b, BUF_MAX)
+                          : mote_buf_init_fixed(&m->buf[i], m->fixed_mem, sizeof m->fixed_mem);
+    if (e != MOTE_OK) abort(); /* every argument is valid */
 }
 
 static void op_buf_release(model *m, input *in, unsigned i)

@@ -55,12 +55,12 @@ static void check_rebuild(const mote_cql_type *t, const uint8_t *p, size_t n)
 {
     mote_cql_writer w;
     size_t len = 0;
-    mote_cql_writer_init(&w, t, NULL, 0);
+    if (mote_cql_writer_init(&w, t, NULL, 0) != MOTE_OK) abort();
     mote_err e = rebuild(&w, t, p, n);
     if (e || mote_cql_writer_finish(&w, &len) || len != n) abort();
     uint8_t *out = malloc(n ? n : 1);
     if (!out) abort();
-    mote_cql_writer_init(&w, t, out, n);
+    if (mote_cql_writer_init(&w, t, out, n) != MOTE_OK) abort();
     e = rebuild(&w, t, p, n);
     if (e || mote_cql_writer_finish(&w, &len) || len != n || memcmp(out, p, n) != 0) abort();
     free(out);
@@ -123,12 +123,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (mote_cql_type_parse(text, tlen, nodes, 128, NULL, &t)) return 0;
     /* Format -> parse -> format is stable. */
     char f1[1024], f2[1024];
-    size_t l1 = mote_cql_type_format(t, f1, sizeof f1);
-    if (l1 < sizeof f1) {
+    size_t l1 = 0, l2 = 0;
+    mote_err fe = mote_cql_type_format(t, f1, sizeof f1, &l1);
+    if (fe != (l1 <= sizeof f1 ? MOTE_OK : MOTE_ERR_SPACE)) abort();
+    if (fe == MOTE_OK) {
         static mote_cql_type nodes2[128];
         const mote_cql_type *t2;
         if (mote_cql_type_parse(f1, l1, nodes2, 128, NULL, &t2)) abort();
-        size_t l2 = mote_cql_type_format(t2, f2, sizeof f2);
+        if (mote_cql_type_format(t2, f2, sizeof f2, &l2) != MOTE_OK) abort();
         if (l1 != l2 || memcmp(f1, f2, l1) != 0) abort();
         if (t2->fixed != t->fixed) abort();
     }

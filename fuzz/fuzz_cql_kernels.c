@@ -12,9 +12,10 @@
 #include <string.h>
 
 #include "mote/cql.h"
+#include "../src/cql_kernels.h" /* private: the kernels are pinned here */
 
-static const int levels[] = {MOTE_CQL_SIMD_SSSE3, MOTE_CQL_SIMD_AVX2, MOTE_CQL_SIMD_NEON,
-                             MOTE_CQL_SIMD_BEST};
+static const mote__cql_simd_level levels[] = {MOTE_CQL_SIMD_SSSE3, MOTE_CQL_SIMD_AVX2,
+                                              MOTE_CQL_SIMD_NEON, MOTE_CQL_SIMD_BEST};
 
 #define PAD 32
 
@@ -27,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2) return 0;
-    int level = levels[data[0] % 4];
+    mote__cql_simd_level level = levels[data[0] % 4];
     size_t soff = data[1] & 7, doff = (data[1] >> 3) & 7;
     const uint8_t *in = data + 2;
     size_t n = size - 2;

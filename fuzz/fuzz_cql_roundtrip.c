@@ -154,7 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (e != MOTE_ERR_SPACE || w2 != need) abort();
     /* The writer produces the same bytes. */
     mote_cql_writer wr;
-    mote_cql_writer_init(&wr, t, out2, need);
+    if (mote_cql_writer_init(&wr, t, out2, need) != MOTE_OK) abort();
     if (mote_cql_write_begin(&wr)) abort();
     for (size_t i = 0; i < count; i++) {
         if (shape == 2 && mote_cql_write_bytes(&wr, keys[i].ptr, keys[i].len)) abort();

@@ -8,7 +8,7 @@
  *     (checked by an independent matcher here); inside it the result equals
  *     strtod's bit for bit, and MOTE_ERR_RANGE exactly when strtod overflows.
  *  2. The MOTE_NUM_SMALL build (computed powers, as on microcontrollers,
- *     compiled into this file under "small_" names) gives the same results.
+ *     linked in under small_mote_* names) gives the same results.
  *  3. Integer parsing agrees with strtoll/strtoull + errno on [+-]?digits
  *     (i64) and digits (u64), and rejects everything else.
  *  4. The first 8 bytes as a double (when finite): format parses back to the
@@ -18,6 +18,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@
 
 #include "mote/num.h"
 
-#include "../tests/num_small_copy.h"
+#include "small_num.h" /* the MOTE_NUM_SMALL copy, tests/small/meson.build */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -73,7 +74,7 @@ static void check_float_parse(const uint8_t *data, size_t size, const char *z)
 {
     double a = 7.0, b = 7.0;
     mote_err ea = mote_num_parse_f64(data, size, &a);
-    mote_err eb = small_parse_f64(data, size, &b);
+    mote_err eb = small_mote_num_parse_f64(data, size, &b);
     CHECK(ea == eb);
     CHECK(bits_of(a) == bits_of(b));
     if (!float_grammar(data, size)) {
@@ -100,7 +101,7 @@ static void check_int_parse(const uint8_t *data, size_t size, const char *z)
     int64_t iv = 3, siv = 3;
     uint64_t uv = 3;
     mote_err ei = mote_num_parse_i64(data, size, &iv);
-    CHECK(small_parse_i64(data, size, &siv) == ei && siv == iv);
+    CHECK(small_mote_num_parse_i64(data, size, &siv) == ei && siv == iv);
     if (!i_ok) {
         CHECK(ei == MOTE_ERR_BAD_VALUE && iv == 3);
     } else {
@@ -132,7 +133,7 @@ static void check_format(uint64_t bits)
     memcpy(&v, &bits, sizeof v);
     char buf[MOTE_NUM_F64_MAX], sbuf[MOTE_NUM_F64_MAX];
     size_t n = mote_num_format_f64(v, buf, sizeof buf);
-    size_t sn = small_format_f64(v, sbuf, sizeof sbuf);
+    size_t sn = small_mote_num_format_f64(v, sbuf, sizeof sbuf);
     CHECK(n == sn && memcmp(buf, sbuf, n) == 0);
     if ((bits & UINT64_C(0x7FF0000000000000)) == UINT64_C(0x7FF0000000000000)) {
         CHECK(n == 0);
@@ -152,7 +153,7 @@ static void check_format(uint64_t bits)
         return;
     }
     char d2[17];
-    int ex2, nd2 = small_f64_digits(v, d2, &ex2);
+    int ex2, nd2 = small_mote_num_f64_digits(v, d2, &ex2);
     CHECK(nd >= 1 && nd <= 17 && nd == nd2 && ex == ex2 && memcmp(d, d2, (size_t)nd) == 0);
     CHECK(d[0] != '0' && d[nd - 1] != '0');
     if (nd == 1) return;

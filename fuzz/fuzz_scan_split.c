@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.delim_len = 1;
     uint8_t *mem = malloc(n + 1);
     mote_buf b;
-    mote_buf_init_fixed(&b, mem, n + 1);
+    if (mote_buf_init_fixed(&b, mem, n + 1) != MOTE_OK) abort(); /* malloc failed */
     mote_scanner sc;
     if (mote_scan_init(&sc, &cfg, &b) != MOTE_OK) abort();
     /* chunks of 7 bytes: tokens come from the chunk and from the carry */

@@ -83,5 +83,11 @@ int main(int argc, char **argv)
     /* The empty input is always worth one run. */
     LLVMFuzzerTestOneInput((const uint8_t *)"", 0);
     printf("replayed %lu files\n", files_run);
+    /* No corpus file found is a broken test (a moved or emptied corpus
+     * directory), not a pass. */
+    if (files_run == 0) {
+        fprintf(stderr, "replay: no corpus files found\n");
+        return 1;
+    }
     return rc;
 }

@@ -25,24 +25,37 @@ static void init(mote_buf *b, mote_pool *pool, mote_arena *arena, size_t max)
     b->arena = arena;
 }
 
-void mote_buf_init_pool(mote_buf *b, mote_pool *pool, size_t max)
+/* A missing pool or arena still leaves b set up, as a buffer that cannot
+ * hold anything: a caller that goes on anyway meets LIMIT, not garbage.
+ * One out-of-line body for both inits (smaller on Cortex-M). */
+static MOTE_NOINLINE mote_err init_growing(mote_buf *b, mote_pool *pool, mote_arena *arena,
+                                           size_t max)
 {
-    if (b) init(b, pool, NULL, max);
+    if (!b) return MOTE_ERR_INVALID;
+    init(b, pool, arena, max);
+    return pool || arena ? MOTE_OK : MOTE_ERR_INVALID;
 }
 
-void mote_buf_init_arena(mote_buf *b, mote_arena *arena, size_t max)
+mote_err mote_buf_init_pool(mote_buf *b, mote_pool *pool, size_t max)
 {
-    if (b) init(b, NULL, arena, max);
+    return init_growing(b, pool, NULL, max);
 }
 
-void mote_buf_init_fixed(mote_buf *b, void *mem, size_t size)
+mote_err mote_buf_init_arena(mote_buf *b, mote_arena *arena, size_t max)
 {
-    if (!b) return;
-    if (!mem) size = 0;
+    return init_growing(b, NULL, arena, max);
+}
+
+mote_err mote_buf_init_fixed(mote_buf *b, void *mem, size_t size)
+{
+    if (!b) return MOTE_ERR_INVALID;
     init(b, NULL, NULL, 0);
+    b->max = 0;
+    if (!mem) return size ? MOTE_ERR_INVALID : MOTE_OK; /* (NULL, 0): empty, valid */
     b->data = mem;
     b->cap = size;
     b->max = size;
+    return MOTE_OK;
 }
 
 /* Give up storage the buffer no longer uses. */
@@ -50,7 +63,10 @@ static void drop_storage(mote_buf *b, uint8_t *data, size_t cap)
 {
     if (!data) return;
     if (b->pool) {
-        (void)mote_pool_put(b->pool, data);
+        /* The storage came from this pool: a refusal means a corrupted
+         * header, which the pool counts (stats.bad_puts); nothing to undo. */
+        mote_err e = mote_pool_put(b->pool, data);
+        (void)e;
     } else if (b->arena) {
         if (!mote__arena_resize_last(b->arena, data, cap, 0)) MOTE_TRACK_POISON(data, cap);
     }
@@ -170,7 +186,12 @@ void mote_buf_consume(mote_buf *b, size_t n)
 
 void mote_buf_clear(mote_buf *b)
 {
-    if (b) b->len = 0;
+    mote_buf_truncate(b, 0);
+}
+
+void mote_buf_truncate(mote_buf *b, size_t len)
+{
+    if (b && len < b->len) b->len = len;
 }
 
 uint8_t *mote_buf_detach(mote_buf *b, size_t *len)

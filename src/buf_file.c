@@ -72,7 +72,8 @@ mote_err mote_buf_read_fd(mote_buf *b, int fd)
             /* Near the cap a smaller step may still fit. */
             if (e == MOTE_ERR_LIMIT && b->max > b->len) e = mote_buf_reserve(b, b->max - b->len);
             if (e != MOTE_OK) return e; /* the probe byte is lost with the error */
-            (void)mote_buf_push(b, probe);
+            e = mote_buf_push(b, probe); /* room was just reserved */
+            if (e != MOTE_OK) return e;
             continue;
         }
         ssize_t r = read_some(fd, tail, avail < MAX_READ ? avail : MAX_READ);

@@ -94,13 +94,13 @@ static const char *find_err(int code, int which)
     return NULL;
 }
 
-const char *mote_err_name(int code)
+const char *mote_err_name(mote_err code)
 {
     const char *s = find_err(code, 0);
     return s ? s : "UNKNOWN";
 }
 
-const char *mote_err_message(int code)
+const char *mote_err_message(mote_err code)
 {
     const char *s = find_err(code, 1);
     return s ? s : "unknown error";

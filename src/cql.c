@@ -8,6 +8,7 @@
  */
 #include "mote/cql.h"
 #include "mote/be.h"
+#include "cql_kernels.h"
 
 #include <string.h>
 
@@ -90,7 +91,7 @@ static int32_t wire_width(int kind)
     return w ? w : -1;
 }
 
-int mote_cql_kind_fixed(int kind)
+int mote_cql_kind_fixed(mote_cql_kind kind)
 {
     unsigned i = (unsigned)kind - 1;
     return i < MOTE_CQL_VECTOR && (kind_bits[i] & FX) ? kind_bits[i] & 31 : -1;
@@ -668,21 +669,21 @@ static mote_err cencode_buf(mote_buf *b, const cspec *c)
     return MOTE_OK;
 }
 
-mote_err mote_cql_list_size(int kind, const void *v, size_t n, size_t *size)
+mote_err mote_cql_list_size(mote_cql_kind kind, const void *v, size_t n, size_t *size)
 {
     cspec c;
     spec_list(&c, kind, v, n);
     return csize_out(&c, size);
 }
 
-mote_err mote_cql_vector_size(int kind, const void *v, size_t n, size_t *size)
+mote_err mote_cql_vector_size(mote_cql_kind kind, const void *v, size_t n, size_t *size)
 {
     cspec c;
     spec_vector(&c, kind, mote_cql_kind_fixed(kind), v, n);
     return csize_out(&c, size);
 }
 
-mote_err mote_cql_map_size(int kkind, const void *k, int vkind, const void *v, size_t n,
+mote_err mote_cql_map_size(mote_cql_kind kkind, const void *k, mote_cql_kind vkind, const void *v, size_t n,
                            size_t *size)
 {
     cspec c;
@@ -690,7 +691,7 @@ mote_err mote_cql_map_size(int kkind, const void *k, int vkind, const void *v, s
     return csize_out(&c, size);
 }
 
-mote_err mote_cql_encode_list(int kind, const void *v, size_t n, uint8_t *out, size_t cap,
+mote_err mote_cql_encode_list(mote_cql_kind kind, const void *v, size_t n, uint8_t *out, size_t cap,
                               size_t *written)
 {
     cspec c;
@@ -698,7 +699,7 @@ mote_err mote_cql_encode_list(int kind, const void *v, size_t n, uint8_t *out, s
     return cencode(&c, out, cap, written);
 }
 
-mote_err mote_cql_encode_vector(int kind, const void *v, size_t n, uint8_t *out, size_t cap,
+mote_err mote_cql_encode_vector(mote_cql_kind kind, const void *v, size_t n, uint8_t *out, size_t cap,
                                 size_t *written)
 {
     cspec c;
@@ -706,7 +707,7 @@ mote_err mote_cql_encode_vector(int kind, const void *v, size_t n, uint8_t *out,
     return cencode(&c, out, cap, written);
 }
 
-mote_err mote_cql_encode_map(int kkind, const void *k, int vkind, const void *v, size_t n,
+mote_err mote_cql_encode_map(mote_cql_kind kkind, const void *k, mote_cql_kind vkind, const void *v, size_t n,
                              uint8_t *out, size_t cap, size_t *written)
 {
     cspec c;
@@ -714,21 +715,21 @@ mote_err mote_cql_encode_map(int kkind, const void *k, int vkind, const void *v,
     return cencode(&c, out, cap, written);
 }
 
-mote_err mote_cql_encode_list_buf(mote_buf *b, int kind, const void *v, size_t n)
+mote_err mote_cql_encode_list_buf(mote_buf *b, mote_cql_kind kind, const void *v, size_t n)
 {
     cspec c;
     spec_list(&c, kind, v, n);
     return cencode_buf(b, &c);
 }
 
-mote_err mote_cql_encode_vector_buf(mote_buf *b, int kind, const void *v, size_t n)
+mote_err mote_cql_encode_vector_buf(mote_buf *b, mote_cql_kind kind, const void *v, size_t n)
 {
     cspec c;
     spec_vector(&c, kind, mote_cql_kind_fixed(kind), v, n);
     return cencode_buf(b, &c);
 }
 
-mote_err mote_cql_encode_map_buf(mote_buf *b, int kkind, const void *k, int vkind, const void *v,
+mote_err mote_cql_encode_map_buf(mote_buf *b, mote_cql_kind kkind, const void *k, mote_cql_kind vkind, const void *v,
                                  size_t n)
 {
     cspec c;
@@ -843,7 +844,7 @@ static void mk_type(mote_cql_type *c, int ckind, mote_cql_type *elem, int kind, 
     c->sub = elem;
 }
 
-mote_err mote_cql_decode_list(int kind, const uint8_t *in, size_t len, void *v, size_t cap,
+mote_err mote_cql_decode_list(mote_cql_kind kind, const uint8_t *in, size_t len, void *v, size_t cap,
                               size_t *n)
 {
     if (n) *n = 0;
@@ -873,7 +874,7 @@ static mote_err decode_vector(const mote_cql_type *t, const uint8_t *in, size_t 
     return cdecode(t, in, len, (uint8_t *)v, NULL, t->dim, NULL);
 }
 
-mote_err mote_cql_decode_vector(int kind, const uint8_t *in, size_t len, void *v, size_t dim)
+mote_err mote_cql_decode_vector(mote_cql_kind kind, const uint8_t *in, size_t len, void *v, size_t dim)
 {
     if (kind == MOTE_CQL_VECTOR) return MOTE_ERR_TYPE;
 #if SIZE_MAX > UINT32_MAX
@@ -885,7 +886,7 @@ mote_err mote_cql_decode_vector(int kind, const uint8_t *in, size_t len, void *v
     return decode_vector(&t, in, len, v);
 }
 
-mote_err mote_cql_decode_map(int kkind, const uint8_t *in, size_t len, void *k, int vkind,
+mote_err mote_cql_decode_map(mote_cql_kind kkind, const uint8_t *in, size_t len, void *k, mote_cql_kind vkind,
                              void *v, size_t cap, size_t *n)
 {
     if (n) *n = 0;
@@ -1005,14 +1006,16 @@ mote_err mote_cql_validate(const mote_cql_type *t, const uint8_t *in, size_t len
 
 /* ---- writer ---------------------------------------------------------------- */
 
-void mote_cql_writer_init(mote_cql_writer *w, const mote_cql_type *t, uint8_t *out, size_t cap)
+mote_err mote_cql_writer_init(mote_cql_writer *w, const mote_cql_type *t, uint8_t *out,
+                              size_t cap)
 {
-    if (!w) return;
+    if (!w) return MOTE_ERR_INVALID;
     memset(w, 0, sizeof *w);
     w->root = t;
     w->out = out;
     w->cap = out ? cap : 0;
     if (!t) w->err = MOTE_ERR_INVALID;
+    return w->err;
 }
 
 const mote_cql_type *mote_cql_writer_expect(const mote_cql_writer *w)

@@ -11,6 +11,7 @@
  */
 #include "mote/be.h"
 #include "mote/cql.h"
+#include "cql_kernels.h"
 
 /* No SIMD level on this target: the header holds the kernels (inline
  * portable loops) and this file is empty. */
@@ -285,7 +286,7 @@ static void bswap64_neon(uint8_t *dst, const uint8_t *src, size_t n)
 
 /* ---- dispatch ------------------------------------------------------------ */
 
-bool mote__cql_simd_available(int level)
+bool mote__cql_simd_available(mote__cql_simd_level level)
 {
     switch (level) {
     case MOTE_CQL_SIMD_PORTABLE: return true;
@@ -302,7 +303,7 @@ bool mote__cql_simd_available(int level)
 
 /* The level to run: the one asked for if present, else the best present
  * (for MOTE_CQL_SIMD_BEST), else portable. */
-static int pick(int level)
+static mote__cql_simd_level pick(mote__cql_simd_level level)
 {
     if (level == MOTE_CQL_SIMD_BEST) {
 #if MOTE_CQL_X86
@@ -317,7 +318,7 @@ static int pick(int level)
     return mote__cql_simd_available(level) ? level : MOTE_CQL_SIMD_PORTABLE;
 }
 
-void mote__cql_bswap32(uint8_t *dst, const uint8_t *src, size_t n, int level)
+void mote__cql_bswap32(uint8_t *dst, const uint8_t *src, size_t n, mote__cql_simd_level level)
 {
     switch (pick(level)) {
 #if MOTE_CQL_X86
@@ -331,7 +332,7 @@ void mote__cql_bswap32(uint8_t *dst, const uint8_t *src, size_t n, int level)
     }
 }
 
-void mote__cql_bswap64(uint8_t *dst, const uint8_t *src, size_t n, int level)
+void mote__cql_bswap64(uint8_t *dst, const uint8_t *src, size_t n, mote__cql_simd_level level)
 {
     switch (pick(level)) {
 #if MOTE_CQL_X86
@@ -345,7 +346,7 @@ void mote__cql_bswap64(uint8_t *dst, const uint8_t *src, size_t n, int level)
     }
 }
 
-void mote__cql_list_put32(uint8_t *dst, const uint8_t *src, size_t n, int level)
+void mote__cql_list_put32(uint8_t *dst, const uint8_t *src, size_t n, mote__cql_simd_level level)
 {
     switch (pick(level)) {
 #if MOTE_CQL_X86
@@ -356,13 +357,13 @@ void mote__cql_list_put32(uint8_t *dst, const uint8_t *src, size_t n, int level)
     }
 }
 
-void mote__cql_list_put64(uint8_t *dst, const uint8_t *src, size_t n, int level)
+void mote__cql_list_put64(uint8_t *dst, const uint8_t *src, size_t n, mote__cql_simd_level level)
 {
     (void)level; /* 12-byte elements: the scalar loop is as fast as shuffles */
     list_put64_portable(dst, src, n);
 }
 
-bool mote__cql_list_get32(uint8_t *dst, const uint8_t *src, size_t n, int level)
+bool mote__cql_list_get32(uint8_t *dst, const uint8_t *src, size_t n, mote__cql_simd_level level)
 {
     switch (pick(level)) {
 #if MOTE_CQL_X86
@@ -373,7 +374,7 @@ bool mote__cql_list_get32(uint8_t *dst, const uint8_t *src, size_t n, int level)
     }
 }
 
-bool mote__cql_list_get64(uint8_t *dst, const uint8_t *src, size_t n, int level)
+bool mote__cql_list_get64(uint8_t *dst, const uint8_t *src, size_t n, mote__cql_simd_level level)
 {
     (void)level;
     return list_get64_portable(dst, src, n);

@@ -50,11 +50,12 @@ static const uint8_t marshal_kinds[] = {
     MOTE_CQL_INT, MOTE_CQL_SMALLINT, MOTE_CQL_TEXT, MOTE_CQL_TIMEUUID, MOTE_CQL_TINYINT,
     MOTE_CQL_UUID, MOTE_CQL_VARINT, MOTE_CQL_UUID, MOTE_CQL_TIMESTAMP, KIND_WRAP};
 
-const char *mote_cql_kind_name(int kind)
+const char *mote_cql_kind_name(mote_cql_kind kind)
 {
-    if (kind < 1 || kind > NAME_KINDS) return "?";
+    unsigned k = kind; /* counted down as a plain unsigned: no narrowing per step */
+    if (k < 1 || k > NAME_KINDS) return "?";
     const char *s = cql_names;
-    while (--kind) {
+    while (--k) {
         while (*s++) {
         }
     }
@@ -177,14 +178,14 @@ static mote_err parse_all(tparser *p)
         h->wraps = 0;
         h->wmarshal = false;
         bool frozen = false;
-        int kind;
+        mote_cql_kind kind; /* or KIND_WRAP: the enum type keeps it one byte on short-enum ABIs */
         for (;;) {
             skip_space(p);
             const char *id = p->s;
             while (p->s < p->end && is_ident(*p->s)) p->s++;
             size_t n = (size_t)(p->s - id);
             if (n == 0) return MOTE_ERR_BAD_TYPE;
-            kind = lookup(id, n, &h->marshal);
+            kind = (mote_cql_kind)lookup(id, n, &h->marshal);
             if (kind != KIND_WRAP) break;
             if (h->wraps > 0 && h->marshal != h->wmarshal) return MOTE_ERR_BAD_TYPE;
             if (h->wraps >= 64) return MOTE_ERR_DEPTH;
@@ -340,9 +341,12 @@ static void put_dim(tout *o, uint32_t d)
 /* Iterative preorder walk with a stack of open collections (no recursion:
  * fixed stack use). Types deeper than MOTE_CQL_MAX_DEPTH (only possible when
  * built by hand) are cut off with "...". */
-size_t mote_cql_type_format(const mote_cql_type *t, char *out, size_t cap)
+mote_err mote_cql_type_format(const mote_cql_type *t, char *out, size_t cap, size_t *len)
 {
-    if (!t) return 0;
+    if (!t) {
+        if (len) *len = 0;
+        return MOTE_ERR_INVALID;
+    }
     tout o = {out, out ? cap : 0, 0};
     const mote_cql_type *open[MOTE_CQL_MAX_DEPTH];
     unsigned depth = 0;
@@ -361,7 +365,10 @@ size_t mote_cql_type_format(const mote_cql_type *t, char *out, size_t cap)
         if (c->frozen) put_str(&o, ">");
         /* c is complete: move to its sibling, or close parents */
         for (;;) {
-            if (depth == 0) return o.at;
+            if (depth == 0) {
+                if (len) *len = o.at;
+                return o.at <= o.cap ? MOTE_OK : MOTE_ERR_SPACE; /* o.cap is 0 without out */
+            }
             const mote_cql_type *parent = open[depth - 1];
             if (c->next && parent->kind != MOTE_CQL_VECTOR) {
                 put_str(&o, ", ");

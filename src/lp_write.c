@@ -46,12 +46,11 @@ size_t mote_lp_writer_length(const mote_lp_writer *w)
     return w ? w->line_start : 0;
 }
 
-/* Drop the line being built (for a buf: shorten it to the line start; buf.h
- * has no truncate call, and len <= its old value keeps the buffer valid). */
+/* Drop the line being built (for a buf: shorten it to the line start). */
 static void rollback(mote_lp_writer *w)
 {
     w->len = w->line_start;
-    if (w->buf && w->buf->len > w->line_start) w->buf->len = w->line_start;
+    if (w->buf) mote_buf_truncate(w->buf, w->line_start);
 }
 
 /* Abandon the line: roll back to its start, remember the error. */

@@ -20,14 +20,39 @@
 #include "mem_private.h"
 #include "track.h"
 
-#define HDR MOTE__POOL_HDR
+#define HDR 8u                    /* tag (u32), info (u32) before each buffer */
 #define OVERSIZE_CLASS 0xffu
-#define INFO_CHECK MOTE__POOL_CHECK
-#define STATE_LIVE MOTE__POOL_LIVE
-#define STATE_FREE MOTE__POOL_FREE
+#define INFO_CHECK 0x6d6f74u       /* info bits 8..31: "mot" */
+#define STATE_LIVE 0x4c495645u     /* tag = (header address ^ key) ^ state */
+#define STATE_FREE 0x46524545u
 #define DEFAULT_MAX ((size_t)64 * 1024)
 #define TOP_CLASS_SIZE ((size_t)MOTE_POOL_MIN_CLASS << (MOTE_POOL_CLASSES - 1))
 
+/* Class index of a request: 0 for <= 16 bytes, then one per power of two. */
+static inline unsigned size_class(size_t size)
+{
+    if (size <= MOTE_POOL_MIN_CLASS) return 0;
+#if defined(__GNUC__)
+    return (unsigned)(64 - __builtin_clzll((unsigned long long)(size - 1))) - 4u;
+#else
+    unsigned c = 0;
+    size_t s = MOTE_POOL_MIN_CLASS;
+    while (s < size) {
+        s <<= 1;
+        c++;
+    }
+    return c;
+#endif
+}
+
+/* A buffer header's tag. Not a secret, just a value that stale or foreign
+ * bytes almost never match: the header's own address (a copied header
+ * fails) mixed with the pool's key (another pool's buffer fails) and the
+ * state (LIVE or FREE). */
+static inline uint32_t hdr_tag(const mote_pool *p, const uint8_t *hdr, uint32_t state)
+{
+    return ((uint32_t)(uintptr_t)hdr ^ p->key) ^ state;
+}
 
 static void write_hdr(uint8_t *h, uint32_t tag, uint32_t info)
 {
@@ -42,7 +67,7 @@ mote_err mote_pool_init(mote_pool *p, mote_arena *a, size_t max_size)
     p->arena = a;
     if (max_size == 0) max_size = DEFAULT_MAX;
     if (max_size > TOP_CLASS_SIZE) max_size = TOP_CLASS_SIZE;
-    p->max_class = mote__pool_class(max_size);
+    p->max_class = size_class(max_size);
     p->max_size = (size_t)MOTE_POOL_MIN_CLASS << p->max_class;
     uint64_t k = ((uint64_t)(uintptr_t)p ^ ((uint64_t)(uintptr_t)a << 7)) * 0x9E3779B97F4A7C15u;
     p->key = (uint32_t)(k >> 32);
@@ -67,7 +92,7 @@ static void *get_oversize(mote_pool *p, size_t size, size_t *capacity)
     if (!blk) return fail(p, capacity);
     uint64_t c64 = cap;
     memcpy(blk, &c64, 8);
-    write_hdr(blk + HDR, mote__pool_tag(p, blk + HDR, STATE_LIVE), OVERSIZE_CLASS | (INFO_CHECK << 8));
+    write_hdr(blk + HDR, hdr_tag(p, blk + HDR, STATE_LIVE), OVERSIZE_CLASS | (INFO_CHECK << 8));
     p->stats.misses++;
     p->stats.outstanding += cap;
     if (capacity) *capacity = cap;
@@ -82,31 +107,30 @@ static MOTE_NOINLINE void *get_miss(mote_pool *p, size_t size, size_t *capacity)
         return NULL;
     }
     if (size > p->max_size) return get_oversize(p, size, capacity);
-    unsigned c = mote__pool_class(size);
+    unsigned c = size_class(size);
     size_t cap = (size_t)MOTE_POOL_MIN_CLASS << c;
     uint8_t *h = mote_arena_alloc(p->arena, HDR + cap);
     if (!h) return fail(p, capacity);
     /* info never changes afterwards; the tag flips LIVE/FREE. */
-    write_hdr(h, mote__pool_tag(p, h, STATE_LIVE), c | (INFO_CHECK << 8));
+    write_hdr(h, hdr_tag(p, h, STATE_LIVE), c | (INFO_CHECK << 8));
     p->stats.misses++;
     p->stats.outstanding += cap;
     if (capacity) *capacity = cap;
     return h + HDR;
 }
 
-/* The whole of get; the inline mote_pool_get in mote/pool.h handles a
- * free-list hit itself when no memory checker is active. */
-void *mote__pool_get_slow(mote_pool *p, size_t size, size_t *capacity)
+/* A free-list hit here; everything else in get_miss. */
+void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity)
 {
     if (MOTE_UNLIKELY(!p || size > p->max_size)) return get_miss(p, size, capacity);
-    unsigned c = mote__pool_class(size);
+    unsigned c = size_class(size);
     uint8_t *ptr = p->free_list[c];
     if (MOTE_UNLIKELY(!ptr)) return get_miss(p, size, capacity);
     size_t cap = (size_t)MOTE_POOL_MIN_CLASS << c;
     MOTE_TRACK_DEFINED(ptr, sizeof(void *));
     memcpy(&p->free_list[c], ptr, sizeof(void *));
     MOTE_TRACK_FRESH(ptr, cap);
-    uint32_t tag = mote__pool_tag(p, ptr - HDR, STATE_LIVE);
+    uint32_t tag = hdr_tag(p, ptr - HDR, STATE_LIVE);
     memcpy(ptr - HDR, &tag, 4);
     p->stats.hits++;
     p->stats.outstanding += cap;
@@ -144,7 +168,7 @@ static MOTE_NOINLINE mote_err put_other(mote_pool *p, void *ptr)
     if (!read_hdr(ptr, &tag, &info)) return bad_put(p);
     uint8_t *h = (uint8_t *)ptr - HDR;
     /* A FREE tag is a double put; anything else a foreign pointer. */
-    if (tag != mote__pool_tag(p, h, STATE_LIVE) || (info & 0xffu) != OVERSIZE_CLASS) return bad_put(p);
+    if (tag != hdr_tag(p, h, STATE_LIVE) || (info & 0xffu) != OVERSIZE_CLASS) return bad_put(p);
     mote_arena *a = p->arena;
     uint64_t c64;
     if (!a->alloc || MOTE_TRACK_IS_POISONED(h - HDR, HDR)) return bad_put(p);
@@ -161,15 +185,15 @@ static MOTE_NOINLINE mote_err put_other(mote_pool *p, void *ptr)
     return MOTE_OK;
 }
 
-/* The whole of put, as get above. */
-mote_err mote__pool_put_slow(mote_pool *p, void *ptr)
+/* A valid pooled buffer here; everything else in put_other. */
+mote_err mote_pool_put(mote_pool *p, void *ptr)
 {
     uint32_t tag, info;
     if (MOTE_UNLIKELY(!ptr || !p || !read_hdr(ptr, &tag, &info))) return put_other(p, ptr);
     uint8_t *h = (uint8_t *)ptr - HDR;
     unsigned c = info & 0xffu;
     /* Oversize buffers (class 0xff) also take the slow path. */
-    if (MOTE_UNLIKELY(tag != mote__pool_tag(p, h, STATE_LIVE) || c > p->max_class)) return put_other(p, ptr);
+    if (MOTE_UNLIKELY(tag != hdr_tag(p, h, STATE_LIVE) || c > p->max_class)) return put_other(p, ptr);
     size_t cap = (size_t)MOTE_POOL_MIN_CLASS << c;
     uint32_t freed = tag ^ (STATE_LIVE ^ STATE_FREE);
     memcpy(h, &freed, 4);
@@ -179,12 +203,6 @@ mote_err mote__pool_put_slow(mote_pool *p, void *ptr)
     p->stats.outstanding -= cap;
     return MOTE_OK;
 }
-
-/* The external definitions of the inline fast paths in mote/pool.h. */
-extern inline unsigned mote__pool_class(size_t size);
-extern inline uint32_t mote__pool_tag(const mote_pool *p, const uint8_t *hdr, uint32_t state);
-extern inline void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity);
-extern inline mote_err mote_pool_put(mote_pool *p, void *ptr);
 
 size_t mote_pool_capacity(const void *ptr)
 {

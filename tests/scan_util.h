@@ -83,7 +83,7 @@ static transcript scan_chunks(const mote_scan_config *cfg, const void *in, size_
     if (carry_cap == 0) carry_cap = n + 64;
     uint8_t *mem = malloc(carry_cap);
     mote_buf buf;
-    mote_buf_init_fixed(&buf, mem, carry_cap);
+    if (mote_buf_init_fixed(&buf, mem, carry_cap) != MOTE_OK) abort(); /* malloc failed */
     mote_scanner sc;
     mote_err e = mote_scan_init(&sc, cfg, &buf);
     if (e != MOTE_OK) {

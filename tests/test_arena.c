@@ -90,7 +90,7 @@ static void fixed_exhaustion_fails_cleanly(void **state)
 {
     (void)state;
     mote_arena a;
-    mote_arena_init(&a, block, 64, NULL, NULL);
+    assert_int_equal(mote_arena_init(&a, block, 64, NULL, NULL), MOTE_OK);
     uint8_t *p = mote_arena_alloc(&a, 40);
     assert_non_null(p);
     memset(p, 0x5a, 40);
@@ -114,7 +114,7 @@ static void zero_size_gives_distinct_pointers(void **state)
 {
     (void)state;
     mote_arena a;
-    mote_arena_init(&a, block, 16, NULL, NULL);
+    assert_int_equal(mote_arena_init(&a, block, 16, NULL, NULL), MOTE_OK);
     void *p = mote_arena_alloc(&a, 0);
     void *q = mote_arena_alloc(&a, 0);
     assert_non_null(p);
@@ -135,7 +135,7 @@ static void alignment_checked_and_honoured(void **state)
 {
     (void)state;
     mote_arena a;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
     static const size_t bad[] = {0, 3, 6, 24, 100, SIZE_MAX};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_null(mote_arena_alloc_aligned(&a, 8, bad[i]));
@@ -160,7 +160,7 @@ static void array_size_overflow_detected(void **state)
     counting_alloc c;
     counting_init(&c);
     mote_arena a;
-    mote_arena_init(&a, block, sizeof block, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, counting_fn, &c), MOTE_OK);
     assert_null(mote_arena_alloc_array(&a, SIZE_MAX / 2 + 1, 2, 8));
     assert_null(mote_arena_alloc_array(&a, SIZE_MAX, SIZE_MAX, 8));
     assert_null(mote_arena_alloc_array(&a, 3, SIZE_MAX / 3 + 1, 8));
@@ -184,7 +184,7 @@ static void huge_request_fails_without_wrapping(void **state)
     counting_alloc c;
     counting_init(&c);
     mote_arena a;
-    mote_arena_init(&a, block, sizeof block, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, counting_fn, &c), MOTE_OK);
     assert_null(mote_arena_alloc(&a, SIZE_MAX));
     assert_null(mote_arena_alloc(&a, SIZE_MAX - 7));
     assert_null(mote_arena_alloc_aligned(&a, SIZE_MAX - 20, 64));
@@ -198,7 +198,7 @@ static void calloc_zeroes(void **state)
 {
     (void)state;
     mote_arena a;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
     mote_arena_mark m = mote_arena_save(&a);
     uint8_t *p = mote_arena_alloc(&a, 100);
     memset(p, 0xee, 100);
@@ -215,7 +215,7 @@ static void save_restore_releases_later_allocations(void **state)
 {
     (void)state;
     mote_arena a;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
     uint8_t *keep = mote_arena_alloc(&a, 10);
     memcpy(keep, "0123456789", 10);
     mote_arena_mark m = mote_arena_save(&a);
@@ -239,7 +239,7 @@ static void chains_blocks_from_allocator(void **state)
     counting_alloc c;
     counting_init(&c);
     mote_arena a;
-    mote_arena_init(&a, block, 64, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, block, 64, counting_fn, &c), MOTE_OK);
     mote_arena_set_min_block(&a, 256);
     uint8_t *ptrs[40];
     for (int i = 0; i < 40; i++) {
@@ -277,7 +277,7 @@ static void allocator_failure_is_clean(void **state)
     counting_init(&c);
     c.fail_after = 1;
     mote_arena a;
-    mote_arena_init(&a, NULL, 0, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, NULL, 0, counting_fn, &c), MOTE_OK);
     uint8_t *p = mote_arena_alloc(&a, 100);
     assert_non_null(p);
     memset(p, 7, 100);
@@ -301,7 +301,7 @@ static void restore_releases_chained_blocks(void **state)
     counting_alloc c;
     counting_init(&c);
     mote_arena a;
-    mote_arena_init(&a, block, 128, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, block, 128, counting_fn, &c), MOTE_OK);
     mote_arena_set_min_block(&a, 512);
     assert_non_null(mote_arena_alloc(&a, 64));
     mote_arena_mark m = mote_arena_save(&a);
@@ -324,7 +324,7 @@ static void stale_mark_is_ignored(void **state)
     counting_alloc c;
     counting_init(&c);
     mote_arena a;
-    mote_arena_init(&a, NULL, 0, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, NULL, 0, counting_fn, &c), MOTE_OK);
     assert_non_null(mote_arena_alloc(&a, 100));
     mote_arena_mark m = mote_arena_save(&a);
     mote_arena_reset(&a, true);
@@ -336,7 +336,7 @@ static void stale_mark_is_ignored(void **state)
     assert_int_equal(after.blocks, before.blocks);
     /* A mark from another arena is ignored too. */
     mote_arena other;
-    mote_arena_init(&other, block, 256, NULL, NULL);
+    assert_int_equal(mote_arena_init(&other, block, 256, NULL, NULL), MOTE_OK);
     assert_non_null(mote_arena_alloc(&other, 32));
     mote_arena_restore(&other, mote_arena_save(&a));
     assert_int_equal(stats_of(&other).used, 32);
@@ -353,7 +353,7 @@ static void reset_keeps_or_releases_blocks(void **state)
     counting_alloc c;
     counting_init(&c);
     mote_arena a;
-    mote_arena_init(&a, block, 64, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, block, 64, counting_fn, &c), MOTE_OK);
     mote_arena_set_min_block(&a, 1024);
     for (int i = 0; i < 10; i++) assert_non_null(mote_arena_alloc(&a, 500));
     mote_arena_stats full = stats_of(&a);
@@ -385,7 +385,7 @@ static void small_spare_replaced(void **state)
     counting_alloc c;
     counting_init(&c);
     mote_arena a;
-    mote_arena_init(&a, NULL, 0, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, NULL, 0, counting_fn, &c), MOTE_OK);
     mote_arena_set_min_block(&a, 256);
     assert_non_null(mote_arena_alloc(&a, 100));
     mote_arena_reset(&a, false);
@@ -407,7 +407,7 @@ static void large_alignment_in_chained_block(void **state)
     counting_alloc c;
     counting_init(&c);
     mote_arena a;
-    mote_arena_init(&a, NULL, 0, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, NULL, 0, counting_fn, &c), MOTE_OK);
     for (size_t al = 1; al <= 8192; al *= 4) {
         uint8_t *p = mote_arena_alloc_aligned(&a, 100, al);
         assert_non_null(p);
@@ -426,7 +426,7 @@ static void destroy_releases_everything(void **state)
     counting_alloc c;
     counting_init(&c);
     mote_arena a;
-    mote_arena_init(&a, block, 32, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, block, 32, counting_fn, &c), MOTE_OK);
     for (int i = 0; i < 5; i++) assert_non_null(mote_arena_alloc(&a, 4000));
     mote_arena_destroy(&a);
     assert_int_equal(c.live, 0);

@@ -29,7 +29,7 @@ static void fixed_buffer_limit_keeps_content(void **state)
     (void)state;
     uint8_t mem[10];
     mote_buf b;
-    mote_buf_init_fixed(&b, mem, sizeof mem);
+    assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
     assert_int_equal(mote_buf_append(&b, "hello", 5), MOTE_OK);
     assert_int_equal(mote_buf_append(&b, "world!", 6), MOTE_ERR_LIMIT);
     assert_int_equal(b.len, 5);
@@ -40,8 +40,12 @@ static void fixed_buffer_limit_keeps_content(void **state)
     assert_int_equal(mote_buf_reserve(&b, 0), MOTE_OK);
     assert_memory_equal(b.data, "helloworld", 10);
     assert_ptr_equal(b.data, mem);
-    /* NULL memory means a zero-sized fixed buffer. */
-    mote_buf_init_fixed(&b, NULL, 100);
+    /* NULL memory with a size is INVALID and leaves a zero-sized buffer;
+     * NULL with size 0 is a valid empty one. */
+    assert_int_equal(mote_buf_init_fixed(&b, NULL, 100), MOTE_ERR_INVALID);
+    assert_int_equal(b.cap, 0);
+    assert_int_equal(mote_buf_push(&b, 1), MOTE_ERR_LIMIT);
+    assert_int_equal(mote_buf_init_fixed(&b, NULL, 0), MOTE_OK);
     assert_int_equal(b.cap, 0);
     assert_int_equal(mote_buf_push(&b, 1), MOTE_ERR_LIMIT);
 }
@@ -51,7 +55,7 @@ static void null_arguments(void **state)
 {
     (void)state;
     mote_buf b;
-    mote_buf_init_fixed(&b, block, 16);
+    assert_int_equal(mote_buf_init_fixed(&b, block, 16), MOTE_OK);
     assert_int_equal(mote_buf_reserve(NULL, 1), MOTE_ERR_INVALID);
     assert_int_equal(mote_buf_append(NULL, "x", 1), MOTE_ERR_INVALID);
     assert_int_equal(mote_buf_push(NULL, 1), MOTE_ERR_INVALID);
@@ -68,11 +72,13 @@ static void null_arguments(void **state)
     size_t len = 9;
     assert_null(mote_buf_detach(NULL, &len));
     assert_int_equal(len, 0);
-    mote_buf_init_pool(NULL, NULL, 0);
-    mote_buf_init_arena(NULL, NULL, 0);
-    mote_buf_init_fixed(NULL, NULL, 0);
-    /* A buffer with neither pool nor arena cannot grow. */
-    mote_buf_init_pool(&b, NULL, 0);
+    assert_int_equal(mote_buf_init_pool(NULL, NULL, 0), MOTE_ERR_INVALID);
+    assert_int_equal(mote_buf_init_arena(NULL, NULL, 0), MOTE_ERR_INVALID);
+    assert_int_equal(mote_buf_init_fixed(NULL, NULL, 0), MOTE_ERR_INVALID);
+    /* A buffer with neither pool nor arena is INVALID and cannot grow. */
+    assert_int_equal(mote_buf_init_pool(&b, NULL, 0), MOTE_ERR_INVALID);
+    assert_int_equal(mote_buf_push(&b, 1), MOTE_ERR_LIMIT);
+    assert_int_equal(mote_buf_init_arena(&b, NULL, 0), MOTE_ERR_INVALID);
     assert_int_equal(mote_buf_push(&b, 1), MOTE_ERR_LIMIT);
 }
 
@@ -82,9 +88,9 @@ static void arena_buffer_doubles_in_place(void **state)
 {
     (void)state;
     mote_arena a;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
     mote_buf b;
-    mote_buf_init_arena(&b, &a, 0);
+    assert_int_equal(mote_buf_init_arena(&b, &a, 0), MOTE_OK);
     assert_int_equal(mote_buf_push(&b, 0), MOTE_OK);
     uint8_t *first = b.data;
     assert_int_equal(b.cap, 16);
@@ -118,10 +124,10 @@ static void pool_buffer_grows_and_returns_storage(void **state)
     (void)state;
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
-    mote_pool_init(&p, &a, 0);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 0), MOTE_OK);
     mote_buf b;
-    mote_buf_init_pool(&b, &p, 0);
+    assert_int_equal(mote_buf_init_pool(&b, &p, 0), MOTE_OK);
     uint8_t src[700];
     fill(src, sizeof src, 5);
     for (size_t i = 0; i < sizeof src; i += 70) {
@@ -150,11 +156,11 @@ static void cap_reached_content_intact(void **state)
     (void)state;
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
-    mote_pool_init(&p, &a, 0);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 0), MOTE_OK);
     mote_buf bufs[2];
-    mote_buf_init_pool(&bufs[0], &p, 100);
-    mote_buf_init_arena(&bufs[1], &a, 100);
+    assert_int_equal(mote_buf_init_pool(&bufs[0], &p, 100), MOTE_OK);
+    assert_int_equal(mote_buf_init_arena(&bufs[1], &a, 100), MOTE_OK);
     for (int k = 0; k < 2; k++) {
         mote_buf *b = &bufs[k];
         uint8_t src[120];
@@ -182,9 +188,9 @@ static void reserve_overflow(void **state)
 {
     (void)state;
     mote_arena a;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
     mote_buf b;
-    mote_buf_init_arena(&b, &a, 0);
+    assert_int_equal(mote_buf_init_arena(&b, &a, 0), MOTE_OK);
     assert_int_equal(mote_buf_append(&b, "abc", 3), MOTE_OK);
     size_t cap = b.cap;
     assert_int_equal(mote_buf_reserve(&b, SIZE_MAX), MOTE_ERR_OVERFLOW);
@@ -204,9 +210,9 @@ static void out_of_memory_keeps_content(void **state)
 {
     (void)state;
     mote_arena a;
-    mote_arena_init(&a, block, 300, NULL, NULL);
+    assert_int_equal(mote_arena_init(&a, block, 300, NULL, NULL), MOTE_OK);
     mote_buf b;
-    mote_buf_init_arena(&b, &a, 0);
+    assert_int_equal(mote_buf_init_arena(&b, &a, 0), MOTE_OK);
     uint8_t src[200];
     fill(src, sizeof src, 9);
     assert_int_equal(mote_buf_append(&b, src, 100), MOTE_OK);
@@ -220,7 +226,7 @@ static void out_of_memory_keeps_content(void **state)
     assert_int_equal(b.cap, 150);
     assert_true(check(b.data, 150, 9));
     mote_buf_clear(&b);
-    mote_buf_append(&b, src, 100);
+    assert_int_equal(mote_buf_append(&b, src, 100), MOTE_OK);
     assert_int_equal(b.len, 100);
     assert_true(check(b.data, 100, 9));
     mote_arena_destroy(&a);
@@ -229,9 +235,9 @@ static void out_of_memory_keeps_content(void **state)
     counting_alloc c;
     counting_init(&c);
     c.fail_after = 1;
-    mote_arena_init(&a, NULL, 0, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, NULL, 0, counting_fn, &c), MOTE_OK);
     mote_arena_set_min_block(&a, 64);
-    mote_buf_init_arena(&b, &a, 0);
+    assert_int_equal(mote_buf_init_arena(&b, &a, 0), MOTE_OK);
     assert_int_equal(mote_buf_append(&b, src, 20), MOTE_OK);
     assert_int_equal(mote_buf_append(&b, src + 20, 180), MOTE_ERR_NOMEM);
     assert_int_equal(b.len, 20);
@@ -248,9 +254,9 @@ static void growth_through_allocator_is_geometric(void **state)
     counting_alloc c;
     counting_init(&c);
     mote_arena a;
-    mote_arena_init(&a, NULL, 0, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, NULL, 0, counting_fn, &c), MOTE_OK);
     mote_buf b;
-    mote_buf_init_arena(&b, &a, 0);
+    assert_int_equal(mote_buf_init_arena(&b, &a, 0), MOTE_OK);
     uint8_t chunk[1000];
     const size_t total = 1000 * 1000;
     for (size_t i = 0; i < total; i += sizeof chunk) {
@@ -274,9 +280,9 @@ static void arena_buffer_resizes_own_block(void **state)
     counting_alloc c;
     counting_init(&c);
     mote_arena a;
-    mote_arena_init(&a, NULL, 0, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, NULL, 0, counting_fn, &c), MOTE_OK);
     mote_buf b;
-    mote_buf_init_arena(&b, &a, 0);
+    assert_int_equal(mote_buf_init_arena(&b, &a, 0), MOTE_OK);
     uint8_t chunk[1000];
     const size_t total = 500 * 1000;
     for (size_t i = 0; i < total; i += sizeof chunk) {
@@ -310,7 +316,7 @@ static void tail_and_commit(void **state)
     (void)state;
     uint8_t mem[32];
     mote_buf b;
-    mote_buf_init_fixed(&b, mem, sizeof mem);
+    assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
     size_t avail;
     uint8_t *t = mote_buf_tail(&b, &avail);
     assert_ptr_equal(t, mem);
@@ -326,8 +332,8 @@ static void tail_and_commit(void **state)
     assert_non_null(mote_buf_tail(&b, NULL));
     /* Storage-less buffer: NULL tail, nothing available. */
     mote_arena a;
-    mote_arena_init(&a, block, 64, NULL, NULL);
-    mote_buf_init_arena(&b, &a, 0);
+    assert_int_equal(mote_arena_init(&a, block, 64, NULL, NULL), MOTE_OK);
+    assert_int_equal(mote_buf_init_arena(&b, &a, 0), MOTE_OK);
     assert_null(mote_buf_tail(&b, &avail));
     assert_int_equal(avail, 0);
     mote_buf_commit(&b, 5);
@@ -342,8 +348,8 @@ static void consume_and_clear(void **state)
     (void)state;
     uint8_t mem[16];
     mote_buf b;
-    mote_buf_init_fixed(&b, mem, sizeof mem);
-    mote_buf_append(&b, "0123456789", 10);
+    assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
+    assert_int_equal(mote_buf_append(&b, "0123456789", 10), MOTE_OK);
     mote_buf_consume(&b, 3);
     assert_int_equal(b.len, 7);
     assert_memory_equal(b.data, "3456789", 7);
@@ -351,11 +357,36 @@ static void consume_and_clear(void **state)
     assert_int_equal(b.len, 7);
     mote_buf_consume(&b, 100);
     assert_int_equal(b.len, 0);
-    mote_buf_append(&b, "xy", 2);
+    assert_int_equal(mote_buf_append(&b, "xy", 2), MOTE_OK);
     mote_buf_clear(&b);
     assert_int_equal(b.len, 0);
     assert_int_equal(b.cap, 16);
     assert_ptr_equal(b.data, mem);
+}
+
+/* truncate keeps the first len bytes and the storage; a longer len or a
+ * NULL buffer changes nothing. */
+static void truncate_keeps_prefix(void **state)
+{
+    (void)state;
+    uint8_t mem[16];
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
+    assert_int_equal(mote_buf_append(&b, "0123456789", 10), MOTE_OK);
+    mote_buf_truncate(&b, 20);
+    assert_int_equal(b.len, 10);
+    mote_buf_truncate(&b, 10);
+    assert_int_equal(b.len, 10);
+    mote_buf_truncate(&b, 4);
+    assert_int_equal(b.len, 4);
+    assert_memory_equal(b.data, "0123", 4);
+    assert_int_equal(b.cap, 16);
+    assert_int_equal(mote_buf_append(&b, "x", 1), MOTE_OK);
+    assert_memory_equal(b.data, "0123x", 5);
+    mote_buf_truncate(&b, 0);
+    assert_int_equal(b.len, 0);
+    assert_ptr_equal(b.data, mem);
+    mote_buf_truncate(NULL, 0);
 }
 
 /* detach hands the storage over and leaves the buffer empty; a pool buffer
@@ -366,11 +397,11 @@ static void detach_hands_over_storage(void **state)
     (void)state;
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
-    mote_pool_init(&p, &a, 0);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 0), MOTE_OK);
     mote_buf b;
-    mote_buf_init_pool(&b, &p, 0);
-    mote_buf_append(&b, "payload", 7);
+    assert_int_equal(mote_buf_init_pool(&b, &p, 0), MOTE_OK);
+    assert_int_equal(mote_buf_append(&b, "payload", 7), MOTE_OK);
     size_t len = 0;
     uint8_t *d = mote_buf_detach(&b, &len);
     assert_non_null(d);
@@ -381,15 +412,15 @@ static void detach_hands_over_storage(void **state)
     assert_int_equal(mote_pool_put(&p, d), MOTE_OK);
     assert_null(mote_buf_detach(&b, &len));
     assert_int_equal(len, 0);
-    mote_buf_reserve(&b, 10);
+    assert_int_equal(mote_buf_reserve(&b, 10), MOTE_OK);
     assert_null(mote_buf_detach(&b, &len));
     mote_pool_stats s;
     mote_pool_get_stats(&p, &s);
     assert_int_equal(s.outstanding, 0);
     /* Arena buffer: detach gives back the unused tail when it is last. */
-    mote_buf_init_arena(&b, &a, 0);
-    mote_buf_reserve(&b, 1000);
-    mote_buf_append(&b, "abc", 3);
+    assert_int_equal(mote_buf_init_arena(&b, &a, 0), MOTE_OK);
+    assert_int_equal(mote_buf_reserve(&b, 1000), MOTE_OK);
+    assert_int_equal(mote_buf_append(&b, "abc", 3), MOTE_OK);
     size_t used = a.used;
     d = mote_buf_detach(&b, &len);
     assert_int_equal(len, 3);
@@ -404,11 +435,11 @@ static void self_append_survives_growth(void **state)
     (void)state;
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
-    mote_pool_init(&p, &a, 0);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 0), MOTE_OK);
     mote_buf b;
-    mote_buf_init_pool(&b, &p, 0);
-    mote_buf_append(&b, "0123456789abcdef", 16);
+    assert_int_equal(mote_buf_init_pool(&b, &p, 0), MOTE_OK);
+    assert_int_equal(mote_buf_append(&b, "0123456789abcdef", 16), MOTE_OK);
     assert_int_equal(b.cap, 16);
     assert_int_equal(mote_buf_append(&b, b.data, b.len), MOTE_OK);
     assert_int_equal(mote_buf_append(&b, b.data + 4, 8), MOTE_OK);
@@ -430,14 +461,14 @@ static void inline_functions_are_exported(void **state)
     append = (mote_err(*)(mote_buf *, const void *, size_t))((uintptr_t)append + hide);
     uint8_t mem[8];
     mote_buf b;
-    mote_buf_init_fixed(&b, mem, sizeof mem);
+    assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
     assert_int_equal(append(&b, "abcdefg", 7), MOTE_OK);
     assert_int_equal(push(&b, 'h'), MOTE_OK);
     assert_int_equal(push(&b, 'i'), MOTE_ERR_LIMIT);
     assert_int_equal(append(&b, "j", 1), MOTE_ERR_LIMIT);
     assert_memory_equal(mem, "abcdefgh", 8);
     mote_arena a;
-    mote_arena_init(&a, block, 64, NULL, NULL);
+    assert_int_equal(mote_arena_init(&a, block, 64, NULL, NULL), MOTE_OK);
     assert_ptr_equal(alloc(&a, 10), block);
     assert_null(alloc(&a, 100));
     assert_int_equal(a.failed, 1);
@@ -449,12 +480,12 @@ static void free_returns_arena_tail(void **state)
 {
     (void)state;
     mote_arena a;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
     mote_buf b;
-    mote_buf_init_arena(&b, &a, 0);
+    assert_int_equal(mote_buf_init_arena(&b, &a, 0), MOTE_OK);
     uint8_t src[500];
     fill(src, sizeof src, 2);
-    mote_buf_append(&b, src, 500);
+    assert_int_equal(mote_buf_append(&b, src, 500), MOTE_OK);
     assert_int_equal(a.used, 500);
     mote_buf_free(&b);
     assert_int_equal(a.used, 0);
@@ -476,6 +507,7 @@ int main(void)
         cmocka_unit_test(arena_buffer_resizes_own_block),
         cmocka_unit_test(tail_and_commit),
         cmocka_unit_test(consume_and_clear),
+        cmocka_unit_test(truncate_keeps_prefix),
         cmocka_unit_test(detach_hands_over_storage),
         cmocka_unit_test(self_append_survives_growth),
         cmocka_unit_test(free_returns_arena_tail),

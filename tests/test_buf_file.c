@@ -55,10 +55,10 @@ static void regular_file_single_reservation(void **state)
         counting_alloc c;
         counting_init(&c);
         mote_arena a;
-        mote_arena_init(&a, NULL, 0, counting_fn, &c);
+        assert_int_equal(mote_arena_init(&a, NULL, 0, counting_fn, &c), MOTE_OK);
         mote_arena_set_min_block(&a, 64);
         mote_buf b;
-        mote_buf_init_arena(&b, &a, 0);
+        assert_int_equal(mote_buf_init_arena(&b, &a, 0), MOTE_OK);
         assert_int_equal(mote_buf_read_file(&b, path), MOTE_OK);
         assert_int_equal(b.len, n);
         check_pattern(b.data, n, 0);
@@ -80,10 +80,10 @@ static void regular_file_through_pool(void **state)
     counting_init(&c);
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, NULL, 0, counting_fn, &c);
-    mote_pool_init(&p, &a, 4096);
+    assert_int_equal(mote_arena_init(&a, NULL, 0, counting_fn, &c), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 4096), MOTE_OK);
     mote_buf b;
-    mote_buf_init_pool(&b, &p, 0);
+    assert_int_equal(mote_buf_init_pool(&b, &p, 0), MOTE_OK);
     assert_int_equal(mote_buf_read_file(&b, path), MOTE_OK);
     assert_int_equal(b.len, n);
     check_pattern(b.data, n, 0);
@@ -102,9 +102,9 @@ static void empty_file(void **state)
     counting_alloc c;
     counting_init(&c);
     mote_arena a;
-    mote_arena_init(&a, NULL, 0, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, NULL, 0, counting_fn, &c), MOTE_OK);
     mote_buf b;
-    mote_buf_init_arena(&b, &a, 0);
+    assert_int_equal(mote_buf_init_arena(&b, &a, 0), MOTE_OK);
     assert_int_equal(mote_buf_read_file(&b, path), MOTE_OK);
     assert_int_equal(b.len, 0);
     /* The end-of-file probe needs no storage: nothing allocated. */
@@ -123,10 +123,10 @@ static void appends_from_current_offset(void **state)
     counting_alloc c;
     counting_init(&c);
     mote_arena a;
-    mote_arena_init(&a, NULL, 0, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, NULL, 0, counting_fn, &c), MOTE_OK);
     mote_buf b;
-    mote_buf_init_arena(&b, &a, 0);
-    mote_buf_append(&b, "head", 4);
+    assert_int_equal(mote_buf_init_arena(&b, &a, 0), MOTE_OK);
+    assert_int_equal(mote_buf_append(&b, "head", 4), MOTE_OK);
     int fd = open(path, O_RDONLY);
     assert_true(fd >= 0);
     assert_int_equal(lseek(fd, 3000, SEEK_SET), 3000);
@@ -164,9 +164,9 @@ static void pipe_read_completely(void **state)
     counting_alloc c;
     counting_init(&c);
     mote_arena a;
-    mote_arena_init(&a, NULL, 0, counting_fn, &c);
+    assert_int_equal(mote_arena_init(&a, NULL, 0, counting_fn, &c), MOTE_OK);
     mote_buf b;
-    mote_buf_init_arena(&b, &a, 0);
+    assert_int_equal(mote_buf_init_arena(&b, &a, 0), MOTE_OK);
     assert_int_equal(mote_buf_read_fd(&b, fds[0]), MOTE_OK);
     close(fds[0]);
     int status = 0;
@@ -186,16 +186,16 @@ static void cap_applies_to_files(void **state)
     static uint8_t mem[1 << 16];
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, mem, sizeof mem, NULL, NULL);
-    mote_pool_init(&p, &a, 0);
+    assert_int_equal(mote_arena_init(&a, mem, sizeof mem, NULL, NULL), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 0), MOTE_OK);
     const char *path = make_file(5000);
     mote_buf b;
-    mote_buf_init_pool(&b, &p, 5000);
+    assert_int_equal(mote_buf_init_pool(&b, &p, 5000), MOTE_OK);
     assert_int_equal(mote_buf_read_file(&b, path), MOTE_OK);
     assert_int_equal(b.len, 5000);
     check_pattern(b.data, 5000, 0);
     mote_buf_free(&b);
-    mote_buf_init_pool(&b, &p, 3000);
+    assert_int_equal(mote_buf_init_pool(&b, &p, 3000), MOTE_OK);
     assert_int_equal(mote_buf_read_file(&b, path), MOTE_ERR_LIMIT);
     assert_int_equal(b.len, 0); /* the size is known up front: nothing read */
     mote_buf_free(&b);
@@ -207,7 +207,7 @@ static void cap_applies_to_files(void **state)
     for (size_t i = 0; i < sizeof data; i++) data[i] = pattern(i);
     assert_int_equal(write(fds[1], data, sizeof data), (ssize_t)sizeof data);
     close(fds[1]);
-    mote_buf_init_pool(&b, &p, 3000);
+    assert_int_equal(mote_buf_init_pool(&b, &p, 3000), MOTE_OK);
     assert_int_equal(mote_buf_read_fd(&b, fds[0]), MOTE_ERR_LIMIT);
     assert_int_equal(b.len, 3000);
     check_pattern(b.data, 3000, 0);
@@ -218,7 +218,7 @@ static void cap_applies_to_files(void **state)
     assert_int_equal(pipe(fds), 0);
     assert_int_equal(write(fds[1], data, sizeof data), (ssize_t)sizeof data);
     close(fds[1]);
-    mote_buf_init_fixed(&b, fixed, sizeof fixed);
+    assert_int_equal(mote_buf_init_fixed(&b, fixed, sizeof fixed), MOTE_OK);
     assert_int_equal(mote_buf_read_fd(&b, fds[0]), MOTE_OK);
     assert_int_equal(b.len, 4000);
     close(fds[0]);
@@ -226,7 +226,7 @@ static void cap_applies_to_files(void **state)
     assert_int_equal(pipe(fds), 0);
     assert_int_equal(write(fds[1], data, sizeof data), (ssize_t)sizeof data);
     close(fds[1]);
-    mote_buf_init_fixed(&b, fixed, sizeof fixed - 1);
+    assert_int_equal(mote_buf_init_fixed(&b, fixed, sizeof fixed - 1), MOTE_OK);
     assert_int_equal(mote_buf_read_fd(&b, fds[0]), MOTE_ERR_LIMIT);
     assert_int_equal(b.len, 3999);
     check_pattern(b.data, 3999, 0);
@@ -241,8 +241,8 @@ static void errors_reported(void **state)
     (void)state;
     uint8_t mem[16];
     mote_buf b;
-    mote_buf_init_fixed(&b, mem, sizeof mem);
-    mote_buf_append(&b, "keep", 4);
+    assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
+    assert_int_equal(mote_buf_append(&b, "keep", 4), MOTE_OK);
     errno = 0;
     assert_int_equal(mote_buf_read_file(&b, "/nonexistent/mote/file"), MOTE_ERR_IO);
     assert_int_equal(errno, ENOENT);
@@ -264,9 +264,9 @@ static void device_without_size_reads_empty(void **state)
     (void)state;
     static uint8_t mem[1 << 14];
     mote_arena a;
-    mote_arena_init(&a, mem, sizeof mem, NULL, NULL);
+    assert_int_equal(mote_arena_init(&a, mem, sizeof mem, NULL, NULL), MOTE_OK);
     mote_buf b;
-    mote_buf_init_arena(&b, &a, 0);
+    assert_int_equal(mote_buf_init_arena(&b, &a, 0), MOTE_OK);
     /* /dev/null is a character device: no size, immediate EOF. */
     assert_int_equal(mote_buf_read_file(&b, "/dev/null"), MOTE_OK);
     assert_int_equal(b.len, 0);

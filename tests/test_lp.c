@@ -316,7 +316,7 @@ static void unescape_into_arena(void **state)
     /* an arena without room: NOMEM */
     mote_arena tiny;
     assert_int_equal(mote_arena_init(&tiny, block, 1, NULL, NULL), MOTE_OK);
-    (void)mote_arena_alloc(&tiny, 1);
+    assert_non_null(mote_arena_alloc(&tiny, 1));
     assert_int_equal(mote_lp_unescape_arena(&pt.measurement, &tiny, &v), MOTE_ERR_NOMEM);
     assert_int_equal(mote_lp_unescape_arena(NULL, &a, &v), MOTE_ERR_INVALID);
 }

@@ -198,7 +198,7 @@ static void buf_writer_appends_and_rolls_back(void **state)
     (void)state;
     uint8_t mem[16];
     mote_buf b;
-    mote_buf_init_fixed(&b, mem, sizeof mem);
+    assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
     assert_int_equal(mote_buf_append(&b, "x\n", 2), MOTE_OK);
     mote_lp_writer w;
     assert_int_equal(mote_lp_writer_init_buf(&w, &b, MOTE_LP_NS), MOTE_OK);
@@ -219,7 +219,7 @@ static void buf_writer_appends_and_rolls_back(void **state)
     mote_arena a;
     assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
     mote_buf g;
-    mote_buf_init_arena(&g, &a, 0);
+    assert_int_equal(mote_buf_init_arena(&g, &a, 0), MOTE_OK);
     assert_int_equal(mote_lp_writer_init_buf(&w, &g, MOTE_LP_NS), MOTE_OK);
     for (int i = 0; i < 50; i++) {
         assert_int_equal(mote_lp_write_measurement(&w, S("measurement")), MOTE_OK);

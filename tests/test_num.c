@@ -1,10 +1,10 @@
 /* test_num.c - exact number parsing and shortest formatting (mote/num.h).
  *
  * The library build is checked against pinned values and against glibc's
- * strtod (correctly rounded) as an oracle. A second copy of src/num.c is
- * compiled into this file with MOTE_NUM_SMALL=1 (computed powers instead of
- * the table, as on microcontrollers) under "small_" names, and every check
- * runs on both. */
+ * strtod (correctly rounded) as an oracle. A second copy of src/num.c,
+ * compiled with MOTE_NUM_SMALL=1 (computed powers instead of the table, as
+ * on microcontrollers), is linked in with every symbol renamed small_mote_*
+ * (tests/small/meson.build), and every check runs on both. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,8 +20,8 @@
 
 #include "mote/num.h"
 
-/* ---- the MOTE_NUM_SMALL copy ---- */
-#include "num_small_copy.h"
+/* ---- the MOTE_NUM_SMALL copy (tests/small/meson.build) ---- */
+#include "small_num.h"
 
 static uint64_t bits_of(double d)
 {
@@ -38,7 +38,7 @@ static double from_bits(uint64_t b)
 }
 
 typedef mote_err (*parse_fn)(const uint8_t *, size_t, double *);
-static const parse_fn parsers[2] = {mote_num_parse_f64, small_parse_f64};
+static const parse_fn parsers[2] = {mote_num_parse_f64, small_mote_num_parse_f64};
 
 /* Parse with both builds; both must agree on code and bits. */
 static mote_err parse_both(const char *s, double *out)
@@ -335,7 +335,7 @@ static void parse_i64_edges(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(mote_num_parse_i64((const uint8_t *)bad[i], strlen(bad[i]), &v),
                          MOTE_ERR_BAD_VALUE);
-        assert_int_equal(small_parse_i64((const uint8_t *)bad[i], strlen(bad[i]), &v),
+        assert_int_equal(small_mote_num_parse_i64((const uint8_t *)bad[i], strlen(bad[i]), &v),
                          MOTE_ERR_BAD_VALUE);
     }
     /* syntax is checked before range */
@@ -389,7 +389,7 @@ static void format_integers(void **state)
 }
 
 typedef size_t (*format_fn)(double, char *, size_t);
-static const format_fn formatters[2] = {mote_num_format_f64, small_format_f64};
+static const format_fn formatters[2] = {mote_num_format_f64, small_mote_num_format_f64};
 
 static void expect_format(double v, const char *want)
 {
@@ -492,7 +492,7 @@ static void f64_digits_are_shortest_and_closest(void **state)
         char d[17], buf[64];
         int ex, n = mote_num_f64_digits(v, d, &ex);
         char d2[17];
-        int ex2, n2 = small_f64_digits(v, d2, &ex2);
+        int ex2, n2 = small_mote_num_f64_digits(v, d2, &ex2);
         assert_true(n >= 1 && n <= 17);
         assert_true(n == n2 && ex == ex2 && memcmp(d, d2, (size_t)n) == 0);
         assert_true(d[n - 1] != '0' && d[0] != '0');
@@ -524,20 +524,6 @@ static void f64_digits_are_shortest_and_closest(void **state)
     }
 }
 
-/* The SMALL build's computed powers equal the generated table, entry by entry. */
-static void small_powers_equal_table(void **state)
-{
-    (void)state;
-    static const uint64_t table[][2] = {
-#include "../src/num_pow5.inc"
-    };
-    for (int e = POW5_MIN; e <= POW5_MAX; e++) {
-        u128 t = pow5_128(e);
-        assert_true(t.hi == table[e - POW5_MIN][0]);
-        assert_true(t.lo == table[e - POW5_MIN][1]);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -550,7 +536,6 @@ int main(void)
         cmocka_unit_test(parse_i64_edges),
         cmocka_unit_test(parse_u64_edges),
         cmocka_unit_test(format_integers),
-        cmocka_unit_test(small_powers_equal_table),
         cmocka_unit_test(format_f64_pinned),
         cmocka_unit_test(format_f64_matches_go),
         cmocka_unit_test(f64_digits_are_shortest_and_closest),

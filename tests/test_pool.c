@@ -25,18 +25,18 @@ static void init_checks_and_rounds_max(void **state)
     (void)state;
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
     assert_int_equal(mote_pool_init(NULL, &a, 0), MOTE_ERR_INVALID);
     assert_int_equal(mote_pool_init(&p, NULL, 0), MOTE_ERR_INVALID);
     assert_int_equal(mote_pool_init(&p, &a, 0), MOTE_OK);
     assert_int_equal(p.max_size, 64 * 1024);
-    mote_pool_init(&p, &a, 1);
+    assert_int_equal(mote_pool_init(&p, &a, 1), MOTE_OK);
     assert_int_equal(p.max_size, 16);
-    mote_pool_init(&p, &a, 100);
+    assert_int_equal(mote_pool_init(&p, &a, 100), MOTE_OK);
     assert_int_equal(p.max_size, 128);
-    mote_pool_init(&p, &a, 4096);
+    assert_int_equal(mote_pool_init(&p, &a, 4096), MOTE_OK);
     assert_int_equal(p.max_size, 4096);
-    mote_pool_init(&p, &a, SIZE_MAX);
+    assert_int_equal(mote_pool_init(&p, &a, SIZE_MAX), MOTE_OK);
     assert_int_equal(p.max_size, (size_t)MOTE_POOL_MIN_CLASS << (MOTE_POOL_CLASSES - 1));
     mote_arena_destroy(&a);
 }
@@ -48,8 +48,8 @@ static void get_gives_power_of_two_classes(void **state)
     (void)state;
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
-    mote_pool_init(&p, &a, 1024);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 1024), MOTE_OK);
     static const size_t req[] = {0, 1, 15, 16, 17, 31, 32, 33, 100, 512, 513, 1024};
     static const size_t want[] = {16, 16, 16, 16, 32, 32, 32, 64, 128, 512, 1024, 1024};
     for (size_t i = 0; i < sizeof req / sizeof req[0]; i++) {
@@ -73,8 +73,8 @@ static void put_then_get_reuses(void **state)
     (void)state;
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
-    mote_pool_init(&p, &a, 0);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 0), MOTE_OK);
     void *x = mote_pool_get(&p, 100, NULL);
     void *y = mote_pool_get(&p, 100, NULL);
     assert_int_equal(pstats(&p).misses, 2);
@@ -94,8 +94,8 @@ static void put_then_get_reuses(void **state)
     assert_int_equal(pstats(&p).misses, 3);
     /* LIFO within a class. */
     void *b1 = mote_pool_get(&p, 64, NULL), *b2 = mote_pool_get(&p, 64, NULL);
-    mote_pool_put(&p, b1);
-    mote_pool_put(&p, b2);
+    assert_int_equal(mote_pool_put(&p, b1), MOTE_OK);
+    assert_int_equal(mote_pool_put(&p, b2), MOTE_OK);
     assert_ptr_equal(mote_pool_get(&p, 64, NULL), b2);
     assert_ptr_equal(mote_pool_get(&p, 64, NULL), b1);
     mote_arena_destroy(&a);
@@ -108,8 +108,8 @@ static void double_put_rejected(void **state)
     (void)state;
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
-    mote_pool_init(&p, &a, 0);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 0), MOTE_OK);
     void *x = mote_pool_get(&p, 40, NULL);
     assert_int_equal(mote_pool_put(&p, x), MOTE_OK);
     mote_pool_stats before = pstats(&p);
@@ -132,9 +132,9 @@ static void foreign_put_rejected(void **state)
     (void)state;
     mote_arena a;
     mote_pool p, q;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
-    mote_pool_init(&p, &a, 0);
-    mote_pool_init(&q, &a, 0);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 0), MOTE_OK);
+    assert_int_equal(mote_pool_init(&q, &a, 0), MOTE_OK);
     uint8_t *mine = mote_pool_get(&p, 64, NULL);
     uint8_t *theirs = mote_pool_get(&q, 64, NULL);
     memset(mine, 0, 64);
@@ -167,8 +167,8 @@ static void null_arguments(void **state)
     (void)state;
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
-    mote_pool_init(&p, &a, 0);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 0), MOTE_OK);
     assert_int_equal(mote_pool_put(&p, NULL), MOTE_OK);
     assert_int_equal(pstats(&p).bad_puts, 0);
     size_t cap = 99;
@@ -190,8 +190,8 @@ static void exhaustion_fails_cleanly(void **state)
     (void)state;
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, block, 1024, NULL, NULL);
-    mote_pool_init(&p, &a, 0);
+    assert_int_equal(mote_arena_init(&a, block, 1024, NULL, NULL), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 0), MOTE_OK);
     void *got[16];
     size_t n = 0;
     while (n < 16 && (got[n] = mote_pool_get(&p, 100, NULL)) != NULL) n++;
@@ -218,8 +218,8 @@ static void oversize_goes_to_allocator(void **state)
     counting_init(&c);
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, block, sizeof block, counting_fn, &c);
-    mote_pool_init(&p, &a, 1024);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, counting_fn, &c), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 1024), MOTE_OK);
     size_t cap = 0;
     uint8_t *big = mote_pool_get(&p, 5000, &cap);
     assert_non_null(big);
@@ -243,7 +243,7 @@ static void oversize_goes_to_allocator(void **state)
     assert_int_equal(pstats(&p).drops, 1);
     /* An oversize buffer of another pool is refused. */
     mote_pool q;
-    mote_pool_init(&q, &a, 1024);
+    assert_int_equal(mote_pool_init(&q, &a, 1024), MOTE_OK);
     void *qb = mote_pool_get(&q, 3000, NULL);
     assert_int_equal(mote_pool_put(&p, qb), MOTE_ERR_INVALID);
     assert_int_equal(mote_pool_put(&q, qb), MOTE_OK);
@@ -259,8 +259,8 @@ static void oversize_overflow_and_failure(void **state)
     counting_init(&c);
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, block, sizeof block, counting_fn, &c);
-    mote_pool_init(&p, &a, 1024);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, counting_fn, &c), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 1024), MOTE_OK);
     assert_null(mote_pool_get(&p, SIZE_MAX, NULL));
     assert_null(mote_pool_get(&p, SIZE_MAX - 16, NULL));
     assert_int_equal(c.calls, 0);
@@ -277,8 +277,8 @@ static void contents_survive_other_traffic(void **state)
     (void)state;
     mote_arena a;
     mote_pool p;
-    mote_arena_init(&a, block, sizeof block, NULL, NULL);
-    mote_pool_init(&p, &a, 0);
+    assert_int_equal(mote_arena_init(&a, block, sizeof block, NULL, NULL), MOTE_OK);
+    assert_int_equal(mote_pool_init(&p, &a, 0), MOTE_OK);
     uint8_t *keep = mote_pool_get(&p, 32, NULL);
     memset(keep, 0x42, 32);
     for (int round = 0; round < 50; round++) {

@@ -254,7 +254,7 @@ static void lines_quotes_hold_newlines_crlf_stripped(void **state)
     mote_scan_config c = cfg_of(MOTE_SCAN_LINES);
     uint8_t mem[64];
     mote_buf b;
-    mote_buf_init_fixed(&b, mem, sizeof mem);
+    assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
     mote_scanner sc;
     assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_OK);
     assert_int_equal(mote_scan_feed(&sc, "a\\ b\r\nc", 7), MOTE_OK);
@@ -334,7 +334,7 @@ static void one_big_statement_examined_once(void **state)
     mote_pool pool;
     assert_int_equal(mote_pool_init(&pool, &a, 0), MOTE_OK);
     mote_buf b;
-    mote_buf_init_pool(&b, &pool, 0);
+    assert_int_equal(mote_buf_init_pool(&b, &pool, 0), MOTE_OK);
     mote_scan_config c = cfg_of(MOTE_SCAN_MYSQL);
     mote_scanner sc;
     assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_OK);
@@ -371,7 +371,7 @@ static void many_short_statements_bounded_memory(void **state)
     static uint8_t chunk[CHUNK];
     uint8_t carry_mem[128];
     mote_buf b;
-    mote_buf_init_fixed(&b, carry_mem, sizeof carry_mem);
+    assert_int_equal(mote_buf_init_fixed(&b, carry_mem, sizeof carry_mem), MOTE_OK);
     mote_scan_config c = cfg_of(MOTE_SCAN_MYSQL);
     mote_scanner sc;
     assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_OK);
@@ -426,7 +426,7 @@ static void pull_api_reads_through_callback(void **state)
     reader r = {"a;'b;\nc';d", 10, 0, 3};
     uint8_t chunk[4], mem[32];
     mote_buf b;
-    mote_buf_init_fixed(&b, mem, sizeof mem);
+    assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
     mote_scan_config c = cfg_of(MOTE_SCAN_GENERIC);
     mote_scanner sc;
     assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_OK);
@@ -448,7 +448,7 @@ static void misuse_is_reported(void **state)
     (void)state;
     uint8_t mem[16];
     mote_buf b;
-    mote_buf_init_fixed(&b, mem, sizeof mem);
+    assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
     mote_scan_config c = cfg_of(MOTE_SCAN_GENERIC);
     mote_scanner sc;
     c.delim_len = 17;

@@ -44,7 +44,7 @@ static void check_script(const char *s)
     cfg.flags = MOTE_SCAN_KEEP_BLANK | MOTE_SCAN_KEEP_COMMENTS;
     uint8_t *mem = malloc(n + 1);
     mote_buf b;
-    mote_buf_init_fixed(&b, mem, n + 1);
+    assert_int_equal(mote_buf_init_fixed(&b, mem, n + 1), MOTE_OK);
     mote_scanner sc;
     assert_int_equal(mote_scan_init(&sc, &cfg, &b), MOTE_OK);
     assert_int_equal(mote_scan_feed(&sc, s, n), MOTE_OK);
@@ -172,7 +172,7 @@ static void mysql_delimiter_command_split_anywhere(void **state)
         /* two chunks: [0,cut) and [cut,n) */
         uint8_t mem[128];
         mote_buf b;
-        mote_buf_init_fixed(&b, mem, sizeof mem);
+        assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
         mote_scanner sc;
         assert_int_equal(mote_scan_init(&sc, &cfg, &b), MOTE_OK);
         transcript t = {0};

@@ -187,7 +187,7 @@ static void buf_reserve_len_plus_extra_overflows(void **state)
     mote_pool p;
     assert_int_equal(mote_pool_init(&p, &a, 0), MOTE_OK);
     mote_buf b;
-    mote_buf_init_pool(&b, &p, 0);
+    assert_int_equal(mote_buf_init_pool(&b, &p, 0), MOTE_OK);
     assert_int_equal(mote_buf_append(&b, "hello", 5), MOTE_OK);
     uint8_t *data = b.data;
     size_t cap = b.cap;
@@ -210,7 +210,7 @@ static void buf_growth_doubling_does_not_wrap(void **state)
     mote_pool p;
     assert_int_equal(mote_pool_init(&p, &a, 0), MOTE_OK);
     mote_buf b;
-    mote_buf_init_pool(&b, &p, 0);
+    assert_int_equal(mote_buf_init_pool(&b, &p, 0), MOTE_OK);
     assert_int_equal(mote_buf_append(&b, "abc", 3), MOTE_OK);
     size_t cap = b.cap;
     mote_err e1 = mote_buf_reserve(&b, SIZE_MAX / 2u + 1u);
@@ -233,7 +233,7 @@ static void buf_fixed_rejects_huge_append(void **state)
     (void)state;
     uint8_t mem[32];
     mote_buf b;
-    mote_buf_init_fixed(&b, mem, sizeof mem);
+    assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
     assert_int_equal(mote_buf_append(&b, "xy", 2), MOTE_OK);
     mote_err e = mote_buf_reserve(&b, SIZE_MAX - 1u);
     assert_true(e == MOTE_ERR_OVERFLOW || e == MOTE_ERR_LIMIT);

@@ -673,14 +673,15 @@ static int run_literal(const mote_cql_type *t, const char *text, uint8_t *out, s
                        size_t *len)
 {
     mote_cql_writer w;
-    mote_cql_writer_init(&w, t, out, cap);
+    mote_err e = mote_cql_writer_init(&w, t, out, cap);
+    if (e) return tool_usage_error("cql encode: %s", mote_err_message(e));
     lit l = {text, 0, &w, NULL, MOTE_OK, 0};
     if (value(&l)) {
         skipws(&l);
         if (text[l.pos] != '\0') lfail(&l, "unexpected text after the value");
     }
     if (l.err) return tool_usage_error("cql encode: %s at offset %zu", l.err, l.pos);
-    mote_err e = l.werr ? l.werr : mote_cql_writer_finish(&w, len);
+    e = l.werr ? l.werr : mote_cql_writer_finish(&w, len);
     if (e) return tool_usage_error("cql encode: value does not fit the type: %s (%s) near offset %zu",
                                    mote_err_message(e), mote_err_name(e), l.pos);
     return TOOL_OK;
@@ -859,7 +860,7 @@ static void put_duration(FILE *o, const uint8_t *p, size_t n)
     int64_t v[3];
     size_t at = 0, used;
     for (int i = 0; i < 3; i++) {
-        mote_cql_vint_get(p + at, n - at, &v[i], &used);
+        if (mote_cql_vint_get(p + at, n - at, &v[i], &used) != MOTE_OK) return; /* validated */
         at += used;
     }
     /* The components share a sign (validated): '-' once, then the non-zero
@@ -903,8 +904,8 @@ static void print_value(FILE *o, const mote_cql_type *t, const uint8_t *p, size_
                                                                            : "[]";
         putc(br[0], o);
         mote_cql_iter it;
-        mote_cql_iter_init(&it, t, p, n);
         mote_cql_value v;
+        if (mote_cql_iter_init(&it, t, p, n) != MOTE_OK) return; /* validated before printing */
         for (size_t i = 0; mote_cql_iter_next(&it, &v); i++) {
             if (i) fputs(t->kind == MOTE_CQL_MAP && (i & 1) ? ": " : ", ", o);
             print_value(o, v.type, v.ptr, v.len, v.null);

@@ -440,11 +440,11 @@ static int sql_split(int argc, char **argv)
      * longest statement. */
     mote_arena arena;
     mote_buf carry;
-    if (mote_arena_init(&arena, NULL, 0, mote_heap_alloc, NULL) != MOTE_OK) {
+    if (mote_arena_init(&arena, NULL, 0, mote_heap_alloc, NULL) != MOTE_OK ||
+        mote_buf_init_arena(&carry, &arena, 0) != MOTE_OK) {
         fputs("mote: out of memory\n", stderr);
         return TOOL_IO;
     }
-    mote_buf_init_arena(&carry, &arena, 0);
     mote_scanner sc;
     mote_err e = mote_scan_init(&sc, &cfg, &carry);
     if (e != MOTE_OK) {

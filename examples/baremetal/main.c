@@ -178,7 +178,7 @@ static void run_memory(void)
     check(mote_pool_put(&pool, p) == MOTE_OK, "pool_put again");
 
     mote_buf buf;
-    mote_buf_init_pool(&buf, &pool, 512);
+    check(mote_buf_init_pool(&buf, &pool, 512) == MOTE_OK, "buf_init_pool");
     static const char line[] = "cpu,host=m0 usage=0.5 1700000000\n";
     size_t appended = 0;
     while (mote_buf_append(&buf, line, sizeof line - 1) == MOTE_OK) {

@@ -72,7 +72,7 @@ typedef struct mote_arena_stats {
  * size > 0. Does not release blocks of an arena initialised before (destroy
  * it first).
  */
-mote_err mote_arena_init(mote_arena *a, void *mem, size_t size,
+MOTE_NODISCARD mote_err mote_arena_init(mote_arena *a, void *mem, size_t size,
                          mote_alloc_fn alloc, void *alloc_ctx);
 
 /* Smallest block (header included) requested from the allocator when
@@ -115,7 +115,7 @@ void *mote__arena_alloc_slow(mote_arena *a, size_t size, size_t align);
  * size plus block overhead would overflow size_t; NULL on a NULL arena
  * (nothing counted).
  */
-inline void *mote_arena_alloc(mote_arena *a, size_t size)
+MOTE_NODISCARD inline void *mote_arena_alloc(mote_arena *a, size_t size)
 {
 #if !defined(MOTE__CALL_LIBRARY)
     if (a && size != 0) {
@@ -135,15 +135,15 @@ inline void *mote_arena_alloc(mote_arena *a, size_t size)
 
 /* As mote_arena_alloc with an explicit alignment; align must be a power of
  * two (else NULL and a counted failure, nothing consumed). */
-void *mote_arena_alloc_aligned(mote_arena *a, size_t size, size_t align);
+MOTE_NODISCARD void *mote_arena_alloc_aligned(mote_arena *a, size_t size, size_t align);
 
 /* Allocate count * size bytes aligned to align; the product is checked for
  * overflow before it is computed (overflow or bad align: NULL, counted
  * failure, nothing consumed). count or size 0 behaves as size 0. */
-void *mote_arena_alloc_array(mote_arena *a, size_t count, size_t size, size_t align);
+MOTE_NODISCARD void *mote_arena_alloc_array(mote_arena *a, size_t count, size_t size, size_t align);
 
 /* mote_arena_alloc_array(a, count, size, MOTE_ARENA_ALIGN), zeroed. */
-void *mote_arena_calloc(mote_arena *a, size_t count, size_t size);
+MOTE_NODISCARD void *mote_arena_calloc(mote_arena *a, size_t count, size_t size);
 
 /* Save point; restore releases (and poisons) everything allocated since,
  * and returns to the allocator every chained block after the mark's block.

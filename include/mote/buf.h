@@ -33,13 +33,14 @@ typedef struct mote_buf {
     mote_arena *arena;
 } mote_buf;
 
-/* max == 0 means no cap. These cannot fail; a NULL buf is ignored. A NULL
- * pool or arena gives a buffer that cannot hold anything (reserve: LIMIT).
- * A fixed buffer's cap is size (mem NULL: 0). No storage is taken before the
- * first byte is reserved. */
-void mote_buf_init_pool(mote_buf *b, mote_pool *pool, size_t max);
-void mote_buf_init_arena(mote_buf *b, mote_arena *arena, size_t max);
-void mote_buf_init_fixed(mote_buf *b, void *mem, size_t size);
+/* max == 0 means no cap. Returns MOTE_OK, or MOTE_ERR_INVALID for a NULL b
+ * (nothing written), a NULL pool or arena, or a NULL mem with size > 0; in
+ * the last three cases b is still initialised, as a buffer that cannot hold
+ * anything (reserve: LIMIT). A fixed buffer's cap is size. No storage is
+ * taken before the first byte is reserved. */
+MOTE_NODISCARD mote_err mote_buf_init_pool(mote_buf *b, mote_pool *pool, size_t max);
+MOTE_NODISCARD mote_err mote_buf_init_arena(mote_buf *b, mote_arena *arena, size_t max);
+MOTE_NODISCARD mote_err mote_buf_init_fixed(mote_buf *b, void *mem, size_t size);
 
 /*
  * Make room for at least extra more bytes after len. Growth takes
@@ -49,7 +50,7 @@ void mote_buf_init_fixed(mote_buf *b, void *mem, size_t size);
  * MOTE_ERR_LIMIT (beyond max, or a fixed buffer is full) or MOTE_ERR_NOMEM.
  * On error nothing changes.
  */
-mote_err mote_buf_reserve(mote_buf *b, size_t extra);
+MOTE_NODISCARD mote_err mote_buf_reserve(mote_buf *b, size_t extra);
 
 /* Append n bytes (src may be NULL only if n == 0, else MOTE_ERR_INVALID);
  * src may point into the buffer itself. Errors as reserve; on error the
@@ -57,7 +58,7 @@ mote_err mote_buf_reserve(mote_buf *b, size_t extra);
 mote_err mote__buf_append_slow(mote_buf *b, const void *src, size_t n);
 mote_err mote__buf_push_slow(mote_buf *b, uint8_t byte);
 
-inline mote_err mote_buf_append(mote_buf *b, const void *src, size_t n)
+MOTE_NODISCARD inline mote_err mote_buf_append(mote_buf *b, const void *src, size_t n)
 {
     /* Fast path (inline, see mote/arena.h): fits, and src is not inside
      * the buffer's own storage (unsigned difference >= cap). */
@@ -70,7 +71,7 @@ inline mote_err mote_buf_append(mote_buf *b, const void *src, size_t n)
     return mote__buf_append_slow(b, src, n);
 }
 
-inline mote_err mote_buf_push(mote_buf *b, uint8_t byte)
+MOTE_NODISCARD inline mote_err mote_buf_push(mote_buf *b, uint8_t byte)
 {
     if (b && b->len < b->cap) {
         b->data[b->len++] = byte;
@@ -92,6 +93,11 @@ void mote_buf_consume(mote_buf *b, size_t n);
 
 /* len = 0, storage kept. */
 void mote_buf_clear(mote_buf *b);
+
+/* Shorten the content to its first len bytes, storage kept (a writer drops
+ * a half-built record this way). len >= the current length changes nothing;
+ * a NULL b is ignored. */
+void mote_buf_truncate(mote_buf *b, size_t len);
 
 /*
  * Hand the storage to the caller and leave the buffer empty (storage-less).
@@ -124,8 +130,8 @@ void mote_buf_free(mote_buf *b);
  * (NULL b or path), MOTE_ERR_IO (errno set; bytes read so far stay
  * appended), or the reserve() errors.
  */
-mote_err mote_buf_read_fd(mote_buf *b, int fd);
-mote_err mote_buf_read_file(mote_buf *b, const char *path);
+MOTE_NODISCARD mote_err mote_buf_read_fd(mote_buf *b, int fd);
+MOTE_NODISCARD mote_err mote_buf_read_file(mote_buf *b, const char *path);
 
 #ifdef __cplusplus
 }

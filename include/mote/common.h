@@ -39,6 +39,24 @@ extern "C" {
 #endif
 
 /*
+ * MOTE_NODISCARD marks a call whose result must be looked at: every call that
+ * can fail (it returns a mote_err, or a count/pointer that says it failed).
+ * Ignoring such a result is how a short write or a full buffer goes unseen, so
+ * the compiler is asked to warn. Note that GCC's C attribute is not silenced
+ * by a (void) cast: a caller that really has nothing to do with the result
+ * still has to look at it (assert it, or branch on it).
+ */
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define MOTE_NODISCARD [[nodiscard]]
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 202311L
+#define MOTE_NODISCARD [[nodiscard]]
+#elif defined(__GNUC__) || defined(__clang__)
+#define MOTE_NODISCARD __attribute__((warn_unused_result))
+#else
+#define MOTE_NODISCARD
+#endif
+
+/*
  * Error codes. Values are stable: they are grouped by the layer that first
  * needs them, but any module may return any code whose meaning fits.
  * mote_err_name() gives the code as a short upper-case name ("TOO_LONG"),
@@ -97,11 +115,11 @@ typedef enum mote_err {
 bool mote_utf8_valid(const void *s, size_t n);
 
 /* Short static name of an error code, e.g. "TOO_LONG"; "OK" for 0. */
-const char *mote_err_name(int code);
+const char *mote_err_name(mote_err code);
 /* One-line static description of an error code. In MOTE_SMALL builds
  * (microcontrollers) the descriptions are left out to save 700 bytes of
  * flash and this returns the name, as mote_err_name() does. */
-const char *mote_err_message(int code);
+const char *mote_err_message(mote_err code);
 
 /* A read-only view of bytes owned by someone else. */
 typedef struct mote_view {

@@ -95,7 +95,7 @@ typedef enum mote_cql_kind {
  * through sub and then next.
  */
 typedef struct mote_cql_type {
-    uint8_t kind;          /* mote_cql_kind */
+    uint8_t kind;          /* a mote_cql_kind, stored in a byte to keep nodes small */
     uint8_t frozen;        /* written as frozen<...> (no effect on the wire) */
     uint16_t nsub;         /* number of children */
     uint32_t dim;          /* vector dimension (>= 1); 0 otherwise */
@@ -105,11 +105,11 @@ typedef struct mote_cql_type {
 } mote_cql_type;
 
 /* Static name of a kind as CQL spells it ("bigint", "list"); "?" if unknown. */
-const char *mote_cql_kind_name(int kind);
+const char *mote_cql_kind_name(mote_cql_kind kind);
 
 /* Fixed value length of a native kind under Cassandra's vector rule (1, 4, 8,
  * 16), or -1 for kinds whose elements carry a vint length in a vector. */
-int mote_cql_kind_fixed(int kind);
+int mote_cql_kind_fixed(mote_cql_kind kind);
 
 /*
  * Parse a type from CQL text ("vector<float, 768>", "map<text, frozen<list<
@@ -128,7 +128,7 @@ int mote_cql_kind_fixed(int kind);
  * (nesting deeper than MOTE_CQL_MAX_DEPTH); MOTE_ERR_INVALID (NULL text
  * with len > 0 or NULL root). On error *root is NULL.
  */
-mote_err mote_cql_type_parse(const char *text, size_t len, mote_cql_type *nodes, size_t cap,
+MOTE_NODISCARD mote_err mote_cql_type_parse(const char *text, size_t len, mote_cql_type *nodes, size_t cap,
                              size_t *used, const mote_cql_type **root);
 
 /*
@@ -139,12 +139,15 @@ mote_err mote_cql_type_parse(const char *text, size_t len, mote_cql_type *nodes,
  * allocated then), MOTE_ERR_NOMEM if the arena cannot provide the nodes, or
  * MOTE_ERR_INVALID (NULL a or root).
  */
-mote_err mote_cql_type_parse_arena(mote_arena *a, const char *text, size_t len,
+MOTE_NODISCARD mote_err mote_cql_type_parse_arena(mote_arena *a, const char *text, size_t len,
                                    const mote_cql_type **root);
 
-/* Write t as CQL text ("map<text, frozen<list<int>>>") to out (no NUL).
- * Returns the length needed; writes only if it fits in cap. */
-size_t mote_cql_type_format(const mote_cql_type *t, char *out, size_t cap);
+/* Write t as CQL text ("map<text, frozen<list<int>>>") to out[0..cap) (no
+ * NUL). *len (may be NULL) receives the length the text needs, also when it
+ * does not fit. Returns MOTE_OK; MOTE_ERR_SPACE (cap too small: call again
+ * with *len bytes; out[0..cap) holds a prefix of the text; out NULL with cap 0
+ * only measures); MOTE_ERR_INVALID (NULL t, *len 0). */
+MOTE_NODISCARD mote_err mote_cql_type_format(const mote_cql_type *t, char *out, size_t cap, size_t *len);
 
 /* ---- vints ------------------------------------------------------------ */
 
@@ -159,10 +162,10 @@ size_t mote_cql_uvint_put(uint8_t *out, uint64_t v);
  * if it is not the minimal encoding of its value (which is how every encoder
  * writes it). Nothing is written on error.
  */
-mote_err mote_cql_uvint_get(const uint8_t *in, size_t len, uint64_t *v, size_t *used);
+MOTE_NODISCARD mote_err mote_cql_uvint_get(const uint8_t *in, size_t len, uint64_t *v, size_t *used);
 /* Signed vints: zigzag ((v << 1) ^ (v >> 63)) over the unsigned form. */
 size_t mote_cql_vint_put(uint8_t *out, int64_t v);
-mote_err mote_cql_vint_get(const uint8_t *in, size_t len, int64_t *v, size_t *used);
+MOTE_NODISCARD mote_err mote_cql_vint_get(const uint8_t *in, size_t len, int64_t *v, size_t *used);
 
 /* ---- bulk arrays of native values ---------------------------------------
  *
@@ -183,9 +186,9 @@ mote_err mote_cql_vint_get(const uint8_t *in, size_t len, int64_t *v, size_t *us
  * for a vector with n == 0; MOTE_ERR_UNEXPECTED_NULL for a null view;
  * MOTE_ERR_MISMATCH for a view of the wrong length for a fixed kind (inet
  * not 4 or 16). */
-mote_err mote_cql_list_size(int kind, const void *v, size_t n, size_t *size);
-mote_err mote_cql_vector_size(int kind, const void *v, size_t n, size_t *size);
-mote_err mote_cql_map_size(int kkind, const void *k, int vkind, const void *v, size_t n,
+MOTE_NODISCARD mote_err mote_cql_list_size(mote_cql_kind kind, const void *v, size_t n, size_t *size);
+MOTE_NODISCARD mote_err mote_cql_vector_size(mote_cql_kind kind, const void *v, size_t n, size_t *size);
+MOTE_NODISCARD mote_err mote_cql_map_size(mote_cql_kind kkind, const void *k, mote_cql_kind vkind, const void *v, size_t n,
                            size_t *size);
 
 /*
@@ -196,11 +199,11 @@ mote_err mote_cql_map_size(int kkind, const void *k, int vkind, const void *v, s
  * out with cap > 0, NULL array with n > 0). One pass, no allocation; int32,
  * int64, float, double and uuid arrays use the byte-swap kernels.
  */
-mote_err mote_cql_encode_list(int kind, const void *v, size_t n, uint8_t *out, size_t cap,
+MOTE_NODISCARD mote_err mote_cql_encode_list(mote_cql_kind kind, const void *v, size_t n, uint8_t *out, size_t cap,
                               size_t *written);
-mote_err mote_cql_encode_vector(int kind, const void *v, size_t n, uint8_t *out, size_t cap,
+MOTE_NODISCARD mote_err mote_cql_encode_vector(mote_cql_kind kind, const void *v, size_t n, uint8_t *out, size_t cap,
                                 size_t *written);
-mote_err mote_cql_encode_map(int kkind, const void *k, int vkind, const void *v, size_t n,
+MOTE_NODISCARD mote_err mote_cql_encode_map(mote_cql_kind kkind, const void *k, mote_cql_kind vkind, const void *v, size_t n,
                              uint8_t *out, size_t cap, size_t *written);
 
 /*
@@ -210,9 +213,9 @@ mote_err mote_cql_encode_map(int kkind, const void *k, int vkind, const void *v,
  * MOTE_ERR_NOMEM, MOTE_ERR_OVERFLOW); on error the buffer is unchanged.
  * Pointers into the buffer's data may move (it may grow).
  */
-mote_err mote_cql_encode_list_buf(mote_buf *b, int kind, const void *v, size_t n);
-mote_err mote_cql_encode_vector_buf(mote_buf *b, int kind, const void *v, size_t n);
-mote_err mote_cql_encode_map_buf(mote_buf *b, int kkind, const void *k, int vkind, const void *v,
+MOTE_NODISCARD mote_err mote_cql_encode_list_buf(mote_buf *b, mote_cql_kind kind, const void *v, size_t n);
+MOTE_NODISCARD mote_err mote_cql_encode_vector_buf(mote_buf *b, mote_cql_kind kind, const void *v, size_t n);
+MOTE_NODISCARD mote_err mote_cql_encode_map_buf(mote_buf *b, mote_cql_kind kkind, const void *k, mote_cql_kind vkind, const void *v,
                                  size_t n);
 
 /*
@@ -227,24 +230,24 @@ mote_err mote_cql_encode_map_buf(mote_buf *b, int kkind, const void *k, int vkin
  * kind, boolean not 00/01); MOTE_ERR_SPACE; MOTE_ERR_TYPE. On error the
  * contents of v are unspecified and *n is 0 unless the error is SPACE.
  */
-mote_err mote_cql_decode_list(int kind, const uint8_t *in, size_t len, void *v, size_t cap,
+MOTE_NODISCARD mote_err mote_cql_decode_list(mote_cql_kind kind, const uint8_t *in, size_t len, void *v, size_t cap,
                               size_t *n);
 /* Decode a vector of exactly dim elements into v[0..dim). Errors as above
  * plus MOTE_ERR_BAD_VINT (bad element length), MOTE_ERR_DIMENSION (dim 0, or
  * the input holds another number of elements: for packed kinds len !=
  * dim*width). */
-mote_err mote_cql_decode_vector(int kind, const uint8_t *in, size_t len, void *v, size_t dim);
+MOTE_NODISCARD mote_err mote_cql_decode_vector(mote_cql_kind kind, const uint8_t *in, size_t len, void *v, size_t dim);
 /* Decode a map into k[0..cap) and v[0..cap); null keys are
  * MOTE_ERR_UNEXPECTED_NULL. */
-mote_err mote_cql_decode_map(int kkind, const uint8_t *in, size_t len, void *k, int vkind,
+MOTE_NODISCARD mote_err mote_cql_decode_map(mote_cql_kind kkind, const uint8_t *in, size_t len, void *k, mote_cql_kind vkind,
                              void *v, size_t cap, size_t *n);
 
 /* Type-driven forms: t is a list, set or vector whose element is a native
  * kind (or a collection, as views); a vector's n must equal its dimension
  * (MOTE_ERR_DIMENSION). Same contracts as above. */
-mote_err mote_cql_encode_array(const mote_cql_type *t, const void *v, size_t n, uint8_t *out,
+MOTE_NODISCARD mote_err mote_cql_encode_array(const mote_cql_type *t, const void *v, size_t n, uint8_t *out,
                                size_t cap, size_t *written);
-mote_err mote_cql_decode_array(const mote_cql_type *t, const uint8_t *in, size_t len, void *v,
+MOTE_NODISCARD mote_err mote_cql_decode_array(const mote_cql_type *t, const uint8_t *in, size_t len, void *v,
                                size_t cap, size_t *n);
 
 /* ---- element iterator ---------------------------------------------------- */
@@ -279,7 +282,7 @@ typedef struct mote_cql_iter {
  * entries; tuple: components; vector: its dimension). The iterator holds no
  * memory; views it hands out point into in.
  */
-mote_err mote_cql_iter_init(mote_cql_iter *it, const mote_cql_type *t, const uint8_t *in,
+MOTE_NODISCARD mote_err mote_cql_iter_init(mote_cql_iter *it, const mote_cql_type *t, const uint8_t *in,
                             size_t len);
 /*
  * Next element into *out: true if there was one. false at the end or on an
@@ -301,7 +304,7 @@ size_t mote_cql_iter_count(const mote_cql_iter *it);
  * value; MOTE_ERR_DEPTH for a hand-built type deeper than MOTE_CQL_MAX_DEPTH).
  * Uses a fixed amount of stack (no recursion).
  */
-mote_err mote_cql_validate(const mote_cql_type *t, const uint8_t *in, size_t len);
+MOTE_NODISCARD mote_err mote_cql_validate(const mote_cql_type *t, const uint8_t *in, size_t len);
 
 /* ---- general element-by-element writer -----------------------------------
  *
@@ -335,9 +338,11 @@ typedef struct mote_cql_writer {
     mote_cql_writer_frame stack[MOTE_CQL_MAX_DEPTH];
 } mote_cql_writer;
 
-/* Start a value of type t into out[0..cap) (out NULL, cap 0: measure). */
-void mote_cql_writer_init(mote_cql_writer *w, const mote_cql_type *t, uint8_t *out,
-                          size_t cap);
+/* Start a value of type t into out[0..cap) (out NULL, cap 0: measure).
+ * Returns MOTE_OK, or MOTE_ERR_INVALID for a NULL w (nothing written) or a
+ * NULL t (the writer then holds INVALID as its sticky error). */
+MOTE_NODISCARD mote_err mote_cql_writer_init(mote_cql_writer *w, const mote_cql_type *t, uint8_t *out,
+                              size_t cap);
 
 /*
  * Element writers. Each checks the element against the expected type and
@@ -374,111 +379,7 @@ const mote_cql_type *mote_cql_writer_expect(const mote_cql_writer *w);
 /* Finish: the value must be complete. *len receives its size (the bytes are
  * out[0..*len) unless measuring). Returns MOTE_OK, the sticky error, or
  * MOTE_ERR_STATE if the value is incomplete. */
-mote_err mote_cql_writer_finish(mote_cql_writer *w, size_t *len);
-
-/* ---- byte-swap kernels (internal; exposed for tests, fuzzing, benches) --- */
-
-enum {
-    MOTE_CQL_SIMD_PORTABLE = 0,
-    MOTE_CQL_SIMD_SSSE3 = 1,
-    MOTE_CQL_SIMD_AVX2 = 2,
-    MOTE_CQL_SIMD_NEON = 3,
-    MOTE_CQL_SIMD_BEST = 255    /* best the CPU supports */
-};
-/* Targets with no SIMD level at all (neither x86 nor NEON: Cortex-M,
- * s390x, ...) resolve the dispatch at compile time: the kernels below are
- * the portable loops themselves, inline, and cql_simd.c compiles to nothing
- * (Cortex-M size budget). Elsewhere they are functions in cql_simd.c. */
-#if !((defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))) && \
-    !defined(__ARM_NEON)
-#define MOTE_CQL_SIMD_NONE 1
-#else
-#define MOTE_CQL_SIMD_NONE 0
-#endif
-
-/* Whether a kernel level is available in this build on this CPU.
- * dst[i] = src[i] with reversed bytes for n elements of 4 (32) or 8 (64)
- * bytes; any alignment, no overlap. Unavailable levels fall back to the
- * portable loop.
- * List bodies of n elements: each element is [int] width then the
- * big-endian value (width 4 or 8): encode writes n*(4+w) bytes; decode reads
- * them and returns false (with dst contents unspecified) if any element
- * length is not w. */
-#if MOTE_CQL_SIMD_NONE
-static inline bool mote__cql_simd_available(int level)
-{
-    return level == MOTE_CQL_SIMD_PORTABLE;
-}
-
-/* One loop for all six: each element is an optional [int] w header, then the
- * value with its bytes reversed on little-endian hosts. put: host -> wire
- * with header hdr (0 or 4); get: wire -> host, false if a header is not w. */
-static inline bool mote__cql_kernel(uint8_t *dst, const uint8_t *src, size_t n, size_t w,
-                                    size_t hdr, bool put)
-{
-    bool ok = true;
-    size_t di = put ? w + hdr : w, si = put ? w : w + hdr;
-    for (size_t i = 0; i < n; i++, dst += di, src += si) {
-        const uint8_t *s = put ? src : src + hdr;
-        uint8_t *d = put ? dst + hdr : dst;
-        if (hdr) {
-            uint8_t *h = put ? dst : NULL;
-            if (h) {
-                h[0] = h[1] = h[2] = 0;
-                h[3] = (uint8_t)w;
-            } else if (src[0] | src[1] | src[2] | (uint8_t)(src[3] ^ w)) {
-                ok = false;
-            }
-        }
-        for (size_t b = 0; b < w; b++) {
-#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-            d[b] = s[b];
-#else
-            d[b] = s[w - 1 - b];
-#endif
-        }
-    }
-    return ok;
-}
-static inline void mote__cql_bswap32(uint8_t *dst, const uint8_t *src, size_t n, int level)
-{
-    (void)level;
-    mote__cql_kernel(dst, src, n, 4, 0, true);
-}
-static inline void mote__cql_bswap64(uint8_t *dst, const uint8_t *src, size_t n, int level)
-{
-    (void)level;
-    mote__cql_kernel(dst, src, n, 8, 0, true);
-}
-static inline void mote__cql_list_put32(uint8_t *dst, const uint8_t *src, size_t n, int level)
-{
-    (void)level;
-    mote__cql_kernel(dst, src, n, 4, 4, true);
-}
-static inline void mote__cql_list_put64(uint8_t *dst, const uint8_t *src, size_t n, int level)
-{
-    (void)level;
-    mote__cql_kernel(dst, src, n, 8, 4, true);
-}
-static inline bool mote__cql_list_get32(uint8_t *dst, const uint8_t *src, size_t n, int level)
-{
-    (void)level;
-    return mote__cql_kernel(dst, src, n, 4, 4, false);
-}
-static inline bool mote__cql_list_get64(uint8_t *dst, const uint8_t *src, size_t n, int level)
-{
-    (void)level;
-    return mote__cql_kernel(dst, src, n, 8, 4, false);
-}
-#else
-bool mote__cql_simd_available(int level);
-void mote__cql_bswap32(uint8_t *dst, const uint8_t *src, size_t n, int level);
-void mote__cql_bswap64(uint8_t *dst, const uint8_t *src, size_t n, int level);
-void mote__cql_list_put32(uint8_t *dst, const uint8_t *src, size_t n, int level);
-void mote__cql_list_put64(uint8_t *dst, const uint8_t *src, size_t n, int level);
-bool mote__cql_list_get32(uint8_t *dst, const uint8_t *src, size_t n, int level);
-bool mote__cql_list_get64(uint8_t *dst, const uint8_t *src, size_t n, int level);
-#endif
+MOTE_NODISCARD mote_err mote_cql_writer_finish(mote_cql_writer *w, size_t *len);
 
 #ifdef __cplusplus
 }
