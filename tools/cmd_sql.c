@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mote/arena.h"
+#include "mote/be.h"
 #include "mote/scan.h"
 
 static const char sql_usage[] =
@@ -105,13 +106,13 @@ static void out_str(out_buf *o, const char *s)
     out_mem(o, s, strlen(s));
 }
 
-/* Decimal digits two at a time from a table, written back to front
- * straight into the buffer (the length found first by comparisons: through
- * a stack temporary the 2-byte stores stalled the wider load that copied
- * them out). Four numbers per token made the library's digit-at-a-time
+/* Decimal digits of v at d, two at a time from a table, back to front
+ * (the length found first by comparisons: through a stack temporary the
+ * 2-byte stores stalled the wider load that copied them out); returns the
+ * end. Four numbers per token made the library's digit-at-a-time
  * mote_num_format_u64 (small code for microcontrollers) 30% of the CLI's
- * time on COPY data, one short token per row. */
-static void out_u64(out_buf *o, uint64_t v)
+ * time on COPY data, one short token per row. d needs 20 bytes. */
+static uint8_t *put_u64(uint8_t *d, uint64_t v)
 {
     static const char pairs[] = "00010203040506070809101112131415161718192021222324"
                                 "25262728293031323334353637383940414243444546474849"
@@ -119,8 +120,7 @@ static void out_u64(out_buf *o, uint64_t v)
                                 "75767778798081828384858687888990919293949596979899";
     size_t n = 1;
     for (uint64_t p = 10; n < 20 && v >= p; p *= 10) n++;
-    uint8_t *e = out_room(o, 20) + n;
-    o->len += n;
+    uint8_t *e = d + n;
     while (v >= 100) {
         unsigned r = (unsigned)(v % 100);
         v /= 100;
@@ -132,15 +132,33 @@ static void out_u64(out_buf *o, uint64_t v)
     } else {
         e[-1] = (uint8_t)('0' + v);
     }
+    return d + n;
+}
+
+static void out_u64(out_buf *o, uint64_t v)
+{
+    uint8_t *d = out_room(o, 20);
+    o->len = (size_t)(put_u64(d, v) - o->p);
 }
 
 #define ONES 0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
 
+/* Eight bytes as a little-endian word on any host: byte i in bits 8i..8i+7,
+ * so the lowest set bit of a mask names the first byte, and the borrow in
+ * needs_escape() runs toward later bytes only. */
 static inline uint64_t load64(const uint8_t *p)
 {
     uint64_t w;
+#if MOTE_BE_HOST_LITTLE || MOTE_BE_HOST_BIG
     memcpy(&w, p, 8);
+#if MOTE_BE_HOST_BIG
+    w = mote_bswap64(w);
+#endif
+#else
+    w = 0;
+    for (int i = 7; i >= 0; i--) w = w << 8 | p[i];
+#endif
     return w;
 }
 
@@ -202,6 +220,8 @@ enum { SLACK = 16 }; /* an 8-byte word store and a 4-byte sequence past a segmen
 static bool out_json_text(out_buf *o, const uint8_t *p, size_t n, bool check)
 {
     static const char hex[] = "0123456789abcdef";
+    static const uint8_t short_esc[32] = {['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n',
+                                          ['\f'] = 'f', ['\r'] = 'r'};
     const uint8_t *s = p, *pend = p + n;
     while (s < pend) {
         /* a segment whose worst case (6 output bytes per input byte) fits */
@@ -215,21 +235,20 @@ static bool out_json_text(out_buf *o, const uint8_t *p, size_t n, bool check)
         uint8_t *d = o->p + o->len;
         const uint8_t *end = s + seg;
         while (s < end) {
-            uint8_t c;
             if (pend - s >= 8) {
                 uint64_t w = load64(s), m = needs_escape(w) | (check ? w & HIGHS : 0);
-                memcpy(d, &w, 8); /* the clean bytes before the first hit */
+                memcpy(d, s, 8); /* the clean bytes before the first hit */
                 if (!m) {
                     d += 8;
                     s += 8;
                     continue;
                 }
-                size_t k = (size_t)__builtin_ctzll(m) / 8;
-                d += k;
-                s += k;
+                size_t i = (size_t)__builtin_ctzll(m) / 8;
+                d += i;
+                s += i;
                 if (s >= end) break;
             }
-            c = *s;
+            uint8_t c = *s;
             if (c >= 0x80) {
                 /* the run, cut before a lead byte where it leaves the
                  * segment (past it by 3 bytes at most: within the slack) */
@@ -250,19 +269,18 @@ static bool out_json_text(out_buf *o, const uint8_t *p, size_t n, bool check)
                 *d++ = c;
                 continue;
             }
-            *d++ = '\\';
-            switch (c) {
-            case '"': case '\\': *d++ = c; break;
-            case '\n': *d++ = 'n'; break;
-            case '\t': *d++ = 't'; break;
-            case '\r': *d++ = 'r'; break;
-            case '\b': *d++ = 'b'; break;
-            case '\f': *d++ = 'f'; break;
-            default:
-                memcpy(d, "u00", 3);
-                d[3] = (uint8_t)hex[c >> 4];
-                d[4] = (uint8_t)hex[c & 15];
-                d += 5;
+            /* a table, not a switch: the jump table's indirect branch
+             * mispredicted on every tab of COPY data */
+            uint8_t e2 = c < 0x20 ? short_esc[c] : c;
+            d[0] = '\\';
+            if (e2) {
+                d[1] = e2;
+                d += 2;
+            } else {
+                memcpy(d + 1, "u00", 3);
+                d[4] = (uint8_t)hex[c >> 4];
+                d[5] = (uint8_t)hex[c & 15];
+                d += 6;
             }
         }
         o->len = (size_t)(d - o->p);
@@ -329,34 +347,40 @@ static void out_token_text(out_buf *o, const uint8_t *p, size_t n)
     out_base64(o, p, n);
 }
 
-static const char *kind_name(const mote_scan_token *tok)
-{
-    switch (tok->kind) {
-    case MOTE_SCAN_STATEMENT: return "statement";
-    case MOTE_SCAN_COMMAND: return "command";
-    case MOTE_SCAN_COPY_DATA: return "copy_data";
-    case MOTE_SCAN_COPY_END: return "copy_end";
-    case MOTE_SCAN_COMMENT: return "comment";
-    }
-    return "unknown";
-}
+/* What follows the numbers, per kind and terminated flag: one copy. */
+#define KIND_TAIL(k) \
+    {{",\"kind\":\"" k "\",\"terminated\":false", sizeof(",\"kind\":\"" k "\",\"terminated\":false") - 1}, \
+     {",\"kind\":\"" k "\",\"terminated\":true", sizeof(",\"kind\":\"" k "\",\"terminated\":true") - 1}}
+static const struct kind_tail { const char *s; size_t n; } kind_tails[][2] = {
+    [MOTE_SCAN_STATEMENT] = KIND_TAIL("statement"), [MOTE_SCAN_COMMAND] = KIND_TAIL("command"),
+    [MOTE_SCAN_COPY_DATA] = KIND_TAIL("copy_data"), [MOTE_SCAN_COPY_END] = KIND_TAIL("copy_end"),
+    [MOTE_SCAN_COMMENT] = KIND_TAIL("comment"),
+};
+static const struct kind_tail unknown_tail[2] = KIND_TAIL("unknown");
+
+#define PUT_LIT(d, lit) (memcpy((d), lit, sizeof(lit) - 1), (d) + sizeof(lit) - 1)
 
 static int print_result(out_buf *o, mote_err e, const mote_scan_token *tok)
 {
     if (e == MOTE_OK) {
-        out_lit(o, "{\"line\":");
-        out_u64(o, tok->pos.line);
-        out_lit(o, ",\"column\":");
-        out_u64(o, tok->pos.column);
-        out_lit(o, ",\"offset\":");
-        out_u64(o, tok->pos.offset);
-        out_lit(o, ",\"length\":");
-        out_u64(o, tok->text.len);
-        out_lit(o, ",\"kind\":\"");
-        out_str(o, kind_name(tok));
-        out_str(o, tok->flags & MOTE_SCAN_TOK_DELIM ? "\",\"terminated\":true"
-                                                     : "\",\"terminated\":false");
-        if (tok->flags & MOTE_SCAN_TOK_CR) out_lit(o, ",\"cr\":true");
+        /* the frame before the text in one go: at most 4 numbers of 20
+         * digits, 40 bytes of keys and a 50-byte kind tail */
+        uint8_t *d = out_room(o, 200);
+        d = PUT_LIT(d, "{\"line\":");
+        d = put_u64(d, tok->pos.line);
+        d = PUT_LIT(d, ",\"column\":");
+        d = put_u64(d, tok->pos.column);
+        d = PUT_LIT(d, ",\"offset\":");
+        d = put_u64(d, tok->pos.offset);
+        d = PUT_LIT(d, ",\"length\":");
+        d = put_u64(d, tok->text.len);
+        const struct kind_tail *kt = (unsigned)tok->kind < sizeof kind_tails / sizeof kind_tails[0]
+                                         ? kind_tails[tok->kind] : unknown_tail;
+        kt += (tok->flags & MOTE_SCAN_TOK_DELIM) != 0;
+        memcpy(d, kt->s, kt->n);
+        d += kt->n;
+        if (tok->flags & MOTE_SCAN_TOK_CR) d = PUT_LIT(d, ",\"cr\":true");
+        o->len = (size_t)(d - o->p);
         out_token_text(o, tok->text.ptr, tok->text.len);
         out_lit(o, "\"}\n");
         return 0;
