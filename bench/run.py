@@ -8,18 +8,20 @@ Builds nothing: point --build at a release build configured with
 -Dbenchmarks=enabled (default: build/release). Benchmarks are named
 "<module>/<case>/<variant>"; "mote" is ours, every other variant is a
 baseline or a physical limit. For each case the table shows the median time,
-throughput (if the benchmark sets bytes processed) and the variant's speed
+throughput (bytes/s if the benchmark sets bytes processed, else items/s: rows,
+points) and the variant's speed
 relative to "mote" (x > 1: mote is that many times faster than the variant).
 The machine is shared and noisy: read ratios from one run, not absolute times
 across runs.
 
 CLI rows ("cli/<case>/<variant>", after the google-benchmark ones): the
-built 'mote' command timed on a generated dump (tests/integration/gen_dump.py,
---cli-size-mb, default 200) with its output to /dev/null, beside 'cat' of
-the same file as the floor. Their time is the command's CPU time (user +
+built 'mote' command timed on generated dumps (tests/sql_servers/gen_dump.py,
+--cli-size-mb, default 200: mysqldump-like extended INSERTs, and pg_dump-like
+COPY blocks of ~55-byte rows, one token per row) with its output to
+/dev/null, beside 'cat' of the same file as the floor. Their time is the command's CPU time (user +
 system, from wait4), the minimum of --repetitions runs: on a shared machine
-the wall time of a whole process mostly measures the run queue. The dump
-is in the page cache (just written). --cli-size-mb 0 skips them.
+the wall time of a whole process mostly measures the run queue. The dumps
+are in the page cache (just written). --cli-size-mb 0 skips them.
 """
 import argparse
 import glob
@@ -43,7 +45,7 @@ def cli_rows(opt):
     if opt.cli_size_mb <= 0 or not os.access(mote, os.X_OK):
         return []
     here = os.path.dirname(os.path.abspath(__file__))
-    gen = os.path.join(here, '..', 'tests', 'integration', 'gen_dump.py')
+    gen = os.path.join(here, '..', 'tests', 'sql_servers', 'gen_dump.py')
     cases = [  # (case, generator options, dialect)
         ('cli/sql_split_mysql_dump', [], 'mysql'),
         ('cli/sql_split_pg_copy_rows', ['--pg-copy'], 'postgres'),
@@ -127,7 +129,9 @@ def main():
         for r in rs:
             t = r['ns']
             tstr = f'{t:.1f} ns' if t < 1e4 else f'{t / 1e3:.1f} us' if t < 1e7 else f'{t / 1e6:.1f} ms'
-            thr = f"{r['bps'] / 1e9:.2f} GB/s" if r['bps'] else ''
+            # bytes/s where a benchmark sets it, else items/s (rows, points)
+            thr = (f"{r['bps'] / 1e9:.2f} GB/s" if r['bps'] else
+                   f"{r['items'] / 1e6:.1f} M/s" if r['items'] else '')
             ratio = f"{t / ours['ns']:.2f}x" if ours and r is not ours else ''
             print(f"{case:<44} {r['variant']:<16} {tstr:>12} {thr:>12} {ratio:>9}")
     if opt.json:

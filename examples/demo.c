@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     }
     if (e != MOTE_OK) {
         fprintf(stderr, "demo: %s: %s\n", source, e == MOTE_ERR_IO ? strerror(errno) : mote_err_message(e));
-        return 1;
+        return 2; /* I/O, not a bad record */
     }
 
     /* Work on the content the way an agent would: each line copied into a
@@ -85,5 +85,10 @@ int main(int argc, char **argv)
 
     mote_buf_free(&buf);
     mote_arena_destroy(&arena);
+    /* the report is the program's whole output: check that it arrived */
+    if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+        fprintf(stderr, "demo: stdout: %s\n", strerror(errno ? errno : EIO));
+        return 2;
+    }
     return 0;
 }

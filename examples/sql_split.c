@@ -23,6 +23,7 @@ static uint8_t block[64 * 1024]; /* arena memory; grows through the heap only if
 static long read_file(void *ctx, uint8_t *dst, size_t cap)
 {
     FILE *f = ctx;
+    errno = 0;
     size_t n = fread(dst, 1, cap, f);
     if (n == 0 && ferror(f)) return -1;
     return (long)n;
@@ -37,17 +38,30 @@ static int usage(const char *msg)
     printf("usage: sql_split [--max BYTES] [--chunk BYTES] [FILE|-]\n"
            "  Split a mysql-dialect SQL script into statements and print each with\n"
            "  its line number. --max: longest statement kept (default 1048576);\n"
-           "  --chunk: read size (default 4096). Exit 1 if any statement was bad.\n");
+           "  --chunk: read size (default 4096). Sizes take K, M, G (binary).\n"
+           "  Exit 0; 1 if any statement was bad (each reported, the rest split);\n"
+           "  2 on a usage or I/O error.\n");
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "sql_split: stdout: %s\n", strerror(errno ? errno : EIO));
+        return 2;
+    }
     return 0;
 }
 
-/* A positive byte count (mote's own exact integer parser, no locale). */
+/* A positive byte count with an optional binary suffix K, M or G ("64K"),
+ * on mote's own exact integer parser (no locale). */
 static int size_arg(const char *s, size_t *out)
 {
+    size_t n = strlen(s);
+    unsigned shift = 0;
+    if (n > 1 && strchr("kKmMgG", s[n - 1])) {
+        char c = s[--n];
+        shift = c == 'k' || c == 'K' ? 10 : c == 'm' || c == 'M' ? 20 : 30;
+    }
     uint64_t v;
-    if (mote_num_parse_u64((const uint8_t *)s, strlen(s), &v) != MOTE_OK || v == 0 || v > SIZE_MAX)
+    if (mote_num_parse_u64((const uint8_t *)s, n, &v) != MOTE_OK || v == 0 || v > SIZE_MAX >> shift)
         return -1;
-    *out = (size_t)v;
+    *out = (size_t)(v << shift);
     return 0;
 }
 
@@ -91,8 +105,8 @@ int main(int argc, char **argv)
     mote_err e;
     unsigned long statements = 0, errors = 0;
     while ((e = mote_scan_pull(&sc, read_file, in, chunk, chunk_size, &tok)) != MOTE_ERR_NEED_MORE) {
-        if (e == MOTE_ERR_IO) {
-            fprintf(stderr, "sql_split: %s: read error\n", path);
+        if (e == MOTE_ERR_IO) { /* a directory, a closed descriptor: errno says */
+            fprintf(stderr, "sql_split: %s: %s\n", path, strerror(errno ? errno : EIO));
             return 2;
         }
         if (e != MOTE_OK) {
@@ -113,6 +127,14 @@ int main(int argc, char **argv)
         printf("%llu: %.*s%s\n", (unsigned long long)tok.pos.line, (int)tok.text.len,
                (const char *)tok.text.ptr,
                (tok.flags & MOTE_SCAN_TOK_TERMINATED) ? "" : "  (no delimiter: input ended)");
+        if (ferror(stdout)) { /* a full disk or a closed pipe: stop, say so */
+            fprintf(stderr, "sql_split: stdout: %s\n", strerror(errno ? errno : EIO));
+            return 2;
+        }
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "sql_split: stdout: %s\n", strerror(errno ? errno : EIO));
+        return 2;
     }
 
     mote_scan_stats st;

@@ -123,5 +123,11 @@ static int tour_cql(void)
 
 int main(void)
 {
-    return tour_memory() || tour_scan() || tour_lp() || tour_cql();
+    int rc = tour_memory() || tour_scan() || tour_lp() || tour_cql();
+    /* output that did not arrive (a full disk, a closed pipe) is a failure */
+    if (fclose(stdout) != 0) {
+        perror("tour: stdout");
+        return 2;
+    }
+    return rc;
 }

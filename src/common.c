@@ -39,6 +39,9 @@ static const uint8_t err_codes[] = {
     MOTE_ERR_BAD_TYPE,
     MOTE_ERR_DEPTH,
     MOTE_ERR_MISMATCH,
+    MOTE_ERR_DUPLICATE,
+    MOTE_ERR_PROTOCOL,
+    MOTE_ERR_UNKNOWN_STREAM,
 };
 
 /* MOTE_SMALL leaves the descriptions out: the message is then the name. */
@@ -80,7 +83,10 @@ static const char err_text[] =
     "DIMENSION\0" MSG("element count does not match the type")
     "BAD_TYPE\0" MSG("type not understood")
     "DEPTH\0" MSG("nesting too deep")
-    "MISMATCH\0" MSG("value does not fit the type");
+    "MISMATCH\0" MSG("value does not fit the type")
+    "DUPLICATE\0" MSG("set element or map key given twice")
+    "PROTOCOL\0" MSG("not a CQL v4 response frame")
+    "UNKNOWN_STREAM\0" MSG("response on a stream id not in flight");
 
 /* The name (which 0) or message (which 1) of code, or NULL. */
 static const char *find_err(int code, int which)

@@ -76,11 +76,16 @@ mote_err mote_cql_vint_get(const uint8_t *in, size_t len, int64_t *v, size_t *us
 
 /* Per kind (index kind - 1): the native wire width in the low 5 bits (0:
  * variable, the value is a view), 0x80 if that width is also fixed under
- * Cassandra's vector rule (the rest carry a vint length in a vector). */
+ * Cassandra's vector rule (the rest carry a vint length in a vector), 0x40
+ * if the server also takes a zero-length ("empty") value of the kind: the
+ * types older than protocol v4, whose validators (Int32Serializer & co.)
+ * accept 0 bytes for legacy compatibility; smallint, tinyint, date, time
+ * and duration came with v4 and want their exact form. */
 #define FX 0x80
+#define EM 0x40
 static const uint8_t kind_bits[MOTE_CQL_VECTOR] = {
-    0,       8 | FX, 0, 1 | FX, 8,      4, 0, 8 | FX, 0, 4 | FX, /* ascii .. float */
-    0,       4 | FX, 2, 0,      8,      8 | FX, 16 | FX, 1, 16 | FX, 0, /* inet .. varint */
+    EM,      8 | FX | EM, EM, 1 | FX | EM, 8 | EM, 4, EM, 8 | FX | EM, 0, 4 | FX | EM, /* ascii .. float */
+    EM,      4 | FX | EM, 2, EM,      8,      8 | FX | EM, 16 | FX | EM, 1, 16 | FX | EM, EM, /* inet .. varint */
     0,       0,      0, 0,      0};    /* list, set, map, tuple, vector */
 
 /* Wire width of a native fixed-width value, or -1 (variable: a view). */
@@ -89,6 +94,13 @@ static int32_t wire_width(int kind)
     unsigned i = (unsigned)kind - 1;
     int32_t w = i < MOTE_CQL_VECTOR ? kind_bits[i] & 31 : 0;
     return w ? w : -1;
+}
+
+/* Whether a zero-length value of kind is valid ("empty", see kind_bits). */
+static bool empty_ok(int kind)
+{
+    unsigned i = (unsigned)kind - 1;
+    return i < MOTE_CQL_VECTOR && (kind_bits[i] & EM);
 }
 
 int mote_cql_kind_fixed(mote_cql_kind kind)
@@ -384,8 +396,9 @@ mote_err mote_cql_iter_init(mote_cql_iter *it, const mote_cql_type *t, const uin
                 e = read_count(in, len, k == MOTE_CQL_MAP ? 8 : 4, &count);
                 if (!e) it->p = in + 4;
             } else if (k == MOTE_CQL_TUPLE) {
+                /* may hold fewer components than the type (see next) */
                 count = t->nsub;
-                e = count > len / 4 ? MOTE_ERR_TRUNCATED : MOTE_OK;
+                e = MOTE_OK;
             } else { /* vector */
                 count = t->dim;
                 int32_t fixed = t->sub->fixed;
@@ -429,30 +442,34 @@ bool mote_cql_iter_next(mote_cql_iter *it, mote_cql_value *out)
     const mote_cql_type *t = it->next_type;
     const uint8_t *vp = NULL;
     size_t vl = 0;
-    mote_err e;
-    if (it->type->kind == MOTE_CQL_VECTOR) {
+    int k = it->type->kind;
+    /* A tuple value may stop before its last components (the server stores
+     * the literal (5) for tuple<int, text> as 0000000400000005): those are
+     * null, as Cassandra's TupleType reads them. */
+    bool absent = k == MOTE_CQL_TUPLE && it->p == it->end;
+    mote_err e = MOTE_OK;
+    if (k == MOTE_CQL_VECTOR) {
         if (t->fixed >= 0) {
             vp = it->p;
             vl = (size_t)t->fixed;
             it->p += vl;
-            e = MOTE_OK;
         } else if (it->p == it->end) {
             e = MOTE_ERR_DIMENSION;
         } else {
             e = read_vint_elem(&it->p, it->end, &vp, &vl);
         }
-    } else {
+    } else if (!absent) {
         e = read_bytes(&it->p, it->end, &vp, &vl);
-        if (!e && !vp && it->type->kind == MOTE_CQL_MAP && (it->left & 1) == 0)
+        if (!e && !vp && k == MOTE_CQL_MAP && (it->left & 1) == 0)
             e = MOTE_ERR_UNEXPECTED_NULL; /* a map key */
     }
     if (!e && vp) {
         int32_t w = wire_width(t->kind);
-        if (w >= 0 && vl != (size_t)w) e = MOTE_ERR_MISMATCH;
+        if (w >= 0 && vl != (size_t)w && (vl || !empty_ok(t->kind))) e = MOTE_ERR_MISMATCH;
     }
     if (e) return iter_fail(it, e);
     it->left--;
-    switch (it->type->kind) {
+    switch (k) {
     case MOTE_CQL_MAP:
         it->next_type = (it->left & 1) ? it->type->sub->next : it->type->sub;
         break;
@@ -466,6 +483,8 @@ bool mote_cql_iter_next(mote_cql_iter *it, mote_cql_value *out)
         out->ptr = vp;
         out->len = vl;
         out->null = vp == NULL;
+        out->empty = vp != NULL && vl == 0;
+        out->absent = absent;
     }
     return true;
 }
@@ -954,7 +973,9 @@ static mote_err check_scalar(int kind, const uint8_t *p, size_t n)
 {
     int32_t w = wire_width(kind);
     bool ok;
-    if (w >= 0) {
+    if (n == 0 && empty_ok(kind)) {
+        ok = true;
+    } else if (w >= 0) {
         ok = n == (size_t)w && !(kind == MOTE_CQL_BOOLEAN && p[0] > 1);
     } else if (kind == MOTE_CQL_DURATION) {
         return check_duration(p, n);
@@ -1175,9 +1196,11 @@ static mote_err wvalue(mote_cql_writer *w, int what, int64_t v, const void *src,
         src = b + s;
         n = 8 - s;
     } else if (what == WV_BYTES) {
-        if ((ww >= 0 && n != (size_t)ww) ||
-            (pfx == PFX_NONE && w->depth > 0 && n != (size_t)t->fixed) || /* packed */
-            (kind == MOTE_CQL_INET && n != 4 && n != 16))
+        /* packed vector element: exactly its width; zero bytes: the empty
+         * value, where the kind has one */
+        if (pfx == PFX_NONE && w->depth > 0 ? n != (size_t)t->fixed
+            : n == 0 ? !empty_ok(kind)
+                     : (ww >= 0 && n != (size_t)ww) || (kind == MOTE_CQL_INET && n != 4 && n != 16))
             return wfail(w, MOTE_ERR_MISMATCH);
     }
     return wscalar(w, pfx, src, n, what == WV_NULL);
@@ -1257,9 +1280,9 @@ mote_err mote_cql_write_end(mote_cql_writer *w)
     if (w->depth == 0) return wfail(w, MOTE_ERR_STATE);
     mote_cql_writer_frame *f = &w->stack[w->depth - 1];
     const mote_cql_type *t = f->type;
-    if ((t->kind == MOTE_CQL_VECTOR && f->count != t->dim) ||
-        (t->kind == MOTE_CQL_TUPLE && f->count != t->nsub))
-        return wfail(w, MOTE_ERR_DIMENSION);
+    /* a tuple may end early: its trailing components are absent, which the
+     * server reads as null (what the iterator reports as absent) */
+    if (t->kind == MOTE_CQL_VECTOR && f->count != t->dim) return wfail(w, MOTE_ERR_DIMENSION);
     if (t->kind == MOTE_CQL_MAP && (f->count & 1)) return wfail(w, MOTE_ERR_STATE);
     if (w->out && t->kind <= MOTE_CQL_MAP) /* list, set, map: the count */
         mote_be_store32(w->out + f->start, t->kind == MOTE_CQL_MAP ? f->count / 2 : f->count);

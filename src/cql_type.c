@@ -119,10 +119,14 @@ static int lookup(const char *id, size_t n, bool *marshal)
     *marshal = false;
     if (k) return k > NAME_KINDS ? (k == NAME_KINDS + 1 ? MOTE_CQL_TEXT : KIND_WRAP) : (int)k;
     *marshal = true;
-    /* Marshal names may carry a package: the part after the last dot, which
-     * must end in "Type" (left out of the tables). */
+    /* A marshal name is bare ("Int32Type") or in Cassandra's one package of
+     * them: the server prefixes a name without a dot with it and loads a
+     * dotted one as it is, and every type class lives there. The part after
+     * the last dot must end in "Type" (left out of the tables). */
+    static const char pkg[] = "org.apache.cassandra.db.marshal.";
     size_t b = n;
     while (b > 0 && id[b - 1] != '.') b--;
+    if (b && (b != sizeof pkg - 1 || memcmp(id, pkg, b) != 0)) return 0;
     id += b;
     n -= b;
     if (n < 4 || memcmp(id + n - 4, "Type", 4) != 0) return 0;
@@ -209,6 +213,13 @@ static mote_err parse_all(tparser *p)
         if (depth > 0) {
             tframe *f = &st[depth - 1];
             if (f->nsub == 0xffffu) return MOTE_ERR_BAD_TYPE;
+            /* The server's rule (Cassandra's CQL3Type): no counter in a
+             * list, set, map or tuple; a vector may hold one (Cassandra
+             * stores vector<counter, n> values). Its rule against a duration
+             * in a set or as a map key is not repeated here: 36 bytes the
+             * Cortex-M budget does not have; such values still encode as
+             * the wire format says. */
+            if (kind == MOTE_CQL_COUNTER && f->kind != MOTE_CQL_VECTOR) return MOTE_ERR_BAD_TYPE;
             mote_cql_type *link = node_at(p, f->nsub == 0 ? f->node : f->prev);
             if (link) {
                 if (f->nsub == 0) link->sub = t;

@@ -20,7 +20,7 @@ static void error_codes_have_distinct_names(void **state)
         MOTE_ERR_UNTERMINATED_STRING, MOTE_ERR_NOT_FINITE, MOTE_ERR_TYPE,
         MOTE_ERR_TRUNCATED, MOTE_ERR_TRAILING, MOTE_ERR_BAD_LENGTH, MOTE_ERR_BAD_VINT,
         MOTE_ERR_UNEXPECTED_NULL, MOTE_ERR_DIMENSION, MOTE_ERR_BAD_TYPE, MOTE_ERR_DEPTH,
-        MOTE_ERR_MISMATCH,
+        MOTE_ERR_MISMATCH, MOTE_ERR_PROTOCOL, MOTE_ERR_UNKNOWN_STREAM,
     };
     size_t n = sizeof codes / sizeof codes[0];
     for (size_t i = 0; i < n; i++) {

@@ -431,7 +431,7 @@ static void validate_checks_scalars(void **state)
         {"duration", "010203", MOTE_ERR_MISMATCH}, /* mixed signs */
         {"duration", "0204", MOTE_ERR_MISMATCH},
         {"decimal", "0000000105", MOTE_OK},
-        {"varint", "", MOTE_ERR_MISMATCH},
+        {"varint", "", MOTE_OK},                   /* empty values: see empty_values */
         {"vector<text, 2>", "0161", MOTE_ERR_DIMENSION},
         {"vector<text, 2>", "01610162", MOTE_OK},
         {"vector<text, 2>", "0161016201", MOTE_ERR_TRAILING},
@@ -440,11 +440,13 @@ static void validate_checks_scalars(void **state)
         {"tuple<int, text>", "00000004000000010000000161", MOTE_OK},
         {"tuple<int, text>", "00000004000000ffffffffff", MOTE_OK}, /* null component */
         {"tuple<int, text>", "00000004000000ffffffffff00", MOTE_ERR_TRAILING},
-        {"tuple<int, text>", "0000000400000001", MOTE_ERR_TRUNCATED},
+        {"tuple<int, text>", "0000000400000001", MOTE_OK},   /* short tuple */
+        {"tuple<int, text>", "00000004000000", MOTE_ERR_TRUNCATED},
         {"tuple<int, text>", "00000004000000ffffffff", MOTE_ERR_TRUNCATED},
         {"tuple<int, text>", "0000000300000001ffffffff", MOTE_ERR_MISMATCH},
         {"list<frozen<set<int>>>", "00000001000000080000000200000000", MOTE_ERR_BAD_LENGTH},
-        {"list<frozen<set<int>>>", "00000001000000080000000100000000", MOTE_ERR_MISMATCH},
+        {"list<frozen<set<int>>>", "00000001000000080000000100000000", MOTE_OK}, /* empty int */
+        {"list<frozen<set<int>>>", "000000010000000b0000000100000003010203", MOTE_ERR_MISMATCH},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         size_t len = unhex(cases[i].hex, in);
@@ -696,6 +698,9 @@ static void golden_values_validate_and_rebuild(void **state)
         fld[3][strcspn(fld[3], "\n")] = '\0';
         bool follow = strcmp(fld[3], "py,go") == 0 || strcmp(fld[3], "cassandra") == 0;
         if (strcmp(fld[2], "-") == 0) continue;
+        /* list/map/tuple of counter: clients encode them, the server and
+         * mote refuse the type (test_cql_type.c server_type_rules) */
+        if (strstr(fld[0], "counter") && !strstr(fld[0], "vector<counter")) continue;
         const mote_cql_type *t;
         if (mote_cql_type_parse(fld[0], strlen(fld[0]), nodes, 64, NULL, &t)) fail_msg("type %s", fld[0]);
         size_t hl = strlen(fld[2]);
@@ -714,6 +719,115 @@ static void golden_values_validate_and_rebuild(void **state)
     }
     fclose(f);
     assert_true(checked > 0);
+}
+
+/* What the server returns that the encoders never made: a zero-length
+ * ("empty") value of a legacy scalar type, and a tuple shorter than its
+ * type. Both decode (empty is not null; absent components are null),
+ * validate, and can be written back byte for byte. */
+static void empty_values_and_short_tuples(void **state)
+{
+    (void)state;
+    static const struct { const char *type; bool ok; } scalars[] = {
+        {"int", true}, {"bigint", true}, {"boolean", true}, {"counter", true},
+        {"decimal", true}, {"double", true}, {"float", true}, {"inet", true},
+        {"timestamp", true}, {"timeuuid", true}, {"uuid", true}, {"varint", true},
+        {"text", true}, {"ascii", true}, {"blob", true},
+        {"smallint", false}, {"tinyint", false}, {"date", false}, {"time", false},
+        {"duration", false},
+    };
+    uint8_t out[64];
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
+        const mote_cql_type *t = ty(scalars[i].type);
+        mote_err want = scalars[i].ok ? MOTE_OK : MOTE_ERR_MISMATCH;
+        if (mote_cql_validate(t, out, 0) != want) fail_msg("validate empty %s", scalars[i].type);
+        mote_cql_writer w;
+        assert_int_equal(mote_cql_writer_init(&w, t, out, sizeof out), MOTE_OK);
+        /* (the writer checks lengths, not duration vints) */
+        if (strcmp(scalars[i].type, "duration") != 0 && mote_cql_write_bytes(&w, "", 0) != want)
+            fail_msg("write empty %s", scalars[i].type);
+        /* as a list element: [1 element][length 0] (not for counter: the
+         * type parser refuses list<counter>, as the server does) */
+        if (!strcmp(scalars[i].type, "counter")) continue;
+        char lt[64];
+        snprintf(lt, sizeof lt, "list<%s>", scalars[i].type);
+        static const uint8_t list1[8] = {0, 0, 0, 1, 0, 0, 0, 0};
+        t = ty(lt);
+        if (mote_cql_validate(t, list1, 8) != want) fail_msg("validate [empty] %s", lt);
+        mote_cql_iter it;
+        mote_cql_value v;
+        assert_int_equal(mote_cql_iter_init(&it, t, list1, 8), MOTE_OK);
+        /* (the iterator checks fixed widths only; validate the rest) */
+        if (strcmp(scalars[i].type, "duration") == 0) continue;
+        assert_int_equal(mote_cql_iter_next(&it, &v), scalars[i].ok);
+        if (scalars[i].ok) {
+            assert_non_null(v.ptr);
+            assert_int_equal(v.len, 0);
+            assert_true(v.empty);
+            assert_false(v.null);
+        } else {
+            assert_int_equal(mote_cql_iter_err(&it), MOTE_ERR_MISMATCH);
+        }
+    }
+    /* bulk decoders into C arrays have no empty int */
+    static const uint8_t list1[8] = {0, 0, 0, 1, 0, 0, 0, 0};
+    int32_t iv[2];
+    size_t n;
+    assert_int_equal(mote_cql_decode_list(MOTE_CQL_INT, list1, 8, iv, 2, &n), MOTE_ERR_MISMATCH);
+    /* packed vector elements have no room for an empty one */
+    mote_cql_writer w;
+    assert_int_equal(mote_cql_writer_init(&w, ty("vector<int, 1>"), out, sizeof out), MOTE_OK);
+    assert_int_equal(mote_cql_write_begin(&w), MOTE_OK);
+    assert_int_equal(mote_cql_write_bytes(&w, "", 0), MOTE_ERR_MISMATCH);
+
+    /* the server's (5) for tuple<int, text> */
+    const mote_cql_type *t = ty("tuple<int, text>");
+    uint8_t in[16];
+    size_t len = unhex("0000000400000005", in);
+    assert_int_equal(mote_cql_validate(t, in, len), MOTE_OK);
+    mote_cql_iter it;
+    mote_cql_value v;
+    assert_int_equal(mote_cql_iter_init(&it, t, in, len), MOTE_OK);
+    assert_int_equal(mote_cql_iter_count(&it), 2);
+    assert_true(mote_cql_iter_next(&it, &v));
+    assert_false(v.null);
+    assert_false(v.absent);
+    assert_int_equal(mote_be_load32(v.ptr), 5);
+    assert_true(mote_cql_iter_next(&it, &v));
+    assert_true(v.null);
+    assert_true(v.absent);
+    assert_null(v.ptr);
+    assert_int_equal(v.type->kind, MOTE_CQL_TEXT);
+    assert_false(mote_cql_iter_next(&it, &v));
+    assert_int_equal(mote_cql_iter_err(&it), MOTE_OK);
+    /* an explicit null is not absent */
+    len = unhex("0000000400000005ffffffff", in);
+    assert_int_equal(mote_cql_iter_init(&it, t, in, len), MOTE_OK);
+    assert_true(mote_cql_iter_next(&it, &v));
+    assert_true(mote_cql_iter_next(&it, &v));
+    assert_true(v.null);
+    assert_false(v.absent);
+    /* an empty tuple value: every component absent */
+    assert_int_equal(mote_cql_validate(t, in, 0), MOTE_OK);
+    /* the writer ends a tuple early and gives the server's bytes */
+    assert_int_equal(mote_cql_writer_init(&w, t, out, sizeof out), MOTE_OK);
+    assert_int_equal(mote_cql_write_begin(&w), MOTE_OK);
+    assert_int_equal(mote_cql_write_int(&w, 5), MOTE_OK);
+    assert_int_equal(mote_cql_write_end(&w), MOTE_OK);
+    assert_int_equal(mote_cql_writer_finish(&w, &len), MOTE_OK);
+    assert_hex(out, len, "0000000400000005");
+    /* an empty int inside a tuple, written and read back */
+    assert_int_equal(mote_cql_writer_init(&w, t, out, sizeof out), MOTE_OK);
+    assert_int_equal(mote_cql_write_begin(&w), MOTE_OK);
+    assert_int_equal(mote_cql_write_bytes(&w, "", 0), MOTE_OK);
+    assert_int_equal(mote_cql_write_bytes(&w, "a", 1), MOTE_OK);
+    assert_int_equal(mote_cql_write_end(&w), MOTE_OK);
+    assert_int_equal(mote_cql_writer_finish(&w, &len), MOTE_OK);
+    assert_hex(out, len, "000000000000000161");
+    assert_int_equal(mote_cql_validate(t, out, len), MOTE_OK);
+    /* mid-component truncation is still an error */
+    len = unhex("000000040000000500", in);
+    assert_int_equal(mote_cql_validate(t, in, len), MOTE_ERR_TRUNCATED);
 }
 
 int main(void)
@@ -739,6 +853,7 @@ int main(void)
         cmocka_unit_test(writer_rejects_misuse),
         cmocka_unit_test(kernels_match_portable),
         cmocka_unit_test(golden_values_validate_and_rebuild),
+        cmocka_unit_test(empty_values_and_short_tuples),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

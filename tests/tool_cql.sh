@@ -92,6 +92,16 @@ err decode 'list<int>' 'zz'
 err bogus 'int' '1'
 err encode 'int'
 
+# A set element or map key given twice: printed, reported (element index),
+# exit 1 (a bad record); the server would keep one.
+out=$("$MOTE" cql encode 'set<int>' '{1, 2, 1}' 2> "${TMPDIR:-/tmp}/cqlerr.$$"); rc=$?
+if [ $rc -eq 1 ] && [ "$out" = 00000003000000040000000100000004000000020000000400000001 ] && grep -q 'DUPLICATE at element 2' "${TMPDIR:-/tmp}/cqlerr.$$"; then ok; else bad "duplicate set element: rc=$rc out=$out"; fi
+out=$("$MOTE" cql decode 'map<int, int>' 00000002000000040000000100000004000000020000000400000001000000040000000300 2>/dev/null); rc=$?
+[ $rc -eq 2 ] && ok || bad "bad map hex: rc=$rc"
+out=$("$MOTE" cql decode 'map<int, int>' 000000020000000400000001000000040000000200000004000000010000000400000003 2> "${TMPDIR:-/tmp}/cqlerr.$$"); rc=$?
+if [ $rc -eq 1 ] && [ "$out" = '{1: 2, 1: 3}' ] && grep -q 'DUPLICATE at element 1' "${TMPDIR:-/tmp}/cqlerr.$$"; then ok; else bad "duplicate map key: rc=$rc out=$out"; fi
+rm -f "${TMPDIR:-/tmp}/cqlerr.$$"
+
 # Golden lines (tests/data/cql_golden.md): follow the lines both clients
 # agree on ('py,go') and Cassandra's own behaviour ('cassandra'); a client's
 # deviating variant ('py!', 'go!') is information only. HEX '-': refused.
@@ -107,6 +117,9 @@ if [ -f "$GOLD" ]; then
             err encode "$type" "$literal"
             continue
         fi
+        # a list/set/map/tuple of counter: clients encode it, the server
+        # (and mote) refuse the type
+        case "$type" in *'vector<counter'*) ;; *counter*) err encode "$type" "$literal"; continue ;; esac
         enc "$type" "$literal" "$hex"
         total=$((total + 1))
         [ "$lit" = "$literal" ] && same=$((same + 1))

@@ -11,11 +11,19 @@ trap 'rm -rf "$TMP"' EXIT
 fails=0
 pass=0
 
+# Error descriptions are English, and the small build (MOTE_SMALL) prints
+# the code's name instead: compare codes and positions, not descriptions.
+nomsg() {
+    sed -e 's/"message":"[^"]*"/"message":""/' -e 's/^\(error: .*: [A-Z_]*\): .*$/\1/' "$1"
+}
+
 check() { # name, expected status, actual status, expected file, actual file
+    nomsg "$4" > "$4.nomsg"
+    nomsg "$5" > "$5.nomsg"
     if [ "$2" != "$3" ]; then
         echo "FAIL $1: exit status $3, want $2"
         fails=$((fails + 1))
-    elif ! cmp -s "$4" "$5"; then
+    elif ! cmp -s "$4.nomsg" "$5.nomsg"; then
         echo "FAIL $1: output differs:"
         diff "$4" "$5" | head -20
         fails=$((fails + 1))

@@ -50,7 +50,10 @@ want='{"line":1,"column":1,"offset":0,"length":2,"kind":"statement","terminated"
 {"line":3,"column":1,"offset":26,"length":4,"kind":"statement","terminated":true,"text":"next"}
 {"error":"UNTERMINATED_QUOTE","message":"end of input inside a quoted string","line":4,"offset":32}'
 got=$("$MOTE" sql split --dialect mysql --max-statement 10 --chunk 5 "$TMP/e.sql"); st=$?
-check "errors" "$want" "$got"
+# codes and positions, not the English descriptions (the small build
+# prints the code's name instead)
+nomsg() { sed 's/"message":"[^"]*"/"message":""/'; }
+check "errors" "$(echo "$want" | nomsg)" "$(echo "$got" | nomsg)"
 check "exit 1" 1 "$st"
 
 # Other dialects and delimiters.

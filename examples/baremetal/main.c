@@ -26,6 +26,9 @@
 #if MOTE_BM_HAVE_LP
 #include "mote/lp.h"
 #endif
+#if MOTE_BM_HAVE_WIRE
+#include "mote/wire.h"
+#endif
 #if MOTE_BM_HAVE_CQL && MOTE_BM_HAVE_CQL_TYPE
 #include "mote/cql.h"
 #define BM_CQL 1
@@ -199,6 +202,43 @@ static void run_memory(void)
 }
 #endif
 
+#if MOTE_BM_HAVE_WIRE
+/* The CQL client without a socket: a STARTUP and an EXECUTE frame into a
+ * static buffer, a READY and a RESULT fed back byte by byte through a
+ * 64-byte receive buffer, and a partition token. */
+static void run_wire(void)
+{
+    static mote_wire_slot slots[4];
+    static uint8_t rx[64], txmem[128];
+    mote_wire w;
+    mote_buf tx;
+    int s0 = -1, s1 = -1;
+    check(mote_wire_init(&w, slots, 4, rx, sizeof rx) == MOTE_OK, "wire init");
+    check(mote_buf_init_fixed(&tx, txmem, sizeof txmem) == MOTE_OK, "wire buf");
+    check(mote_wire_startup(&w, &tx, 1, &s0) == MOTE_OK && tx.len == 31, "wire startup");
+    mote_wire_req r;
+    static const uint8_t id[2] = {0xab, 0xcd}, v[4] = {0, 0, 0, 42};
+    check(mote_wire_execute_begin(&r, &w, &tx, 2, id, 2, NULL) == MOTE_OK &&
+              mote_wire_value(&r, v, 4) == MOTE_OK && mote_wire_end(&r, &s1) == MOTE_OK,
+          "wire execute");
+    static const uint8_t in[] = {0x84, 0, 0, 1, 0x08, 0, 0, 0, 4, 0, 0, 0, 1,  /* void */
+                                 0x84, 0, 0, 0, 0x02, 0, 0, 0, 0};           /* ready */
+    uint64_t tags = 0;
+    unsigned frames = 0;
+    for (size_t i = 0; i < sizeof in; i++) {
+        mote_wire_frame f;
+        mote_wire_feed(&w, in + i, 1);
+        while (mote_wire_next(&w, &f) == MOTE_OK) {
+            frames++;
+            tags = tags * 10 + f.tag;
+        }
+    }
+    check(frames == 2 && tags == 21 && mote_wire_inflight(&w) == 0, "wire responses");
+    check(mote_wire_token("\x00\x00\x00\x01", 4) == INT64_C(-4069959284402364209), "wire token");
+    put_kv("wire frame bytes sent", (uint32_t)tx.len);
+}
+#endif
+
 int main(void)
 {
     bm_puts("mote " MOTE_VERSION_STRING " bare-metal example\n");
@@ -221,6 +261,9 @@ int main(void)
         float vec[3];
         (void)run_lp(vec, 3);
     }
+#endif
+#if MOTE_BM_HAVE_WIRE
+    run_wire();
 #endif
     put_kv("stack used", bm_stack_used());
     if (failures != 0) {

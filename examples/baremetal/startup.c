@@ -73,6 +73,14 @@ uint32_t bm_stack_used(void)
 
 void bm_reset(void)
 {
+#if defined(__ARM_FP)
+    /* An M4F comes out of reset with its FPU off: grant CP10/CP11 full
+     * access (CPACR) before any floating-point or VFP load/store runs, as
+     * every M4F start-up does. gcc also moves 64-bit values through the
+     * d registers, so integer code needs this too. */
+    *(volatile uint32_t *)0xE000ED88u |= 0xFu << 20;
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+#endif
     paint_stack();
     const uint32_t *src = _bm_data_load;
     for (uint32_t *dst = _bm_data_start; dst < _bm_data_end; dst++) {

@@ -103,7 +103,14 @@ typedef enum mote_err {
     MOTE_ERR_DIMENSION = 75,         /* element count does not match the type */
     MOTE_ERR_BAD_TYPE = 76,          /* type text / marshal class name not understood */
     MOTE_ERR_DEPTH = 77,             /* nesting deeper than the configured limit */
-    MOTE_ERR_MISMATCH = 78           /* value does not fit the type */
+    MOTE_ERR_MISMATCH = 78,          /* value does not fit the type */
+    MOTE_ERR_DUPLICATE = 79,         /* set element or map key given twice */
+
+    /* wire, 100..119 */
+    MOTE_ERR_PROTOCOL = 100,         /* bytes received are not CQL v4 response frames
+                                        (version byte, body over 256 MiB, bad stream id,
+                                        compressed body): close the connection */
+    MOTE_ERR_UNKNOWN_STREAM = 101    /* response on a stream id with no request in flight */
 } mote_err;
 
 /*

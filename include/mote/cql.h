@@ -37,8 +37,22 @@
  *
  * Strictness: decoders accept exactly what the encoders produce, so that
  * decode followed by encode gives the input back. In particular they reject
- * non-minimal vints, booleans other than 00/01, empty (zero-length) values of
- * fixed-width types, and tuples with fewer components than the type.
+ * non-minimal vints and booleans other than 00/01. Two forms the server
+ * itself stores and returns are accepted, and can be written too:
+ *   - empty values: a zero-length value of bigint, boolean, counter,
+ *     decimal, double, float, inet, int, timestamp, timeuuid, uuid or varint
+ *     (blobAsInt(0x) gives one) is Cassandra's "empty" value, distinct from
+ *     null. The iterator reports it with ptr non-NULL, len 0 and empty set;
+ *     validate accepts it; mote_cql_write_bytes(w, p, 0) writes it. The
+ *     types that came with protocol v4 (smallint, tinyint, date, time,
+ *     duration) have no empty value, as on the server. Bulk decoders into C
+ *     arrays have no way to hold one: an empty element is MOTE_ERR_MISMATCH
+ *     there (use the iterator).
+ *   - short tuples: a tuple value that ends before its last components
+ *     (the literal (5) for tuple<int, text> is stored as 0000000400000005)
+ *     has those components null; the iterator reports them with null and
+ *     absent set, and the writer writes such a value when a tuple is ended
+ *     early.
  */
 #ifndef MOTE_CQL_H
 #define MOTE_CQL_H
@@ -258,6 +272,8 @@ typedef struct mote_cql_value {
     const uint8_t *ptr;    /* NULL if null */
     size_t len;
     bool null;
+    bool empty;            /* a zero-length value, not null (see "Strictness") */
+    bool absent;           /* null because a short tuple ended before it */
 } mote_cql_value;
 
 typedef struct mote_cql_iter {
@@ -306,6 +322,18 @@ size_t mote_cql_iter_count(const mote_cql_iter *it);
  */
 MOTE_NODISCARD mote_err mote_cql_validate(const mote_cql_type *t, const uint8_t *in, size_t len);
 
+/*
+ * Duplicates. A set value with two equal elements, or a map value with two
+ * equal keys, is accepted by every decoder, the iterator and
+ * mote_cql_validate, as it is by the server: Cassandra's validation does not
+ * look for duplicates, and when it reads the value a set keeps one of the
+ * equal elements and a map the last value given for a key (LinkedHashSet /
+ * LinkedHashMap), so what is stored can hold fewer elements than what was
+ * sent. A caller that wants to know calls mote_cql_find_duplicate
+ * (mote/cql_literal.h, hosted builds), which reports the first one as
+ * MOTE_ERR_DUPLICATE with its position.
+ */
+
 /* ---- general element-by-element writer -----------------------------------
  *
  * Builds a value of any type, null tuple components included, by walking the
@@ -351,7 +379,7 @@ MOTE_NODISCARD mote_err mote_cql_writer_init(mote_cql_writer *w, const mote_cql_
  * fixed-width type), MOTE_ERR_UNEXPECTED_NULL (null anywhere but a tuple
  * component), MOTE_ERR_STATE (value already complete, or end without
  * an open collection), MOTE_ERR_DIMENSION (too many elements for a vector or
- * tuple, or end before all of them), MOTE_ERR_SPACE (out too small; the
+ * tuple, or a vector ended before all of them), MOTE_ERR_SPACE (out too small; the
  * writer stays usable only for measuring), MOTE_ERR_OVERFLOW (a count or
  * length over 2^31-1), MOTE_ERR_DEPTH.
  *   null  - a null tuple component.
@@ -362,10 +390,14 @@ MOTE_NODISCARD mote_err mote_cql_writer_init(mote_cql_writer *w, const mote_cql_
  *   float - float (converted from double; must be exactly representable or
  *           rounds to nearest) or double.
  *   bytes - the encoded value bytes of any non-collection type (text, blob,
- *           uuid, inet, decimal, duration...; fixed widths checked) or of a
+ *           uuid, inet, decimal, duration...; fixed widths checked, zero
+ *           bytes allowed where the type has an empty value) or of a
  *           whole nested collection already encoded.
  *   begin/end - open and close a nested list, set, map, tuple or vector
- *           where one is expected (also the top-level value).
+ *           where one is expected (also the top-level value). A tuple may
+ *           be ended before all its components: the rest are absent (null
+ *           to the server, see "Strictness"); a vector may not
+ *           (MOTE_ERR_DIMENSION).
  */
 mote_err mote_cql_write_null(mote_cql_writer *w);
 mote_err mote_cql_write_bool(mote_cql_writer *w, bool v);

@@ -11,5 +11,7 @@
 #include "mote/lp.h"
 #include "mote/be.h"
 #include "mote/cql.h"
+#include "mote/wire.h"
+#include "mote/cql_literal.h" /* hosted builds only (src/meson.build) */
 
 #endif /* MOTE_MOTE_H */

@@ -1,0 +1,1409 @@
+/*
+ * wire.c - the CQL native protocol v4 without I/O (see mote/wire.h).
+ *
+ * Responses are read through a small cursor (rd) whose error is sticky: a
+ * parser reads field after field and looks at the error once, so each
+ * length is checked against the bytes left exactly where it is read and a
+ * hostile count is refused before anything is done count times (counts are
+ * first compared with the bytes left divided by the smallest size an item
+ * can have). Requests are appended to a mote_buf through a writer (wr) with
+ * the same sticky error; the body length is patched into the header at the
+ * end, so nothing is measured twice.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "mote/wire.h"
+#include "mote/be.h"
+#include "mem_private.h"
+
+/* Out of line in MOTE_SMALL builds (Cortex-M size: one copy instead of one
+ * per call site); inlined elsewhere, where the parsers run 3x faster. */
+#if MOTE_SMALL
+#define WIRE_OUTLINE MOTE_NOINLINE
+#else
+#define WIRE_OUTLINE
+#endif
+
+/* ---- response cursor ------------------------------------------------------ */
+
+typedef struct rd {
+    const uint8_t *p;
+    const uint8_t *end;
+    mote_err err;
+} rd;
+
+static void rd_init(rd *r, const uint8_t *p, size_t n)
+{
+    r->p = p;
+    r->end = p + n;
+    r->err = MOTE_OK;
+}
+
+/* True if n more bytes are there; else the cursor fails with TRUNCATED. */
+static bool rd_need(rd *r, size_t n)
+{
+    if (r->err) return false;
+    if ((size_t)(r->end - r->p) < n) {
+        r->err = MOTE_ERR_TRUNCATED;
+        return false;
+    }
+    return true;
+}
+
+static WIRE_OUTLINE void rd_fail(rd *r, mote_err e)
+{
+    if (!r->err) r->err = e;
+}
+
+static size_t rd_left(const rd *r)
+{
+    return r->err ? 0 : (size_t)(r->end - r->p);
+}
+
+static uint8_t rd_u8(rd *r)
+{
+    if (!rd_need(r, 1)) return 0;
+    return *r->p++;
+}
+
+static uint16_t rd_u16(rd *r)
+{
+    if (!rd_need(r, 2)) return 0;
+    uint16_t v = mote_be_load16(r->p);
+    r->p += 2;
+    return v;
+}
+
+static int32_t rd_i32(rd *r)
+{
+    if (!rd_need(r, 4)) return 0;
+    int32_t v = (int32_t)mote_be_load32(r->p);
+    r->p += 4;
+    return v;
+}
+
+/* n raw bytes as a view into *v (may be NULL: skipped); ptr non-NULL even
+ * for n == 0 while the cursor is good, so that an empty item is told apart
+ * from an absent one. Views are written in place, not returned: a struct
+ * return costs a copy at every call (Cortex-M size). */
+static WIRE_OUTLINE void rd_raw(rd *r, size_t n, mote_view *v)
+{
+    mote_view x = {NULL, 0};
+    if (rd_need(r, n)) {
+        x.ptr = r->p;
+        x.len = n;
+        r->p += n;
+    }
+    if (v) *v = x;
+}
+
+/* [string] and [short bytes]: [short] n, n bytes. */
+static void rd_string(rd *r, mote_view *v)
+{
+    rd_raw(r, rd_u16(r), v);
+}
+
+/* [bytes]: [int] n, n bytes; n < 0 is null (ptr NULL). */
+static void rd_bytes(rd *r, mote_view *v)
+{
+    int32_t n = rd_i32(r);
+    rd_raw(r, n >= 0 ? (size_t)n : 0, v);
+    if (n < 0 && v) v->ptr = NULL;
+}
+
+/* [string list]: checked, handed out raw (mote_wire_strings iterates). */
+static void rd_string_list(rd *r, mote_view *v)
+{
+    const uint8_t *start = r->p;
+    uint16_t n = rd_u16(r);
+    if (n > rd_left(r) / 2) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+    for (uint32_t i = 0; i < n && !r->err; i++) rd_string(r, NULL);
+    if (v) {
+        v->ptr = r->err ? NULL : start;
+        v->len = r->err ? 0 : (size_t)(r->p - start);
+    }
+}
+
+/* ---- type options ----------------------------------------------------------
+ *
+ * One walker reads an [option] tree, without recursion: a stack holds the
+ * open list/set/map/tuple/UDT with the children it still expects. With
+ * nodes it also builds the mote_cql_type tree (preorder, children linked
+ * through sub/next); without, it only checks and skips.
+ */
+
+/* Option ids 0x0001..0x0015 -> mote_cql_kind (0: none). */
+static const uint8_t option_kinds[0x16] = {
+    0, MOTE_CQL_ASCII, MOTE_CQL_BIGINT, MOTE_CQL_BLOB, MOTE_CQL_BOOLEAN, MOTE_CQL_COUNTER,
+    MOTE_CQL_DECIMAL, MOTE_CQL_DOUBLE, MOTE_CQL_FLOAT, MOTE_CQL_INT, 0 /* 0x0A text, v1-v2 */,
+    MOTE_CQL_TIMESTAMP, MOTE_CQL_UUID, MOTE_CQL_TEXT, MOTE_CQL_VARINT, MOTE_CQL_TIMEUUID,
+    MOTE_CQL_INET, MOTE_CQL_DATE, MOTE_CQL_TIME, MOTE_CQL_SMALLINT, MOTE_CQL_TINYINT,
+    MOTE_CQL_DURATION};
+
+/* The walk's state, so that it can stop at a Custom option and be resumed
+ * after the caller has parsed the class name: the cql type parser then
+ * runs on the caller's stack, beside the walk and not below it (stack
+ * budget), and only mote_wire_type needs it. Node indexes are 16-bit. */
+#define NO_NODE 0xffffu
+typedef struct owalk {
+    uint16_t left[MOTE_WIRE_MAX_OPTION_DEPTH];    /* children still to read */
+    uint16_t parent[MOTE_WIRE_MAX_OPTION_DEPTH];  /* node of each open level */
+    uint16_t prev[MOTE_WIRE_MAX_OPTION_DEPTH];    /* its last child, or NO_NODE */
+    uint32_t udt;              /* bit per level: children come with a field name */
+    unsigned depth;
+    unsigned maxdepth;
+    size_t n;                  /* nodes so far */
+    mote_view custom;          /* the class name where the walk stopped */
+    bool build;
+    bool done;
+} owalk;
+
+static void owalk_init(owalk *o, unsigned maxdepth, bool build)
+{
+    memset(o, 0, sizeof *o);
+    o->maxdepth = maxdepth < MOTE_WIRE_MAX_OPTION_DEPTH ? maxdepth : MOTE_WIRE_MAX_OPTION_DEPTH;
+    o->build = build;
+}
+
+/* The node at o->n (take nodes with its subtree) is complete: link it to
+ * its parent, open it if it has children, close the levels it completes. */
+static void owalk_place(owalk *o, mote_cql_type *nodes, size_t cap, size_t take, uint16_t nchild,
+                        bool udt)
+{
+    unsigned d = o->depth;
+    if (d) {
+        if (o->build && o->n < cap) {
+            mote_cql_type *t = &nodes[o->n];
+            if (o->prev[d - 1] == NO_NODE) {
+                nodes[o->parent[d - 1]].sub = t;
+            } else {
+                nodes[o->prev[d - 1]].next = t;
+            }
+            o->prev[d - 1] = (uint16_t)o->n;
+        }
+        o->left[d - 1]--;
+    }
+    if (nchild) {
+        o->parent[d] = (uint16_t)o->n;
+        o->prev[d] = NO_NODE;
+        o->left[d] = nchild;
+        o->udt = (o->udt & ~(1u << d)) | (uint32_t)udt << d;
+        o->depth = ++d;
+    }
+    o->n += take;
+    while (o->depth && o->left[o->depth - 1] == 0) o->depth--;
+    if (!o->depth) o->done = true;
+}
+
+/* Read options until the tree is complete (MOTE_OK) or, when building, a
+ * Custom option is met (MOTE_ERR_NEED_MORE, o->custom set: the caller
+ * parses it and calls owalk_place for it). */
+static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
+{
+    while (!o->done) {
+        if (o->depth && ((o->udt >> (o->depth - 1)) & 1)) rd_string(r, NULL);
+        uint16_t id = rd_u16(r);
+        if (r->err) return r->err;
+        if (o->depth + 1 > o->maxdepth) return MOTE_ERR_DEPTH;
+        int kind = id < sizeof option_kinds ? option_kinds[id] : 0;
+        uint16_t nchild = 0;
+        bool udt = false;
+        if (id == 0x0000) {
+            mote_view c;
+            rd_string(r, &c);
+            if (r->err) return r->err;
+            if (o->build) {
+                o->custom = c;
+                return MOTE_ERR_NEED_MORE;
+            }
+            kind = MOTE_CQL_BLOB;
+        } else if (id >= 0x20 && id <= 0x22) {  /* list, map, set */
+            kind = id == 0x21 ? MOTE_CQL_MAP : id == 0x20 ? MOTE_CQL_LIST : MOTE_CQL_SET;
+            nchild = id == 0x21 ? 2 : 1;
+        } else if (id == 0x30 || id == 0x31) {  /* UDT, tuple */
+            udt = id == 0x30;
+            if (udt) {
+                rd_string(r, NULL);  /* keyspace */
+                rd_string(r, NULL);  /* type name */
+            }
+            kind = MOTE_CQL_TUPLE;
+            nchild = rd_u16(r);
+            /* each child takes at least its 2-byte id */
+            if (nchild > rd_left(r) / 2) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+            if (o->build && nchild == 0) rd_fail(r, MOTE_ERR_BAD_TYPE);
+        } else if (!kind) {
+            rd_fail(r, MOTE_ERR_BAD_TYPE);
+        }
+        if (r->err) return r->err;
+        if (o->build && o->n < cap) {
+            mote_cql_type *t = &nodes[o->n];
+            memset(t, 0, sizeof *t);
+            t->kind = (uint8_t)kind;
+            t->frozen = udt;
+            t->nsub = nchild;
+            t->fixed = nchild ? -1 : mote_cql_kind_fixed(kind);
+        }
+        owalk_place(o, nodes, cap, 1, nchild, udt);
+    }
+    return MOTE_OK;
+}
+
+/* Check and step over one [option]. */
+static mote_err skip_option(rd *r)
+{
+    owalk o;
+    owalk_init(&o, MOTE_WIRE_MAX_OPTION_DEPTH, false);
+    return owalk_run(&o, r, NULL, 0);
+}
+
+mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size_t *used,
+                        const mote_cql_type **root)
+{
+    if (root) *root = NULL;
+    if (used) *used = 0;
+    if (!root || (!option.ptr && option.len) || (!nodes && cap)) return MOTE_ERR_INVALID;
+    if (cap > NO_NODE - 1) cap = NO_NODE - 1;  /* node indexes are 16-bit */
+    rd r;
+    rd_init(&r, option.ptr, option.len);
+    owalk o;
+    owalk_init(&o, MOTE_CQL_MAX_DEPTH, true);
+    mote_err e;
+    while ((e = owalk_run(&o, &r, nodes, cap)) == MOTE_ERR_NEED_MORE) {
+        /* a Custom option: its class name as a type, e.g. VectorType(...) */
+        size_t k = 0;
+        const mote_cql_type *sub;
+        bool fits = o.n < cap;
+        e = mote_cql_type_parse((const char *)o.custom.ptr, o.custom.len, fits ? nodes + o.n : NULL,
+                                fits ? cap - o.n : 0, &k, &sub);
+        if (e != MOTE_OK && e != MOTE_ERR_SPACE) return e;
+        owalk_place(&o, nodes, cap, k, 0, false);
+    }
+    if (e) return e;
+    if (used) *used = o.n;
+    if (o.n > cap) return MOTE_ERR_SPACE;
+    *root = &nodes[0];
+    return MOTE_OK;
+}
+
+/* ---- context, stream table ------------------------------------------------ */
+
+mote_err mote_wire_init(mote_wire *w, mote_wire_slot *slots, size_t nslots, uint8_t *rx,
+                        size_t rx_cap)
+{
+    if (!w || !slots || nslots == 0 || !rx || rx_cap < MOTE_WIRE_HEADER) return MOTE_ERR_INVALID;
+    if (nslots > MOTE_WIRE_MAX_STREAMS) nslots = MOTE_WIRE_MAX_STREAMS;
+    memset(w, 0, sizeof *w);
+    w->slots = slots;
+    w->nslots = (uint32_t)nslots;
+    for (size_t i = 0; i < nslots; i++) {
+        slots[i].tag = 0;
+        slots[i].next = i + 1 < nslots ? (int32_t)(i + 1) : -1;
+        slots[i].busy = 0;
+        slots[i].opcode = 0;
+        slots[i].pad = 0;
+    }
+    w->free_head = 0;
+    w->rx = rx;
+    w->rx_cap = rx_cap;
+    return MOTE_OK;
+}
+
+size_t mote_wire_inflight(const mote_wire *w)
+{
+    return w ? w->inflight : 0;
+}
+
+static int take_slot(mote_wire *w, uint64_t tag, uint8_t op)
+{
+    int s = w->free_head;
+    mote_wire_slot *sl = &w->slots[s];
+    w->free_head = sl->next;
+    sl->busy = 1;
+    sl->tag = tag;
+    sl->opcode = op;
+    w->inflight++;
+    return s;
+}
+
+static void free_slot(mote_wire *w, int s)
+{
+    mote_wire_slot *sl = &w->slots[s];
+    sl->busy = 0;
+    sl->next = w->free_head;
+    w->free_head = s;
+    w->inflight--;
+}
+
+mote_err mote_wire_release(mote_wire *w, int stream)
+{
+    if (!w || stream < 0 || (uint32_t)stream >= w->nslots || !w->slots[stream].busy) {
+        return MOTE_ERR_INVALID;
+    }
+    free_slot(w, stream);
+    return MOTE_OK;
+}
+
+/* ---- receiving ------------------------------------------------------------ */
+
+/* Drop the frame handed out last, and bytes of a skipped body. */
+static void rx_settle(mote_wire *w)
+{
+    w->rx_pos += w->rx_done;
+    w->rx_done = 0;
+    size_t avail = w->rx_len - w->rx_pos;
+    size_t d = w->skip < avail ? w->skip : avail;
+    w->rx_pos += d;
+    w->skip -= d;
+    if (w->rx_pos == w->rx_len) w->rx_pos = w->rx_len = 0;
+}
+
+uint8_t *mote_wire_recv_space(mote_wire *w, size_t *avail)
+{
+    if (avail) *avail = 0;
+    if (!w || !w->rx) return NULL;
+    rx_settle(w);
+    if (w->rx_pos) {
+        memmove(w->rx, w->rx + w->rx_pos, w->rx_len - w->rx_pos);
+        w->rx_len -= w->rx_pos;
+        w->rx_pos = 0;
+    }
+    if (avail) *avail = w->rx_cap - w->rx_len;
+    return w->rx + w->rx_len;
+}
+
+void mote_wire_recv_commit(mote_wire *w, size_t n)
+{
+    if (!w) return;
+    if (n > w->rx_cap - w->rx_len) n = w->rx_cap - w->rx_len;
+    w->rx_len += n;
+    rx_settle(w);
+}
+
+size_t mote_wire_feed(mote_wire *w, const void *data, size_t n)
+{
+    size_t done = 0;
+    if (!w || (!data && n)) return 0;
+    while (done < n) {
+        size_t avail;
+        uint8_t *p = mote_wire_recv_space(w, &avail);
+        if (!p || avail == 0) break;
+        size_t c = n - done < avail ? n - done : avail;
+        memcpy(p, (const uint8_t *)data + done, c);
+        mote_wire_recv_commit(w, c);
+        done += c;
+    }
+    return done;
+}
+
+/* The answer to stream s: its tag and request opcode into f, slot freed. */
+static mote_err match_stream(mote_wire *w, mote_wire_frame *f)
+{
+    int s = f->stream;
+    if (s == MOTE_WIRE_EVENT_STREAM) {
+        return f->opcode == MOTE_WIRE_EVENT ? MOTE_OK : MOTE_ERR_UNKNOWN_STREAM;
+    }
+    if ((uint32_t)s >= w->nslots || !w->slots[s].busy || f->opcode == MOTE_WIRE_EVENT) {
+        return MOTE_ERR_UNKNOWN_STREAM;
+    }
+    f->tag = w->slots[s].tag;
+    f->req_opcode = w->slots[s].opcode;
+    free_slot(w, s);
+    return MOTE_OK;
+}
+
+mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f)
+{
+    if (!w || !f) return MOTE_ERR_INVALID;
+    memset(f, 0, sizeof *f);
+    if (w->err) return w->err;
+    rx_settle(w);
+    if (w->skip) return MOTE_ERR_NEED_MORE;
+    size_t avail = w->rx_len - w->rx_pos;
+    if (avail < MOTE_WIRE_HEADER) return MOTE_ERR_NEED_MORE;
+    const uint8_t *h = w->rx + w->rx_pos;
+    f->version = h[0];
+    f->flags = h[1];
+    f->stream = (int16_t)mote_be_load16(h + 2);
+    f->opcode = h[4];
+    f->length = mote_be_load32(h + 5);
+    if (f->version != (0x80 | MOTE_WIRE_VERSION) || f->length > MOTE_WIRE_MAX_BODY ||
+        f->stream < MOTE_WIRE_EVENT_STREAM) {
+        w->err = MOTE_ERR_PROTOCOL;
+        return w->err;
+    }
+    if (f->length > w->rx_cap - MOTE_WIRE_HEADER) {
+        /* Too big to hold: report it, free its stream, drop the body as it
+         * comes (rx_settle), and carry on with the next frame. */
+        match_stream(w, f);
+        w->rx_pos += MOTE_WIRE_HEADER;
+        w->skip = f->length;
+        rx_settle(w);
+        return MOTE_ERR_LIMIT;
+    }
+    if (avail - MOTE_WIRE_HEADER < f->length) return MOTE_ERR_NEED_MORE;
+    w->rx_done = MOTE_WIRE_HEADER + (size_t)f->length;
+    f->body.ptr = h + MOTE_WIRE_HEADER;
+    f->body.len = f->length;
+    mote_err e = match_stream(w, f);
+    if (e) return e;
+    if (f->flags & MOTE_WIRE_F_COMPRESSION) return MOTE_ERR_PROTOCOL;
+    rd r;
+    rd_init(&r, f->body.ptr, f->body.len);
+    if (f->flags & MOTE_WIRE_F_TRACING) rd_raw(&r, 16, &f->tracing_id);
+    if (f->flags & MOTE_WIRE_F_WARNING) rd_string_list(&r, &f->warnings);
+    if (f->flags & MOTE_WIRE_F_PAYLOAD) {
+        const uint8_t *start = r.p;
+        uint16_t n = rd_u16(&r);
+        /* each entry: [string] key (2+) and [bytes] value (4+) */
+        if (n > rd_left(&r) / 6) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
+        for (uint32_t i = 0; i < n && !r.err; i++) {
+            rd_string(&r, NULL);
+            rd_bytes(&r, NULL);
+        }
+        if (!r.err) {
+            f->payload.ptr = start;
+            f->payload.len = (size_t)(r.p - start);
+        }
+    }
+    if (r.err) {
+        mote_view none = {NULL, 0};
+        f->tracing_id = f->warnings = f->payload = none;
+        return r.err;
+    }
+    f->body.ptr = r.p;
+    f->body.len = (size_t)(r.end - r.p);
+    return MOTE_OK;
+}
+
+/* ---- requests --------------------------------------------------------------- */
+
+typedef struct wr {
+    mote_buf *b;
+    mote_err err;
+} wr;
+
+static void w_put(wr *o, const void *p, size_t n)
+{
+    if (o->err || n == 0) return;
+    mote_err e = mote_buf_append(o->b, p, n);
+    if (e) o->err = e;
+}
+
+static void w_u8(wr *o, uint8_t v)
+{
+    w_put(o, &v, 1);
+}
+
+static void w_u16(wr *o, uint16_t v)
+{
+    uint8_t b[2];
+    mote_be_store16(b, v);
+    w_put(o, b, 2);
+}
+
+static void w_u32(wr *o, uint32_t v)
+{
+    uint8_t b[4];
+    mote_be_store32(b, v);
+    w_put(o, b, 4);
+}
+
+static void w_u64(wr *o, uint64_t v)
+{
+    uint8_t b[8];
+    mote_be_store64(b, v);
+    w_put(o, b, 8);
+}
+
+/* [string] / [short bytes] (max 65535), [long string] / [bytes] (2^31-1). */
+static void w_short_str(wr *o, const void *p, size_t n)
+{
+    if (n > 0xffff) {
+        if (!o->err) o->err = MOTE_ERR_OVERFLOW;
+        return;
+    }
+    w_u16(o, (uint16_t)n);
+    w_put(o, p, n);
+}
+
+static void w_long_str(wr *o, const void *p, size_t n)
+{
+    if (n > MOTE_CQL_MAX_LEN) {
+        if (!o->err) o->err = MOTE_ERR_OVERFLOW;
+        return;
+    }
+    w_u32(o, (uint32_t)n);
+    w_put(o, p, n);
+}
+
+/* Frame header with the stream id the next take_slot will return. */
+static void w_header(wr *o, const mote_wire *w, uint8_t op)
+{
+    uint8_t h[MOTE_WIRE_HEADER] = {MOTE_WIRE_VERSION, 0, 0, 0, op, 0, 0, 0, 0};
+    mote_be_store16(h + 2, (uint16_t)w->free_head);
+    w_put(o, h, sizeof h);
+}
+
+/* Patch the body length of the frame at start; OVERFLOW past the limit. */
+static mote_err patch_length(mote_buf *b, size_t start)
+{
+    size_t body = b->len - start - MOTE_WIRE_HEADER;
+    if (body > MOTE_WIRE_MAX_BODY) return MOTE_ERR_OVERFLOW;
+    mote_be_store32(b->data + start + 5, (uint32_t)body);
+    return MOTE_OK;
+}
+
+static mote_err check_ctx(const mote_wire *w, const mote_buf *out)
+{
+    if (!w || !w->slots || !out) return MOTE_ERR_INVALID;
+    if (w->free_head < 0) return MOTE_ERR_LIMIT;
+    return MOTE_OK;
+}
+
+/* STARTUP's body: {"CQL_VERSION": "3.0.0"} as a [string map]. */
+static const uint8_t startup_body[] = {0, 1, 0, 11, 'C', 'Q', 'L', '_', 'V', 'E', 'R', 'S',
+                                       'I', 'O', 'N', 0, 5, '3', '.', '0', '.', '0'};
+
+/* A request whose body is parts[0..n) one after the other, preceded (len4)
+ * by their total length as an [int] ([bytes], [long string]); with n == 1
+ * and a NULL part, by -1 (a null [bytes]). One frame, or nothing. */
+static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op, bool len4,
+                        const mote_view *parts, size_t n, int *stream)
+{
+    mote_err e = check_ctx(w, out);
+    if (e) return e;
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!parts[i].ptr && parts[i].len) return MOTE_ERR_INVALID;
+        if (parts[i].len > MOTE_CQL_MAX_LEN - total) return MOTE_ERR_OVERFLOW;
+        total += parts[i].len;
+    }
+    wr o = {out, MOTE_OK};
+    size_t start = out->len;
+    w_header(&o, w, op);
+    if (len4) w_u32(&o, n == 1 && !parts[0].ptr ? UINT32_MAX : (uint32_t)total);
+    for (size_t i = 0; i < n; i++) w_put(&o, parts[i].ptr, parts[i].len);
+    e = o.err ? o.err : patch_length(out, start);
+    if (e) {
+        out->len = start;
+        return e;
+    }
+    int s = take_slot(w, tag, op);
+    if (stream) *stream = s;
+    return MOTE_OK;
+}
+
+mote_err mote_wire_startup(mote_wire *w, mote_buf *out, uint64_t tag, int *stream)
+{
+    mote_view v = {startup_body, sizeof startup_body};
+    return oneshot(w, out, tag, MOTE_WIRE_STARTUP, false, &v, 1, stream);
+}
+
+mote_err mote_wire_options(mote_wire *w, mote_buf *out, uint64_t tag, int *stream)
+{
+    return oneshot(w, out, tag, MOTE_WIRE_OPTIONS, false, NULL, 0, stream);
+}
+
+mote_err mote_wire_auth_response(mote_wire *w, mote_buf *out, uint64_t tag, const void *token,
+                                 size_t n, int *stream)
+{
+    mote_view v = {(const uint8_t *)token, n};
+    return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, true, &v, 1, stream);
+}
+
+mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char *cql,
+                           size_t len, int *stream)
+{
+    mote_view v = {(const uint8_t *)(cql ? cql : ""), len};
+    if (!cql && len) v.ptr = NULL;
+    return oneshot(w, out, tag, MOTE_WIRE_PREPARE, true, &v, 1, stream);
+}
+
+mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const char *user,
+                              size_t ulen, const char *password, size_t plen, int *stream)
+{
+    static const uint8_t nul = 0;
+    mote_view v[4] = {{&nul, 1}, {(const uint8_t *)user, ulen}, {&nul, 1},
+                      {(const uint8_t *)password, plen}};
+    return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, true, v, 4, stream);
+}
+
+/* ---- requests with values ------------------------------------------------- */
+
+#define Q_VALUES 0x01
+#define Q_SKIP_METADATA 0x02
+#define Q_PAGE_SIZE 0x04
+#define Q_PAGING_STATE 0x08
+#define Q_SERIAL 0x10
+#define Q_TIMESTAMP 0x20
+
+static MOTE_NOINLINE mote_err req_fail(mote_wire_req *r, mote_err e)
+{
+    if (!r->err) r->err = e;
+    return r->err;
+}
+
+/* Start QUERY (stmt: the text), EXECUTE (stmt: the id) or BATCH (len: the
+ * batch type): header with a stream taken, the statement, and for QUERY and
+ * EXECUTE [consistency] <flags> and a [short] value count; for BATCH the
+ * type and a [short] statement count. The values flag and the count are
+ * taken back at the end if no value comes. */
+static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
+                          uint8_t op, const void *stmt, size_t len, const mote_wire_params *p)
+{
+    if (!r) return MOTE_ERR_INVALID;
+    memset(r, 0, sizeof *r);
+    r->stream = -1;
+    r->value_at = SIZE_MAX;
+    r->count_at = SIZE_MAX;
+    mote_err e = check_ctx(w, out);
+    if (!e && ((!stmt && len && op != MOTE_WIRE_BATCH) ||
+               (p && !p->paging_state.ptr && p->paging_state.len)))
+        e = MOTE_ERR_INVALID;
+    if (e) return r->err = e;
+    if (p) {
+        r->p = *p;
+    } else {
+        r->p.consistency = MOTE_WIRE_ONE;
+    }
+    r->w = w;
+    r->out = out;
+    r->opcode = op;
+    r->start = out->len;
+    wr o = {out, MOTE_OK};
+    w_header(&o, w, op);
+    r->stream = o.err ? -1 : take_slot(w, tag, op);
+    if (op == MOTE_WIRE_BATCH) {
+        w_u8(&o, (uint8_t)len);
+    } else {
+        if (op == MOTE_WIRE_QUERY) {
+            w_long_str(&o, stmt, len);
+        } else {
+            w_short_str(&o, stmt, len);
+        }
+        uint8_t flags = Q_VALUES;
+        if (r->p.skip_metadata) flags |= Q_SKIP_METADATA;
+        if (r->p.page_size > 0) flags |= Q_PAGE_SIZE;
+        if (r->p.paging_state.ptr) flags |= Q_PAGING_STATE;
+        if (r->p.serial_consistency) flags |= Q_SERIAL;
+        if (r->p.has_timestamp) flags |= Q_TIMESTAMP;
+        w_u16(&o, r->p.consistency);
+        r->flags_at = out->len;
+        w_u8(&o, flags);
+        r->count_at = out->len;
+    }
+    w_u16(&o, 0);
+    if (o.err) {
+        req_fail(r, o.err);
+        mote_wire_abort(r);
+    }
+    return r->err;
+}
+
+mote_err mote_wire_query_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
+                               const char *cql, size_t len, const mote_wire_params *p)
+{
+    return req_begin(r, w, out, tag, MOTE_WIRE_QUERY, cql, len, p);
+}
+
+mote_err mote_wire_execute_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
+                                 const void *id, size_t idlen, const mote_wire_params *p)
+{
+    return req_begin(r, w, out, tag, MOTE_WIRE_EXECUTE, id, idlen, p);
+}
+
+mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
+                               int type, const mote_wire_params *p)
+{
+    /* (bad: out NULL, so req_begin says INVALID) */
+    bool bad = (unsigned)type > MOTE_WIRE_BATCH_COUNTER ||
+               (p && (p->page_size || p->paging_state.ptr || p->skip_metadata));
+    return req_begin(r, w, bad ? NULL : out, tag, MOTE_WIRE_BATCH, NULL, (size_t)type, p);
+}
+
+/* Write the value count of the statement that is complete. */
+static void patch_count(mote_wire_req *r)
+{
+    if (r->count_at != SIZE_MAX) mote_be_store16(r->out->data + r->count_at, (uint16_t)r->nvalues);
+}
+
+/* Is the request open, with no value open? Else STATE (sticky). */
+static mote_err req_ready(mote_wire_req *r)
+{
+    if (!r) return MOTE_ERR_INVALID;
+    if (!r->err && (!r->w || r->value_at != SIZE_MAX)) r->err = MOTE_ERR_STATE;
+    return r->err;
+}
+
+static mote_err batch_stmt(mote_wire_req *r, uint8_t kind, const void *p, size_t n)
+{
+    mote_err e = req_ready(r);
+    if (e) return e;
+    if (r->opcode != MOTE_WIRE_BATCH) return req_fail(r, MOTE_ERR_STATE);
+    if (!p && n) return req_fail(r, MOTE_ERR_INVALID);
+    if (r->nstmts == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
+    patch_count(r);
+    wr o = {r->out, MOTE_OK};
+    w_u8(&o, kind);
+    if (kind == 0) {
+        w_long_str(&o, p, n);
+    } else {
+        w_short_str(&o, p, n);
+    }
+    size_t at = r->out->len;
+    w_u16(&o, 0);
+    if (o.err) return req_fail(r, o.err);
+    r->count_at = at;
+    r->nvalues = 0;
+    r->nstmts++;
+    return MOTE_OK;
+}
+
+mote_err mote_wire_batch_query(mote_wire_req *r, const char *cql, size_t len)
+{
+    return batch_stmt(r, 0, cql, len);
+}
+
+mote_err mote_wire_batch_prepared(mote_wire_req *r, const void *id, size_t idlen)
+{
+    return batch_stmt(r, 1, id, idlen);
+}
+
+/* [int] n then len bytes of v, reserved once (the hot path: a row's values). */
+static mote_err put_value(mote_wire_req *r, int32_t n, const void *v, size_t len)
+{
+    mote_err e = req_ready(r);
+    if (e) return e;
+    if (r->count_at == SIZE_MAX) return req_fail(r, MOTE_ERR_STATE);
+    if (r->nvalues == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
+    mote_buf *b = r->out;
+    e = mote_buf_reserve(b, 4 + len);
+    if (e) return req_fail(r, e);
+    uint8_t *d = b->data + b->len;
+    mote_be_store32(d, (uint32_t)n);
+    if (len) memcpy(d + 4, v, len);
+    b->len += 4 + len;
+    r->nvalues++;
+    return MOTE_OK;
+}
+
+mote_err mote_wire_value(mote_wire_req *r, const void *v, size_t n)
+{
+    if (r && ((!v && n) || n > MOTE_CQL_MAX_LEN))
+        return req_fail(r, n > MOTE_CQL_MAX_LEN ? MOTE_ERR_OVERFLOW : MOTE_ERR_INVALID);
+    return put_value(r, (int32_t)n, v, n);
+}
+
+mote_err mote_wire_value_null(mote_wire_req *r)
+{
+    return put_value(r, -1, NULL, 0);
+}
+
+mote_err mote_wire_value_unset(mote_wire_req *r)
+{
+    return put_value(r, -2, NULL, 0);
+}
+
+mote_err mote_wire_value_open(mote_wire_req *r)
+{
+    mote_err e = put_value(r, 0, NULL, 0);
+    if (!e) r->value_at = r->out->len - 4;  /* its length comes at close */
+    return e;
+}
+
+mote_err mote_wire_value_close(mote_wire_req *r)
+{
+    if (!r) return MOTE_ERR_INVALID;
+    if (r->err) return r->err;
+    if (!r->w || r->value_at == SIZE_MAX || r->out->len < r->value_at + 4) {
+        return req_fail(r, MOTE_ERR_STATE);
+    }
+    size_t n = r->out->len - r->value_at - 4;
+    if (n > MOTE_CQL_MAX_LEN) return req_fail(r, MOTE_ERR_OVERFLOW);
+    mote_be_store32(r->out->data + r->value_at, (uint32_t)n);
+    r->value_at = SIZE_MAX;
+    return MOTE_OK;
+}
+
+void mote_wire_abort(mote_wire_req *r)
+{
+    if (!r || !r->w) return;
+    if (r->out->len > r->start) r->out->len = r->start;
+    if (r->stream >= 0) free_slot(r->w, r->stream);
+    r->w = NULL;
+    r->stream = -1;
+}
+
+mote_err mote_wire_end(mote_wire_req *r, int *stream)
+{
+    mote_err e = req_ready(r);
+    if (!e && r->opcode == MOTE_WIRE_BATCH && r->nstmts == 0) e = req_fail(r, MOTE_ERR_STATE);
+    mote_buf *b = r ? r->out : NULL;
+    wr o = {b, e};
+    if (!e) {
+        patch_count(r);
+        if (r->opcode == MOTE_WIRE_BATCH) {
+            mote_be_store16(b->data + r->start + MOTE_WIRE_HEADER + 1, (uint16_t)r->nstmts);
+            w_u16(&o, r->p.consistency);
+            w_u8(&o, (uint8_t)((r->p.serial_consistency ? Q_SERIAL : 0) |
+                               (r->p.has_timestamp ? Q_TIMESTAMP : 0)));
+        } else {
+            if (r->nvalues == 0) {
+                /* nothing bound: no values flag, no count (the count is
+                 * the last thing written) */
+                b->len = r->count_at;
+                b->data[r->flags_at] &= (uint8_t)~Q_VALUES;
+            }
+            if (r->p.page_size > 0) w_u32(&o, (uint32_t)r->p.page_size);
+            if (r->p.paging_state.ptr) w_long_str(&o, r->p.paging_state.ptr, r->p.paging_state.len);
+        }
+        if (r->p.serial_consistency) w_u16(&o, r->p.serial_consistency);
+        if (r->p.has_timestamp) w_u64(&o, (uint64_t)r->p.timestamp);
+        if (!o.err) o.err = patch_length(b, r->start);
+    }
+    if (o.err) {
+        if (r) {
+            req_fail(r, o.err);
+            mote_wire_abort(r);
+        }
+        return o.err;
+    }
+    if (stream) *stream = r->stream;
+    r->w = NULL;
+    return MOTE_OK;
+}
+
+/* ---- responses ------------------------------------------------------------ */
+
+mote_err mote_wire_strings(mote_wire_list *it, mote_view raw)
+{
+    if (!it || (!raw.ptr && raw.len)) return MOTE_ERR_INVALID;
+    it->p = it->end = raw.ptr;
+    it->left = 0;
+    if (raw.len == 0) return MOTE_OK;
+    rd r;
+    rd_init(&r, raw.ptr, raw.len);
+    mote_view v;
+    rd_string_list(&r, &v);
+    if (r.err) return r.err;
+    it->p = raw.ptr + 2;
+    it->end = v.ptr + v.len;
+    it->left = mote_be_load16(raw.ptr);
+    return MOTE_OK;
+}
+
+bool mote_wire_list_next(mote_wire_list *it, mote_view *s)
+{
+    if (!it || it->left == 0) return false;
+    rd r;
+    rd_init(&r, it->p, (size_t)(it->end - it->p));
+    mote_view v;
+    rd_string(&r, &v);
+    if (r.err) {
+        it->left = 0;
+        return false;
+    }
+    if (s) *s = v;
+    it->p = r.p;
+    it->left--;
+    return true;
+}
+
+size_t mote_wire_list_count(const mote_wire_list *it)
+{
+    return it ? it->left : 0;
+}
+
+static mote_err body_of(const mote_wire_frame *f, uint8_t op, rd *r)
+{
+    if (!f || (!f->body.ptr && f->body.len)) return MOTE_ERR_INVALID;
+    if (f->opcode != op) return MOTE_ERR_TYPE;
+    rd_init(r, f->body.ptr, f->body.len);
+    return MOTE_OK;
+}
+
+mote_err mote_wire_parse_authenticate(const mote_wire_frame *f, mote_view *authenticator)
+{
+    rd r;
+    mote_err e = body_of(f, MOTE_WIRE_AUTHENTICATE, &r);
+    if (e) return e;
+    mote_view v;
+    rd_string(&r, &v);
+    if (r.err) return r.err;
+    if (authenticator) *authenticator = v;
+    return MOTE_OK;
+}
+
+mote_err mote_wire_parse_auth_token(const mote_wire_frame *f, mote_view *token)
+{
+    rd r;
+    mote_err e = body_of(f, MOTE_WIRE_AUTH_SUCCESS, &r);
+    if (e == MOTE_ERR_TYPE) e = body_of(f, MOTE_WIRE_AUTH_CHALLENGE, &r);
+    if (e) return e;
+    mote_view v;
+    rd_bytes(&r, &v);
+    if (r.err) return r.err;
+    if (token) *token = v;
+    return MOTE_OK;
+}
+
+mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap *m)
+{
+    rd r;
+    mote_err e = body_of(f, MOTE_WIRE_SUPPORTED, &r);
+    if (e) return e;
+    if (!m) return MOTE_ERR_INVALID;
+    uint16_t n = rd_u16(&r);
+    const uint8_t *start = r.p;
+    if (n > rd_left(&r) / 4) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
+    for (uint32_t i = 0; i < n && !r.err; i++) {
+        rd_string(&r, NULL);
+        rd_string_list(&r, NULL);
+    }
+    if (r.err) return r.err;
+    m->p = start;
+    m->end = r.p;
+    m->left = n;
+    return MOTE_OK;
+}
+
+bool mote_wire_multimap_next(mote_wire_multimap *m, mote_view *key, mote_wire_list *values)
+{
+    if (!m || m->left == 0) return false;
+    rd r;
+    rd_init(&r, m->p, (size_t)(m->end - m->p));
+    mote_view k;
+    rd_string(&r, &k);
+    mote_view l;
+    rd_string_list(&r, &l);
+    if (r.err) {
+        m->left = 0;
+        return false;
+    }
+    if (key) *key = k;
+    if (values) mote_wire_strings(values, l);
+    m->p = r.p;
+    m->left--;
+    return true;
+}
+
+/* Targets and event types are told apart by their first letter (the spec's
+ * words all differ there): KEYSPACE, TABLE/TYPE, FUNCTION/AGGREGATE. */
+static uint8_t first(mote_view v)
+{
+    return v.len ? v.ptr[0] : 0;
+}
+
+static void rd_schema_change(rd *r, mote_wire_schema_change *c)
+{
+    rd_string(r, &c->change);
+    rd_string(r, &c->target);
+    rd_string(r, &c->keyspace);
+    uint8_t t = first(c->target);
+    if (r->err || t == 'K') return;
+    rd_string(r, &c->name);
+    if (t == 'F' || t == 'A') rd_string_list(r, &c->arg_types);
+}
+
+/* Metadata: rows (prepared false) or a prepared statement's bind markers. */
+static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
+{
+    m->flags = (uint32_t)rd_i32(r);
+    int32_t ncols = rd_i32(r);
+    if (ncols < 0) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+    m->ncols = (uint32_t)ncols;
+    if (bind) {
+        int32_t npk = rd_i32(r);
+        if (npk < 0 || (size_t)npk > rd_left(r) / 2) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+        if (r->err) return;
+        m->npk = (uint32_t)npk;
+        m->pk = r->p;
+        r->p += (size_t)npk * 2;
+        m->flags &= MOTE_WIRE_META_GLOBAL_SPEC;  /* the only flag bind metadata has */
+    } else if (m->flags & MOTE_WIRE_META_MORE_PAGES) {
+        rd_bytes(r, &m->paging_state);
+    }
+    if (r->err || (m->flags & MOTE_WIRE_META_NO_METADATA)) return;
+    bool global = m->flags & MOTE_WIRE_META_GLOBAL_SPEC;
+    if (global) {
+        rd_string(r, &m->keyspace);
+        rd_string(r, &m->table);
+    }
+    /* a spec is at least a name (2) and an option id (2) */
+    if (m->ncols > rd_left(r) / 4) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+    const uint8_t *start = r->p;
+    for (uint32_t i = 0; i < m->ncols && !r->err; i++) {
+        if (!global) {
+            rd_string(r, NULL);
+            rd_string(r, NULL);
+        }
+        rd_string(r, NULL);
+        mote_err e = skip_option(r);
+        if (e) rd_fail(r, e);
+    }
+    if (!r->err) {
+        m->specs.ptr = start;
+        m->specs.len = (size_t)(r->p - start);
+    }
+}
+
+mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
+{
+    rd r;
+    mote_err e = body_of(f, MOTE_WIRE_RESULT, &r);
+    if (e) return e;
+    if (!res) return MOTE_ERR_INVALID;
+    memset(res, 0, sizeof *res);
+    res->kind = rd_i32(&r);
+    switch (res->kind) {
+    case MOTE_WIRE_RESULT_VOID:
+        break;
+    case MOTE_WIRE_RESULT_ROWS: {
+        rd_meta(&r, &res->meta, false);
+        int32_t nrows = rd_i32(&r);
+        if (nrows < 0) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
+        if (r.err) break;
+        res->nrows = (uint32_t)nrows;
+        uint64_t cells = (uint64_t)res->meta.ncols * (uint64_t)nrows;
+        if (cells > rd_left(&r) / 4) {
+            rd_fail(&r, MOTE_ERR_BAD_LENGTH);
+            break;
+        }
+        const uint8_t *start = r.p;
+        for (uint64_t i = 0; i < cells && !r.err; i++) rd_bytes(&r, NULL);
+        if (!r.err) {
+            res->rows.ptr = start;
+            res->rows.len = (size_t)(r.p - start);
+        }
+        break;
+    }
+    case MOTE_WIRE_RESULT_SET_KEYSPACE:
+        rd_string(&r, &res->keyspace);
+        break;
+    case MOTE_WIRE_RESULT_PREPARED:
+        rd_string(&r, &res->id);
+        rd_meta(&r, &res->bind, true);
+        rd_meta(&r, &res->meta, false);
+        break;
+    case MOTE_WIRE_RESULT_SCHEMA_CHANGE:
+        rd_schema_change(&r, &res->change);
+        break;
+    default:
+        rd_fail(&r, MOTE_ERR_BAD_TYPE);
+        break;
+    }
+    if (r.err) {
+        int32_t kind = res->kind;
+        memset(res, 0, sizeof *res);
+        res->kind = kind;
+    }
+    return r.err;
+}
+
+int mote_wire_pk_index(const mote_wire_meta *m, size_t i)
+{
+    if (!m || i >= m->npk) return -1;
+    return mote_be_load16(m->pk + 2 * i);
+}
+
+void mote_wire_columns(mote_wire_columns_it *it, const mote_wire_meta *m)
+{
+    if (!it) return;
+    it->m = m;
+    it->p = m ? m->specs.ptr : NULL;
+    it->left = m && m->specs.ptr ? m->ncols : 0;
+}
+
+bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
+{
+    if (!it || it->left == 0) return false;
+    const mote_wire_meta *m = it->m;
+    rd r;
+    rd_init(&r, it->p, (size_t)(m->specs.ptr + m->specs.len - it->p));
+    mote_wire_column col;
+    memset(&col, 0, sizeof col);
+    if (m->flags & MOTE_WIRE_META_GLOBAL_SPEC) {
+        col.keyspace = m->keyspace;
+        col.table = m->table;
+    } else {
+        rd_string(&r, &col.keyspace);
+        rd_string(&r, &col.table);
+    }
+    rd_string(&r, &col.name);
+    const uint8_t *t = r.p;
+    skip_option(&r);
+    if (r.err) {
+        it->left = 0;
+        return false;
+    }
+    col.type.ptr = t;
+    col.type.len = (size_t)(r.p - t);
+    col.type_id = mote_be_load16(t);
+    if (c) *c = col;
+    it->p = r.p;
+    it->left--;
+    return true;
+}
+
+void mote_wire_cells_init(mote_wire_cells *it, const mote_wire_result *r)
+{
+    if (!it) return;
+    memset(it, 0, sizeof *it);
+    if (!r || r->kind != MOTE_WIRE_RESULT_ROWS || !r->rows.ptr) return;
+    it->p = r->rows.ptr;
+    it->end = r->rows.ptr + r->rows.len;
+    it->ncols = r->meta.ncols;
+    it->nrows = r->meta.ncols ? r->nrows : 0;
+}
+
+bool mote_wire_cell_next(mote_wire_cells *it, mote_view *cell, uint32_t *row, uint32_t *col)
+{
+    if (!it || it->row >= it->nrows) return false;
+    rd r;
+    rd_init(&r, it->p, (size_t)(it->end - it->p));
+    mote_view v;
+    rd_bytes(&r, &v);
+    if (r.err) {
+        it->row = it->nrows;
+        return false;
+    }
+    if (cell) *cell = v;
+    if (row) *row = it->row;
+    if (col) *col = it->col;
+    it->p = r.p;
+    if (++it->col == it->ncols) {
+        it->col = 0;
+        it->row++;
+    }
+    return true;
+}
+
+/* The code-specific bodies of ERROR, as programs: per code (its high byte;
+ * the low byte is 0 for all of them) the number of fields, then per field
+ * its form and where it goes in mote_wire_error. Table, not code: the
+ * Cortex-M size budget. */
+enum { EF_U16 = 1, EF_I32, EF_BOOL, EF_STR, EF_LIST };
+#define EF(form, field) form, (uint8_t)offsetof(mote_wire_error, field)
+static const uint8_t err_prog[] = {
+    0x10, 3, EF(EF_U16, consistency), EF(EF_I32, required), EF(EF_I32, alive),
+    0x11, 4, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
+             EF(EF_STR, write_type),
+    0x12, 4, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
+             EF(EF_BOOL, data_present),
+    0x13, 5, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
+             EF(EF_I32, numfailures), EF(EF_BOOL, data_present),
+    0x14, 3, EF(EF_STR, keyspace), EF(EF_STR, function), EF(EF_LIST, arg_types),
+    0x15, 5, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
+             EF(EF_I32, numfailures), EF(EF_STR, write_type),
+    0x24, 2, EF(EF_STR, keyspace), EF(EF_STR, table),
+    0x25, 1, EF(EF_STR, id),
+    0};
+
+mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
+{
+    rd r;
+    mote_err err = body_of(f, MOTE_WIRE_ERROR, &r);
+    if (err) return err;
+    if (!e) return MOTE_ERR_INVALID;
+    memset(e, 0, sizeof *e);
+    e->code = rd_i32(&r);
+    rd_string(&r, &e->message);
+    const uint8_t *op = err_prog;
+    while (*op && (e->code & 0xffff00ff || op[0] != (uint32_t)e->code >> 8)) op += 2 + 2 * op[1];
+    for (unsigned i = 0, n = *op ? op[1] : 0; i < n; i++) {
+        char *at = (char *)e + op[3 + 2 * i];
+        switch (op[2 + 2 * i]) {
+        case EF_U16: *(uint16_t *)(void *)at = rd_u16(&r); break;
+        case EF_I32: *(int32_t *)(void *)at = rd_i32(&r); break;
+        case EF_BOOL: *(bool *)at = rd_u8(&r) != 0; break;
+        case EF_STR: rd_string(&r, (mote_view *)(void *)at); break;
+        default: rd_string_list(&r, (mote_view *)(void *)at); break;
+        }
+    }
+    if (r.err) {
+        int32_t code = e->code;
+        memset(e, 0, sizeof *e);
+        e->code = code;
+    }
+    return r.err;
+}
+
+bool mote_wire_error_retryable(int32_t code)
+{
+    return code == MOTE_WIRE_E_OVERLOADED || code == MOTE_WIRE_E_IS_BOOTSTRAPPING ||
+           code == MOTE_WIRE_E_UNAVAILABLE || code == MOTE_WIRE_E_WRITE_TIMEOUT ||
+           code == MOTE_WIRE_E_READ_TIMEOUT;
+}
+
+mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
+{
+    rd r;
+    mote_err e = body_of(f, MOTE_WIRE_EVENT, &r);
+    if (e) return e;
+    if (!ev) return MOTE_ERR_INVALID;
+    memset(ev, 0, sizeof *ev);
+    rd_string(&r, &ev->type);
+    /* TOPOLOGY_CHANGE, STATUS_CHANGE, SCHEMA_CHANGE */
+    uint8_t t0 = first(ev->type), t1 = ev->type.len > 1 ? ev->type.ptr[1] : 0;
+    if (t0 == 'T' || (t0 == 'S' && t1 == 'T')) {
+        rd_string(&r, &ev->change);
+        uint8_t n = rd_u8(&r);
+        if (!r.err && n != 4 && n != 16) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
+        rd_raw(&r, n, &ev->address);
+        ev->port = rd_i32(&r);
+    } else if (t0 == 'S' && t1 == 'C') {
+        rd_schema_change(&r, &ev->schema);
+    }
+    if (r.err) memset(ev, 0, sizeof *ev);
+    return r.err;
+}
+
+/* ---- Murmur3 partitioner token ---------------------------------------------
+ *
+ * MurmurHash3_x64_128 as Cassandra computes it: 16-byte blocks read as two
+ * little-endian 64-bit words, then the tail, where Cassandra's Java code
+ * widens each byte as a signed value (so bytes >= 0x80 set all the bits
+ * above them); the token is the first half of the result. Streaming, so a
+ * composite key is hashed from its parts without being assembled.
+ */
+typedef struct mm3 {
+    uint64_t h[2];
+    uint64_t total;
+    uint8_t buf[16];
+    unsigned nbuf;
+} mm3;
+
+static uint64_t rotl64(uint64_t v, unsigned n)
+{
+    return (v << n) | (v >> (64 - n));
+}
+
+static MOTE_NOINLINE uint64_t fmix64(uint64_t k)
+{
+    k = (k ^ (k >> 33)) * 0xff51afd7ed558ccdull;
+    k = (k ^ (k >> 33)) * 0xc4ceb9fe1a85ec53ull;
+    return k ^ (k >> 33);
+}
+
+/* Mix 16 bytes at p (round true: a block), or the tail buf[0..nbuf)
+ * (round false), into the state as two little-endian words. The tail's
+ * bytes are widened as signed, Cassandra's quirk (each one is XORed in
+ * sign-extended, which k = k << 8 ^ byte from the top does), and the tail
+ * leaves the state unrotated, as MurmurHash3 ends. */
+#if MOTE_SMALL
+/* The two lanes differ only in their constants: one loop over a table
+ * (64-bit arithmetic is long on a 32-bit core). */
+static MOTE_NOINLINE void mm3_mixin(mm3 *m, const uint8_t *p, bool round)
+{
+    static const uint64_t c[2] = {0x87c37b91114253d5ull, 0x4cf5ad432745937full};
+    static const uint32_t add[2] = {0x52dce729, 0x38495ab5};
+    uint64_t k[2] = {0, 0};
+    for (unsigned i = round ? 16 : m->nbuf; i-- > 0;) {
+        k[i >> 3] = k[i >> 3] << 8 ^ (round ? p[i] : (uint64_t)(int64_t)(int8_t)p[i]);
+    }
+    for (unsigned j = 0; j < 2; j++) {
+        m->h[j] ^= rotl64(k[j] * c[j], 31 + 2 * j) * c[j ^ 1];
+        if (round) m->h[j] = (rotl64(m->h[j], 27 + 4 * j) + m->h[j ^ 1]) * 5 + add[j];
+    }
+}
+#else
+static uint64_t load_le64(const uint8_t *p)
+{
+#if MOTE_BE_HOST_LITTLE
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+#else
+    uint64_t v = 0;
+    for (unsigned i = 8; i-- > 0;) v = v << 8 | p[i];
+    return v;
+#endif
+}
+
+static void mm3_mixin(mm3 *m, const uint8_t *p, bool round)
+{
+    const uint64_t c1 = 0x87c37b91114253d5ull, c2 = 0x4cf5ad432745937full;
+    uint64_t k1 = 0, k2 = 0;
+    if (round) {
+        k1 = load_le64(p);
+        k2 = load_le64(p + 8);
+    } else {
+        for (unsigned i = m->nbuf; i-- > 0;) {
+            uint64_t b = (uint64_t)(int64_t)(int8_t)p[i];
+            if (i >= 8) {
+                k2 = k2 << 8 ^ b;
+            } else {
+                k1 = k1 << 8 ^ b;
+            }
+        }
+    }
+    m->h[0] ^= rotl64(k1 * c1, 31) * c2;
+    if (round) m->h[0] = (rotl64(m->h[0], 27) + m->h[1]) * 5 + 0x52dce729;
+    m->h[1] ^= rotl64(k2 * c2, 33) * c1;
+    if (round) m->h[1] = (rotl64(m->h[1], 31) + m->h[0]) * 5 + 0x38495ab5;
+}
+#endif
+
+static MOTE_NOINLINE void mm3_update(mm3 *m, const uint8_t *p, size_t n)
+{
+    m->total += n;
+    while (n--) {
+#if !MOTE_SMALL
+        if (m->nbuf == 0 && n >= 15) { /* whole blocks straight from p */
+            mm3_mixin(m, p, true);
+            p += 16;
+            n -= 15;
+            continue;
+        }
+#endif
+        m->buf[m->nbuf++] = *p++;
+        if (m->nbuf == 16) {
+            mm3_mixin(m, m->buf, true);
+            m->nbuf = 0;
+        }
+    }
+}
+
+static int64_t mm3_token(mm3 *m)
+{
+    /* a zero word mixes to zero: no need to test which words the tail has */
+    mm3_mixin(m, m->buf, false);
+    m->h[0] ^= m->total;
+    m->h[1] ^= m->total;
+    m->h[0] += m->h[1];
+    m->h[1] += m->h[0];
+    int64_t t = (int64_t)(fmix64(m->h[0]) + fmix64(m->h[1]));
+    /* Murmur3Partitioner keeps INT64_MIN for the minimum token (also the
+     * token of an empty key) */
+    return t == INT64_MIN ? INT64_MAX : t;
+}
+
+int64_t mote_wire_token(const void *key, size_t len)
+{
+    mote_view part = {(const uint8_t *)key, key ? len : 0};
+    int64_t t = INT64_MIN;
+    mote_wire_token_parts(&part, 1, &t);
+    return t;
+}
+
+mote_err mote_wire_token_parts(const mote_view *parts, size_t n, int64_t *token)
+{
+    if (!token || !parts || n == 0) return MOTE_ERR_INVALID;
+    mm3 m;
+    memset(&m, 0, sizeof m);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = parts[i].len;
+        if (!parts[i].ptr && len) return MOTE_ERR_INVALID;
+        /* one column: its bytes; several: CompositeType's components */
+        uint8_t hdr[2] = {(uint8_t)(len >> 8), (uint8_t)len}, zero = 0;
+        if (n > 1) {
+            if (len > 0xffff) return MOTE_ERR_OVERFLOW;
+            mm3_update(&m, hdr, 2);
+        }
+        mm3_update(&m, parts[i].ptr, len);
+        if (n > 1) mm3_update(&m, &zero, 1);
+    }
+    *token = m.total ? mm3_token(&m) : INT64_MIN;
+    return MOTE_OK;
+}

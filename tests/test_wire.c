@@ -1,0 +1,1403 @@
+/* test_wire.c - the CQL native protocol v4 module: request frames byte for
+ * byte against frames written out by hand from the spec, every response
+ * kind, stream matching out of order, oversize frames, byte-at-a-time
+ * feeding, hostile frames, option trees, Murmur3 tokens. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "mote/wire.h"
+#include "mote/be.h"
+
+/* ---- helpers ---- */
+
+static size_t unhex(const char *h, uint8_t *out)
+{
+    size_t n = 0;
+    for (; h[0] && h[1];) {
+        if (h[0] == ' ') {
+            h++;
+            continue;
+        }
+        unsigned v;
+        sscanf(h, "%2x", &v);
+        out[n++] = (uint8_t)v;
+        h += 2;
+    }
+    return n;
+}
+
+static void assert_hex(const uint8_t *p, size_t n, const char *want)
+{
+    static uint8_t w[8192];
+    size_t wn = unhex(want, w);
+    if (wn != n || memcmp(p, w, n) != 0) {
+        char got[8192];
+        for (size_t i = 0; i < n && 2 * i + 2 < sizeof got; i++) sprintf(got + 2 * i, "%02x", p[i]);
+        fail_msg("bytes differ:\n got  %s\n want %s", n ? got : "", want);
+    }
+}
+
+static bool veq(mote_view v, const char *s)
+{
+    return v.ptr && v.len == strlen(s) && memcmp(v.ptr, s, v.len) == 0;
+}
+#define assert_view(v, s) do { if (!veq((v), (s))) fail_msg("view is not '%s' (len %zu)", (s), (size_t)(v).len); } while (0)
+
+/* Response frame builder. */
+typedef struct bb {
+    uint8_t d[8192];
+    size_t n;
+} bb;
+
+static void b_raw(bb *b, const void *p, size_t n)
+{
+    assert_true(b->n + n <= sizeof b->d);
+    memcpy(b->d + b->n, p, n);
+    b->n += n;
+}
+static void b_u8(bb *b, uint8_t v) { b_raw(b, &v, 1); }
+static void b_u16(bb *b, uint16_t v) { uint8_t x[2]; mote_be_store16(x, v); b_raw(b, x, 2); }
+static void b_i32(bb *b, int32_t v) { uint8_t x[4]; mote_be_store32(x, (uint32_t)v); b_raw(b, x, 4); }
+static void b_str(bb *b, const char *s) { b_u16(b, (uint16_t)strlen(s)); b_raw(b, s, strlen(s)); }
+static void b_bytes(bb *b, const void *p, int32_t n) { b_i32(b, n); if (n > 0) b_raw(b, p, (size_t)n); }
+
+/* Wrap body as a response frame into out; returns its size. */
+static size_t frame(uint8_t *out, int16_t stream, uint8_t op, uint8_t flags, const bb *body)
+{
+    out[0] = 0x84;
+    out[1] = flags;
+    mote_be_store16(out + 2, (uint16_t)stream);
+    out[4] = op;
+    mote_be_store32(out + 5, (uint32_t)body->n);
+    memcpy(out + 9, body->d, body->n);
+    return 9 + body->n;
+}
+
+static mote_wire_slot slots[64];
+static uint8_t rx[4096];
+static uint8_t outmem[8192];
+
+static void setup_wire(mote_wire *w, size_t nslots, size_t rxcap)
+{
+    assert_int_equal(mote_wire_init(w, slots, nslots, rx, rxcap), MOTE_OK);
+}
+
+/* Take one stream id (as if a request had been sent) with tag. */
+static int sent(mote_wire *w, uint64_t tag)
+{
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
+    int s = -1;
+    assert_int_equal(mote_wire_options(w, &b, tag, &s), MOTE_OK);
+    return s;
+}
+
+/* Feed a whole response and take it. */
+static mote_err recv1(mote_wire *w, const uint8_t *p, size_t n, mote_wire_frame *f)
+{
+    assert_int_equal(mote_wire_feed(w, p, n), n);
+    return mote_wire_next(w, f);
+}
+
+/* ---- requests ---- */
+
+static void startup_and_options_frames(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 4, 256);
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
+    int s = -1;
+    assert_int_equal(mote_wire_startup(&w, &b, 7, &s), MOTE_OK);
+    assert_int_equal(s, 0);
+    /* {"CQL_VERSION": "3.0.0"}: map of 1, key of 11, value of 5 */
+    assert_hex(b.data, b.len,
+               "04 00 0000 01 00000016 0001 000b 43514c5f56455253494f4e 0005 332e302e30");
+    mote_buf_clear(&b);
+    assert_int_equal(mote_wire_options(&w, &b, 8, &s), MOTE_OK);
+    assert_int_equal(s, 1);
+    assert_hex(b.data, b.len, "04 00 0001 05 00000000");
+    assert_int_equal(mote_wire_inflight(&w), 2);
+}
+
+static void auth_frames(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 4, 256);
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
+    int s;
+    assert_int_equal(mote_wire_auth_plain(&w, &b, 1, "cassandra", 9, "pw", 2, &s), MOTE_OK);
+    /* [bytes] of "\0cassandra\0pw" (13 bytes) */
+    assert_hex(b.data, b.len, "04 00 0000 0f 00000011 0000000d 00 63617373616e647261 00 7077");
+    mote_buf_clear(&b);
+    assert_int_equal(mote_wire_auth_response(&w, &b, 1, NULL, 0, &s), MOTE_OK);
+    assert_hex(b.data, b.len, "04 00 0001 0f 00000004 ffffffff");
+    mote_buf_clear(&b);
+    assert_int_equal(mote_wire_auth_response(&w, &b, 1, "", 0, &s), MOTE_OK);
+    assert_hex(b.data, b.len, "04 00 0002 0f 00000004 00000000");
+}
+
+static void prepare_frame(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 4, 256);
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
+    int s;
+    assert_int_equal(mote_wire_prepare(&w, &b, 1, "SELECT x FROM t", 15, &s), MOTE_OK);
+    assert_hex(b.data, b.len, "04 00 0000 09 00000013 0000000f 53454c45435420782046524f4d2074");
+}
+
+static void query_frames(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 4, 256);
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
+    mote_wire_req r;
+    int s;
+    /* no values, no params: consistency ONE, flags 0 */
+    assert_int_equal(mote_wire_query_begin(&r, &w, &b, 1, "SELECT 1", 8, NULL), MOTE_OK);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_OK);
+    assert_int_equal(s, 0);
+    assert_hex(b.data, b.len, "04 00 0000 07 0000000f 00000008 53454c4543542031 0001 00");
+    mote_buf_clear(&b);
+    /* every parameter: values (0x01), skip_metadata (0x02), page size (0x04),
+     * paging state (0x08), serial (0x10), timestamp (0x20) = 0x3f, in the
+     * spec's order after the values */
+    mote_wire_params p;
+    memset(&p, 0, sizeof p);
+    p.consistency = MOTE_WIRE_LOCAL_QUORUM;
+    p.serial_consistency = MOTE_WIRE_LOCAL_SERIAL;
+    p.page_size = 100;
+    p.paging_state.ptr = (const uint8_t *)"\xab\xcd";
+    p.paging_state.len = 2;
+    p.skip_metadata = true;
+    p.has_timestamp = true;
+    p.timestamp = 0x0102030405060708;
+    assert_int_equal(mote_wire_query_begin(&r, &w, &b, 2, "Q", 1, &p), MOTE_OK);
+    assert_int_equal(mote_wire_value(&r, "\x00\x00\x00\x2a", 4), MOTE_OK);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_OK);
+    assert_int_equal(s, 1);
+    assert_hex(b.data, b.len,
+               "04 00 0001 07 00000026 00000001 51 0006 3f 0001 00000004 0000002a"
+               " 00000064 00000002 abcd 0009 0102030405060708");
+    mote_buf_clear(&b);
+    /* page size without values: the values flag and count are taken back */
+    memset(&p, 0, sizeof p);
+    p.consistency = MOTE_WIRE_ONE;
+    p.page_size = 2;
+    assert_int_equal(mote_wire_query_begin(&r, &w, &b, 3, "Q", 1, &p), MOTE_OK);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_OK);
+    assert_hex(b.data, b.len, "04 00 0002 07 0000000c 00000001 51 0001 04 00000002");
+}
+
+static void execute_frames(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 4, 256);
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
+    mote_wire_req r;
+    int s;
+    static const uint8_t id[4] = {0xde, 0xad, 0xbe, 0xef};
+    assert_int_equal(mote_wire_execute_begin(&r, &w, &b, 9, id, 4, NULL), MOTE_OK);
+    assert_int_equal(mote_wire_value(&r, "ab", 2), MOTE_OK);
+    assert_int_equal(mote_wire_value_null(&r), MOTE_OK);
+    assert_int_equal(mote_wire_value_unset(&r), MOTE_OK);
+    assert_int_equal(mote_wire_value(&r, "", 0), MOTE_OK);     /* empty, not null */
+    /* a list<int> encoded in place by the cql module */
+    assert_int_equal(mote_wire_value_open(&r), MOTE_OK);
+    int32_t li[2] = {1, 2};
+    assert_int_equal(mote_cql_encode_list_buf(&b, MOTE_CQL_INT, li, 2), MOTE_OK);
+    assert_int_equal(mote_wire_value_close(&r), MOTE_OK);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_OK);
+    assert_int_equal(s, 0);
+    assert_hex(b.data, b.len,
+               "04 00 0000 0a 00000035 0004 deadbeef 0001 01 0005"
+               " 00000002 6162 ffffffff fffffffe 00000000"
+               " 00000014 00000002 00000004 00000001 00000004 00000002");
+    /* the response comes back with the tag */
+    mote_wire_frame f;
+    uint8_t fr[64];
+    bb body = {.n = 0};
+    b_i32(&body, MOTE_WIRE_RESULT_VOID);
+    assert_int_equal(recv1(&w, fr, frame(fr, 0, MOTE_WIRE_RESULT, 0, &body), &f), MOTE_OK);
+    assert_int_equal(f.tag, 9);
+    assert_int_equal(f.req_opcode, MOTE_WIRE_EXECUTE);
+}
+
+static void batch_frames(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 4, 256);
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
+    mote_wire_req r;
+    int s;
+    mote_wire_params p;
+    memset(&p, 0, sizeof p);
+    p.consistency = MOTE_WIRE_QUORUM;
+    p.has_timestamp = true;
+    p.timestamp = 5;
+    assert_int_equal(mote_wire_batch_begin(&r, &w, &b, 1, MOTE_WIRE_BATCH_UNLOGGED, &p), MOTE_OK);
+    /* a value before any statement has nothing to bind to */
+    mote_wire_req bad;
+    assert_int_equal(mote_wire_batch_begin(&bad, &w, &b, 1, 3, NULL), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_batch_query(&r, "Q", 1), MOTE_OK);
+    assert_int_equal(mote_wire_batch_prepared(&r, "\x01\x02", 2), MOTE_OK);
+    assert_int_equal(mote_wire_value(&r, "x", 1), MOTE_OK);
+    assert_int_equal(mote_wire_value_null(&r), MOTE_OK);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_OK);
+    assert_hex(b.data, b.len,
+               "04 00 0000 0d 00000026 01 0002"
+               " 00 00000001 51 0000"
+               " 01 0002 0102 0002 00000001 78 ffffffff"
+               " 0004 20 0000000000000005");
+    mote_buf_clear(&b);
+    /* logged batch, serial consistency; value before a statement: STATE */
+    memset(&p, 0, sizeof p);
+    p.consistency = MOTE_WIRE_ONE;
+    p.serial_consistency = MOTE_WIRE_SERIAL;
+    assert_int_equal(mote_wire_batch_begin(&r, &w, &b, 2, MOTE_WIRE_BATCH_LOGGED, &p), MOTE_OK);
+    assert_int_equal(mote_wire_value(&r, "x", 1), MOTE_ERR_STATE);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_ERR_STATE);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(mote_wire_inflight(&w), 1);
+    assert_int_equal(mote_wire_batch_begin(&r, &w, &b, 2, MOTE_WIRE_BATCH_COUNTER, &p), MOTE_OK);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_ERR_STATE);  /* no statement */
+    assert_int_equal(mote_wire_batch_begin(&r, &w, &b, 2, MOTE_WIRE_BATCH_LOGGED, &p), MOTE_OK);
+    assert_int_equal(mote_wire_batch_query(&r, "Q", 1), MOTE_OK);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_OK);
+    assert_hex(b.data, b.len, "04 00 0001 0d 00000010 00 0001 00 00000001 51 0000 0001 10 0008");
+    /* paging parameters are refused for a batch */
+    p.page_size = 10;
+    assert_int_equal(mote_wire_batch_begin(&r, &w, &b, 2, MOTE_WIRE_BATCH_LOGGED, &p),
+                     MOTE_ERR_INVALID);
+}
+
+static void encoder_errors_leave_no_trace(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 2, 256);
+    mote_buf b;
+    uint8_t small[20];
+    assert_int_equal(mote_buf_init_fixed(&b, small, sizeof small), MOTE_OK);
+    int s = 99;
+    /* does not fit: nothing appended, no stream taken */
+    assert_int_equal(mote_wire_startup(&w, &b, 1, &s), MOTE_ERR_LIMIT);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(s, 99);
+    assert_int_equal(mote_wire_inflight(&w), 0);
+    mote_wire_req r;
+    assert_int_equal(mote_wire_execute_begin(&r, &w, &b, 1, "id", 2, NULL), MOTE_OK);
+    assert_int_equal(mote_wire_value(&r, "0123456789", 10), MOTE_ERR_LIMIT);
+    assert_int_equal(mote_wire_value(&r, "0", 1), MOTE_ERR_LIMIT);  /* sticky */
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_ERR_LIMIT);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(mote_wire_inflight(&w), 0);
+    /* a value left open */
+    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
+    assert_int_equal(mote_wire_execute_begin(&r, &w, &b, 1, "id", 2, NULL), MOTE_OK);
+    assert_int_equal(mote_wire_value_open(&r), MOTE_OK);
+    assert_int_equal(mote_wire_value(&r, "x", 1), MOTE_ERR_STATE);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_ERR_STATE);
+    assert_int_equal(b.len, 0);
+    /* abort gives back the stream; abort after end does nothing */
+    assert_int_equal(mote_wire_execute_begin(&r, &w, &b, 1, "id", 2, NULL), MOTE_OK);
+    assert_int_equal(mote_wire_inflight(&w), 1);
+    mote_wire_abort(&r);
+    assert_int_equal(mote_wire_inflight(&w), 0);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(mote_wire_execute_begin(&r, &w, &b, 1, "id", 2, NULL), MOTE_OK);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_OK);
+    size_t len = b.len;
+    mote_wire_abort(&r);
+    assert_int_equal(b.len, len);
+    assert_int_equal(mote_wire_inflight(&w), 1);
+    /* a [string] over 65535 bytes */
+    static char big[70000];
+    assert_int_equal(mote_wire_execute_begin(&r, &w, &b, 1, big, sizeof big, NULL),
+                     MOTE_ERR_OVERFLOW);
+    assert_int_equal(b.len, len);
+    assert_int_equal(mote_wire_inflight(&w), 1);
+    /* invalid arguments */
+    assert_int_equal(mote_wire_startup(NULL, &b, 1, &s), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_startup(&w, NULL, 1, &s), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_prepare(&w, &b, 1, NULL, 3, &s), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_init(&w, slots, 0, rx, 100), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_init(&w, slots, 1, rx, 8), MOTE_ERR_INVALID);
+}
+
+static void stream_ids_run_out_and_come_back(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 3, 256);
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
+    int s0 = sent(&w, 10), s1 = sent(&w, 11), s2 = sent(&w, 12), s;
+    assert_true(s0 != s1 && s1 != s2 && s0 != s2);
+    assert_int_equal(mote_wire_options(&w, &b, 13, &s), MOTE_ERR_LIMIT);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(mote_wire_release(&w, s1), MOTE_OK);
+    assert_int_equal(mote_wire_release(&w, s1), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_release(&w, 3), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_release(&w, -1), MOTE_ERR_INVALID);
+    assert_int_equal(sent(&w, 14), s1);
+    /* the stream id is written in the header */
+    mote_wire_release(&w, s2);
+    assert_int_equal(mote_wire_options(&w, &b, 15, &s), MOTE_OK);
+    assert_int_equal(mote_be_load16(b.data + 2), s2);
+}
+
+/* Three requests, answers in another order: each tag comes back with its
+ * own answer; an answer on a free stream is UNKNOWN_STREAM. */
+static void responses_match_out_of_order(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 8, 1024);
+    int s[3];
+    for (int i = 0; i < 3; i++) s[i] = sent(&w, 100 + (uint64_t)i);
+    uint8_t all[256];
+    size_t n = 0;
+    static const int order[3] = {2, 0, 1};
+    for (int i = 0; i < 3; i++) {
+        bb body = {.n = 0};
+        b_i32(&body, MOTE_WIRE_RESULT_SET_KEYSPACE);
+        char ks[4] = {'k', (char)('0' + order[i]), 0, 0};
+        b_str(&body, ks);
+        n += frame(all + n, (int16_t)s[order[i]], MOTE_WIRE_RESULT, 0, &body);
+    }
+    bb ready = {.n = 0};
+    n += frame(all + n, (int16_t)s[1], MOTE_WIRE_READY, 0, &ready);  /* answered already */
+    assert_int_equal(mote_wire_feed(&w, all, n), n);
+    mote_wire_frame f;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(mote_wire_next(&w, &f), MOTE_OK);
+        assert_int_equal(f.stream, s[order[i]]);
+        assert_int_equal(f.tag, 100 + (uint64_t)order[i]);
+        mote_wire_result r;
+        assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
+        assert_int_equal(r.kind, MOTE_WIRE_RESULT_SET_KEYSPACE);
+        char want[3] = {'k', (char)('0' + order[i]), 0};
+        assert_view(r.keyspace, want);
+    }
+    assert_int_equal(mote_wire_inflight(&w), 0);
+    assert_int_equal(mote_wire_next(&w, &f), MOTE_ERR_UNKNOWN_STREAM);
+    assert_int_equal(f.opcode, MOTE_WIRE_READY);
+    assert_int_equal(mote_wire_next(&w, &f), MOTE_ERR_NEED_MORE);
+}
+
+/* ---- responses ---- */
+
+static void ready_authenticate_auth_supported(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 8, 1024);
+    uint8_t fr[512];
+    mote_wire_frame f;
+    bb body = {.n = 0};
+    int s = sent(&w, 1);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_READY, 0, &body), &f), MOTE_OK);
+    assert_int_equal(f.opcode, MOTE_WIRE_READY);
+    assert_int_equal(f.body.len, 0);
+
+    s = sent(&w, 2);
+    b_str(&body, "org.apache.cassandra.auth.PasswordAuthenticator");
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_AUTHENTICATE, 0, &body), &f),
+                     MOTE_OK);
+    mote_view v;
+    assert_int_equal(mote_wire_parse_authenticate(&f, &v), MOTE_OK);
+    assert_view(v, "org.apache.cassandra.auth.PasswordAuthenticator");
+    assert_int_equal(mote_wire_parse_auth_token(&f, &v), MOTE_ERR_TYPE);
+
+    s = sent(&w, 3);
+    body.n = 0;
+    b_bytes(&body, NULL, -1);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_AUTH_SUCCESS, 0, &body), &f),
+                     MOTE_OK);
+    assert_int_equal(mote_wire_parse_auth_token(&f, &v), MOTE_OK);
+    assert_null(v.ptr);
+    s = sent(&w, 3);
+    body.n = 0;
+    b_bytes(&body, "ch", 2);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_AUTH_CHALLENGE, 0, &body), &f),
+                     MOTE_OK);
+    assert_int_equal(mote_wire_parse_auth_token(&f, &v), MOTE_OK);
+    assert_view(v, "ch");
+
+    s = sent(&w, 4);
+    body.n = 0;
+    b_u16(&body, 2);
+    b_str(&body, "COMPRESSION");
+    b_u16(&body, 2);
+    b_str(&body, "snappy");
+    b_str(&body, "lz4");
+    b_str(&body, "CQL_VERSION");
+    b_u16(&body, 1);
+    b_str(&body, "3.4.7");
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_SUPPORTED, 0, &body), &f),
+                     MOTE_OK);
+    mote_wire_multimap m;
+    assert_int_equal(mote_wire_parse_supported(&f, &m), MOTE_OK);
+    mote_view k;
+    mote_wire_list l;
+    assert_true(mote_wire_multimap_next(&m, &k, &l));
+    assert_view(k, "COMPRESSION");
+    assert_int_equal(mote_wire_list_count(&l), 2);
+    assert_true(mote_wire_list_next(&l, &v));
+    assert_view(v, "snappy");
+    assert_true(mote_wire_list_next(&l, &v));
+    assert_view(v, "lz4");
+    assert_false(mote_wire_list_next(&l, &v));
+    assert_true(mote_wire_multimap_next(&m, &k, &l));
+    assert_view(k, "CQL_VERSION");
+    assert_true(mote_wire_list_next(&l, &v));
+    assert_view(v, "3.4.7");
+    assert_false(mote_wire_multimap_next(&m, &k, &l));
+}
+
+/* Tracing id, warnings and custom payload come before the body. */
+static void frame_prefixes(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 8, 1024);
+    uint8_t fr[512];
+    mote_wire_frame f;
+    bb body = {.n = 0};
+    static const uint8_t uuid[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    b_raw(&body, uuid, 16);
+    b_u16(&body, 1);
+    b_str(&body, "Batch is large");
+    b_u16(&body, 1);
+    b_str(&body, "k");
+    b_bytes(&body, "v", 1);
+    b_i32(&body, MOTE_WIRE_RESULT_VOID);
+    int s = sent(&w, 1);
+    uint8_t flags = MOTE_WIRE_F_TRACING | MOTE_WIRE_F_WARNING | MOTE_WIRE_F_PAYLOAD;
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, flags, &body), &f),
+                     MOTE_OK);
+    assert_int_equal(f.tracing_id.len, 16);
+    assert_memory_equal(f.tracing_id.ptr, uuid, 16);
+    mote_wire_list l;
+    mote_view v;
+    assert_int_equal(mote_wire_strings(&l, f.warnings), MOTE_OK);
+    assert_true(mote_wire_list_next(&l, &v));
+    assert_view(v, "Batch is large");
+    assert_int_equal(f.payload.len, 2 + 3 + 5);
+    assert_int_equal(f.body.len, 4);
+    mote_wire_result r;
+    assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
+    assert_int_equal(r.kind, MOTE_WIRE_RESULT_VOID);
+    /* a warning list running past the body: TRUNCATED, stream freed, sync kept */
+    body.n = 0;
+    b_u16(&body, 1);
+    b_u16(&body, 50);
+    s = sent(&w, 2);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, MOTE_WIRE_F_WARNING, &body),
+                           &f), MOTE_ERR_TRUNCATED);
+    assert_int_equal(f.tag, 2);
+    assert_int_equal(mote_wire_inflight(&w), 0);
+    /* compressed: PROTOCOL, not sticky */
+    s = sent(&w, 3);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, MOTE_WIRE_F_COMPRESSION,
+                                         &body), &f), MOTE_ERR_PROTOCOL);
+    assert_int_equal(f.tag, 3);
+    s = sent(&w, 4);
+    body.n = 0;
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_READY, 0, &body), &f), MOTE_OK);
+    assert_int_equal(f.tag, 4);
+}
+
+static void result_rows(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 8, 2048);
+    uint8_t fr[1024];
+    mote_wire_frame f;
+    bb body = {.n = 0};
+    /* global spec, more pages, 3 columns: int, list<text>, map<text,frozen<tuple<int,blob>>> */
+    b_i32(&body, MOTE_WIRE_RESULT_ROWS);
+    b_i32(&body, MOTE_WIRE_META_GLOBAL_SPEC | MOTE_WIRE_META_MORE_PAGES);
+    b_i32(&body, 3);
+    b_bytes(&body, "\x01\x02\x03", 3);
+    b_str(&body, "ks");
+    b_str(&body, "tbl");
+    b_str(&body, "a");
+    b_u16(&body, 0x0009);
+    b_str(&body, "b");
+    b_u16(&body, 0x0020);
+    b_u16(&body, 0x000D);
+    b_str(&body, "c");
+    b_u16(&body, 0x0021);
+    b_u16(&body, 0x000D);
+    b_u16(&body, 0x0031);
+    b_u16(&body, 2);
+    b_u16(&body, 0x0009);
+    b_u16(&body, 0x0003);
+    b_i32(&body, 2);  /* rows */
+    b_bytes(&body, "\x00\x00\x00\x07", 4);
+    b_bytes(&body, NULL, -1);
+    b_bytes(&body, "", 0);
+    b_bytes(&body, "", 0);            /* empty int */
+    b_bytes(&body, "\x00\x00\x00\x00", 4);
+    b_bytes(&body, NULL, -1);
+    int s = sent(&w, 1);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, 0, &body), &f), MOTE_OK);
+    mote_wire_result r;
+    assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
+    assert_int_equal(r.kind, MOTE_WIRE_RESULT_ROWS);
+    assert_int_equal(r.meta.ncols, 3);
+    assert_int_equal(r.nrows, 2);
+    assert_int_equal(r.meta.paging_state.len, 3);
+    assert_view(r.meta.keyspace, "ks");
+    assert_view(r.meta.table, "tbl");
+    mote_wire_columns_it ci;
+    mote_wire_column c;
+    mote_wire_columns(&ci, &r.meta);
+    static const char *names[3] = {"a", "b", "c"};
+    static const char *types[3] = {"int", "list<text>", "map<text, tuple<int, blob>>"};
+    for (int i = 0; i < 3; i++) {
+        assert_true(mote_wire_column_next(&ci, &c));
+        assert_view(c.keyspace, "ks");
+        assert_view(c.table, "tbl");
+        assert_view(c.name, names[i]);
+        mote_cql_type nodes[8];
+        const mote_cql_type *t;
+        size_t used;
+        assert_int_equal(mote_wire_type(c.type, nodes, 8, &used, &t), MOTE_OK);
+        char txt[64];
+        size_t n = 0;
+        assert_int_equal(mote_cql_type_format(t, txt, sizeof txt, &n), MOTE_OK);
+        txt[n] = 0;
+        assert_string_equal(txt, types[i]);
+    }
+    assert_false(mote_wire_column_next(&ci, &c));
+    mote_wire_cells cells;
+    mote_wire_cells_init(&cells, &r);
+    mote_view v;
+    uint32_t row, col;
+    int k = 0;
+    while (mote_wire_cell_next(&cells, &v, &row, &col)) {
+        assert_int_equal(row, k / 3);
+        assert_int_equal(col, k % 3);
+        if (k == 0) assert_int_equal(mote_be_load32(v.ptr), 7);
+        if (k == 1 || k == 5) assert_null(v.ptr);
+        if (k == 2 || k == 3) {
+            assert_non_null(v.ptr);   /* empty is not null */
+            assert_int_equal(v.len, 0);
+        }
+        k++;
+    }
+    assert_int_equal(k, 6);
+    /* the paging state goes back in the next request */
+    mote_wire_params p;
+    memset(&p, 0, sizeof p);
+    p.consistency = MOTE_WIRE_ONE;
+    p.page_size = 2;
+    p.paging_state = r.meta.paging_state;
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
+    mote_wire_req q;
+    assert_int_equal(mote_wire_query_begin(&q, &w, &b, 1, "Q", 1, &p), MOTE_OK);
+    assert_int_equal(mote_wire_end(&q, NULL), MOTE_OK);
+    assert_hex(b.data + 9, b.len - 9, "00000001 51 0001 0c 00000002 00000003 010203");
+
+    /* no metadata, per-column table specs */
+    body.n = 0;
+    b_i32(&body, MOTE_WIRE_RESULT_ROWS);
+    b_i32(&body, MOTE_WIRE_META_NO_METADATA);
+    b_i32(&body, 1);
+    b_i32(&body, 1);
+    b_bytes(&body, "z", 1);
+    s = sent(&w, 2);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, 0, &body), &f), MOTE_OK);
+    assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
+    mote_wire_columns(&ci, &r.meta);
+    assert_false(mote_wire_column_next(&ci, &c));
+    mote_wire_cells_init(&cells, &r);
+    assert_true(mote_wire_cell_next(&cells, &v, NULL, NULL));
+    assert_view(v, "z");
+    assert_false(mote_wire_cell_next(&cells, &v, NULL, NULL));
+
+    body.n = 0;
+    b_i32(&body, MOTE_WIRE_RESULT_ROWS);
+    b_i32(&body, 0);
+    b_i32(&body, 1);
+    b_str(&body, "ks1");
+    b_str(&body, "t1");
+    b_str(&body, "v");
+    b_u16(&body, 0x0000);
+    b_str(&body, "org.apache.cassandra.db.marshal.VectorType(org.apache.cassandra.db.marshal.FloatType, 3)");
+    b_i32(&body, 0);
+    s = sent(&w, 3);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, 0, &body), &f), MOTE_OK);
+    assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
+    mote_wire_columns(&ci, &r.meta);
+    assert_true(mote_wire_column_next(&ci, &c));
+    assert_view(c.keyspace, "ks1");
+    assert_view(c.table, "t1");
+    assert_int_equal(c.type_id, 0);
+    mote_cql_type nodes[4];
+    const mote_cql_type *t;
+    assert_int_equal(mote_wire_type(c.type, nodes, 4, NULL, &t), MOTE_OK);
+    assert_int_equal(t->kind, MOTE_CQL_VECTOR);
+    assert_int_equal(t->dim, 3);
+    assert_int_equal(t->fixed, 12);
+    mote_wire_cells_init(&cells, &r);
+    assert_false(mote_wire_cell_next(&cells, &v, NULL, NULL));
+}
+
+static void result_prepared_void_keyspace_schema(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 8, 2048);
+    uint8_t fr[1024];
+    mote_wire_frame f;
+    mote_wire_result r;
+    bb body = {.n = 0};
+    b_i32(&body, MOTE_WIRE_RESULT_PREPARED);
+    b_str(&body, "ID16");
+    /* bind metadata: global spec, 3 markers, pk indexes [2, 0] */
+    b_i32(&body, MOTE_WIRE_META_GLOBAL_SPEC);
+    b_i32(&body, 3);
+    b_i32(&body, 2);
+    b_u16(&body, 2);
+    b_u16(&body, 0);
+    b_str(&body, "ks");
+    b_str(&body, "t");
+    b_str(&body, "a");
+    b_u16(&body, 0x0009);
+    b_str(&body, "b");
+    b_u16(&body, 0x000D);
+    b_str(&body, "c");
+    b_u16(&body, 0x0030);   /* UDT ks.addr {street text, n int} */
+    b_str(&body, "ks");
+    b_str(&body, "addr");
+    b_u16(&body, 2);
+    b_str(&body, "street");
+    b_u16(&body, 0x000D);
+    b_str(&body, "n");
+    b_u16(&body, 0x0009);
+    /* result metadata: none (an INSERT) */
+    b_i32(&body, MOTE_WIRE_META_NO_METADATA);
+    b_i32(&body, 0);
+    int s = sent(&w, 1);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, 0, &body), &f), MOTE_OK);
+    assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
+    assert_int_equal(r.kind, MOTE_WIRE_RESULT_PREPARED);
+    assert_view(r.id, "ID16");
+    assert_int_equal(r.bind.ncols, 3);
+    assert_int_equal(r.bind.npk, 2);
+    assert_int_equal(mote_wire_pk_index(&r.bind, 0), 2);
+    assert_int_equal(mote_wire_pk_index(&r.bind, 1), 0);
+    assert_int_equal(mote_wire_pk_index(&r.bind, 2), -1);
+    assert_int_equal(r.meta.ncols, 0);
+    mote_wire_columns_it ci;
+    mote_wire_column c;
+    mote_wire_columns(&ci, &r.bind);
+    assert_true(mote_wire_column_next(&ci, &c));
+    assert_true(mote_wire_column_next(&ci, &c));
+    assert_true(mote_wire_column_next(&ci, &c));
+    assert_view(c.name, "c");
+    assert_int_equal(c.type_id, 0x0030);
+    mote_cql_type nodes[4];
+    const mote_cql_type *t;
+    size_t used;
+    assert_int_equal(mote_wire_type(c.type, nodes, 2, &used, &t), MOTE_ERR_SPACE);
+    assert_int_equal(used, 3);
+    assert_int_equal(mote_wire_type(c.type, nodes, 4, &used, &t), MOTE_OK);
+    char txt[64];
+    { size_t tn = 0; assert_int_equal(mote_cql_type_format(t, txt, sizeof txt, &tn), MOTE_OK); txt[tn] = 0; }
+    assert_string_equal(txt, "frozen<tuple<text, int>>");
+
+    body.n = 0;
+    b_i32(&body, MOTE_WIRE_RESULT_VOID);
+    s = sent(&w, 2);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, 0, &body), &f), MOTE_OK);
+    assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
+    assert_int_equal(r.kind, MOTE_WIRE_RESULT_VOID);
+
+    body.n = 0;
+    b_i32(&body, MOTE_WIRE_RESULT_SCHEMA_CHANGE);
+    b_str(&body, "CREATED");
+    b_str(&body, "TABLE");
+    b_str(&body, "ks");
+    b_str(&body, "t");
+    s = sent(&w, 3);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, 0, &body), &f), MOTE_OK);
+    assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
+    assert_view(r.change.change, "CREATED");
+    assert_view(r.change.target, "TABLE");
+    assert_view(r.change.keyspace, "ks");
+    assert_view(r.change.name, "t");
+
+    body.n = 0;
+    b_i32(&body, MOTE_WIRE_RESULT_SCHEMA_CHANGE);
+    b_str(&body, "DROPPED");
+    b_str(&body, "FUNCTION");
+    b_str(&body, "ks");
+    b_str(&body, "f");
+    b_u16(&body, 2);
+    b_str(&body, "int");
+    b_str(&body, "text");
+    s = sent(&w, 4);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, 0, &body), &f), MOTE_OK);
+    assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
+    mote_wire_list l;
+    mote_view v;
+    assert_int_equal(mote_wire_strings(&l, r.change.arg_types), MOTE_OK);
+    assert_true(mote_wire_list_next(&l, &v));
+    assert_view(v, "int");
+    assert_true(mote_wire_list_next(&l, &v));
+    assert_view(v, "text");
+
+    body.n = 0;
+    b_i32(&body, MOTE_WIRE_RESULT_SCHEMA_CHANGE);
+    b_str(&body, "CREATED");
+    b_str(&body, "KEYSPACE");
+    b_str(&body, "ks");
+    s = sent(&w, 5);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, 0, &body), &f), MOTE_OK);
+    assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
+    assert_view(r.change.keyspace, "ks");
+    assert_null(r.change.name.ptr);
+
+    body.n = 0;
+    b_i32(&body, 9);   /* unknown kind */
+    s = sent(&w, 6);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, 0, &body), &f), MOTE_OK);
+    assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_ERR_BAD_TYPE);
+    assert_int_equal(mote_wire_parse_error(&f, NULL), MOTE_ERR_TYPE);
+}
+
+static void parse_error_body(int32_t code, const bb *extra, mote_wire_error *e)
+{
+    mote_wire w;
+    setup_wire(&w, 8, 2048);
+    bb body = {.n = 0};
+    b_i32(&body, code);
+    b_str(&body, "msg");
+    if (extra) b_raw(&body, extra->d, extra->n);
+    uint8_t fr[1024];
+    mote_wire_frame f;
+    int s = sent(&w, 1);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_ERROR, 0, &body), &f), MOTE_OK);
+    assert_int_equal(mote_wire_parse_error(&f, e), MOTE_OK);
+    assert_int_equal(e->code, code);
+    assert_view(e->message, "msg");
+    /* every shorter body fails cleanly */
+    for (size_t n = 0; n < f.body.len; n++) {
+        mote_wire_frame g = f;
+        g.body.len = n;
+        mote_wire_error e2;
+        mote_err err = mote_wire_parse_error(&g, &e2);
+        if (n < 4 + 5 || extra) assert_true(err == MOTE_ERR_TRUNCATED || err == MOTE_ERR_BAD_LENGTH);
+    }
+}
+
+static void error_bodies(void **state)
+{
+    (void)state;
+    mote_wire_error e;
+    static const int32_t plain[] = {
+        MOTE_WIRE_E_SERVER, MOTE_WIRE_E_PROTOCOL, MOTE_WIRE_E_BAD_CREDENTIALS,
+        MOTE_WIRE_E_OVERLOADED, MOTE_WIRE_E_IS_BOOTSTRAPPING, MOTE_WIRE_E_TRUNCATE,
+        MOTE_WIRE_E_SYNTAX, MOTE_WIRE_E_UNAUTHORIZED, MOTE_WIRE_E_INVALID, MOTE_WIRE_E_CONFIG,
+        0x7777};
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+        parse_error_body(plain[i], NULL, &e);
+        assert_int_equal(e.consistency, 0);
+        assert_null(e.id.ptr);
+    }
+    bb x = {.n = 0};
+    b_u16(&x, MOTE_WIRE_QUORUM);
+    b_i32(&x, 3);
+    b_i32(&x, 1);
+    parse_error_body(MOTE_WIRE_E_UNAVAILABLE, &x, &e);
+    assert_int_equal(e.consistency, MOTE_WIRE_QUORUM);
+    assert_int_equal(e.required, 3);
+    assert_int_equal(e.alive, 1);
+    assert_true(mote_wire_error_retryable(e.code));
+
+    x.n = 0;
+    b_u16(&x, MOTE_WIRE_ONE);
+    b_i32(&x, 0);
+    b_i32(&x, 1);
+    b_str(&x, "UNLOGGED_BATCH");
+    parse_error_body(MOTE_WIRE_E_WRITE_TIMEOUT, &x, &e);
+    assert_int_equal(e.received, 0);
+    assert_int_equal(e.blockfor, 1);
+    assert_view(e.write_type, "UNLOGGED_BATCH");
+
+    x.n = 0;
+    b_u16(&x, MOTE_WIRE_ALL);
+    b_i32(&x, 2);
+    b_i32(&x, 3);
+    b_u8(&x, 1);
+    parse_error_body(MOTE_WIRE_E_READ_TIMEOUT, &x, &e);
+    assert_int_equal(e.consistency, MOTE_WIRE_ALL);
+    assert_int_equal(e.received, 2);
+    assert_true(e.data_present);
+
+    x.n = 0;
+    b_u16(&x, MOTE_WIRE_ONE);
+    b_i32(&x, 1);
+    b_i32(&x, 2);
+    b_i32(&x, 4);
+    b_u8(&x, 0);
+    parse_error_body(MOTE_WIRE_E_READ_FAILURE, &x, &e);
+    assert_int_equal(e.numfailures, 4);
+    assert_false(e.data_present);
+    assert_false(mote_wire_error_retryable(e.code));
+
+    x.n = 0;
+    b_u16(&x, MOTE_WIRE_ONE);
+    b_i32(&x, 1);
+    b_i32(&x, 2);
+    b_i32(&x, 5);
+    b_str(&x, "SIMPLE");
+    parse_error_body(MOTE_WIRE_E_WRITE_FAILURE, &x, &e);
+    assert_int_equal(e.numfailures, 5);
+    assert_view(e.write_type, "SIMPLE");
+
+    x.n = 0;
+    b_str(&x, "ks");
+    b_str(&x, "fn");
+    b_u16(&x, 1);
+    b_str(&x, "int");
+    parse_error_body(MOTE_WIRE_E_FUNCTION_FAILURE, &x, &e);
+    assert_view(e.keyspace, "ks");
+    assert_view(e.function, "fn");
+    mote_wire_list l;
+    mote_view v;
+    assert_int_equal(mote_wire_strings(&l, e.arg_types), MOTE_OK);
+    assert_true(mote_wire_list_next(&l, &v));
+    assert_view(v, "int");
+
+    x.n = 0;
+    b_str(&x, "ks");
+    b_str(&x, "");
+    parse_error_body(MOTE_WIRE_E_ALREADY_EXISTS, &x, &e);
+    assert_view(e.keyspace, "ks");
+    assert_non_null(e.table.ptr);
+    assert_int_equal(e.table.len, 0);
+
+    x.n = 0;
+    b_str(&x, "\x12\x34");
+    parse_error_body(MOTE_WIRE_E_UNPREPARED, &x, &e);
+    assert_int_equal(e.id.len, 2);
+    assert_memory_equal(e.id.ptr, "\x12\x34", 2);
+    assert_false(mote_wire_error_retryable(e.code));
+    assert_true(mote_wire_error_retryable(MOTE_WIRE_E_OVERLOADED));
+}
+
+static void events(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 8, 1024);
+    uint8_t fr[512];
+    mote_wire_frame f;
+    mote_wire_event ev;
+    bb body = {.n = 0};
+    b_str(&body, "STATUS_CHANGE");
+    b_str(&body, "UP");
+    b_u8(&body, 4);
+    b_raw(&body, "\x7f\x00\x00\x01", 4);
+    b_i32(&body, 9042);
+    assert_int_equal(recv1(&w, fr, frame(fr, -1, MOTE_WIRE_EVENT, 0, &body), &f), MOTE_OK);
+    assert_int_equal(f.stream, -1);
+    assert_int_equal(f.tag, 0);
+    assert_int_equal(mote_wire_parse_event(&f, &ev), MOTE_OK);
+    assert_view(ev.type, "STATUS_CHANGE");
+    assert_view(ev.change, "UP");
+    assert_int_equal(ev.address.len, 4);
+    assert_int_equal(ev.port, 9042);
+
+    body.n = 0;
+    b_str(&body, "TOPOLOGY_CHANGE");
+    b_str(&body, "NEW_NODE");
+    b_u8(&body, 16);
+    b_raw(&body, "0123456789abcdef", 16);
+    b_i32(&body, 1);
+    assert_int_equal(recv1(&w, fr, frame(fr, -1, MOTE_WIRE_EVENT, 0, &body), &f), MOTE_OK);
+    assert_int_equal(mote_wire_parse_event(&f, &ev), MOTE_OK);
+    assert_int_equal(ev.address.len, 16);
+
+    body.n = 0;
+    b_str(&body, "TOPOLOGY_CHANGE");
+    b_str(&body, "NEW_NODE");
+    b_u8(&body, 5);   /* no such address size */
+    b_raw(&body, "01234", 5);
+    b_i32(&body, 1);
+    assert_int_equal(recv1(&w, fr, frame(fr, -1, MOTE_WIRE_EVENT, 0, &body), &f), MOTE_OK);
+    assert_int_equal(mote_wire_parse_event(&f, &ev), MOTE_ERR_BAD_LENGTH);
+
+    body.n = 0;
+    b_str(&body, "SCHEMA_CHANGE");
+    b_str(&body, "UPDATED");
+    b_str(&body, "TYPE");
+    b_str(&body, "ks");
+    b_str(&body, "addr");
+    assert_int_equal(recv1(&w, fr, frame(fr, -1, MOTE_WIRE_EVENT, 0, &body), &f), MOTE_OK);
+    assert_int_equal(mote_wire_parse_event(&f, &ev), MOTE_OK);
+    assert_view(ev.schema.target, "TYPE");
+    assert_view(ev.schema.name, "addr");
+
+    body.n = 0;
+    b_str(&body, "FUTURE_EVENT");
+    b_raw(&body, "\x01\x02\x03", 3);
+    assert_int_equal(recv1(&w, fr, frame(fr, -1, MOTE_WIRE_EVENT, 0, &body), &f), MOTE_OK);
+    assert_int_equal(mote_wire_parse_event(&f, &ev), MOTE_OK);
+    assert_view(ev.type, "FUTURE_EVENT");
+    assert_null(ev.change.ptr);
+
+    /* a non-event on stream -1, an event on a request stream */
+    body.n = 0;
+    assert_int_equal(recv1(&w, fr, frame(fr, -1, MOTE_WIRE_READY, 0, &body), &f),
+                     MOTE_ERR_UNKNOWN_STREAM);
+    int s = sent(&w, 5);
+    b_str(&body, "FUTURE_EVENT");
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_EVENT, 0, &body), &f),
+                     MOTE_ERR_UNKNOWN_STREAM);
+    assert_int_equal(mote_wire_inflight(&w), 1);
+}
+
+/* ---- framing ---- */
+
+/* A 300-byte body with a 64-byte buffer: LIMIT with the header facts, the
+ * body dropped however it arrives, and the next frame read normally. */
+static void oversize_frame_is_skipped(void **state)
+{
+    (void)state;
+    for (size_t chunk = 1; chunk <= 70; chunk += 23) {
+        mote_wire w;
+        setup_wire(&w, 8, 64);
+        int s1 = sent(&w, 41), s2 = sent(&w, 42);
+        uint8_t all[1024];
+        bb big = {.n = 0};
+        b_i32(&big, MOTE_WIRE_RESULT_ROWS);
+        for (int i = 0; i < 74; i++) b_i32(&big, 0x11111111);
+        size_t n = frame(all, (int16_t)s1, MOTE_WIRE_RESULT, 0, &big);
+        bb small = {.n = 0};
+        b_i32(&small, MOTE_WIRE_RESULT_VOID);
+        n += frame(all + n, (int16_t)s2, MOTE_WIRE_RESULT, 0, &small);
+        size_t fed = 0;
+        int limits = 0, oks = 0;
+        mote_wire_frame f;
+        while (fed < n || oks + limits < 2) {
+            size_t c = n - fed < chunk ? n - fed : chunk;
+            fed += mote_wire_feed(&w, all + fed, c);
+            for (;;) {
+                mote_err e = mote_wire_next(&w, &f);
+                if (e == MOTE_ERR_NEED_MORE) break;
+                if (e == MOTE_ERR_LIMIT) {
+                    limits++;
+                    assert_int_equal(f.stream, s1);
+                    assert_int_equal(f.tag, 41);
+                    assert_int_equal(f.length, 300);
+                    assert_int_equal(f.opcode, MOTE_WIRE_RESULT);
+                    assert_null(f.body.ptr);
+                    continue;
+                }
+                assert_int_equal(e, MOTE_OK);
+                oks++;
+                assert_int_equal(f.tag, 42);
+                mote_wire_result r;
+                assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
+                assert_int_equal(r.kind, MOTE_WIRE_RESULT_VOID);
+            }
+            if (fed == n && oks + limits < 2) fail_msg("frames lost at chunk %zu", chunk);
+        }
+        assert_int_equal(limits, 1);
+        assert_int_equal(oks, 1);
+        assert_int_equal(mote_wire_inflight(&w), 0);
+    }
+}
+
+static void bad_headers_are_sticky(void **state)
+{
+    (void)state;
+    static const char *bad[] = {
+        "83 00 0000 02 00000000",      /* v3 response */
+        "04 00 0000 02 00000000",      /* a request */
+        "84 00 0000 02 10000001",      /* body over 256 MiB */
+        "84 00 fffe 02 00000000",      /* negative stream other than -1 */
+    };
+    for (size_t i = 0; i < 4; i++) {
+        mote_wire w;
+        setup_wire(&w, 8, 64);
+        uint8_t fr[16];
+        size_t n = unhex(bad[i], fr);
+        mote_wire_frame f;
+        assert_int_equal(recv1(&w, fr, n, &f), MOTE_ERR_PROTOCOL);
+        assert_int_equal(mote_wire_next(&w, &f), MOTE_ERR_PROTOCOL);
+    }
+    mote_wire w;
+    setup_wire(&w, 8, 64);
+    mote_wire_frame f;
+    assert_int_equal(mote_wire_next(&w, &f), MOTE_ERR_NEED_MORE);
+    assert_int_equal(mote_wire_next(NULL, &f), MOTE_ERR_INVALID);
+}
+
+/* Build a stream of every kind of response, feed it in one piece and one
+ * byte at a time: the same frames come out. */
+static size_t stream_of_frames(mote_wire *w, uint8_t *all)
+{
+    size_t n = 0;
+    bb body = {.n = 0};
+    n += frame(all + n, (int16_t)sent(w, 1), MOTE_WIRE_READY, 0, &body);
+    b_i32(&body, MOTE_WIRE_RESULT_ROWS);
+    b_i32(&body, MOTE_WIRE_META_GLOBAL_SPEC);
+    b_i32(&body, 1);
+    b_str(&body, "k");
+    b_str(&body, "t");
+    b_str(&body, "c");
+    b_u16(&body, 0x0022);
+    b_u16(&body, 0x0002);
+    b_i32(&body, 2);
+    b_bytes(&body, "12345678", 8);
+    b_bytes(&body, NULL, -1);
+    n += frame(all + n, (int16_t)sent(w, 2), MOTE_WIRE_RESULT, 0, &body);
+    body.n = 0;
+    b_i32(&body, MOTE_WIRE_E_SYNTAX);
+    b_str(&body, "line 1:0 no viable alternative");
+    n += frame(all + n, (int16_t)sent(w, 3), MOTE_WIRE_ERROR, 0, &body);
+    body.n = 0;
+    b_str(&body, "STATUS_CHANGE");
+    b_str(&body, "DOWN");
+    b_u8(&body, 4);
+    b_raw(&body, "\x0a\x00\x00\x01", 4);
+    b_i32(&body, 9042);
+    n += frame(all + n, -1, MOTE_WIRE_EVENT, 0, &body);
+    return n;
+}
+
+static void byte_at_a_time_gives_the_same_frames(void **state)
+{
+    (void)state;
+    for (size_t rxcap = 64; rxcap <= 4096; rxcap *= 64) {
+        mote_wire w;
+        setup_wire(&w, 8, rxcap);
+        uint8_t all[1024];
+        size_t n = stream_of_frames(&w, all);
+        size_t frames = 0;
+        uint64_t tags = 0;
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(mote_wire_feed(&w, all + i, 1), 1);
+            mote_wire_frame f;
+            mote_err e;
+            while ((e = mote_wire_next(&w, &f)) == MOTE_OK) {
+                frames++;
+                tags += f.tag;
+                if (f.opcode == MOTE_WIRE_RESULT) {
+                    mote_wire_result r;
+                    assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
+                    assert_int_equal(r.nrows, 2);
+                } else if (f.opcode == MOTE_WIRE_ERROR) {
+                    mote_wire_error er;
+                    assert_int_equal(mote_wire_parse_error(&f, &er), MOTE_OK);
+                    assert_int_equal(er.code, MOTE_WIRE_E_SYNTAX);
+                } else if (f.opcode == MOTE_WIRE_EVENT) {
+                    mote_wire_event ev;
+                    assert_int_equal(mote_wire_parse_event(&f, &ev), MOTE_OK);
+                    assert_view(ev.change, "DOWN");
+                }
+            }
+            assert_int_equal(e, MOTE_ERR_NEED_MORE);
+        }
+        assert_int_equal(frames, 4);
+        assert_int_equal(tags, 6);
+        /* zero-copy receive path gives the same */
+        setup_wire(&w, 8, rxcap);
+        n = stream_of_frames(&w, all);
+        size_t fed = 0;
+        frames = 0;
+        while (fed < n) {
+            size_t avail;
+            uint8_t *p = mote_wire_recv_space(&w, &avail);
+            assert_true(avail > 0);
+            size_t c = avail < 7 ? avail : 7;
+            if (c > n - fed) c = n - fed;
+            memcpy(p, all + fed, c);
+            mote_wire_recv_commit(&w, c);
+            fed += c;
+            mote_wire_frame f;
+            while (mote_wire_next(&w, &f) == MOTE_OK) frames++;
+        }
+        assert_int_equal(frames, 4);
+    }
+}
+
+/* Every truncation of every body, and hostile counts: an error, never a
+ * read outside the body (ASan build). */
+static void hostile_bodies(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 8, 4096);
+    uint8_t all[1024];
+    size_t n = stream_of_frames(&w, all);
+    for (size_t at = 0; at < n;) {
+        uint32_t len = mote_be_load32(all + at + 5);
+        uint8_t op = all[at + 4];
+        for (uint32_t cut = 0; cut < len; cut++) {
+            /* copy into an exact-size heap block so ASan sees overreads */
+            uint8_t *body = malloc(cut ? cut : 1);
+            memcpy(body, all + at + 9, cut);
+            mote_wire_frame f;
+            memset(&f, 0, sizeof f);
+            f.opcode = op;
+            f.body.ptr = body;
+            f.body.len = cut;
+            mote_wire_result r;
+            mote_wire_error e;
+            mote_wire_event ev;
+            mote_err err = op == MOTE_WIRE_RESULT ? mote_wire_parse_result(&f, &r)
+                         : op == MOTE_WIRE_ERROR  ? mote_wire_parse_error(&f, &e)
+                         : op == MOTE_WIRE_EVENT  ? mote_wire_parse_event(&f, &ev)
+                                                  : MOTE_ERR_TRUNCATED;
+            if (op != MOTE_WIRE_READY) assert_int_not_equal(err, MOTE_OK);
+            free(body);
+        }
+        at += 9 + len;
+    }
+    /* counts far beyond the body */
+    static const char *hostile[] = {
+        "00000002 00000000 7fffffff 00000000",              /* 2^31-1 columns, no specs */
+        "00000002 00000004 00000002 7fffffff",              /* no metadata: 2 cols x 2^31-1 rows */
+        "00000002 00000004 00000001 00000001 00000005 41",   /* cell longer than the body */
+        "00000002 00000004 ffffffff",                       /* negative column count */
+        "00000002 00000004 00000001 ffffffff",              /* negative rows */
+        "00000002 00000002 00000000 7ffffff0",              /* paging state past the end */
+        "00000004 0000 00000000 00000000 7fffffff",         /* 2^31-1 pk indexes */
+        "00000004 0000 00000000 00000000 ffffffff",         /* negative pk count */
+        "00000002 00000001 00000001 0001 6b 0001 74 0001 63 0031 ffff", /* tuple of 65535 */
+        "00000002 00000001 00000001 0001 6b 0001 74 0001 63 0077",      /* unknown option */
+        "00000005 0007 43524541544544",                      /* schema change cut short */
+    };
+    static const mote_err want[] = {
+        MOTE_ERR_BAD_LENGTH, MOTE_ERR_BAD_LENGTH, MOTE_ERR_TRUNCATED, MOTE_ERR_BAD_LENGTH,
+        MOTE_ERR_BAD_LENGTH, MOTE_ERR_TRUNCATED, MOTE_ERR_BAD_LENGTH, MOTE_ERR_BAD_LENGTH,
+        MOTE_ERR_BAD_LENGTH, MOTE_ERR_BAD_TYPE, MOTE_ERR_TRUNCATED};
+    for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+        uint8_t body[256];
+        mote_wire_frame f;
+        memset(&f, 0, sizeof f);
+        f.opcode = MOTE_WIRE_RESULT;
+        f.body.ptr = body;
+        f.body.len = unhex(hostile[i], body);
+        mote_wire_result r;
+        mote_err e = mote_wire_parse_result(&f, &r);
+        if (e != want[i]) fail_msg("case %zu: %s", i, mote_err_name(e));
+    }
+    /* option nesting deeper than the limit: list<list<...<int>>> */
+    bb body = {.n = 0};
+    b_i32(&body, MOTE_WIRE_RESULT_ROWS);
+    b_i32(&body, MOTE_WIRE_META_GLOBAL_SPEC);
+    b_i32(&body, 1);
+    b_str(&body, "k");
+    b_str(&body, "t");
+    b_str(&body, "c");
+    for (int i = 0; i < 40; i++) b_u16(&body, 0x0020);
+    b_u16(&body, 0x0009);
+    b_i32(&body, 0);
+    mote_wire_frame f;
+    memset(&f, 0, sizeof f);
+    f.opcode = MOTE_WIRE_RESULT;
+    f.body.ptr = body.d;
+    f.body.len = body.n;
+    mote_wire_result r;
+    assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_ERR_DEPTH);
+    /* within the result limit, beyond the type limit: parsed, type refused */
+    body.n = 0;
+    b_i32(&body, MOTE_WIRE_RESULT_ROWS);
+    b_i32(&body, MOTE_WIRE_META_GLOBAL_SPEC);
+    b_i32(&body, 1);
+    b_str(&body, "k");
+    b_str(&body, "t");
+    b_str(&body, "c");
+    for (int i = 0; i < 12; i++) b_u16(&body, 0x0020);
+    b_u16(&body, 0x0009);
+    b_i32(&body, 0);
+    f.body.len = body.n;
+    assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
+    mote_wire_columns_it ci;
+    mote_wire_column c;
+    mote_wire_columns(&ci, &r.meta);
+    assert_true(mote_wire_column_next(&ci, &c));
+    mote_cql_type nodes[32];
+    const mote_cql_type *t;
+    assert_int_equal(mote_wire_type(c.type, nodes, 32, NULL, &t), MOTE_ERR_DEPTH);
+    assert_null(t);
+    /* a string list whose count outruns it */
+    mote_wire_list l;
+    mote_view raw = {(const uint8_t *)"\x00\x05\x00\x01x", 5};
+    assert_int_equal(mote_wire_strings(&l, raw), MOTE_ERR_BAD_LENGTH);
+}
+
+static void option_types(void **state)
+{
+    (void)state;
+    static const struct { const char *hex; const char *text; } cases[] = {
+        {"0001", "ascii"}, {"0002", "bigint"}, {"0003", "blob"}, {"0004", "boolean"},
+        {"0005", "counter"}, {"0006", "decimal"}, {"0007", "double"}, {"0008", "float"},
+        {"0009", "int"}, {"000b", "timestamp"}, {"000c", "uuid"}, {"000d", "text"},
+        {"000e", "varint"}, {"000f", "timeuuid"}, {"0010", "inet"}, {"0011", "date"},
+        {"0012", "time"}, {"0013", "smallint"}, {"0014", "tinyint"}, {"0015", "duration"},
+        {"0022 0020 0009", "set<list<int>>"},
+        {"0031 0003 0009 000d 0021 0001 0002", "tuple<int, text, map<ascii, bigint>>"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t opt[128];
+        mote_view v = {opt, unhex(cases[i].hex, opt)};
+        mote_cql_type nodes[8];
+        const mote_cql_type *t;
+        assert_int_equal(mote_wire_type(v, nodes, 8, NULL, &t), MOTE_OK);
+        char txt[64];
+        { size_t tn = 0; assert_int_equal(mote_cql_type_format(t, txt, sizeof txt, &tn), MOTE_OK); txt[tn] = 0; }
+        assert_string_equal(txt, cases[i].text);
+    }
+    /* DurationType as a custom class, as v4 sends it */
+    static const char cls[] = "org.apache.cassandra.db.marshal.DurationType";
+    uint8_t opt[128];
+    mote_be_store16(opt, 0);
+    mote_be_store16(opt + 2, sizeof cls - 1);
+    memcpy(opt + 4, cls, sizeof cls - 1);
+    mote_view v = {opt, 4 + sizeof cls - 1};
+    mote_cql_type nodes[8];
+    const mote_cql_type *t;
+    assert_int_equal(mote_wire_type(v, nodes, 8, NULL, &t), MOTE_OK);
+    assert_int_equal(t->kind, MOTE_CQL_DURATION);
+    /* a list of a custom type: the custom subtree is linked as the child */
+    static const char vec[] = "VectorType(FloatType, 2)";
+    mote_be_store16(opt, 0x20);
+    mote_be_store16(opt + 2, 0);
+    mote_be_store16(opt + 4, sizeof vec - 1);
+    memcpy(opt + 6, vec, sizeof vec - 1);
+    v.len = 6 + sizeof vec - 1;
+    size_t used;
+    assert_int_equal(mote_wire_type(v, nodes, 8, &used, &t), MOTE_OK);
+    assert_int_equal(used, 3);
+    char txt[64];
+    { size_t tn = 0; assert_int_equal(mote_cql_type_format(t, txt, sizeof txt, &tn), MOTE_OK); txt[tn] = 0; }
+    assert_string_equal(txt, "list<vector<float, 2>>");
+    /* unknown class, unknown id, empty tuple, cut short */
+    mote_be_store16(opt + 4, 3);
+    memcpy(opt + 6, "Foo", 3);
+    v.len = 9;
+    assert_int_equal(mote_wire_type(v, nodes, 8, NULL, &t), MOTE_ERR_BAD_TYPE);
+    uint8_t o2[8];
+    v.ptr = o2;
+    v.len = unhex("000a", o2);
+    assert_int_equal(mote_wire_type(v, nodes, 8, NULL, &t), MOTE_ERR_BAD_TYPE);
+    v.len = unhex("0031 0000", o2);
+    assert_int_equal(mote_wire_type(v, nodes, 8, NULL, &t), MOTE_ERR_BAD_TYPE);
+    v.len = unhex("0021 0009", o2);
+    assert_int_equal(mote_wire_type(v, nodes, 8, NULL, &t), MOTE_ERR_TRUNCATED);
+    assert_int_equal(mote_wire_type(v, nodes, 8, NULL, NULL), MOTE_ERR_INVALID);
+}
+
+/* ---- tokens ---- */
+
+static void murmur3_tokens_match_the_driver(void **state)
+{
+    (void)state;
+    const char *dir = getenv("MOTE_TEST_DATA");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/wire_tokens.tsv", dir ? dir : "tests/data");
+    FILE *fp = fopen(path, "r");
+    if (!fp) fail_msg("cannot open %s", path);
+    static char line[4096];
+    static uint8_t key[2048];
+    size_t single = 0, composite = 0;
+    while (fgets(line, sizeof line, fp)) {
+        char *tab = strchr(line, '\t');
+        assert_non_null(tab);
+        *tab = 0;
+        int64_t want = strtoll(tab + 1, NULL, 10);
+        mote_view parts[8];
+        size_t np = 0, kn = 0;
+        char *h = line;
+        for (;;) {
+            char *comma = strchr(h, ',');
+            if (comma) *comma = 0;
+            size_t n = unhex(h, key + kn);
+            parts[np].ptr = key + kn;
+            parts[np].len = n;
+            np++;
+            kn += n;
+            if (!comma) break;
+            h = comma + 1;
+        }
+        int64_t got;
+        assert_int_equal(mote_wire_token_parts(parts, np, &got), MOTE_OK);
+        if (got != want) fail_msg("token of %s: %lld, want %lld", line, (long long)got, (long long)want);
+        if (np == 1) {
+            assert_true(mote_wire_token(parts[0].ptr, parts[0].len) == want);
+            single++;
+        } else {
+            composite++;
+        }
+    }
+    fclose(fp);
+    assert_int_equal(single, 1000);
+    assert_int_equal(composite, 200);
+    /* an empty key is the partitioner's minimum token */
+    assert_true(mote_wire_token("", 0) == INT64_MIN);
+    mote_view p[2] = {{(const uint8_t *)"a", 1}, {NULL, 70000}};
+    int64_t t;
+    assert_int_equal(mote_wire_token_parts(p, 2, &t), MOTE_ERR_INVALID);
+    static uint8_t big[70000];
+    p[1].ptr = big;
+    assert_int_equal(mote_wire_token_parts(p, 2, &t), MOTE_ERR_OVERFLOW);
+    assert_int_equal(mote_wire_token_parts(p, 0, &t), MOTE_ERR_INVALID);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(startup_and_options_frames),
+        cmocka_unit_test(auth_frames),
+        cmocka_unit_test(prepare_frame),
+        cmocka_unit_test(query_frames),
+        cmocka_unit_test(execute_frames),
+        cmocka_unit_test(batch_frames),
+        cmocka_unit_test(encoder_errors_leave_no_trace),
+        cmocka_unit_test(stream_ids_run_out_and_come_back),
+        cmocka_unit_test(responses_match_out_of_order),
+        cmocka_unit_test(ready_authenticate_auth_supported),
+        cmocka_unit_test(frame_prefixes),
+        cmocka_unit_test(result_rows),
+        cmocka_unit_test(result_prepared_void_keyspace_schema),
+        cmocka_unit_test(error_bodies),
+        cmocka_unit_test(events),
+        cmocka_unit_test(oversize_frame_is_skipped),
+        cmocka_unit_test(bad_headers_are_sticky),
+        cmocka_unit_test(byte_at_a_time_gives_the_same_frames),
+        cmocka_unit_test(hostile_bodies),
+        cmocka_unit_test(option_types),
+        cmocka_unit_test(murmur3_tokens_match_the_driver),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
