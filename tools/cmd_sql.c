@@ -67,11 +67,12 @@ static int parse_dialect(const char *s, mote_scan_dialect *d)
  * The writer is the CLI's cost (the scanner under it runs several GB/s), so
  * it fills its own buffer instead of going through stdio per byte: text is
  * checked for UTF-8 and escaped eight bytes at a time, and only the words
- * that hold a byte needing attention are walked byte by byte. 64 KiB is as
+ * that hold a byte needing attention are walked byte by byte. 32 KiB is as
  * fast as 1 MiB here (measured) and keeps the process near the longest
- * statement in memory. */
+ * statement in memory (the RSS check allows the longest statement + 2 MiB,
+ * and libc, libm and the binary take about 1.3 MiB of that). */
 
-enum { OUT_CAP = 1u << 16 };
+enum { OUT_CAP = 1u << 15 };
 
 typedef struct out_buf {
     uint8_t *p;
