@@ -10,11 +10,15 @@
 //   records a record stream for the `lines` dialect: line-protocol-like
 //          records with quoted strings, escapes and now and then a raw
 //          newline inside quotes; ~4 MiB in 64 KiB chunks.
+//   pgdump a pg_dump plain script (postgres dialect): SET statements,
+//          CREATE TABLE, COPY ... FROM stdin blocks of tab-separated rows
+//          with \N and backslash escapes, each row a token; ~8 MiB in
+//          64 KiB chunks.
 // Variants:
 //   mote             mote_scanner, mysql dialect
 //   portable         the same scanner built with MOTE_NO_SIMD (scan_portable.c):
 //                    the portable C path, where "mote" may use SSE2
-//   memchr           memchr for ';' ('\n' for records) over the same bytes:
+//   memchr           memchr for ';' ('\n' for records and pgdump) over the same bytes:
 //                    the physical limit
 //   rescan           the motivating case's "before": on every 4 KiB chunk the
 //                    split re-runs over the whole buffered text from its start
@@ -155,13 +159,45 @@ std::string gen_records()
     return s;
 }
 
+std::string gen_pgdump()
+{
+    Rng r;
+    std::string s = "--\n-- PostgreSQL database dump\n--\n\n\\restrict k3y\n\n"
+                    "SET statement_timeout = 0;\nSET client_encoding = 'UTF8';\n"
+                    "SET standard_conforming_strings = on;\n"
+                    "SELECT pg_catalog.set_config('search_path', '', false);\n";
+    static const char *const texts[] = {"alpha", "it's", "tab\\there", "back\\\\slash", "\\N",
+                                        "line\\nbreak", "O'Brien; x", "zeta"};
+    for (int t = 0; s.size() < (8u << 20); t++) {
+        char head[512];
+        snprintf(head, sizeof head,
+                 "\n--\n-- Name: t%d; Type: TABLE; Schema: public; Owner: u\n--\n\n"
+                 "CREATE TABLE public.t%d (\n    id integer NOT NULL,\n    name text,\n"
+                 "    price numeric(10,2),\n    created timestamp without time zone\n);\n\n"
+                 "COPY public.t%d (id, name, price, created) FROM stdin;\n",
+                 t, t, t);
+        s += head;
+        for (int row = 0; row < 4000; row++) {
+            char buf[256];
+            snprintf(buf, sizeof buf, "%u\t%s %u\t%u.%02u\t2024-%02u-%02u 12:%02u:00\n",
+                     r.next() % 1000000, texts[r.next() % 8], r.next() % 1000, r.next() % 10000,
+                     r.next() % 100, 1 + r.next() % 12, 1 + r.next() % 28, r.next() % 60);
+            s += buf;
+        }
+        s += "\\.\n\n";
+    }
+    s += "\\unrestrict k3y\n";
+    return s;
+}
+
 const std::string &input(int which)
 {
     static const std::string dump = gen_dump();
     static const std::string quotes = gen_quotes();
     static const std::string big = gen_big();
     static const std::string records = gen_records();
-    return which == 0 ? dump : which == 1 ? quotes : which == 2 ? big : records;
+    static const std::string pgdump = gen_pgdump();
+    return which == 0 ? dump : which == 1 ? quotes : which == 2 ? big : which == 3 ? records : pgdump;
 }
 
 size_t chunk_of(int which) { return which == 2 ? 4096 : 65536; }
@@ -191,7 +227,7 @@ void BM_mote(benchmark::State &state, int which, const ScanApi *api)
         mote_buf carry;
         must(mote_buf_init_pool(&carry, &pool, 0));
         mote_scan_config cfg;
-        mote_scan_config_init(&cfg, which == 3 ? MOTE_SCAN_LINES : MOTE_SCAN_MYSQL);
+        mote_scan_config_init(&cfg, which == 3 ? MOTE_SCAN_LINES : which == 4 ? MOTE_SCAN_POSTGRES : MOTE_SCAN_MYSQL);
         mote_scanner sc;
         api->init(&sc, &cfg, &carry);
         mote_scan_token tok;
@@ -217,7 +253,7 @@ void BM_mote(benchmark::State &state, int which, const ScanApi *api)
 void BM_memchr(benchmark::State &state, int which)
 {
     const std::string &in = input(which);
-    const int delim = which == 3 ? '\n' : ';';
+    const int delim = which >= 3 ? '\n' : ';';
     size_t count = 0;
     for (auto _ : state) {
         const char *p = in.data(), *end = p + in.size();
@@ -327,14 +363,14 @@ void BM_sqlite3_complete(benchmark::State &state, int which)
 
 void register_all()
 {
-    const char *cases[] = {"dump", "quotes", "big", "records"};
-    for (int w = 0; w < 4; w++) {
+    const char *cases[] = {"dump", "quotes", "big", "records", "pgdump"};
+    for (int w = 0; w < 5; w++) {
         std::string c = std::string("scan/") + cases[w] + "/";
         benchmark::RegisterBenchmark((c + "mote").c_str(), BM_mote, w, &library_api);
         benchmark::RegisterBenchmark((c + "portable").c_str(), BM_mote, w, &portable_api);
         benchmark::RegisterBenchmark((c + "memchr").c_str(), BM_memchr, w);
         if (w == 3) benchmark::RegisterBenchmark((c + "byteloop").c_str(), BM_byteloop, w);
-        else benchmark::RegisterBenchmark((c + "rescan").c_str(), BM_rescan, w);
+        else if (w < 3) benchmark::RegisterBenchmark((c + "rescan").c_str(), BM_rescan, w);
 #ifdef HAVE_SQLITE
         if (w == 0) benchmark::RegisterBenchmark((c + "sqlite3_complete").c_str(), BM_sqlite3_complete, w);
 #endif

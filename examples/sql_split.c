@@ -1,7 +1,8 @@
 /*
  * sql_split.c - the skeleton of a SQL importer: split a script (mysql
  * dialect, DELIMITER commands honoured) into statements with the pull API and
- * print each with its line number. A statement longer than --max is reported
+ * print each with its line number (client commands marked as such, a last
+ * statement cut off by the end of the input flagged). A statement longer than --max is reported
  * and skipped; the import goes on with the next one.
  *
  *   sql_split [--max BYTES] [--chunk BYTES] [FILE|-]
@@ -115,9 +116,17 @@ int main(int argc, char **argv)
             errors++;
             continue;
         }
+        /* DELIMITER lines come as client commands: the scanner has
+         * already applied them; an importer does not send them */
+        if (tok.kind == MOTE_SCAN_COMMAND) {
+            printf("%llu: (client command) %.*s\n", (unsigned long long)tok.pos.line,
+                   (int)tok.text.len, (const char *)tok.text.ptr);
+            continue;
+        }
         statements++;
-        printf("%llu: %.*s\n", (unsigned long long)tok.pos.line, (int)tok.text.len,
-               (const char *)tok.text.ptr);
+        printf("%llu: %.*s%s\n", (unsigned long long)tok.pos.line, (int)tok.text.len,
+               (const char *)tok.text.ptr,
+               (tok.flags & MOTE_SCAN_TOK_TERMINATED) ? "" : "  (no delimiter: input ended)");
         if (ferror(stdout)) { /* a full disk or a closed pipe: stop, say so */
             fprintf(stderr, "sql_split: stdout: %s\n", strerror(errno ? errno : EIO));
             return 2;

@@ -1,6 +1,7 @@
 /*
  * fuzz_scan_sqlite - the sqlite dialect against SQLite's own
- * sqlite3_complete(): the first statement (blank ones included) ends exactly
+ * sqlite3_complete(): the first statement (blank and comment-only ones
+ * included; leading comments split off a statement are skipped) ends exactly
  * at the shortest prefix SQLite calls complete, and if the scanner finds no
  * delimiter-ended statement, no prefix is complete.
  *
@@ -10,6 +11,7 @@
  * identifier.
  */
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     mote_scan_config cfg;
     mote_scan_config_init(&cfg, MOTE_SCAN_SQLITE);
-    cfg.flags = MOTE_SCAN_KEEP_BLANK;
+    /* comment-only statements are statements to sqlite3_complete() */
+    cfg.flags = MOTE_SCAN_KEEP_BLANK | MOTE_SCAN_KEEP_COMMENTS;
     uint8_t *mem = malloc(n + 1);
     mote_buf b;
     if (mote_buf_init_fixed(&b, mem, n + 1) != MOTE_OK) abort(); /* malloc failed */
@@ -45,10 +48,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (mote_scan_init(&sc, &cfg, &b) != MOTE_OK) abort();
     mote_scan_token tok;
     mote_scan_feed(&sc, data, n);
-    mote_err e = mote_scan_next(&sc, &tok);
-    if (e == MOTE_ERR_NEED_MORE) {
-        mote_scan_finish(&sc);
+    mote_err e;
+    bool fin = false;
+    for (;;) {
         e = mote_scan_next(&sc, &tok);
+        if (e == MOTE_ERR_NEED_MORE && !fin) {
+            mote_scan_finish(&sc);
+            fin = true;
+            continue;
+        }
+        /* leading comments split off the first statement end at no ';' */
+        if (e == MOTE_OK && tok.kind == MOTE_SCAN_COMMENT &&
+            (tok.pos.offset + tok.text.len >= n || data[tok.pos.offset + tok.text.len] != ';'))
+            continue;
+        break;
     }
     size_t end = 0; /* 0: no complete prefix */
     if (e == MOTE_OK && (tok.flags & MOTE_SCAN_TOK_DELIM)) {

@@ -84,8 +84,13 @@ enum {
     S_LINE,      /* line comment */
     S_ESC,       /* after an escape byte outside quotes */
     S_DTAG,      /* postgres: reading $tag$ */
+    S_XSTAR,     /* mysql, inside an executable comment: saw '*' */
+    S_CSKIP,     /* postgres: the rest of a COPY ... FROM STDIN line */
+    S_COPY,      /* postgres: a COPY data line */
     /* at_eof() tests these by range: open comments, then open quotes, then
-     * an unfinished DELIMITER command */
+     * an unfinished command line */
+    S_XOPEN,     /* mysql: saw slash-star: an executable comment if '!' follows */
+    S_XM,        /* ... saw slash-star-M */
     S_BLOCK,     /* block comment */
     S_BSTAR,     /* block comment, saw '*' */
     S_BSLASH,    /* nested block comment, saw '/' */
@@ -95,16 +100,46 @@ enum {
     S_DMATCH,    /* postgres: matching the closing $tag$ */
     S_DCMD_WS,   /* mysql DELIMITER: blanks before the argument */
     S_DCMD_ARG,
-    S_DCMD_REST  /* rest of the DELIMITER line, ignored */
+    S_DCMD_REST, /* rest of the DELIMITER line, ignored */
+    S_PCMD       /* postgres: a psql meta-command line */
 };
 
 /* States in which the delimiter is matched. */
 #define KMP_STATES                                                                          \
     ((1u << S_LEAD) | (1u << S_HEAD) | (1u << S_NORMAL) | (1u << S_DASH) | (1u << S_DASH2) | \
-     (1u << S_SLASH) | (1u << S_DTAG))
+     (1u << S_SLASH) | (1u << S_DTAG) | (1u << S_XSTAR))
 
-/* run() results */
-enum { R_LIMIT, R_END, R_CMD };
+/* run() results; at_end() also takes R_EOL_EOF (a command line ended by the
+ * end of input) */
+enum { R_LIMIT, R_END, R_LINE, R_SPLIT, R_EOL_EOF };
+
+/* sc->slow: reasons the skip loops of ordinary text stop at every byte */
+enum {
+    SL_LEAD = 1,  /* no code byte yet: comments and commands are told apart */
+    SL_WORDS = 2, /* the statement's words matter (first word, COPY, CREATE, SET) */
+    SL_XC = 4,    /* mysql executable comment: '*' may close it */
+    SL_LIT = 8    /* a SET statement's literal: its bytes matter too */
+};
+
+/* sc->wcls: what the statement's first word made of it */
+enum { WC_NONE, WC_FIRST, WC_COPY, WC_CREATE, WC_SET, WC_RESET };
+
+/* sc->mode bits: the config flags of the same meaning */
+#define MODE_NBE MOTE_SCAN_NO_BACKSLASH_ESCAPES
+#define MODE_NONSTD MOTE_SCAN_PG_NONSTANDARD_STRINGS
+
+/* The words the scanner acts on, length-prefixed, and their numbers. */
+static const char keywords[] =
+    "\4copy\6create\3set\5reset\4from\5stdin\5begin\4case\3end\10function\11procedure"
+    "\2or\7replace\7session\5local\10sql_mode\12@@sql_mode\22@@session.sql_mode"
+    "\20@@local.sql_mode\33standard_conforming_strings\2to\7default\3all\2on\4true\3yes"
+    "\3off\5false\2no";
+enum {
+    K_COPY, K_CREATE, K_SET, K_RESET, K_FROM, K_STDIN, K_BEGIN, K_CASE, K_END, K_FUNCTION,
+    K_PROCEDURE, K_OR, K_REPLACE, K_SESSION, K_LOCAL, K_SQL_MODE, K_AT_SQL_MODE,
+    K_AT_SESSION_SQL_MODE, K_AT_LOCAL_SQL_MODE, K_SCS, K_TO, K_DEFAULT, K_ALL, K_ON, K_TRUE,
+    K_YES, K_OFF, K_FALSE, K_NO, K_NONE
+};
 
 /* sqlite3_complete() tokens and its transition table (a fact of SQLite's
  * behaviour: states INVALID START NORMAL EXPLAIN CREATE TRIGGER SEMI END). */
@@ -266,6 +301,8 @@ static void build_cls(mote_scanner *sc)
         {'*', MOTE_SCAN_COMMENT_BLOCK, C_BLOCK},
         {'/', MOTE_SCAN_COMMENT_BLOCK | MOTE_SCAN_COMMENT_NESTED, C_BLOCK},
         {'$', DOLLAR_QUOTES, C_NORM},
+        {'(', DOLLAR_QUOTES, C_NORM}, /* postgres counts parentheses */
+        {')', DOLLAR_QUOTES, C_NORM},
         {'$', 0, C_DOLLAR},
         {'\n', 0, 0xff},
         {'\r', 0, 0xff},
@@ -316,9 +353,45 @@ static MOTE_SMALL_NOINLINE void set_pos(const mote_scanner *sc, mote_pos *p, siz
     p->column = p->offset - sc->line_start + 1;
 }
 
+static bool keep_comments(const mote_scanner *sc)
+{
+    return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop;
+}
+
+/* The escape bytes of the quotes that sql_mode / standard_conforming_strings
+ * decide (mysql ' and ", postgres ''). */
+static void apply_mode(mote_scanner *sc)
+{
+    if (sc->dialect == MOTE_SCAN_MYSQL)
+        sc->q_esc[0] = sc->q_esc[1] = (sc->mode & MODE_NBE) ? -1 : '\\';
+    else if (sc->dialect == MOTE_SCAN_POSTGRES)
+        sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : -1;
+}
+
 static void reset_token(mote_scanner *sc)
 {
+    const bool words = sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES;
     sc->state = sc->trim ? S_LEAD : (sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
+    sc->kind = 0;
+    sc->cmt = sc->cdrop = sc->split = sc->xc = 0;
+    /* with no comment styles nothing can be comment-only */
+    sc->lead = (sc->comments & 0x0fu) != 0;
+    sc->wcls = words ? WC_FIRST : WC_NONE;
+    sc->wst = sc->idn = 0;
+    memset(sc->ids, 0, sizeof sc->ids);
+    sc->pdepth = sc->bdepth = 0;
+    sc->slow = (uint8_t)((sc->lead ? SL_LEAD : 0) | (words ? SL_WORDS : 0));
+    sc->mode_next = sc->mode;
+    if (sc->copy >= 2) {
+        /* COPY data: the rest of the COPY line, then one token per line */
+        sc->state = sc->copy == 2 ? S_CSKIP : S_COPY;
+        sc->copy = 3;
+        sc->kind = MOTE_SCAN_COPY_DATA;
+        sc->lead = sc->slow = 0;
+        sc->wcls = WC_NONE;
+    } else {
+        sc->copy = 0;
+    }
     sc->wlen = 0;
     sc->trig = sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
     sc->km = 0;
@@ -382,6 +455,8 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
         sc->q_esc[k] = (int16_t)e;
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
+    sc->mode = (uint8_t)(cfg->flags & (MODE_NBE | MODE_NONSTD));
+    apply_mode(sc);
     if (!d) {
         d = (const uint8_t *)";";
         dn = 1;
@@ -871,7 +946,7 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
 static MOTE_ALWAYS_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
 {
     return sc->blk && lim - i >= 64 && sc->base + i >= sc->blk_resume && TRIG_SKIP(sc->trig) &&
-           !(sc->cr && sc->base + i == sc->line_start);
+           !sc->slow && !(sc->cr && sc->base + i == sc->line_start);
 }
 
 /*
@@ -921,7 +996,8 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
         }
         i++;
         sc->state = S_NORMAL;
-        if (!TRIG_SKIP(sc->trig)) return i;
+        /* (and where words, comments or '*' matter: see sc->slow) */
+        if (!TRIG_SKIP(sc->trig) || sc->slow) return i;
     }
 }
 
@@ -936,11 +1012,241 @@ static bool dcmd_done(mote_scanner *sc)
     return true;
 }
 
+/* ------------------------------------------------- statement structure */
+
+/* The first code byte of the token: what came before it was comments (or
+ * nothing). Kept comments are handed out apart from it (run() returns
+ * R_SPLIT at the next byte). */
+static void lead_code(mote_scanner *sc)
+{
+    sc->lead = 0;
+    sc->slow &= (uint8_t)~SL_LEAD;
+    if (sc->cmt && sc->trim && keep_comments(sc) && !sc->dropping) sc->split = 1;
+}
+
+/* A comment opened before any code byte. Where leading blanks are trimmed
+ * and comments not kept, its bytes are dropped at once (held() counts
+ * none of them). */
+static void lead_comment(mote_scanner *sc, size_t i)
+{
+    if (!sc->lead) return;
+    sc->cmt = 1;
+    if (sc->trim && !keep_comments(sc)) {
+        mote_buf_clear(sc->carry);
+        sc->tok_start = i;
+    }
+}
+
+/* Where a comment ends: back before the statement's first code byte, or
+ * in it. */
+static uint8_t after_comment(const mote_scanner *sc)
+{
+    return sc->lead && sc->trim ? S_LEAD : S_NORMAL;
+}
+
+static bool lead_opener(const mote_scanner *sc, uint8_t c)
+{
+    const unsigned m = sc->comments;
+    return (c == '#' && (m & MOTE_SCAN_COMMENT_HASH)) ||
+           (c == '-' && (m & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))) ||
+           (c == '/' && (m & MOTE_SCAN_COMMENT_BLOCK));
+}
+
+static void words_stop(mote_scanner *sc)
+{
+    sc->wcls = WC_NONE;
+    sc->slow &= (uint8_t)~(SL_WORDS | SL_LIT);
+}
+
+/* Bytes of a word: identifiers (postgres: letters, digits, _, $, bytes >=
+ * 0x80; mysql adds @ and . so that @@session.sql_mode is one word). */
+static bool word_char(const mote_scanner *sc, uint8_t c)
+{
+    return pg_ident(c) || (sc->dialect == MOTE_SCAN_MYSQL && (c == '@' || c == '.'));
+}
+
+static int keyword(const mote_scanner *sc, size_t n)
+{
+    const char *k = keywords;
+    for (int j = 0; j < K_NONE; j++) {
+        const size_t len = (uint8_t)*k++;
+        if (len == n && memcmp(k, sc->word, n) == 0) return j;
+        k += len;
+    }
+    return K_NONE;
+}
+
+/* mysql: the sql_mode saved in a user variable (hash h), else the
+ * configured one. */
+static uint8_t var_mode(const mote_scanner *sc, uint32_t h)
+{
+    for (unsigned j = 0; j < 2; j++)
+        if (sc->vhash[j] == h) return sc->vmode[j];
+    return sc->flags & MODE_NBE;
+}
+
+static void var_save(mote_scanner *sc, uint32_t h, uint8_t m)
+{
+    if (sc->vhash[0] != h) {
+        sc->vhash[1] = sc->vhash[0];
+        sc->vmode[1] = sc->vmode[0];
+        sc->vhash[0] = h;
+    }
+    sc->vmode[0] = m;
+}
+
+/* A word (how: 0), literal (1) or user variable (2) of a SET statement.
+ * wst: 0 the target, 1 before its value, 2 the value, 3 done (mysql: until
+ * ','), 4 an item that does not matter. */
+static void set_word(mote_scanner *sc, int k, unsigned how)
+{
+    if (sc->dialect == MOTE_SCAN_POSTGRES) {
+        if (sc->wst == 0 && (k == K_SESSION || k == K_LOCAL)) return;
+        if (sc->wst == 0 && k == K_SCS && how == 0) {
+            sc->wst = 1;
+            return;
+        }
+        if (sc->wst == 1 && k == K_TO) {
+            sc->wst = 2;
+            return;
+        }
+        if (sc->wst == 2) {
+            if (k == K_ON || k == K_TRUE || k == K_YES || k == K_DEFAULT) sc->mode_next &= (uint8_t)~MODE_NONSTD;
+            if (k == K_OFF || k == K_FALSE || k == K_NO) sc->mode_next |= MODE_NONSTD;
+        }
+        words_stop(sc);
+        return;
+    }
+    if (sc->wst == 0) {
+        if (k == K_SESSION || k == K_LOCAL) return;
+        sc->wst = 4;
+        if (how == 1) return;
+        if (k == K_SQL_MODE || (k >= K_AT_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE)) {
+            sc->wst = 1;
+            sc->vt = 0;
+        } else if (how == 2) {
+            sc->wst = 1;
+            sc->vt = sc->whash | 1u;
+        }
+    } else if (sc->wst == 2) {
+        uint8_t m = sc->flags & MODE_NBE; /* an expression: the configured mode */
+        if (how == 1) m = sc->litk == 20 ? MODE_NBE : 0;
+        else if (k >= K_AT_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE) m = sc->mode_next & MODE_NBE;
+        else if (k == K_DEFAULT) m = 0;
+        else if (how == 2) m = var_mode(sc, sc->whash | 1u);
+        if (sc->vt) var_save(sc, sc->vt, m);
+        else sc->mode_next = (uint8_t)((sc->mode_next & ~MODE_NBE) | m);
+        sc->wst = 3;
+    }
+}
+
+/* A word of a postgres or mysql statement ended (sc->word, sc->wlen). */
+static void word_end(mote_scanner *sc)
+{
+    const size_t n = sc->wlen;
+    sc->wlen = 0;
+    if (is_digit(sc->word[0])) return; /* a number (or mysql version digits) */
+    const int k = keyword(sc, n);
+    switch (sc->wcls) {
+    case WC_FIRST:
+        sc->wcls = WC_NONE;
+        if (k == K_SET) sc->wcls = WC_SET;
+        if (sc->dialect == MOTE_SCAN_POSTGRES) {
+            if (k == K_COPY) sc->wcls = WC_COPY;
+            if (k == K_RESET) sc->wcls = WC_RESET;
+            if (k == K_CREATE) {
+                sc->wcls = WC_CREATE;
+                sc->ids[0] = 'c';
+                sc->idn = 1;
+            }
+        }
+        if (sc->wcls == WC_NONE) words_stop(sc);
+        return;
+    case WC_COPY:
+        /* COPY ... FROM STDIN: the words FROM STDIN outside parentheses */
+        if (sc->pdepth) return;
+        if (sc->wst && k == K_STDIN) sc->copy = 1;
+        sc->wst = k == K_FROM;
+        return;
+    case WC_CREATE:
+    {
+        /* psql's rule: the leading words CREATE [OR REPLACE]
+         * FUNCTION|PROCEDURE (first letters of the first four) make BEGIN
+         * (and CASE inside it) open what END closes, outside parentheses */
+        uint8_t *d = sc->ids;
+        if (sc->idn < 4 && (k == K_CREATE || k == K_FUNCTION || k == K_PROCEDURE || k == K_OR ||
+                            k == K_REPLACE))
+            d[sc->idn] = sc->word[0];
+        if (sc->idn < 255) sc->idn++;
+        const bool body = d[1] == 'f' || d[1] == 'p' ||
+                          (d[1] == 'o' && d[2] == 'r' && (d[3] == 'f' || d[3] == 'p'));
+        if (!body) {
+            if (sc->idn >= 4) words_stop(sc);
+        } else if (sc->pdepth == 0) {
+            if (k == K_BEGIN || (k == K_CASE && sc->bdepth)) sc->bdepth++;
+            else if (k == K_END && sc->bdepth) sc->bdepth--;
+        }
+        return;
+    }
+    case WC_RESET:
+        if (k == K_SCS || k == K_ALL) sc->mode_next &= (uint8_t)~MODE_NONSTD;
+        words_stop(sc);
+        return;
+    case WC_SET:
+        set_word(sc, k, n >= 2 && sc->word[0] == '@' && sc->word[1] != '@' ? 2u : 0u);
+        return;
+    default:
+        return;
+    }
+}
+
+/* A byte of neither word nor blank, outside quotes and comments, while
+ * words matter (quote openers included). */
+static void word_punct(mote_scanner *sc, uint8_t c)
+{
+    if (sc->wcls == WC_FIRST) {
+        words_stop(sc); /* the statement starts with no word */
+    } else if (sc->wcls == WC_SET) {
+        if (sc->open_slot[c]) {
+            /* a literal: its bytes are looked at (lit_byte) */
+            sc->slow |= SL_LIT;
+            sc->litk = 0;
+            sc->wlen = 0;
+        } else if (c == '=') {
+            if (sc->wst == 1) sc->wst = 2;
+        } else if (c == ',') {
+            sc->wst = 0;
+        } else if (c != ':' && sc->wst == 2) {
+            set_word(sc, K_NONE, 0);
+        }
+    }
+}
+
+/* A byte of a SET statement's literal. */
+static void lit_byte(mote_scanner *sc, uint8_t c)
+{
+    static const char nbe[] = "no_backslash_escapes";
+    const uint8_t lc = lower(c);
+    if (sc->litk < 20) sc->litk = lc == (uint8_t)nbe[sc->litk] ? (uint8_t)(sc->litk + 1) : lc == 'n';
+    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
+    if (sc->wlen < 255) sc->wlen++;
+}
+
+static void lit_end(mote_scanner *sc)
+{
+    sc->slow &= (uint8_t)~SL_LIT;
+    const size_t n = sc->wlen;
+    sc->wlen = 0;
+    set_word(sc, keyword(sc, n), 1);
+}
+
 /*
  * Run the state machine over chunk[pos..lim). Returns R_LIMIT at lim,
  * R_END when a delimiter completed (pos just after it; possibly before any
- * token byte, then the token is empty), R_CMD when a DELIMITER
- * command line ended (sc->argbad tells failure).
+ * token byte, then the token is empty), R_LINE when a command line or COPY
+ * data line ended at its line break (a DELIMITER command: sc->argbad tells
+ * failure), R_SPLIT when the token's leading comments end where its first
+ * code byte (sc->lead_pos) starts.
  */
 static int run(mote_scanner *sc, size_t lim)
 {
@@ -950,24 +1256,30 @@ static int run(mote_scanner *sc, size_t lim)
     const size_t start = i;
     int r = R_LIMIT;
     const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE;
+    const bool pg = sc->dialect == MOTE_SCAN_POSTGRES;
     /* In sqlite the quote opener is an OTHER token, a no-op in the states
      * where the skip runs; postgres needs lookback for E'' strings. */
 #if !MOTE_SMALL
-    const bool fast_quotes = sc->dialect != MOTE_SCAN_POSTGRES;
+    const bool fast_quotes = !pg;
 #endif
 
     while (i < lim) {
+        if (sc->split) break;
         uint8_t st = sc->state;
 #if MOTE_SMALL
         /* One skip for every state; quotes go through the general switch. */
         uint8_t mask = 0;
         switch (st) {
         case S_NORMAL:
-            if (sc->km == 0 && TRIG_SKIP(sc->trig)) mask = C_NORM;
+            if (sc->km == 0 && TRIG_SKIP(sc->trig) && !sc->slow) mask = C_NORM;
             break;
-        case S_QUOTE: mask = (uint8_t)(C_Q0 << sc->slot); break;
+        case S_QUOTE:
+            if (!(sc->slow & SL_LIT)) mask = (uint8_t)(C_Q0 << sc->slot);
+            break;
         case S_BLOCK: mask = C_BLOCK; break;
-        case S_LINE: mask = C_LINE; break;
+        case S_LINE:
+        case S_COPY:
+        case S_PCMD: mask = C_LINE; break;
         case S_DOLLAR: mask = C_DOLLAR; break;
         default: break;
         }
@@ -976,17 +1288,28 @@ static int run(mote_scanner *sc, size_t lim)
         switch (st) {
         case S_NORMAL:
             /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
-            if (sc->km == 0 && TRIG_SKIP(sc->trig)) {
+            if (sc->km == 0 && TRIG_SKIP(sc->trig) && !sc->slow) {
                 if (fast_quotes) i = fast_text(sc, p, i, lim);
                 else i = skip(cls, p, i, lim, C_NORM);
             }
             break;
         case S_QUOTE:
+            if (sc->slow & SL_LIT) break;
             if (fast_quotes) i = fast_text(sc, p, i, lim);
             else i = skip(cls, p, i, lim, (uint8_t)(C_Q0 << sc->slot));
             break;
         case S_BLOCK: i = skip(cls, p, i, lim, C_BLOCK); break;
-        case S_LINE: i = skip(cls, p, i, lim, C_LINE); break;
+        case S_LINE:
+        case S_PCMD: i = skip(cls, p, i, lim, C_LINE); break;
+        case S_COPY:
+        {
+            /* COPY data: the line break (a '\r' stops too: lines count) */
+            const uint8_t *nl = memchr(p + i, '\n', lim - i);
+            const size_t e = nl ? (size_t)(nl - p) : lim;
+            const uint8_t *cr = memchr(p + i, '\r', e - i);
+            i = cr ? (size_t)(cr - p) : e;
+            break;
+        }
         case S_DOLLAR: i = skip(cls, p, i, lim, C_DOLLAR); break;
         default: break;
         }
@@ -1007,6 +1330,7 @@ static int run(mote_scanner *sc, size_t lim)
                 /* (from S_LEAD: an empty token; ';' still ends it) */
                 if (sqlite && sc->wlen) sq_word_end(sc);
                 else if (st != S_NORMAL) sq_tok(sc, TK_OTHER);
+                else if (sc->wlen) word_end(sc);
                 sc->state = S_NORMAL;
                 goto delim;
             }
@@ -1018,8 +1342,13 @@ static int run(mote_scanner *sc, size_t lim)
         {
             /* sqlite3_complete() counts \v as a token, not as space */
             const bool blank = is_blank(c) && !(sqlite && c == '\v');
-            sc->tok_start = blank ? i : idx;
-            set_pos(sc, &sc->tok_pos, sc->tok_start);
+            /* trimmed blanks and dropped comments move the token's start */
+            const bool hold = sc->cmt && keep_comments(sc);
+            if (!blank) set_pos(sc, &sc->lead_pos, idx);
+            if (!hold) {
+                sc->tok_start = blank ? i : idx;
+                set_pos(sc, &sc->tok_pos, sc->tok_start);
+            }
             if (blank) continue;
         }
             if (sc->dialect == MOTE_SCAN_MYSQL) {
@@ -1040,10 +1369,14 @@ static int run(mote_scanner *sc, size_t lim)
             } else if (c == ' ' || c == '\t') {
                 /* arglen and argbad were cleared by reset_token() */
                 sc->state = S_DCMD_WS;
+                sc->kind = MOTE_SCAN_COMMAND;
+                lead_code(sc);
+                words_stop(sc);
                 continue;
             } else if (c == '\n' || c == '\r') {
                 goto cmd; /* no argument: arglen is 0, the command fails */
             }
+            if (sc->wlen) words_stop(sc); /* a word starting "d": not SET */
             sc->wlen = 0;
             sc->state = S_NORMAL;
             goto normal;
@@ -1051,11 +1384,13 @@ static int run(mote_scanner *sc, size_t lim)
         case S_DCMD_WS:   /* blanks before the argument */
         case S_DCMD_ARG:
         case S_DCMD_REST: /* rest of the line, ignored */
+        case S_PCMD:
             if (c == '\n' || c == '\r') {
             cmd:
-                r = R_CMD;
+                r = R_LINE;
                 goto out;
             }
+            if (st == S_PCMD) continue;
             if (c == ' ' || c == '\t') {
                 if (st == S_DCMD_ARG) sc->state = S_DCMD_REST;
                 continue;
@@ -1067,22 +1402,54 @@ static int run(mote_scanner *sc, size_t lim)
             else sc->argbad = 1;
             continue;
 
+        case S_CSKIP:
+            /* the COPY line's rest: blanks; data starts on the next line */
+            if (c != '\n' && is_blank(c)) {
+                sc->tok_start = i;
+                continue;
+            }
+            sc->state = S_COPY;
+            sc->tok_start = c == '\n' ? i : idx;
+            set_pos(sc, &sc->tok_pos, sc->tok_start);
+            continue;
+        case S_COPY:
+            if (c == '\n') {
+                r = R_LINE;
+                goto out;
+            }
+            continue;
+
         case S_NORMAL:
-            if (sqlite && sc->wlen) {
-                if (sq_idchar(c)) goto word;
-                sq_word_end(sc);
+            if (sc->wlen) {
+                if (sqlite ? sq_idchar(c) : word_char(sc, c)) goto word;
+                if (sqlite) sq_word_end(sc);
+                else word_end(sc);
             }
         normal:
+            if (sc->lead && !is_blank(c) && !lead_opener(sc, c)) {
+                lead_code(sc);
+                if (pg && c == '\\') {
+                    /* a psql meta-command at statement start: its line */
+                    sc->state = S_PCMD;
+                    sc->kind = MOTE_SCAN_COMMAND;
+                    words_stop(sc);
+                    continue;
+                }
+            }
             if (sc->open_slot[c]) {
                 unsigned slot = sc->open_slot[c] - 1u;
-                if (sc->dialect == MOTE_SCAN_POSTGRES && c == '\'') {
+                if (pg && c == '\'') {
+                    /* E'..' (also right after the close of one: '') */
                     int b1 = prev_byte(sc, idx, 1);
-                    if ((b1 == 'E' || b1 == 'e') && word_start(sc, idx, 2)) slot = 2;
+                    if (sc->base + idx == sc->eclose ||
+                        ((b1 == 'E' || b1 == 'e') && word_start(sc, idx, 2)))
+                        slot = 2;
                 }
                 sc->state = S_QUOTE;
                 sc->slot = (uint8_t)slot;
                 sc->km = 0; /* now: fast_text() may leave the quote without the switch */
                 sq_tok(sc, TK_OTHER);
+                if (sc->slow & SL_WORDS) word_punct(sc, c);
                 goto opened;
             }
             if ((int)c == sc->esc_out) {
@@ -1094,6 +1461,7 @@ static int run(mote_scanner *sc, size_t lim)
             case '#':
                 if (sc->comments & MOTE_SCAN_COMMENT_HASH) {
                     sc->state = S_LINE;
+                    lead_comment(sc, i);
                     continue;
                 }
                 break;
@@ -1109,25 +1477,47 @@ static int run(mote_scanner *sc, size_t lim)
                     goto opened;
                 }
                 break;
+            case '*':
+                if (sc->xc) {
+                    sc->state = S_XSTAR;
+                    continue;
+                }
+                break;
             case '$':
-                if (sc->dialect == MOTE_SCAN_POSTGRES && word_start(sc, idx, 1)) {
+                if (pg && word_start(sc, idx, 1)) {
                     sc->state = S_DTAG;
                     sc->taglen = 0;
                     goto opened;
                 }
                 break;
+            case '(':
+                if (pg) sc->pdepth++;
+                break;
+            case ')':
+                if (pg && sc->pdepth) sc->pdepth--;
+                break;
             default:
                 break;
             }
             /* sqlite words (wlen is 0 here); a no-op in the other dialects */
-            if (sq_idchar(c)) {
-                if (!TRIG_SKIP(sc->trig)) {
-                word:
-                    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lower(c);
-                    if (sc->wlen < 255) sc->wlen++;
+            if (sqlite) {
+                if (sq_idchar(c)) {
+                    if (!TRIG_SKIP(sc->trig)) goto word;
+                } else if (!is_blank(c) || c == '\v') {
+                    sq_tok(sc, TK_OTHER);
                 }
-            } else if (!is_blank(c) || c == '\v') {
-                sq_tok(sc, TK_OTHER);
+            } else if (sc->slow & SL_WORDS) {
+                if (word_char(sc, c)) goto word;
+                if (!is_blank(c)) word_punct(sc, c);
+            }
+            continue;
+        word:
+            {
+                const uint8_t lc = lower(c);
+                if (sc->wlen == 0) sc->whash = 2166136261u;
+                sc->whash = (sc->whash ^ lc) * 16777619u;
+                if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
+                if (sc->wlen < 255) sc->wlen++;
             }
             continue;
         opened: /* a quote or comment may open here: where an error points */
@@ -1142,12 +1532,19 @@ static int run(mote_scanner *sc, size_t lim)
                     continue;
                 }
             }
+            /* postgres: inside parentheses or a BEGIN ATOMIC body */
+            if (sc->pdepth | sc->bdepth) continue;
             r = R_END;
             goto out;
 
         case S_DASH:
             if (c == '-') {
-                sc->state = (sc->comments & MOTE_SCAN_COMMENT_DASH) ? S_LINE : S_DASH2;
+                if (sc->comments & MOTE_SCAN_COMMENT_DASH) {
+                    sc->state = S_LINE;
+                    lead_comment(sc, i);
+                } else {
+                    sc->state = S_DASH2;
+                }
                 continue;
             }
             goto lone; /* the '-' was an operator */
@@ -1155,20 +1552,56 @@ static int run(mote_scanner *sc, size_t lim)
         case S_DASH2:
             if (c <= 0x20 || c == 0x7f) {
                 sc->km = 0;
-                sc->state = (c == '\n' || c == '\r') ? S_NORMAL : S_LINE;
+                lead_comment(sc, i);
+                sc->state = (c == '\n' || c == '\r') ? after_comment(sc) : S_LINE;
                 continue;
             }
+            if (sc->lead) lead_code(sc);
             sc->state = S_NORMAL;
             goto normal;
 
         case S_SLASH:
             if (c == '*') {
-                sc->state = S_BLOCK;
                 sc->depth = 1;
+                if (sc->dialect == MOTE_SCAN_MYSQL && !sc->xc) {
+                    sc->state = S_XOPEN; /* executable? */
+                    continue;
+                }
+                sc->state = S_BLOCK;
+                lead_comment(sc, i);
                 continue;
             }
         lone: /* a lone '-' or '/' is an operator: a token for sqlite */
+            if (sc->lead) lead_code(sc);
             sq_tok(sc, TK_OTHER);
+            sc->state = S_NORMAL;
+            goto normal;
+
+        case S_XOPEN:
+        case S_XM:
+            if (c == '!') {
+                /* slash-star-bang, slash-star-M-bang: code up to star-slash */
+                sc->xc = 1;
+                sc->slow |= SL_XC;
+                if (sc->lead) lead_code(sc);
+                sc->state = S_NORMAL;
+                continue;
+            }
+            if (c == 'M' && st == S_XOPEN) {
+                sc->state = S_XM;
+                continue;
+            }
+            /* an ordinary comment; c is its first byte */
+            lead_comment(sc, i);
+            sc->state = S_BLOCK;
+            goto again;
+        case S_XSTAR:
+            if (c == '/') {
+                sc->xc = 0;
+                sc->slow &= (uint8_t)~SL_XC;
+                sc->state = S_NORMAL;
+                continue;
+            }
             sc->state = S_NORMAL;
             goto normal;
 
@@ -1176,7 +1609,7 @@ static int run(mote_scanner *sc, size_t lim)
             if (c == '\n') {
                 /* the newline ends the comment and is itself a normal byte
                  * (it may be, or start, the delimiter) */
-                sc->state = S_NORMAL;
+                sc->state = after_comment(sc);
                 goto again;
             }
             continue;
@@ -1187,7 +1620,7 @@ static int run(mote_scanner *sc, size_t lim)
             continue;
         case S_BSTAR:
             if (c == '/') {
-                if (--sc->depth == 0) sc->state = S_NORMAL;
+                if (--sc->depth == 0) sc->state = after_comment(sc);
                 else sc->state = S_BLOCK;
             } else if (c != '*') {
                 sc->state = S_BLOCK;
@@ -1205,13 +1638,19 @@ static int run(mote_scanner *sc, size_t lim)
         case S_QUOTE:
             if (c == sc->q_close[sc->slot]) {
                 sc->state = S_NORMAL;
+                /* an escape string closed: a quote right here reopens it */
+                if (pg && sc->q_esc[sc->slot] >= 0) sc->eclose = sc->base + i;
+                if (sc->slow & SL_LIT) lit_end(sc);
             } else if ((int)c == sc->q_esc[sc->slot]) {
                 sc->state = S_QESC;
                 sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+            } else if (sc->slow & SL_LIT) {
+                lit_byte(sc, c);
             }
             continue;
         case S_QESC:
             sc->state = S_QUOTE;
+            if (sc->slow & SL_LIT) lit_byte(sc, c);
             continue;
         case S_ESC:
             sc->state = S_NORMAL;
@@ -1249,6 +1688,7 @@ static int run(mote_scanner *sc, size_t lim)
         }
     }
 out:
+    if (r == R_LIMIT && sc->split) r = R_SPLIT;
     sc->stats.bytes_examined += i - start;
     sc->pos = i;
     return r;
@@ -1256,10 +1696,27 @@ out:
 
 /* ------------------------------------------------------------ driver */
 
+/* The scanner keeps none of the open token's bytes: blanks before it,
+ * comments before it that are not kept, the rest of a COPY line. */
+static bool holds_nothing(const mote_scanner *sc)
+{
+    const uint8_t st = sc->state;
+    if (st == S_CSKIP) return true;
+    if (!sc->lead || !sc->trim || (sc->cmt && keep_comments(sc))) return false;
+    return st == S_LEAD || st == S_LINE || (st >= S_BLOCK && st <= S_BSLASH);
+}
+
 static size_t held(const mote_scanner *sc)
 {
-    if (sc->state == S_LEAD) return 0;
+    if (holds_nothing(sc)) return 0;
     return sc->carry->len + (sc->pos - sc->tok_start);
+}
+
+/* What a token with these bytes is. */
+static unsigned tok_kind(const mote_scanner *sc)
+{
+    if (sc->kind) return sc->kind;
+    return sc->lead && sc->cmt ? MOTE_SCAN_COMMENT : MOTE_SCAN_STATEMENT;
 }
 
 static mote_err carry_append(mote_scanner *sc, const uint8_t *p, size_t n)
@@ -1276,17 +1733,20 @@ static mote_err carry_append(mote_scanner *sc, const uint8_t *p, size_t n)
  * token longer than max_token (not in pieces) becomes MOTE_ERR_TOO_LONG
  * here, the one place every finished token passes. */
 static MOTE_SMALL_NOINLINE mote_err emit(mote_scanner *sc, mote_scan_token *tok, mote_err e,
-                                         const uint8_t *p, size_t n, const mote_pos *pos, unsigned flags)
+                                         const uint8_t *p, size_t n, const mote_pos *pos, unsigned flags,
+                                         unsigned kind)
 {
     if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES)) {
         e = MOTE_ERR_TOO_LONG;
         n = 0;
         flags = 0;
     }
+    if (e) kind = MOTE_SCAN_STATEMENT;
     tok->text.ptr = n ? p : (const uint8_t *)"";
     tok->text.len = n;
     tok->pos = *pos;
     tok->flags = flags;
+    tok->kind = (mote_scan_kind)kind;
     tok->message = e ? mote_err_message((int)e) : NULL;
     if (e) sc->stats.errors++;
     else sc->stats.tokens++;
@@ -1295,13 +1755,13 @@ static MOTE_SMALL_NOINLINE mote_err emit(mote_scanner *sc, mote_scan_token *tok,
 
 static mote_err fail(mote_scanner *sc, mote_scan_token *tok, mote_err e, const mote_pos *pos)
 {
-    return emit(sc, tok, e, NULL, 0, pos, 0);
+    return emit(sc, tok, e, NULL, 0, pos, 0, MOTE_SCAN_STATEMENT);
 }
 
 /* Drop the current token's bytes from here on, up to its delimiter. */
 static MOTE_SMALL_NOINLINE void start_drop(mote_scanner *sc)
 {
-    if (sc->state == S_LEAD) return;
+    if (holds_nothing(sc)) return;
     hist_push(sc, sc->carry->data, sc->carry->len);
     if (sc->chunk) hist_push(sc, sc->chunk + sc->tok_start, sc->pos - sc->tok_start);
     mote_buf_clear(sc->carry);
@@ -1310,17 +1770,18 @@ static MOTE_SMALL_NOINLINE void start_drop(mote_scanner *sc)
 }
 
 static mote_err give(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p, size_t n,
-                     const mote_pos *pos, unsigned flags)
+                     const mote_pos *pos, unsigned flags, unsigned kind)
 {
-    return emit(sc, tok, MOTE_OK, p, n, pos, flags);
+    return emit(sc, tok, MOTE_OK, p, n, pos, flags, kind);
 }
 
 /* The open token's bytes chunk[tok_start..pos) as one view: in place while
  * nothing is carried, else appended to the carry (error: carry full). */
 static mote_err gather(mote_scanner *sc, const uint8_t **p, size_t *n)
 {
-    const uint8_t *s = sc->chunk + sc->tok_start;
-    size_t k = sc->pos - sc->tok_start;
+    /* (at the end of input all of it is carried) */
+    const uint8_t *s = sc->chunk ? sc->chunk + sc->tok_start : NULL;
+    size_t k = sc->chunk ? sc->pos - sc->tok_start : 0;
     mote_err e = MOTE_OK;
     if (sc->carry->len) {
         e = carry_append(sc, s, k);
@@ -1332,32 +1793,84 @@ static mote_err gather(mote_scanner *sc, const uint8_t **p, size_t *n)
     return e;
 }
 
-/* A delimiter completed (R_END) or a DELIMITER command line ended (R_CMD):
- * hand out the token, drop it, or report the error; then start the next
- * token. Returns MOTE_ERR_NEED_MORE when there is nothing to hand out. */
+/* The first k held bytes of the open token: *pp views them (valid until
+ * the next call) and the token goes on after them. */
+static mote_err cut_front(mote_scanner *sc, size_t k, const uint8_t **pp)
+{
+    const size_t cl = sc->carry->len;
+    if (k <= cl) { /* all carried (or none) */
+        *pp = sc->carry->data;
+        sc->carry_drop = k;
+        return MOTE_OK;
+    }
+    if (cl == 0) {
+        *pp = sc->chunk + sc->tok_start;
+        sc->tok_start += k;
+        return MOTE_OK;
+    }
+    mote_err e = carry_append(sc, sc->chunk + sc->tok_start, k - cl);
+    *pp = sc->carry->data;
+    sc->tok_start += k - cl;
+    sc->carry_drop = sc->carry->len;
+    return e;
+}
+
+/* R_SPLIT: the kept comments before the token's first code byte are a
+ * token of their own; the statement starts at sc->lead_pos. */
+static mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
+{
+    sc->split = 0;
+    const mote_pos at = sc->tok_pos;
+    const size_t k = (size_t)(sc->lead_pos.offset - at.offset);
+    const bool pieces = sc->pieces_out;
+    const uint8_t *p;
+    mote_err e = cut_front(sc, k, &p);
+    sc->tok_pos = sc->lead_pos;
+    sc->cmt = 0;
+    sc->pieces_out = 0;
+    sc->hist_n = 0;
+    if (e != MOTE_OK) return fail(sc, tok, e, &at);
+    if (k == 0 && !pieces) return MOTE_ERR_NEED_MORE;
+    return give(sc, tok, p, k, &at, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
+}
+
+/* A delimiter completed (R_END), a command or COPY line ended (R_LINE, or
+ * R_EOL_EOF at the end of input) or leading comments ended (R_SPLIT): hand
+ * out the token, drop it, or report the error; then start the next token.
+ * Returns MOTE_ERR_NEED_MORE when there is nothing to hand out. */
 static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
 {
+    if (r == R_SPLIT) return at_split(sc, tok);
     mote_err e = MOTE_ERR_NEED_MORE;
     const uint8_t *p;
     size_t n;
     const bool dropped = sc->dropping;
     sc->dropping = 0;
-    if (r == R_CMD) {
-        if (!dcmd_done(sc) && !dropped) e = MOTE_ERR_BAD_DELIMITER;
-    } else if (!dropped && (e = gather(sc, &p, &n)) == MOTE_OK) {
-        unsigned flags = sc->tokflags | MOTE_SCAN_TOK_DELIM;
+    unsigned kind = tok_kind(sc);
+    if (r != R_END && sc->dialect == MOTE_SCAN_MYSQL && !dcmd_done(sc)) {
+        if (!dropped) e = MOTE_ERR_BAD_DELIMITER;
+    } else if (dropped || (kind == MOTE_SCAN_COMMENT && !keep_comments(sc))) {
+        /* nothing to hand out */
+    } else if ((e = gather(sc, &p, &n)) == MOTE_OK) {
+        unsigned flags = sc->tokflags | (r == R_EOL_EOF ? 0u : MOTE_SCAN_TOK_DELIM);
         /* consumed at the next call (the token's view stays valid till then) */
         sc->carry_drop = sc->carry->len;
         /* A delimiter that starts with blanks may begin before a trimmed
-         * token: then the token is empty. */
-        n = n > sc->dlen ? n - sc->dlen : 0;
-        if (sc->dialect == MOTE_SCAN_LINES && n > 0 && p[n - 1] == '\r') {
+         * token: then the token is empty. A line ends at one byte. */
+        const size_t cut = r == R_END ? sc->dlen : r == R_LINE;
+        n = n > cut ? n - cut : 0;
+        if ((sc->dialect == MOTE_SCAN_LINES || kind == MOTE_SCAN_COPY_DATA) && n > 0 &&
+            p[n - 1] == '\r') {
             n--;
             flags |= MOTE_SCAN_TOK_CR;
         }
+        if (kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.') {
+            kind = MOTE_SCAN_COPY_END;
+            sc->copy = 0;
+        }
         e = MOTE_ERR_NEED_MORE;
-        if (n || sc->pieces_out || (sc->flags & MOTE_SCAN_KEEP_BLANK))
-            e = give(sc, tok, p, n, &sc->tok_pos, flags);
+        if (n || sc->pieces_out || kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))
+            e = give(sc, tok, p, n, &sc->tok_pos, flags, kind);
         goto next;
     }
     /* a failed command or carry, or a dropped token: nothing is kept (a
@@ -1365,6 +1878,14 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     if (e != MOTE_ERR_NEED_MORE) e = fail(sc, tok, e, &sc->tok_pos);
     mote_buf_clear(sc->carry);
 next:
+    /* a COPY ... FROM STDIN statement: data follows */
+    if (r == R_END && sc->copy == 1) sc->copy = 2;
+    /* a SET statement changed how strings are read */
+    if (sc->mode_next != sc->mode) {
+        sc->mode = sc->mode_next;
+        apply_mode(sc);
+        build_cls(sc);
+    }
     /* emit() has copied tok_pos out */
     reset_token(sc);
     return e;
@@ -1376,17 +1897,20 @@ static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
     sc->done = 1;
     if (sc->dropping) return MOTE_ERR_NEED_MORE;
     const uint8_t st = sc->state;
-    if (st == S_LEAD) return MOTE_ERR_NEED_MORE;
-    if (st >= S_BLOCK && st <= S_DMATCH) {
+    if (st >= S_XOPEN && st <= S_DMATCH) {
         mote_buf_clear(sc->carry);
         return fail(sc, tok, st >= S_QUOTE ? MOTE_ERR_UNTERMINATED_QUOTE : MOTE_ERR_UNTERMINATED_COMMENT,
                     &sc->open_pos);
     }
-    if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) return at_end(sc, tok, R_CMD);
+    if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) return at_end(sc, tok, R_EOL_EOF);
+    unsigned kind = tok_kind(sc);
+    if (holds_nothing(sc) || (kind == MOTE_SCAN_COMMENT && !keep_comments(sc))) return MOTE_ERR_NEED_MORE;
     size_t n = sc->carry->len;
     if (n == 0 && !sc->pieces_out) return MOTE_ERR_NEED_MORE;
+    const uint8_t *p = sc->carry->data;
+    if (kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.') kind = MOTE_SCAN_COPY_END;
     sc->carry_drop = n;
-    return give(sc, tok, sc->carry->data, n, &sc->tok_pos, sc->tokflags);
+    return give(sc, tok, p, n, &sc->tok_pos, sc->tokflags, kind);
 }
 
 /* The token reached its size bound without ending: error or piece. */
@@ -1397,6 +1921,20 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
     const uint8_t *p;
     size_t n;
     const size_t m = sc->max_token;
+    if (sc->lead && sc->cmt && sc->trim && keep_comments(sc)) {
+        /* Kept comments over max_token (never in pieces): report them and
+         * skip the rest of them as if not kept; a candidate opener at the
+         * end ("/" of a possible slash-star-bang) stays held. */
+        const mote_pos at = sc->tok_pos;
+        const uint8_t st = sc->state;
+        const bool cand = st == S_DASH || st == S_DASH2 || st == S_SLASH || st == S_XOPEN || st == S_XM;
+        const size_t tail = cand ? (size_t)(sc->base + sc->pos - sc->lead_pos.offset) : 0;
+        cut_front(sc, held(sc) - tail, &p);
+        if (cand) sc->tok_pos = sc->lead_pos;
+        else set_pos(sc, &sc->tok_pos, sc->pos);
+        sc->cdrop = 1;
+        return fail(sc, tok, e, &at);
+    }
     const bool in_place = sc->carry->len == 0;
     if (!(sc->flags & MOTE_SCAN_PIECES) || (e = gather(sc, &p, &n)) != MOTE_OK) {
         start_drop(sc);
@@ -1409,7 +1947,7 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
         sc->carry_drop = m;
     }
     /* give() copies tok_pos out before it moves to the next piece */
-    give(sc, tok, p, m, &sc->tok_pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES);
+    give(sc, tok, p, m, &sc->tok_pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES, tok_kind(sc));
     hist_push(sc, p, m);
     /* The next piece starts `rest` (< delimiter length) bytes back. */
     const size_t rest = n - m;
@@ -1435,7 +1973,7 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
             if (sc->chunk) {
                 /* Chunk used up: keep the open token's bytes (only those). */
                 size_t n = sc->chunk_len - sc->tok_start;
-                if (sc->state != S_LEAD && n) {
+                if (n && !holds_nothing(sc)) {
                     if (sc->dropping) {
                         hist_push(sc, sc->chunk + sc->tok_start, n);
                     } else {
@@ -1459,8 +1997,14 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
         }
         size_t lim = sc->chunk_len;
         if (sc->max_token && !sc->dropping) {
-            size_t bound = sc->max_token + sc->dlen;
-            if (sc->dialect == MOTE_SCAN_LINES && !(sc->flags & MOTE_SCAN_PIECES)) bound++;
+            /* a COPY line ends at one byte (two: "\r\n"); kinds known
+             * only within the token (commands) keep the statement's bound,
+             * so that it does not change with the chunking */
+            const bool line = sc->kind == MOTE_SCAN_COPY_DATA;
+            size_t bound = sc->max_token + (line ? 1u : sc->dlen);
+            if ((sc->dialect == MOTE_SCAN_LINES || sc->kind == MOTE_SCAN_COPY_DATA) &&
+                !(sc->flags & MOTE_SCAN_PIECES))
+                bound++;
             size_t h = held(sc);
             if (h >= bound) return at_bound(sc, tok);
             if (bound - h < lim - sc->pos) lim = sc->pos + (bound - h);

@@ -32,7 +32,9 @@ static void tr_add(transcript *t, const char *p, size_t n)
     t->s[t->len] = 0;
 }
 
-/* Token lines: "L:C@O|text|" (+ "+" if CONTINUES, "$" if ended at EOF);
+/* Token lines: "L:C@O|text|" (+ "+" if CONTINUES, "$" if not terminated,
+ * "r" if a "\r" was removed, then the kind: "C" command, "D" COPY data, "E"
+ * COPY end, "M" comment);
  * error lines: "!NAME@L:C@O". Each followed by '\n'. Non-printing bytes of
  * text are written as \xHH. */
 /* Set: token lines also carry "e" when the token holds escapes. */
@@ -48,11 +50,13 @@ static void tr_token(transcript *t, mote_err e, const mote_scan_token *tok)
         tr_add(t, head, strlen(head));
         return;
     }
-    snprintf(head, sizeof head, "%llu:%llu@%llu%s%s%s|", (unsigned long long)tok->pos.line,
+    static const char *const kinds[] = {"", "C", "D", "E", "M"};
+    snprintf(head, sizeof head, "%llu:%llu@%llu%s%s%s%s%s|", (unsigned long long)tok->pos.line,
              (unsigned long long)tok->pos.column, (unsigned long long)tok->pos.offset,
              (tok->flags & MOTE_SCAN_TOK_CONTINUES) ? "+" : "",
              (tok->flags & (MOTE_SCAN_TOK_DELIM | MOTE_SCAN_TOK_CONTINUES)) ? "" : "$",
-             (tr_show_escapes && (tok->flags & MOTE_SCAN_TOK_ESCAPES)) ? "e" : "");
+             (tr_show_escapes && (tok->flags & MOTE_SCAN_TOK_ESCAPES)) ? "e" : "",
+             (tok->flags & MOTE_SCAN_TOK_CR) ? "r" : "", kinds[tok->kind <= 4 ? tok->kind : 0]);
     tr_add(t, head, strlen(head));
     for (size_t i = 0; i < tok->text.len; i++) {
         unsigned char c = tok->text.ptr[i];

@@ -142,14 +142,14 @@ static void mysql_hash_comment_apostrophe_opens_no_string(void **state)
 {
     (void)state;
     expect_scan(cfg_of(MOTE_SCAN_MYSQL), "# it's\nselect 1;select 2;",
-                "1:1@0|# it's\\x0aselect 1|\n2:10@16|select 2|\n");
+                "2:1@7|select 1|\n2:10@16|select 2|\n");
 }
 
 static void slash_star_slash_is_one_comment(void **state)
 {
     (void)state;
     expect_scan(cfg_of(MOTE_SCAN_MYSQL), "/*/ ; */ select 1; x",
-                "1:1@0|/*/ ; */ select 1|\n1:20@19$|x|\n");
+                "1:10@9|select 1|\n1:20@19$|x|\n");
 }
 
 static void mysql_quotes_and_escapes(void **state)
@@ -170,15 +170,16 @@ static void mysql_delimiter_command(void **state)
         "select 3;";
     /* scan_every feeds 1..9-byte chunks: the command straddles boundaries */
     expect_scan(cfg_of(MOTE_SCAN_MYSQL), in,
-                "1:1@0|select 1|\n3:1@23|create procedure p() begin select 1; select 2; end|\n"
-                "5:1@112|select 3|\n");
+                "1:1@0|select 1|\n2:1@10C|DELIMITER //|\n"
+                "3:1@23|create procedure p() begin select 1; select 2; end|\n"
+                "4:1@76C|delimiter ;  trailing words ignored|\n5:1@112|select 3|\n");
 }
 
 static void mysql_multibyte_delimiter_with_comment_bytes(void **state)
 {
     (void)state;
     expect_scan(cfg_of(MOTE_SCAN_MYSQL), "DELIMITER $$\nselect '$$' /* $$ */ $$x$$",
-                "2:1@13|select '$$' /* $$ */ |\n2:24@36|x|\n");
+                "1:1@0C|DELIMITER $$|\n2:1@13|select '$$' /* $$ */ |\n2:24@36|x|\n");
 }
 
 static void mysql_bad_delimiter_keeps_old(void **state)
@@ -248,7 +249,7 @@ static void lines_quotes_hold_newlines_crlf_stripped(void **state)
     (void)state;
     mote_scan_token tok;
     expect_scan(cfg_of(MOTE_SCAN_LINES), "m f=\"a\nb\" 1\r\n\nm\\\n x=1\n  \nlast",
-                "1:1@0|m f=\"a\\x0ab\" 1|\n4:1@14|m\\x5c\\x0a x=1|\n6:1@22|  |\n7:1@25$|last|\n");
+                "1:1@0r|m f=\"a\\x0ab\" 1|\n4:1@14|m\\x5c\\x0a x=1|\n6:1@22|  |\n7:1@25$|last|\n");
     /* flags: CR removed, escapes present */
     mote_scan_config c = cfg_of(MOTE_SCAN_LINES);
     uint8_t mem[64];
@@ -474,17 +475,245 @@ static void misuse_is_reported(void **state)
     assert_int_equal(d.ptr[0], ';');
 }
 
+/* ---------------------------------------------- issue 11: real dumps */
+
+static mote_scan_config cfg_with(mote_scan_dialect d, unsigned flags)
+{
+    mote_scan_config c = cfg_of(d);
+    c.flags = flags;
+    return c;
+}
+
+/* The seven minimal failing inputs of issue 11 and the awkward cases
+ * around them. Transcript letters: C command, D COPY data, E COPY end, M
+ * comment; "$" not terminated, "r" a "\r" removed. */
+static void issue11_postgres_copy_data(void **state)
+{
+    (void)state;
+    /* issue 11 case 1: rows up to \. are data, one token each */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, 0), "COPY t (a) FROM stdin;\na;b\n\\.\nSELECT 1;",
+                "1:1@0|COPY t (a) FROM stdin|\n"
+                "2:1@23D|a;b|\n"
+                "3:1@27E|\\x5c.|\n"
+                "4:1@30|SELECT 1|\n");
+    /* a quote in a row opens nothing */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, 0), "COPY t FROM stdin;\nit's\n\\.\nSELECT 1;",
+                "1:1@0|COPY t FROM stdin|\n"
+                "2:1@19D|it's|\n"
+                "3:1@24E|\\x5c.|\n"
+                "4:1@27|SELECT 1|\n");
+    /* options, CRLF rows (r: CR removed), an empty row */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, 0), "copy public.t (a, b) FROM STDIN WITH (FORMAT text);  \r\nit's\t\\\\N\r\n\r\n\\.\r\nSELECT 1;",
+                "1:1@0|copy public.t (a, b) FROM STDIN WITH (FORMAT text)|\n"
+                "2:1@55rD|it's\\x09\\x5c\\x5cN|\n"
+                "3:1@65rD||\n"
+                "4:1@67rE|\\x5c.|\n"
+                "5:1@71|SELECT 1|\n");
+    /* a truncated COPY block: the last row is not terminated */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, 0), "COPY t FROM stdin;\nrow1\nrow2",
+                "1:1@0|COPY t FROM stdin|\n"
+                "2:1@19D|row1|\n"
+                "3:1@24$D|row2|\n");
+    /* no data after these */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, 0), "COPY (SELECT 1 FROM stdin) TO STDOUT;\nx;\nCOPY t TO stdout;\ny;",
+                "1:1@0|COPY (SELECT 1 FROM stdin) TO STDOUT|\n"
+                "2:1@38|x|\n"
+                "3:1@41|COPY t TO stdout|\n"
+                "4:1@59|y|\n");
+}
+
+static void issue11_psql_meta_commands(void **state)
+{
+    (void)state;
+    /* issue 11 case 2 */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, 0), "\\restrict abc\nSET statement_timeout = 0;",
+                "1:1@0C|\\x5crestrict abc|\n"
+                "2:1@14|SET statement_timeout = 0|\n");
+    /* after comments, as pg_dump writes them */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, 0), "--\n-- PostgreSQL database dump\n--\n\n\\restrict KEY\n\n-- Dumped from x\nSET a = 1;\n\\unrestrict KEY\n",
+                "5:1@35C|\\x5crestrict KEY|\n"
+                "8:1@67|SET a = 1|\n"
+                "9:1@78C|\\x5cunrestrict KEY|\n");
+    /* the comments kept: tokens of their own */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, MOTE_SCAN_KEEP_COMMENTS), "--\n-- PostgreSQL database dump\n--\n\n\\restrict KEY\n\n-- Dumped from x\nSET a = 1;\n\\unrestrict KEY\n",
+                "1:1@0M|--\\x0a-- PostgreSQL database dump\\x0a--\\x0a\\x0a|\n"
+                "5:1@35C|\\x5crestrict KEY|\n"
+                "7:1@50M|-- Dumped from x\\x0a|\n"
+                "8:1@67|SET a = 1|\n"
+                "9:1@78C|\\x5cunrestrict KEY|\n");
+    /* only at statement start; CRLF */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, 0), "select 1 \\x;\n\\connect db\r\nselect 2;",
+                "1:1@0|select 1 \\x5cx|\n"
+                "2:1@13C|\\x5cconnect db|\n"
+                "3:1@26|select 2|\n");
+}
+
+static void issue11_postgres_begin_atomic_and_parentheses(void **state)
+{
+    (void)state;
+    /* issue 11 case 3 */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, 0), "CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; SELECT 2; END;",
+                "1:1@0|CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; SELECT 2; END|\n");
+    /* CASE ... END inside; BEGIN outside CREATE FUNCTION opens nothing */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, 0), "CREATE OR REPLACE PROCEDURE p() LANGUAGE sql BEGIN ATOMIC SELECT CASE WHEN true THEN 1 END; SELECT 2; END; SELECT 3; BEGIN; SELECT 4; END;",
+                "1:1@0|CREATE OR REPLACE PROCEDURE p() LANGUAGE sql BEGIN ATOMIC SELECT CASE WHEN true THEN 1 END; SELECT 2; END|\n"
+                "1:108@107|SELECT 3|\n"
+                "1:118@117|BEGIN|\n"
+                "1:125@124|SELECT 4|\n"
+                "1:135@134|END|\n");
+    /* issue 11 case 4 */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, 0), "CREATE RULE r AS ON INSERT TO v DO INSTEAD (INSERT INTO a VALUES (1); INSERT INTO b VALUES (2)); x;",
+                "1:1@0|CREATE RULE r AS ON INSERT TO v DO INSTEAD (INSERT INTO a VALUES (1); INSERT INTO b VALUES (2))|\n"
+                "1:98@97|x|\n");
+    /* parentheses in quotes and comments do not count */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, 0), "select (';' /* ) */ -- )\n); select ')'; select 2;",
+                "1:1@0|select (';' /* ) */ -- )\\x0a)|\n"
+                "2:4@28|select ')'|\n"
+                "2:16@40|select 2|\n");
+}
+
+static void issue11_postgres_escape_strings(void **state)
+{
+    (void)state;
+    /* issue 11 case 5 */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, 0), "SELECT E'it''s \\' ok;'; SELECT 2;",
+                "1:1@0|SELECT E'it''s \\x5c' ok;'|\n"
+                "1:25@24|SELECT 2|\n");
+    /* standard_conforming_strings followed from SET / RESET */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, 0), "SET standard_conforming_strings = off;\nSELECT 'a\\';b';\nSET standard_conforming_strings TO on;\nSELECT 'c\\';\nSET standard_conforming_strings = 'off';\nSELECT 'd\\'';\nRESET ALL;\nSELECT 'e\\';",
+                "1:1@0|SET standard_conforming_strings = off|\n"
+                "2:1@39|SELECT 'a\\x5c';b'|\n"
+                "3:1@55|SET standard_conforming_strings TO on|\n"
+                "4:1@94|SELECT 'c\\x5c'|\n"
+                "5:1@107|SET standard_conforming_strings = 'off'|\n"
+                "6:1@148|SELECT 'd\\x5c''|\n"
+                "7:1@162|RESET ALL|\n"
+                "8:1@173|SELECT 'e\\x5c'|\n");
+    /* and from the config */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, MOTE_SCAN_PG_NONSTANDARD_STRINGS), "SELECT 'a\\';b';",
+                "1:1@0|SELECT 'a\\x5c';b'|\n");
+}
+
+static void issue11_mysql_no_backslash_escapes(void **state)
+{
+    (void)state;
+    /* issue 11 case 6 */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0), "SET sql_mode='NO_BACKSLASH_ESCAPES';\nSELECT 'C:\\';\nSELECT 2;",
+                "1:1@0|SET sql_mode='NO_BACKSLASH_ESCAPES'|\n"
+                "2:1@37|SELECT 'C:\\x5c'|\n"
+                "3:1@51|SELECT 2|\n");
+    /* mariadb-dump's save / set / restore around a routine */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0), "/*!50003 SET @saved_sql_mode = @@sql_mode */ ;\n/*!50003 SET sql_mode = 'STRICT,NO_BACKSLASH_ESCAPES' */ ;\nSELECT 'C:\\';\n/*!50003 SET sql_mode = @saved_sql_mode */ ;\nSELECT 'a\\';b';",
+                "1:1@0|/*!50003 SET @saved_sql_mode = @@sql_mode */ |\n"
+                "2:1@47|/*!50003 SET sql_mode = 'STRICT,NO_BACKSLASH_ESCAPES' */ |\n"
+                "3:1@106|SELECT 'C:\\x5c'|\n"
+                "4:1@120|/*!50003 SET sql_mode = @saved_sql_mode */ |\n"
+                "5:1@165|SELECT 'a\\x5c';b'|\n");
+    /* two assignments in one SET; restored from @OLD_SQL_MODE */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0), "/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO,no_backslash_escapes' */;\nSELECT '\\';\n/*!40101 SET SQL_MODE=@OLD_SQL_MODE */;\nSELECT '\\';x';",
+                "1:1@0|/*!40101 SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO,no_backslash_escapes' */|\n"
+                "2:1@97|SELECT '\\x5c'|\n"
+                "3:1@109|/*!40101 SET SQL_MODE=@OLD_SQL_MODE */|\n"
+                "4:1@149|SELECT '\\x5c';x'|\n");
+    /* from the config, off again by SET SESSION sql_mode */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, MOTE_SCAN_NO_BACKSLASH_ESCAPES), "SELECT 'C:\\';\nSET SESSION sql_mode = '';\nSELECT 'a\\';b';",
+                "1:1@0|SELECT 'C:\\x5c'|\n"
+                "2:1@14|SET SESSION sql_mode = ''|\n"
+                "3:1@41|SELECT 'a\\x5c';b'|\n");
+    /* @@session. and DEFAULT */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0), "SET @@session.sql_mode = 'NO_BACKSLASH_ESCAPES';\nSELECT '\\';\nSET @@SQL_MODE = DEFAULT;\nSELECT '\\';';",
+                "1:1@0|SET @@session.sql_mode = 'NO_BACKSLASH_ESCAPES'|\n"
+                "2:1@49|SELECT '\\x5c'|\n"
+                "3:1@61|SET @@SQL_MODE = DEFAULT|\n"
+                "4:1@87|SELECT '\\x5c';'|\n");
+}
+
+static void issue11_mysql_executable_comments(void **state)
+{
+    (void)state;
+    /* issue 11 case 7 */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0), "/*!50001 CREATE VIEW v AS SELECT 1 AS `a*/b` */;\nSELECT 2;",
+                "1:1@0|/*!50001 CREATE VIEW v AS SELECT 1 AS `a*/b` */|\n"
+                "2:1@49|SELECT 2|\n");
+    /* M!, a comment inside, a bare delimiter inside (ends the statement, as in the client) */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0), "/*M!100100 SELECT '*/;' */;\n/*!40101 SET x=1 /* c */ */;\n/*!99999 a; b */;\n/* plain 'x */ select 1;",
+                "1:1@0|/*M!100100 SELECT '*/;' */|\n"
+                "2:1@28|/*!40101 SET x=1 /* c */ */|\n"
+                "3:1@57|/*!99999 a|\n"
+                "3:13@69|b */|\n"
+                "4:16@90|select 1|\n");
+}
+
+static void issue11_comments_and_terminated(void **state)
+{
+    (void)state;
+    /* comment-only text after the last delimiter is no statement */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0), "select 1;\n-- Dump completed on 2024-01-01\n",
+                "1:1@0|select 1|\n");
+    /* ... a COMMENT token with KEEP_COMMENTS */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, MOTE_SCAN_KEEP_COMMENTS), "select 1;\n-- Dump completed on 2024-01-01\n",
+                "1:1@0|select 1|\n"
+                "2:1@10$M|-- Dump completed on 2024-01-01\\x0a|\n");
+    /* a truncated dump: the partial statement is not terminated */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0), "select 1;\ninsert into t values (1",
+                "1:1@0|select 1|\n"
+                "2:1@10$|insert into t values (1|\n");
+    /* comment-only statements */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, MOTE_SCAN_KEEP_COMMENTS), "a; -- x\n; /* y */;",
+                "1:1@0|a|\n"
+                "1:4@3M|-- x\\x0a|\n"
+                "2:3@10M|/* y */|\n");
+    /* a lone '-' or '/' after comments is code */
+    expect_scan(cfg_with(MOTE_SCAN_POSTGRES, MOTE_SCAN_KEEP_COMMENTS), "-- c\n-1; /* d */ /x; -- e\n--1;",
+                "1:1@0M|-- c\\x0a|\n"
+                "2:1@5|-1|\n"
+                "2:5@9M|/* d */ |\n"
+                "2:13@17|/x|\n"
+                "2:17@21$M|-- e\\x0a--1;|\n");
+    /* mysql: --1 is code; executable comments start statements */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, MOTE_SCAN_KEEP_COMMENTS), "# c\n--1; /* d */ /*!1 x */;/* e */ /*M!1 y */;",
+                "1:1@0M|# c\\x0a|\n"
+                "2:1@4|--1|\n"
+                "2:6@9M|/* d */ |\n"
+                "2:14@17|/*!1 x */|\n"
+                "2:24@27M|/* e */ |\n"
+                "2:32@35|/*M!1 y */|\n");
+    /* DELIMITER after comments */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0), "-- c\nDELIMITER ;;\nselect 1;;\n/* x */ DELIMITER ;\nselect 2;",
+                "2:1@5C|DELIMITER ;;|\n"
+                "3:1@18|select 1|\n"
+                "4:9@37C|DELIMITER ;|\n"
+                "5:1@49|select 2|\n");
+    /* KEEP_LEADING: comments stay in the statement; comment-only text is skipped */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, MOTE_SCAN_KEEP_LEADING), "  -- c\n  select 1;\n  -- d\n",
+                "1:1@0|  -- c\\x0a  select 1|\n");
+    /* generic without comment styles: unchanged */
+    expect_scan(cfg_with(MOTE_SCAN_GENERIC, 0), "a;\n;b",
+                "1:1@0|a|\n"
+                "1:3@2|\\x0a|\n"
+                "2:2@4$|b|\n");
+}
+
 /* Hosted builds run the 64-byte block path only when 64 bytes of a chunk
  * remain: 1-byte chunks never take it. Random texts rich in quotes, runs of
- * backslashes, dashes, line breaks and stop bytes, in every dialect, must
- * give the same tokens, positions and escape flags either way. */
+ * backslashes, dashes, line breaks and stop bytes, and the statements that
+ * switch the scanner's modes (COPY, SET sql_mode, executable comments,
+ * commands), in every dialect, must give the same tokens, kinds,
+ * positions and flags either way. */
 static void block_path_matches_byte_loop(void **state)
 {
     (void)state;
     static const char *const pieces[] = {
         "'", "\"", "\\", "\\\\", "\\\\\\", ";", "-", "--", "-- ", "\n", "\r\n", "\r",
         "#", "/", "/*", "*/", "`", "[", "]", "$", "$$", "|", " ", "abc", "xy", "12,",
-        "E'", "''", "  hello world  ", "(1,'a b',2.5,NULL),", "DELIMITER //\n", "//"};
+        "E'", "''", "  hello world  ", "(1,'a b',2.5,NULL),", "DELIMITER //\n", "//",
+        /* issue 11 state: COPY data, commands, executable comments, SET
+         * statements that change escapes, BEGIN ATOMIC bodies, parentheses,
+         * leading comments */
+        "COPY t FROM stdin;\n", "\\.\n", "/*!", "/*M!1 ", "*/", "SET sql_mode='NO_BACKSLASH_ESCAPES';",
+        "SET sql_mode=@x;", "SET @x=@@sql_mode;", "set standard_conforming_strings=off;", "reset all;",
+        "CREATE FUNCTION f() BEGIN ATOMIC ", "CASE ", "END", "(", ")", "\\restrict x\n", "-- c\n",
+        "\r\n\\.\r\n"};
     const size_t np = sizeof pieces / sizeof pieces[0];
     char text[3000];
     uint32_t seed = 12345;
@@ -514,6 +743,9 @@ static void block_path_matches_byte_loop(void **state)
             c.escape = (iter / 10) % 3 == 0 ? -1 : '\\';
         }
         if (iter % 7 == 0) c.flags |= MOTE_SCAN_KEEP_BLANK;
+        if (iter % 3 == 0) c.flags |= MOTE_SCAN_KEEP_COMMENTS;
+        if (iter % 4 == 1) c.flags |= MOTE_SCAN_NO_BACKSLASH_ESCAPES;
+        if (iter % 6 == 3) c.flags |= MOTE_SCAN_PG_NONSTANDARD_STRINGS;
         if (iter % 11 == 0) c.max_token = 40;
         transcript whole = scan_all(&c, text, n, n, 0);
         transcript one = scan_all(&c, text, n, 1, 0);
@@ -589,6 +821,13 @@ int main(void)
         cmocka_unit_test(many_short_statements_bounded_memory),
         cmocka_unit_test(pull_api_reads_through_callback),
         cmocka_unit_test(misuse_is_reported),
+        cmocka_unit_test(issue11_postgres_copy_data),
+        cmocka_unit_test(issue11_psql_meta_commands),
+        cmocka_unit_test(issue11_postgres_begin_atomic_and_parentheses),
+        cmocka_unit_test(issue11_postgres_escape_strings),
+        cmocka_unit_test(issue11_mysql_no_backslash_escapes),
+        cmocka_unit_test(issue11_mysql_executable_comments),
+        cmocka_unit_test(issue11_comments_and_terminated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

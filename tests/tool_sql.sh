@@ -17,11 +17,12 @@ check() { # name expected actual
     fi
 }
 
-# Statements, positions, byte-exact JSON text (quote, backslash, control, high bytes).
+# Statements, positions, kind, terminated, JSON text (quote, backslash, tab,
+# UTF-8 kept as UTF-8).
 printf 'select 1;\n  select "a\\\\b" ;\ninsert \t\303\251;' > "$TMP/a.sql"
-want='{"line":1,"column":1,"offset":0,"length":8,"text":"select 1"}
-{"line":2,"column":3,"offset":12,"length":14,"text":"select \"a\\\\b\" "}
-{"line":3,"column":1,"offset":28,"length":10,"text":"insert \u0009\u00c3\u00a9"}'
+want='{"line":1,"column":1,"offset":0,"length":8,"kind":"statement","terminated":true,"text":"select 1"}
+{"line":2,"column":3,"offset":12,"length":14,"kind":"statement","terminated":true,"text":"select \"a\\\\b\" "}
+{"line":3,"column":1,"offset":28,"length":10,"kind":"statement","terminated":true,"text":"insert \té"}'
 got=$("$MOTE" sql split --dialect mysql "$TMP/a.sql"); st=$?
 check "mysql statements" "$want" "$got"
 check "exit 0" 0 "$st"
@@ -34,16 +35,19 @@ done
 
 # DELIMITER command, straddling 1-byte chunks.
 printf 'DELIMITER //\nselect 1; select 2//\ndelimiter ;\nselect 3;\n' > "$TMP/d.sql"
-want='{"line":2,"column":1,"offset":13,"length":18,"text":"select 1; select 2"}
-{"line":4,"column":1,"offset":46,"length":8,"text":"select 3"}'
+# (the library hands the commands out as tokens of their own kind)
+want='{"line":1,"column":1,"offset":0,"length":12,"kind":"command","terminated":true,"text":"DELIMITER //"}
+{"line":2,"column":1,"offset":13,"length":18,"kind":"statement","terminated":true,"text":"select 1; select 2"}
+{"line":3,"column":1,"offset":34,"length":11,"kind":"command","terminated":true,"text":"delimiter ;"}
+{"line":4,"column":1,"offset":46,"length":8,"kind":"statement","terminated":true,"text":"select 3"}'
 got=$("$MOTE" sql split --dialect mysql --chunk 1 "$TMP/d.sql")
 check "delimiter command" "$want" "$got"
 
 # Errors: TOO_LONG then recovery, unterminated quote; exit 1.
 printf "ok;\nselect 'long;string';\nnext;\n'open" > "$TMP/e.sql"
-want='{"line":1,"column":1,"offset":0,"length":2,"text":"ok"}
+want='{"line":1,"column":1,"offset":0,"length":2,"kind":"statement","terminated":true,"text":"ok"}
 {"error":"TOO_LONG","message":"token longer than the maximum","line":2,"offset":4}
-{"line":3,"column":1,"offset":26,"length":4,"text":"next"}
+{"line":3,"column":1,"offset":26,"length":4,"kind":"statement","terminated":true,"text":"next"}
 {"error":"UNTERMINATED_QUOTE","message":"end of input inside a quoted string","line":4,"offset":32}'
 got=$("$MOTE" sql split --dialect mysql --max-statement 10 --chunk 5 "$TMP/e.sql"); st=$?
 # codes and positions, not the English descriptions (the small build
@@ -54,20 +58,20 @@ check "exit 1" 1 "$st"
 
 # Other dialects and delimiters.
 got=$(printf 'a|b||c' | "$MOTE" sql split --delimiter '|')
-want='{"line":1,"column":1,"offset":0,"length":1,"text":"a"}
-{"line":1,"column":3,"offset":2,"length":1,"text":"b"}
-{"line":1,"column":6,"offset":5,"length":1,"text":"c"}'
+want='{"line":1,"column":1,"offset":0,"length":1,"kind":"statement","terminated":true,"text":"a"}
+{"line":1,"column":3,"offset":2,"length":1,"kind":"statement","terminated":true,"text":"b"}
+{"line":1,"column":6,"offset":5,"length":1,"kind":"statement","terminated":false,"text":"c"}'
 check "generic delimiter" "$want" "$got"
 got=$(printf 'm v="x\ny"\r\nn v=1\n' | "$MOTE" sql split --dialect lines --chunk 2)
-want='{"line":1,"column":1,"offset":0,"length":9,"text":"m v=\"x\u000ay\""}
-{"line":3,"column":1,"offset":11,"length":5,"text":"n v=1"}'
+want='{"line":1,"column":1,"offset":0,"length":9,"kind":"statement","terminated":true,"cr":true,"text":"m v=\"x\ny\""}
+{"line":3,"column":1,"offset":11,"length":5,"kind":"statement","terminated":true,"text":"n v=1"}'
 check "lines" "$want" "$got"
 got=$(printf 'create trigger t after insert on a begin select 1; end; x;' | "$MOTE" sql split --dialect sqlite)
-want='{"line":1,"column":1,"offset":0,"length":54,"text":"create trigger t after insert on a begin select 1; end"}
-{"line":1,"column":57,"offset":56,"length":1,"text":"x"}'
+want='{"line":1,"column":1,"offset":0,"length":54,"kind":"statement","terminated":true,"text":"create trigger t after insert on a begin select 1; end"}
+{"line":1,"column":57,"offset":56,"length":1,"kind":"statement","terminated":true,"text":"x"}'
 check "sqlite trigger" "$want" "$got"
 got=$(printf 'select $$;$$;' | "$MOTE" sql split --dialect postgres)
-check "postgres" '{"line":1,"column":1,"offset":0,"length":12,"text":"select $$;$$"}' "$got"
+check "postgres" '{"line":1,"column":1,"offset":0,"length":12,"kind":"statement","terminated":true,"text":"select $$;$$"}' "$got"
 
 # Usage errors: one line on stderr, exit 2.
 "$MOTE" sql split --bogus > "$TMP/out" 2> "$TMP/err"; st=$?

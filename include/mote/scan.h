@@ -17,11 +17,20 @@
  *
  *    or the pull API mote_scan_pull() over a read callback. Quote kind,
  *    escape, comment state, a partially matched delimiter, a partially read
- *    mysql DELIMITER command and the SQLite trigger state are carried across
- *    chunk boundaries, so any chunking of the same input (down to one byte per
- *    feed) gives the same tokens and errors. Each input byte is examined
- *    once: the scanner resumes exactly where it stopped (see
+ *    command line, the SQLite trigger state, postgres COPY data, parenthesis
+ *    and BEGIN ... END depth, mysql executable comments, the word being read
+ *    and the string modes set by SET statements are carried across chunk
+ *    boundaries, so any chunking of the same input (down to one byte per
+ *    feed) gives the same tokens, kinds, flags and errors. Each input byte
+ *    is examined once: the scanner resumes exactly where it stopped (see
  *    mote_scan_stats.bytes_examined).
+ *
+ *    Tokens have a kind (mote_scan_kind): statements, client commands
+ *    (mysql DELIMITER, psql backslash lines), postgres COPY data lines and,
+ *    on request, comment-only text; and a "terminated" flag
+ *    (MOTE_SCAN_TOK_TERMINATED), clear when the input ended first. An
+ *    importer sends statements and COPY lines to the server and skips the
+ *    rest (the scanner has already acted on DELIMITER).
  *
  * Memory: tokens that lie wholly inside a fed chunk are returned as views
  * into that chunk (no copy). Only the bytes of a token that is still open
@@ -34,7 +43,10 @@
  * token's bytes are copied at most once (into the carry, when it straddles a
  * chunk boundary). The sqlite dialect looks at every byte of the first word
  * or two of a statement (for CREATE TRIGGER), postgres looks back two bytes
- * at a quote or '$'.
+ * at a quote or '$'. mysql and postgres look at every byte of a statement's
+ * leading comments and first word, and of the whole of SET, COPY and CREATE
+ * FUNCTION/PROCEDURE statements (postgres CREATE: up to its fourth word) and
+ * of executable comments; postgres stops at every parenthesis.
  *
  * Positions: offset counts bytes from the start of the stream (a skipped BOM
  * included), line and column are 1-based, columns count bytes. LF, CR and
@@ -88,11 +100,29 @@ typedef enum mote_scan_dialect {
     MOTE_SCAN_GENERIC = 0,
     /*
      * mysql: ' " ` quotes; backslash escapes inside ' and " (not inside
-     * backticks); # and "-- " comments ("--" followed by a byte <= 0x20 or
-     * 0x7f), block comments (slash-star ... star-slash) (not nested); the client command
-     * "DELIMITER xyz" at statement start (case-insensitive, 1..16 bytes up to
-     * the next blank, rest of the line ignored, no backslash) changes the
-     * delimiter; the command itself is not a token.
+     * backticks) unless NO_BACKSLASH_ESCAPES is in force (below); # and "-- "
+     * comments ("--" followed by a byte <= 0x20 or 0x7f), block comments
+     * (slash-star ... star-slash, not nested). Executable comments
+     * (slash-star-bang and slash-star-M-bang, with or without version digits,
+     * up to star-slash) are code, as in the server's lexer: quotes inside
+     * them hide star-slash and the delimiter; an ordinary block comment
+     * inside one ends at its own star-slash; a bare delimiter inside one
+     * ends the statement (as in the mysql client).
+     * The client command "DELIMITER xyz" at statement start
+     * (case-insensitive, 1..16 bytes up to the next blank, rest of the line
+     * ignored, no backslash) changes the delimiter and is returned as a
+     * MOTE_SCAN_COMMAND token (its line, without the line break).
+     * NO_BACKSLASH_ESCAPES: from config (MOTE_SCAN_NO_BACKSLASH_ESCAPES),
+     * then followed from the statements SET [SESSION|LOCAL] sql_mode = v,
+     * SET @@sql_mode / @@session.sql_mode / @@local.sql_mode = v (also
+     * inside executable comments; several assignments per SET). A quoted v
+     * turns the mode on when it holds NO_BACKSLASH_ESCAPES (any case), off
+     * otherwise; DEFAULT turns it off; @@sql_mode keeps it. The dump
+     * convention SET @x = @@sql_mode ... SET sql_mode = @x is followed: the
+     * scanner remembers the mode saved in the last two user variables
+     * assigned from @@sql_mode and restores it from them; an unknown @x (or
+     * any other expression) restores the configured mode. The change takes
+     * effect after the SET statement's delimiter.
      */
     MOTE_SCAN_MYSQL = 1,
     /*
@@ -103,9 +133,34 @@ typedef enum mote_scan_dialect {
      */
     MOTE_SCAN_SQLITE = 2,
     /*
-     * postgres: ' and " quoting, E'...' strings with backslash escapes,
+     * postgres (as psql splits a script): ' and " quoting, E'...' strings
+     * with backslash escapes (a doubled quote inside keeps them on),
      * $tag$...$tag$ dollar quoting (tag: letter or _ then letters, digits,
-     * _; up to 64 bytes), "--" comments, nested block comments (slash-star ... star-slash).
+     * _; up to 64 bytes), "--" comments, nested block comments
+     * (slash-star ... star-slash). No statement ends inside parentheses
+     * (depth counted outside quotes and comments, as psql does), nor inside
+     * the BEGIN ... END of a CREATE [OR REPLACE] FUNCTION|PROCEDURE (psql's
+     * rule: there BEGIN, and CASE inside a BEGIN, open and END closes, at
+     * parenthesis depth 0).
+     * At statement start (leading comments split off), a line starting
+     * with a backslash is a psql meta-command: a MOTE_SCAN_COMMAND token up
+     * to the end of its line (e.g. \connect db, \restrict KEY).
+     * After a statement COPY ... FROM STDIN (first word COPY, then the words
+     * FROM STDIN at parenthesis depth 0, any case, options may follow),
+     * the input is COPY data: text after the delimiter on the COPY line
+     * is skipped when blank (else it is the first data line); then each line
+     * is one MOTE_SCAN_COPY_DATA token (without "\n"; a "\r" before it is
+     * removed and MOTE_SCAN_TOK_CR set; bytes raw, never trimmed, empty lines
+     * kept) until a line "\." (a MOTE_SCAN_COPY_END token, text "\.").
+     * A token is one line, which for csv data with quoted line breaks is
+     * not one row: send each line with its line break. Memory stays bounded
+     * by the longest line.
+     * standard_conforming_strings: from config
+     * (MOTE_SCAN_PG_NONSTANDARD_STRINGS: off), then followed from SET
+     * [SESSION|LOCAL] standard_conforming_strings {=|TO} v (on/true/yes/1,
+     * off/false/no/0, quoted or not; DEFAULT: on) and RESET
+     * standard_conforming_strings / RESET ALL (on). When off, '' strings
+     * take backslash escapes like E''. Effective after the statement.
      */
     MOTE_SCAN_POSTGRES = 3,
     /*
@@ -140,6 +195,19 @@ typedef enum mote_scan_dialect {
  * dialects trim them by default (so a token's position is that of its first
  * real byte); generic and lines keep them always. */
 #define MOTE_SCAN_KEEP_LEADING 0x04u
+/* Return comment-only text as MOTE_SCAN_COMMENT tokens (sql dialects and
+ * generic with comment styles): the comments (and blanks between them) that
+ * precede a statement's first code byte, and comment-only text before a
+ * delimiter or at the end of the input. Default: such text is skipped and
+ * never held (it does not count against max_token). A statement's own
+ * text never starts with a comment when its dialect trims leading blanks. */
+#define MOTE_SCAN_KEEP_COMMENTS 0x08u
+/* mysql: start with NO_BACKSLASH_ESCAPES in force (a backslash is an
+ * ordinary byte in ' and " strings). SET sql_mode statements change it. */
+#define MOTE_SCAN_NO_BACKSLASH_ESCAPES 0x10u
+/* postgres: start with standard_conforming_strings off ('' strings take
+ * backslash escapes). SET standard_conforming_strings changes it. */
+#define MOTE_SCAN_PG_NONSTANDARD_STRINGS 0x20u
 
 typedef struct mote_scan_config {
     mote_scan_dialect dialect;
@@ -159,15 +227,30 @@ typedef struct mote_scan_config {
 /* Fill *cfg with the defaults of a dialect (delim NULL, no max, flags 0). */
 void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect);
 
+/* What a token is. Errors come with MOTE_SCAN_STATEMENT. */
+typedef enum mote_scan_kind {
+    MOTE_SCAN_STATEMENT = 0, /* a statement (or record) for the server */
+    MOTE_SCAN_COMMAND,       /* a client command: mysql DELIMITER, psql \... line */
+    MOTE_SCAN_COPY_DATA,     /* postgres: one line of COPY ... FROM STDIN data */
+    MOTE_SCAN_COPY_END,      /* postgres: the "\." line that ends COPY data */
+    MOTE_SCAN_COMMENT        /* comment-only text (MOTE_SCAN_KEEP_COMMENTS) */
+} mote_scan_kind;
+
 /* Token flags */
-#define MOTE_SCAN_TOK_DELIM     0x01u /* ended at a delimiter (else end of input) */
+/* "terminated": the token ended where its kind ends - a statement at its
+ * delimiter, a command or COPY line at its line break, a leading comment at
+ * the statement it precedes. Clear when the input ended first (the partial
+ * last statement of a truncated dump), and on every piece but the last. */
+#define MOTE_SCAN_TOK_DELIM     0x01u
+#define MOTE_SCAN_TOK_TERMINATED MOTE_SCAN_TOK_DELIM
 #define MOTE_SCAN_TOK_CONTINUES 0x02u /* a piece; more of this token follows */
 #define MOTE_SCAN_TOK_ESCAPES   0x04u /* holds an escape byte (text is raw) */
-#define MOTE_SCAN_TOK_CR        0x08u /* lines: a "\r" before the "\n" was removed */
+#define MOTE_SCAN_TOK_CR        0x08u /* lines, COPY data: a "\r" before the "\n" was removed */
 
 /*
- * A token (statement / record) or an error. On MOTE_OK text is the token
- * without its delimiter, a view valid until the next call on the scanner (and
+ * A token (statement / record / command / COPY line / comment, see kind) or
+ * an error. On MOTE_OK text is the token without its delimiter (a command or
+ * COPY line: without its line break), a view valid until the next call on the scanner (and
  * only while the fed chunk is alive, for tokens inside it); pos is the
  * position of its first byte (for a piece: of the piece; a piece's line and
  * column are approximate when a line break lies in the up to 15 bytes held
@@ -180,6 +263,7 @@ typedef struct mote_scan_token {
     mote_view text;
     mote_pos pos;
     unsigned flags;
+    mote_scan_kind kind;
     const char *message;
 } mote_scan_token;
 
@@ -197,7 +281,7 @@ typedef struct mote_scan_stats {
 typedef long (*mote_scan_read_fn)(void *ctx, uint8_t *dst, size_t cap);
 
 /* The context. Fields are private; it is visible only so callers can place
- * it on the stack, statically or in an arena. About 900 bytes on 64-bit hosts
+ * it on the stack, statically or in an arena. About 1 KiB on 64-bit hosts
  * (two 256-byte class tables). */
 typedef struct mote_scanner {
     mote_buf *carry;
@@ -212,8 +296,21 @@ typedef struct mote_scanner {
     uint8_t state, rstate, slot, bom;
     uint8_t finished, done, dropping, pieces_out;
     uint8_t trig;            /* sqlite3_complete() state */
-    uint8_t wlen;            /* sqlite keyword / mysql DELIMITER word */
-    uint8_t word[10];
+    uint8_t wlen;            /* word being read (keywords), mysql DELIMITER match */
+    uint8_t word[28];
+    uint8_t kind;            /* kind of the open token (0: by its bytes) */
+    uint8_t lead, cmt, cdrop, split; /* no code yet; comments seen; not kept; split pending */
+    uint8_t xc;              /* mysql: inside an executable comment */
+    uint8_t slow;            /* why the skip loops must stop at every byte */
+    uint8_t mode, mode_next; /* NO_BACKSLASH_ESCAPES / nonstandard strings in force; after this statement */
+    uint8_t copy;            /* postgres COPY FROM STDIN: statement, its line, data */
+    uint8_t wcls, wst;       /* statement class by its first word; state within it */
+    uint8_t idn, litk;       /* psql identifier count; NO_BACKSLASH_ESCAPES letters matched */
+    uint8_t ids[4];          /* psql: first letters of the leading CREATE keywords */
+    uint8_t vmode[2];        /* mysql: sql_mode saved in two user variables */
+    uint32_t whash, vhash[2], vt; /* word hash; those variables; the SET target */
+    uint32_t pdepth, bdepth; /* postgres: parenthesis and BEGIN ... END depth */
+    uint64_t eclose;         /* postgres: offset after the close of an escape string */
     uint8_t arglen, argbad;
     uint8_t arg[16];
     uint8_t taglen, tagk;
@@ -229,7 +326,7 @@ typedef struct mote_scanner {
     uint64_t base;           /* stream offset of chunk[0] */
     uint64_t line, line_start;
     uint64_t blk_resume;     /* no block path before this stream offset */
-    mote_pos tok_pos, open_pos;
+    mote_pos tok_pos, open_pos, lead_pos;
     mote_scan_stats stats;
 } mote_scanner;
 
@@ -268,7 +365,11 @@ mote_err mote_scan_finish(mote_scanner *sc);
  *                     finish() it means the stream is exhausted;
  *   MOTE_ERR_TOO_LONG token over max_token (or the carry buffer's cap): its
  *                     bytes are dropped up to the next delimiter (quotes and
- *                     comments still tracked), later tokens are not lost;
+ *                     comments still tracked; a command or COPY line: up to
+ *                     its line break), later tokens are not lost; kept
+ *                     leading comments over max_token are reported and the
+ *                     rest of them skipped, the statement after them is
+ *                     kept (comments never come in pieces);
  *   MOTE_ERR_NOMEM    the carry could not grow: the token is dropped likewise;
  *   MOTE_ERR_UNTERMINATED_QUOTE / _COMMENT at end of input (the token is
  *                     dropped; pos names where it opened);
