@@ -17,6 +17,7 @@
 
 #include "mote/num.h"
 #include "lp_internal.h"
+#include "mote_private.h"
 
 /* Speed builds inline the scanners, keep two copies of the line parser (see
  * parse_line) and use the word-at-a-time paths and key prediction; small
@@ -46,13 +47,8 @@
 #define MOTE_LP_OUTLINE_INLINE inline
 #define MOTE_LP_HOT MOTE_LP_INLINE
 #endif
-#if defined(__GNUC__)
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define LIKELY(x) __builtin_expect(!!(x), 1)
-#else
-#define UNLIKELY(x) (x)
-#define LIKELY(x) (x)
-#endif
+#define UNLIKELY MOTE_UNLIKELY
+#define LIKELY MOTE_LIKELY
 
 /* Byte classes. A bit set means "stop scanning here" for the first three. */
 #define C_MEAS 1u  /* measurement: control, space, ',', '\\', 0x7f-0xff */
@@ -112,52 +108,11 @@ const int64_t mote__lp_ns_per[4] = {1, 1000, 1000000, 1000000000};
  * '\n', and runs of 8 digits; only where 8 bytes remain (the tail goes byte
  * by byte through the class table). Portable C: there is no SIMD here.
  */
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
-#define LOWS 0x7f7f7f7f7f7f7f7full
-
-static inline uint64_t load8(const uint8_t *p)
-{
-    uint64_t x;
-    memcpy(&x, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    x = __builtin_bswap64(x);
-#elif !defined(__BYTE_ORDER__)
-    x = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-        (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-#endif
-    return x;
-}
-
-/* High bit of each byte equal to c. */
-static inline uint64_t eq8(uint64_t x, uint8_t c)
-{
-    uint64_t y = x ^ (ONES * c);
-    return ~(((y & LOWS) + LOWS) | y) & HIGHS;
-}
-
-/* High bit of each byte below n (n <= 0x80). */
-static inline uint64_t lt8(uint64_t x, uint8_t n)
-{
-    return ~(((x & LOWS) + ONES * (uint8_t)(0x80 - n)) | x) & HIGHS;
-}
-
-
-/* Index of the first flagged byte of a non-zero mask. */
-static inline unsigned first8(uint64_t m)
-{
-#if defined(__GNUC__)
-    return (unsigned)__builtin_ctzll(m) >> 3;
-#else
-    unsigned i = 0;
-    while (!(m & 0x80)) {
-        m >>= 8;
-        i++;
-    }
-    return i;
-#endif
-}
-
+#define HIGHS MOTE__HIGHS
+#define load8 mote__load8
+#define eq8 mote__eq8
+#define lt8 mote__lt8
+#define first8 mote__first8
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -173,106 +128,15 @@ static size_t count_nl(const uint8_t *p, const uint8_t *end)
     return n;
 }
 
-#if MOTE_LP_FAST
-/* 8 ASCII bytes (in memory order) all digits? */
-static inline bool is8digits(uint64_t x)
-{
-    return ((x & 0xf0f0f0f0f0f0f0f0ull) |
-            (((x + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) == 0x3333333333333333ull;
-}
-
-/* Value of 8 digits (in memory order): three multiply-shift steps. */
-static inline uint64_t value8(uint64_t x)
-{
-    x = ((x & 0x0f0f0f0f0f0f0f0full) * 2561) >> 8;
-    x = ((x & 0x00ff00ff00ff00ffull) * 6553601) >> 16;
-    return ((x & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
-}
-
-/*
- * Value of the decimal digits s[0..n), n >= 1: MOTE_OK, MOTE_ERR_BAD_VALUE
- * (a byte that is not a digit) or MOTE_ERR_RANGE (above UINT64_MAX; leading
- * zeros are fine). 8 digits at a time while at most 16 are taken, then one by
- * one without a range check up to 19 digits (below 10^19 < 2^64), then
- * checked.
- */
-static MOTE_LP_INLINE mote_err parse_digits(const uint8_t *s, size_t n, uint64_t *out)
-{
-    if (n <= 3) {
-        /* 1 to 3 digits (most field values) without a loop, whose exit
-         * branch mispredicts when lengths vary: bytes 0, n/2 and n-1 cover
-         * them all, weighted by n (for n 1 or 2 a byte is read twice). */
-        static const uint8_t mul[4][2] = {{0, 0}, {0, 0}, {10, 0}, {100, 10}};
-        unsigned a = (unsigned)s[0] - '0', m = (unsigned)s[n >> 1] - '0',
-                 z = (unsigned)s[n - 1] - '0';
-        if ((a > 9) | (m > 9) | (z > 9)) return MOTE_ERR_BAD_VALUE;
-        *out = a * mul[n][0] + m * mul[n][1] + z;
-        return MOTE_OK;
-    }
-    uint64_t v = 0;
-    size_t i = 0;
-    while (MOTE_LP_FAST && n - i >= 8 && i < 16) {
-        uint64_t x = load8(s + i);
-        if (!is8digits(x)) break;
-        v = v * 100000000u + value8(x);
-        i += 8;
-    }
-    for (; i < n && i < 19; i++) {
-        unsigned d = (unsigned)s[i] - '0';
-        if (d > 9) return MOTE_ERR_BAD_VALUE;
-        v = v * 10 + d;
-    }
-    for (; i < n; i++) {
-        unsigned d = (unsigned)s[i] - '0';
-        if (d > 9) return MOTE_ERR_BAD_VALUE;
-        if (v > (UINT64_MAX - d) / 10) {
-            /* Still a syntax error if a later byte is not a digit. */
-            for (; i < n; i++) {
-                if ((unsigned)s[i] - '0' > 9) return MOTE_ERR_BAD_VALUE;
-            }
-            return MOTE_ERR_RANGE;
-        }
-        v = v * 10 + d;
-    }
-    *out = v;
-    return MOTE_OK;
-}
-
-/* [-]digits as int64 (Go strconv.ParseInt base 10 without '+', which the
- * grammar never lets through). */
+/* Integers: num's core (mote_private.h), inlined; values and timestamps
+ * never start with '+' here (the grammar lets only a digit, '-' or '.'
+ * start a number, and timestamps are [-0-9]+), but a '+' after a '-' must
+ * stay a bad value, as in Go's strconv.ParseInt. */
 static MOTE_LP_INLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
 {
-    bool neg = n > 0 && s[0] == '-';
-    if (neg) {
-        s++;
-        n--;
-    }
-    if (n == 0) return MOTE_ERR_BAD_VALUE;
-    uint64_t v;
-    mote_err rc = parse_digits(s, n, &v);
-    if (rc != MOTE_OK) return rc;
-    if (v > (uint64_t)INT64_MAX + neg) return MOTE_ERR_RANGE;
-    /* Negation through unsigned arithmetic: no signed overflow for INT64_MIN. */
-    *out = neg ? (v == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)v) : (int64_t)v;
-    return MOTE_OK;
+    return mote__num_i64(s, n, false, out);
 }
-
-static MOTE_LP_INLINE mote_err parse_uint(const uint8_t *s, size_t n, uint64_t *out)
-{
-    if (n == 0) return MOTE_ERR_BAD_VALUE;
-    return parse_digits(s, n, out);
-}
-#else
-/* num.c's parsers give the same results on what reaches them here: values
- * and timestamps never start with '+' (the grammar lets only a digit, '-' or
- * '.' start a number, and timestamps are [-0-9]+). */
-static mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
-{
-    if (n > 0 && s[0] == '+') return MOTE_ERR_BAD_VALUE; /* as the fast path */
-    return mote_num_parse_i64(s, n, out);
-}
-#define parse_uint mote_num_parse_u64
-#endif
+#define parse_uint mote__num_digits
 
 /* Booleans: t T true True TRUE f F false False FALSE (the first five true). */
 static MOTE_LP_OUTLINE mote_err parse_bool(mote_lp_field *f)

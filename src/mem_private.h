@@ -6,14 +6,9 @@
 
 #include "mote/arena.h"
 
-/* Keep slow paths out of line so the fast paths stay small (no spills). */
-#if defined(__GNUC__)
-#define MOTE_NOINLINE __attribute__((noinline))
-#define MOTE_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define MOTE_NOINLINE
-#define MOTE_UNLIKELY(x) (x)
-#endif
+/* MOTE_NOINLINE, MOTE_UNLIKELY: keep slow paths out of line so the fast
+ * paths stay small (no spills). */
+#include "mote_private.h"
 
 /*
  * If ptr[0..old_size) is the most recent allocation in a's current block,

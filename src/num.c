@@ -52,6 +52,8 @@
 #include <float.h>
 #include <string.h>
 
+#include "mote_private.h"
+
 /* follows the library-wide MOTE_SMALL (mote/common.h) unless set */
 #ifndef MOTE_NUM_SMALL
 #define MOTE_NUM_SMALL MOTE_SMALL
@@ -67,17 +69,13 @@
 #define POW5_MIN (-343)
 #define POW5_MAX 324
 
-/* Keeps a helper's locals out of its caller's frame where that lowers the
- * deepest stack (the slow path must stay well under 512 bytes). */
-#if defined(__GNUC__) || defined(__clang__)
-#define MOTE__NOINLINE __attribute__((noinline))
-#else
-#define MOTE__NOINLINE
-#endif
+/* MOTE_NOINLINE (mote_private.h) keeps a helper's locals out of its
+ * caller's frame where that lowers the deepest stack (the slow path must stay
+ * well under 512 bytes). */
 
 /* Under MOTE_NUM_SMALL, helpers measured smaller out of line on Cortex-M4. */
 #if MOTE_NUM_SMALL
-#define NUM_SMALL_NOINLINE MOTE__NOINLINE
+#define NUM_SMALL_NOINLINE MOTE_NOINLINE
 #else
 #define NUM_SMALL_NOINLINE
 #endif
@@ -107,17 +105,7 @@ static u128 mul64(uint64_t a, uint64_t b)
     return r;
 }
 
-static int clz64(uint64_t x)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return x ? __builtin_clzll(x) : 64;
-#else
-    int n = 0;
-    if (!x) return 64;
-    while (!(x & F64_SIGN_BIT)) { x <<= 1; n++; }
-    return n;
-#endif
-}
+static int clz64(uint64_t x) { return x ? (int)mote__clz64(x) : 64; }
 
 /* x / 10 for any uint64 without a division instruction or helper. */
 static uint64_t div10(uint64_t x)
@@ -249,53 +237,15 @@ static u128 pow5_128(int e)
 
 static bool is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
 
-/* digits-only span to uint64; *ovf set if it does not fit. */
-static mote_err parse_digits(const uint8_t *s, size_t n, uint64_t *out, bool *ovf)
-{
-    uint64_t v = 0;
-    *ovf = false;
-    if (n == 0) return MOTE_ERR_BAD_VALUE;
-    for (size_t i = 0; i < n; i++) {
-        if (!is_digit(s[i])) return MOTE_ERR_BAD_VALUE;
-        unsigned d = (unsigned)(s[i] - '0');
-        /* v * 10 + d > UINT64_MAX, without a 64-bit division (a libgcc
-         * helper call on Cortex-M0+) */
-        if (v > UINT64_C(1844674407370955161) || (v == UINT64_C(1844674407370955161) && d > 5))
-            *ovf = true;
-        else v = v * 10 + d;
-    }
-    *out = v;
-    return MOTE_OK;
-}
-
+/* The integer core is mote_private.h's (lp.c inlines the same code). */
 mote_err mote_num_parse_u64(const uint8_t *s, size_t n, uint64_t *out)
 {
-    uint64_t v;
-    bool ovf;
-    mote_err e = parse_digits(s, n, &v, &ovf);
-    if (e) return e;
-    if (ovf) return MOTE_ERR_RANGE;
-    *out = v;
-    return MOTE_OK;
+    return mote__num_digits(s, n, out);
 }
 
 mote_err mote_num_parse_i64(const uint8_t *s, size_t n, int64_t *out)
 {
-    bool neg = false, ovf;
-    uint64_t v;
-    if (n > 0 && (s[0] == '+' || s[0] == '-')) {
-        neg = s[0] == '-';
-        s++;
-        n--;
-    }
-    mote_err e = parse_digits(s, n, &v, &ovf);
-    if (e) return e;
-    uint64_t limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    if (ovf || v > limit) return MOTE_ERR_RANGE;
-    /* -(2^63) has no positive int64: negate in unsigned arithmetic. */
-    if (!neg) *out = (int64_t)v;
-    else *out = v == 0 ? 0 : -(int64_t)(v - 1) - 1;
-    return MOTE_OK;
+    return mote__num_i64(s, n, true, out);
 }
 
 size_t mote_num_format_u64(uint64_t v, char *out, size_t cap)
@@ -500,7 +450,7 @@ static int to_base1e9(uint32_t *d, uint64_t x, int k)
 
 /* Sets up the digits of the halfway point above the finite double with
  * bits b; returns its decimal exponent F: H = 0.h1h2... * 10^F, h1 != 0. */
-MOTE__NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
+MOTE_NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
 {
     uint64_t fexp = b >> 52, frac = b & F64_FRAC_MASK;
     uint64_t mm = fexp ? frac | F64_HIDDEN : frac;
@@ -644,26 +594,11 @@ static bool round_w10q(uint64_t w, int q, bool force, uint64_t *bits)
 
 #if !MOTE_NUM_SMALL
 /* Eight ASCII digits at s (any alignment, any host byte order) as their
- * value, or -1 if any byte is not a digit: SWAR on one 64-bit word, about
- * three times faster than eight multiply-adds in a dependency chain. */
+ * value, or -1 if any byte is not a digit (SWAR, mote_private.h). */
 static inline int64_t eight_digits(const uint8_t *s)
 {
-    uint64_t v;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(&v, s, 8); /* one unaligned-safe load */
-#else
-    v = 0;
-    for (int k = 7; k >= 0; k--) v = (v << 8) | s[k]; /* s[0] in the low byte */
-#endif
-    if (((v & UINT64_C(0xF0F0F0F0F0F0F0F0)) |
-         (((v + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4)) !=
-        UINT64_C(0x3333333333333333))
-        return -1;
-    v -= UINT64_C(0x3030303030303030);
-    v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
-    v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
-    v = (v * 10000 + (v >> 32)) & UINT64_C(0x00000000FFFFFFFF);
-    return (int64_t)v;
+    uint64_t v = mote__load8(s);
+    return mote__is8digits(v) ? (int64_t)mote__value8(v) : -1;
 }
 
 /* Digits at s[i..n) into *w (wrapping: only used when <= 19 digits),
@@ -729,7 +664,7 @@ typedef struct slow_input {
  * are three sibling calls, not nested ones: on Cortex-M0+ this frame, the
  * 128-bit power computation and the slow path's big integers would not fit
  * the 512-byte stack budget one on top of the other. */
-MOTE__NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double *out,
+MOTE_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double *out,
                                               slow_input *st)
 {
     size_t i = 0;
@@ -870,7 +805,7 @@ static mote_err store_f64(uint64_t bits, bool neg, double *out)
 /* Exact 128-bit product for small exponents, then the interval path; returns
  * MOTE_OK/MOTE_ERR_RANGE when decided, else MOTE_ERR_NEED_MORE with
  * st->bits the candidate for the slow path. */
-MOTE__NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
+MOTE_NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
 {
     uint64_t bits, w = st->w;
     int q = st->q;
@@ -894,7 +829,7 @@ MOTE__NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
 /* MOTE_NUM_SMALL: no interval test, every value goes through the exact slow
  * path; the candidate is w * 10^q truncated to a double (a few ulps at most
  * below the result), found without the rounding code. */
-MOTE__NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
+MOTE_NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
 {
     /* the top 64 bits of w * T's high word: below the value by less than
      * 2^-62 of it, which the slow path's stepping absorbs */
@@ -917,7 +852,7 @@ MOTE__NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
 
 /* Slow path: bits is within an ulp or two; step until
  * H(bits - 1) <= D <= H(bits) with ties to the even neighbour. */
-MOTE__NOINLINE static mote_err parse_f64_slow(const slow_input *st, double *out)
+MOTE_NOINLINE static mote_err parse_f64_slow(const slow_input *st, double *out)
 {
     uint64_t bits = st->bits;
     if (bits > F64_INF_BITS) bits = F64_INF_BITS;

@@ -1,0 +1,213 @@
+/*
+ * mote_private.h - what every module's implementation needs (not installed).
+ *
+ * One place for compiler attributes, bit helpers, word-at-a-time (SWAR) byte
+ * tests and the integer core that num.c exports and lp.c inlines. Everything
+ * here is static inline or a macro: including it costs nothing until used.
+ * Each helper has a portable fallback for compilers without the GNU
+ * builtins; results are the same either way.
+ */
+#ifndef MOTE_PRIVATE_H
+#define MOTE_PRIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "mote/common.h"
+
+/* ---- attributes ----------------------------------------------------------
+ * MOTE_NOINLINE: keep a slow path (or a big frame) out of its callers.
+ * MOTE_INLINE: inline even where the compiler's heuristics would not (hot
+ * helpers with one caller per kind of use); plain inline in MOTE_SMALL
+ * builds, which let the compiler choose size. MOTE_HOT marks a function
+ * the speed build optimizes for the common path. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MOTE_NOINLINE __attribute__((noinline))
+#define MOTE_LIKELY(x) __builtin_expect(!!(x), 1)
+#define MOTE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define MOTE_HOT __attribute__((hot))
+#if MOTE_SMALL
+#define MOTE_INLINE inline
+#else
+#define MOTE_INLINE inline __attribute__((always_inline))
+#endif
+#else
+#define MOTE_NOINLINE
+#define MOTE_LIKELY(x) (x)
+#define MOTE_UNLIKELY(x) (x)
+#define MOTE_HOT
+#define MOTE_INLINE inline
+#endif
+
+/* ---- bit helpers (x != 0 for ctz/clz) ------------------------------------ */
+
+static inline unsigned mote__ctz64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(x);
+#else
+    unsigned n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+static inline unsigned mote__clz64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_clzll(x);
+#else
+    unsigned n = 0;
+    while (!(x >> 63)) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+static inline unsigned mote__popcount64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (unsigned)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
+/* ---- SWAR: 8 bytes in one word -------------------------------------------
+ * The word holds the bytes in memory order (p[0] in the low byte) on any
+ * host, so the lowest flagged byte is the first one. Every test is exact per
+ * byte (no carry crosses into the next byte). */
+#define MOTE__ONES 0x0101010101010101ull
+#define MOTE__HIGHS 0x8080808080808080ull
+#define MOTE__LOWS 0x7f7f7f7f7f7f7f7full
+
+static inline uint64_t mote__load8(const uint8_t *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#elif !defined(__BYTE_ORDER__)
+    x = (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+        (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+#endif
+    return x;
+}
+
+/* High bit of each byte equal to c. */
+static inline uint64_t mote__eq8(uint64_t x, uint8_t c)
+{
+    uint64_t y = x ^ (MOTE__ONES * c);
+    return ~(((y & MOTE__LOWS) + MOTE__LOWS) | y) & MOTE__HIGHS;
+}
+
+/* High bit of each byte below n (n <= 0x80). */
+static inline uint64_t mote__lt8(uint64_t x, uint8_t n)
+{
+    return ~(((x & MOTE__LOWS) + MOTE__ONES * (uint8_t)(0x80 - n)) | x) & MOTE__HIGHS;
+}
+
+/* Index of the first flagged byte of a non-zero mask from the tests above. */
+static inline unsigned mote__first8(uint64_t m)
+{
+    return mote__ctz64(m) >> 3;
+}
+
+/* 8 ASCII bytes (a word from mote__load8) all decimal digits? */
+static inline bool mote__is8digits(uint64_t x)
+{
+    return ((x & 0xf0f0f0f0f0f0f0f0ull) |
+            (((x + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) == 0x3333333333333333ull;
+}
+
+/* Value of 8 ASCII digits (a word from mote__load8, mote__is8digits true):
+ * three multiply-shift steps instead of a chain of eight multiply-adds. */
+static inline uint64_t mote__value8(uint64_t x)
+{
+    x = ((x & 0x0f0f0f0f0f0f0f0full) * 2561) >> 8;
+    x = ((x & 0x00ff00ff00ff00ffull) * 6553601) >> 16;
+    return ((x & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
+}
+
+/* ---- num's integer core ---------------------------------------------------
+ * Value of the decimal digits s[0..n): MOTE_OK, MOTE_ERR_BAD_VALUE (n == 0
+ * or a byte that is not a digit, checked over the whole span first) or
+ * MOTE_ERR_RANGE (above UINT64_MAX; leading zeros are fine). *out is set
+ * only on MOTE_OK. mote_num_parse_u64/_i64 (num.c) are this; lp.c inlines it
+ * into its field loop. No 64-bit division (a libgcc call on Cortex-M0+). */
+static MOTE_INLINE mote_err mote__num_digits(const uint8_t *s, size_t n, uint64_t *out)
+{
+    uint64_t v = 0;
+    size_t i = 0;
+#if !MOTE_SMALL
+    if (n - 1 < 3) {
+        /* 1 to 3 digits (most field values) without a loop, whose exit
+         * branch mispredicts when lengths vary: bytes 0, n/2 and n-1 cover
+         * them all, weighted by n (for n 1 or 2 a byte is read twice). */
+        static const uint8_t mul[4][2] = {{0, 0}, {0, 0}, {10, 0}, {100, 10}};
+        unsigned a = (unsigned)s[0] - '0', m = (unsigned)s[n >> 1] - '0',
+                 z = (unsigned)s[n - 1] - '0';
+        if ((a > 9) | (m > 9) | (z > 9)) return MOTE_ERR_BAD_VALUE;
+        *out = a * mul[n][0] + m * mul[n][1] + z;
+        return MOTE_OK;
+    }
+    /* 8 at a time while at most 16 are taken (below 10^16: no overflow). */
+    while (n - i >= 8 && i < 16) {
+        uint64_t x = mote__load8(s + i);
+        if (!mote__is8digits(x)) break;
+        v = v * 100000000u + mote__value8(x);
+        i += 8;
+    }
+#endif
+    if (n == 0) return MOTE_ERR_BAD_VALUE;
+    /* Then one by one, without a range check up to 19 digits (< 2^64). */
+    for (; i < n && i < 19; i++) {
+        unsigned d = (unsigned)s[i] - '0';
+        if (d > 9) return MOTE_ERR_BAD_VALUE;
+        v = v * 10 + d;
+    }
+    for (; i < n; i++) {
+        unsigned d = (unsigned)s[i] - '0';
+        if (d > 9) return MOTE_ERR_BAD_VALUE;
+        /* v * 10 + d > UINT64_MAX, compared without a division */
+        if (v > 1844674407370955161u || (v == 1844674407370955161u && d > 5)) {
+            /* Still a syntax error if a later byte is not a digit. */
+            for (; i < n; i++) {
+                if ((unsigned)s[i] - '0' > 9) return MOTE_ERR_BAD_VALUE;
+            }
+            return MOTE_ERR_RANGE;
+        }
+        v = v * 10 + d;
+    }
+    *out = v;
+    return MOTE_OK;
+}
+
+/* [+-]digits as int64 (plus_ok false: a '+' is a bad value, as in line
+ * protocol), results as mote__num_digits. */
+static MOTE_INLINE mote_err mote__num_i64(const uint8_t *s, size_t n, bool plus_ok, int64_t *out)
+{
+    bool neg = n > 0 && s[0] == '-';
+    if (n > 0 && (neg || (plus_ok && s[0] == '+'))) {
+        s++;
+        n--;
+    }
+    uint64_t v;
+    mote_err rc = mote__num_digits(s, n, &v);
+    if (rc != MOTE_OK) return rc;
+    if (v > (uint64_t)INT64_MAX + neg) return MOTE_ERR_RANGE;
+    /* Negation in unsigned arithmetic: no signed overflow for INT64_MIN. */
+    *out = neg ? (v == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    return MOTE_OK;
+}
+
+#endif /* MOTE_PRIVATE_H */
