@@ -316,7 +316,10 @@ static void unescape_into_arena(void **state)
     /* an arena without room: NOMEM */
     mote_arena tiny;
     assert_int_equal(mote_arena_init(&tiny, block, 1, NULL, NULL), MOTE_OK);
-    assert_non_null(mote_arena_alloc(&tiny, 1));
+    /* fill it; on 32-bit hosts the 1-byte block may have no aligned byte
+     * left to hand out, and the arena is full either way */
+    void *fill = mote_arena_alloc(&tiny, 1);
+    (void)fill;
     assert_int_equal(mote_lp_unescape_arena(&pt.measurement, &tiny, &v), MOTE_ERR_NOMEM);
     assert_int_equal(mote_lp_unescape_arena(NULL, &a, &v), MOTE_ERR_INVALID);
 }
