@@ -372,15 +372,16 @@ static void reset_token(mote_scanner *sc)
 {
     const bool words = sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES;
     sc->state = sc->trim ? S_LEAD : (sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
-    sc->kind = 0;
-    sc->cmt = sc->cdrop = sc->split = sc->xc = 0;
+    memset(&sc->kind, 0, (size_t)((const uint8_t *)(&sc->bdepth + 1) - &sc->kind));
     /* with no comment styles nothing can be comment-only */
-    sc->lead = (sc->comments & 0x0fu) != 0;
-    sc->wcls = words ? WC_FIRST : WC_NONE;
-    sc->wst = sc->idn = 0;
-    memset(sc->ids, 0, sizeof sc->ids);
-    sc->pdepth = sc->bdepth = 0;
-    sc->slow = (uint8_t)((sc->lead ? SL_LEAD : 0) | (words ? SL_WORDS : 0));
+    if (sc->comments & 0x0fu) {
+        sc->lead = 1;
+        sc->slow = SL_LEAD;
+    }
+    if (words) {
+        sc->wcls = WC_FIRST;
+        sc->slow |= SL_WORDS;
+    }
     sc->mode_next = sc->mode;
     if (sc->copy >= 2) {
         /* COPY data: the rest of the COPY line, then one token per line */
@@ -1140,6 +1141,23 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
     }
 }
 
+/* The first word read so far (sc->word, sc->wlen) may still become one of
+ * those that matter (mysql SET; postgres COPY, CREATE, SET, RESET), or is a
+ * number (mysql version digits), which is skipped. */
+static bool first_word_may(const mote_scanner *sc)
+{
+    const size_t n = sc->wlen;
+    if (is_digit(sc->word[0])) return true;
+    if (sc->dialect == MOTE_SCAN_MYSQL) return n <= 3 && sc->word[n - 1] == (uint8_t)"set"[n - 1];
+    const char *k = keywords;
+    for (int j = 0; j <= K_RESET; j++) {
+        const size_t len = (uint8_t)*k++;
+        if (n <= len && memcmp(k, sc->word, n) == 0) return true;
+        k += len;
+    }
+    return false;
+}
+
 /* A word of a postgres or mysql statement ended (sc->word, sc->wlen). */
 static void word_end(mote_scanner *sc)
 {
@@ -1344,7 +1362,8 @@ static int run(mote_scanner *sc, size_t lim)
             const bool blank = is_blank(c) && !(sqlite && c == '\v');
             /* trimmed blanks and dropped comments move the token's start */
             const bool hold = sc->cmt && keep_comments(sc);
-            if (!blank) set_pos(sc, &sc->lead_pos, idx);
+            /* where kept comments end (only they need it) */
+            if (!blank && (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) set_pos(sc, &sc->lead_pos, idx);
             if (!hold) {
                 sc->tok_start = blank ? i : idx;
                 set_pos(sc, &sc->tok_pos, sc->tok_start);
@@ -1518,6 +1537,12 @@ static int run(mote_scanner *sc, size_t lim)
                 sc->whash = (sc->whash ^ lc) * 16777619u;
                 if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
                 if (sc->wlen < 255) sc->wlen++;
+                /* most statements show in a letter or two that their first
+                 * word does not matter: back to the skip loops */
+                if (sc->wcls == WC_FIRST && !first_word_may(sc)) {
+                    words_stop(sc);
+                    sc->wlen = 0;
+                }
             }
             continue;
         opened: /* a quote or comment may open here: where an error points */
