@@ -15,6 +15,7 @@
  */
 #include "mote/scan.h"
 
+#include <stddef.h>
 #include <string.h>
 #if !MOTE_SMALL && !defined(MOTE_NO_SIMD) && defined(__SSE2__)
 #include <emmintrin.h>
@@ -372,7 +373,7 @@ static void reset_token(mote_scanner *sc)
 {
     const bool words = sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES;
     sc->state = sc->trim ? S_LEAD : (sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
-    memset(&sc->kind, 0, (size_t)((const uint8_t *)(&sc->bdepth + 1) - &sc->kind));
+    memset(&sc->kind, 0, offsetof(mote_scanner, bdepth) + sizeof sc->bdepth - offsetof(mote_scanner, kind));
     /* with no comment styles nothing can be comment-only */
     if (sc->comments & 0x0fu) {
         sc->lead = 1;
