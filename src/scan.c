@@ -1267,7 +1267,9 @@ static void lit_end(mote_scanner *sc)
  * failure), R_SPLIT when the token's leading comments end where its first
  * code byte (sc->lead_pos) starts.
  */
-static int run(mote_scanner *sc, size_t lim)
+/* (out of line under MOTE_SMALL: its many locals then stay off the stack
+ * of the token hand-out paths that mote_scan_next() calls) */
+static MOTE_SMALL_NOINLINE int run(mote_scanner *sc, size_t lim)
 {
     const uint8_t *p = sc->chunk;
     const uint8_t *cls = sc->cls;
@@ -1843,30 +1845,29 @@ static mote_err cut_front(mote_scanner *sc, size_t k, const uint8_t **pp)
 
 /* R_SPLIT: the kept comments before the token's first code byte are a
  * token of their own; the statement starts at sc->lead_pos. */
-static mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
+static MOTE_SMALL_NOINLINE mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->split = 0;
-    const mote_pos at = sc->tok_pos;
-    const size_t k = (size_t)(sc->lead_pos.offset - at.offset);
-    const bool pieces = sc->pieces_out;
+    const size_t k = (size_t)(sc->lead_pos.offset - sc->tok_pos.offset);
     const uint8_t *p;
     mote_err e = cut_front(sc, k, &p);
+    /* emit() copies tok_pos out before the statement's position replaces it */
+    if (e != MOTE_OK) e = fail(sc, tok, e, &sc->tok_pos);
+    else if (k || sc->pieces_out) e = give(sc, tok, p, k, &sc->tok_pos, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
+    else e = MOTE_ERR_NEED_MORE;
     sc->tok_pos = sc->lead_pos;
     sc->cmt = 0;
     sc->pieces_out = 0;
     sc->hist_n = 0;
-    if (e != MOTE_OK) return fail(sc, tok, e, &at);
-    if (k == 0 && !pieces) return MOTE_ERR_NEED_MORE;
-    return give(sc, tok, p, k, &at, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
+    return e;
 }
 
-/* A delimiter completed (R_END), a command or COPY line ended (R_LINE, or
- * R_EOL_EOF at the end of input) or leading comments ended (R_SPLIT): hand
- * out the token, drop it, or report the error; then start the next token.
+/* A delimiter completed (R_END) or a command or COPY line ended (R_LINE, or
+ * R_EOL_EOF at the end of input): hand out the token, drop it, or report
+ * the error; then start the next token.
  * Returns MOTE_ERR_NEED_MORE when there is nothing to hand out. */
 static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
 {
-    if (r == R_SPLIT) return at_split(sc, tok);
     mote_err e = MOTE_ERR_NEED_MORE;
     const uint8_t *p;
     size_t n;
@@ -2039,7 +2040,7 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
          * at the top of the loop */
         int r = run(sc, lim);
         if (r != R_LIMIT) {
-            mote_err e = at_end(sc, tok, r);
+            mote_err e = r == R_SPLIT ? at_split(sc, tok) : at_end(sc, tok, r);
             if (e != MOTE_ERR_NEED_MORE) return e;
         }
     }
