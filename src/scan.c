@@ -974,7 +974,9 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
         i = skip(cls, p, i, lim, C_NORM);
         if (i >= lim) return i;
         slot = sc->open_slot[p[i]];
-        if (!slot) return i;
+        /* a quote byte that also starts the delimiter: the switch matches
+         * the delimiter first */
+        if (!slot || p[i] == sc->delim[0]) return i;
         slot--;
         sc->state = S_QUOTE;
         sc->slot = (uint8_t)slot;
