@@ -15,6 +15,7 @@
  */
 #include "mote/scan.h"
 
+#include <stddef.h>
 #include <string.h>
 #if !MOTE_SMALL && !defined(MOTE_NO_SIMD) && defined(__SSE2__)
 #include <emmintrin.h>
@@ -372,15 +373,16 @@ static void reset_token(mote_scanner *sc)
 {
     const bool words = sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES;
     sc->state = sc->trim ? S_LEAD : (sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
-    sc->kind = 0;
-    sc->cmt = sc->cdrop = sc->split = sc->xc = 0;
+    memset(&sc->kind, 0, offsetof(mote_scanner, bdepth) + sizeof sc->bdepth - offsetof(mote_scanner, kind));
     /* with no comment styles nothing can be comment-only */
-    sc->lead = (sc->comments & 0x0fu) != 0;
-    sc->wcls = words ? WC_FIRST : WC_NONE;
-    sc->wst = sc->idn = 0;
-    memset(sc->ids, 0, sizeof sc->ids);
-    sc->pdepth = sc->bdepth = 0;
-    sc->slow = (uint8_t)((sc->lead ? SL_LEAD : 0) | (words ? SL_WORDS : 0));
+    if (sc->comments & 0x0fu) {
+        sc->lead = 1;
+        sc->slow = SL_LEAD;
+    }
+    if (words) {
+        sc->wcls = WC_FIRST;
+        sc->slow |= SL_WORDS;
+    }
     sc->mode_next = sc->mode;
     if (sc->copy >= 2) {
         /* COPY data: the rest of the COPY line, then one token per line */
@@ -972,7 +974,9 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
         i = skip(cls, p, i, lim, C_NORM);
         if (i >= lim) return i;
         slot = sc->open_slot[p[i]];
-        if (!slot) return i;
+        /* a quote byte that also starts the delimiter: the switch matches
+         * the delimiter first */
+        if (!slot || p[i] == sc->delim[0]) return i;
         slot--;
         sc->state = S_QUOTE;
         sc->slot = (uint8_t)slot;
@@ -1140,6 +1144,23 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
     }
 }
 
+/* The first word read so far (sc->word, sc->wlen) may still become one of
+ * those that matter (mysql SET; postgres COPY, CREATE, SET, RESET), or is a
+ * number (mysql version digits), which is skipped. */
+static bool first_word_may(const mote_scanner *sc)
+{
+    const size_t n = sc->wlen;
+    if (is_digit(sc->word[0])) return true;
+    if (sc->dialect == MOTE_SCAN_MYSQL) return n <= 3 && sc->word[n - 1] == (uint8_t)"set"[n - 1];
+    const char *k = keywords;
+    for (int j = 0; j <= K_RESET; j++) {
+        const size_t len = (uint8_t)*k++;
+        if (n <= len && memcmp(k, sc->word, n) == 0) return true;
+        k += len;
+    }
+    return false;
+}
+
 /* A word of a postgres or mysql statement ended (sc->word, sc->wlen). */
 static void word_end(mote_scanner *sc)
 {
@@ -1248,7 +1269,9 @@ static void lit_end(mote_scanner *sc)
  * failure), R_SPLIT when the token's leading comments end where its first
  * code byte (sc->lead_pos) starts.
  */
-static int run(mote_scanner *sc, size_t lim)
+/* (out of line under MOTE_SMALL: its many locals then stay off the stack
+ * of the token hand-out paths that mote_scan_next() calls) */
+static MOTE_SMALL_NOINLINE int run(mote_scanner *sc, size_t lim)
 {
     const uint8_t *p = sc->chunk;
     const uint8_t *cls = sc->cls;
@@ -1344,7 +1367,8 @@ static int run(mote_scanner *sc, size_t lim)
             const bool blank = is_blank(c) && !(sqlite && c == '\v');
             /* trimmed blanks and dropped comments move the token's start */
             const bool hold = sc->cmt && keep_comments(sc);
-            if (!blank) set_pos(sc, &sc->lead_pos, idx);
+            /* where kept comments end (only they need it) */
+            if (!blank && (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) set_pos(sc, &sc->lead_pos, idx);
             if (!hold) {
                 sc->tok_start = blank ? i : idx;
                 set_pos(sc, &sc->tok_pos, sc->tok_start);
@@ -1518,6 +1542,12 @@ static int run(mote_scanner *sc, size_t lim)
                 sc->whash = (sc->whash ^ lc) * 16777619u;
                 if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
                 if (sc->wlen < 255) sc->wlen++;
+                /* most statements show in a letter or two that their first
+                 * word does not matter: back to the skip loops */
+                if (sc->wcls == WC_FIRST && !first_word_may(sc)) {
+                    words_stop(sc);
+                    sc->wlen = 0;
+                }
             }
             continue;
         opened: /* a quote or comment may open here: where an error points */
@@ -1817,30 +1847,29 @@ static mote_err cut_front(mote_scanner *sc, size_t k, const uint8_t **pp)
 
 /* R_SPLIT: the kept comments before the token's first code byte are a
  * token of their own; the statement starts at sc->lead_pos. */
-static mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
+static MOTE_SMALL_NOINLINE mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->split = 0;
-    const mote_pos at = sc->tok_pos;
-    const size_t k = (size_t)(sc->lead_pos.offset - at.offset);
-    const bool pieces = sc->pieces_out;
+    const size_t k = (size_t)(sc->lead_pos.offset - sc->tok_pos.offset);
     const uint8_t *p;
     mote_err e = cut_front(sc, k, &p);
+    /* emit() copies tok_pos out before the statement's position replaces it */
+    if (e != MOTE_OK) e = fail(sc, tok, e, &sc->tok_pos);
+    else if (k || sc->pieces_out) e = give(sc, tok, p, k, &sc->tok_pos, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
+    else e = MOTE_ERR_NEED_MORE;
     sc->tok_pos = sc->lead_pos;
     sc->cmt = 0;
     sc->pieces_out = 0;
     sc->hist_n = 0;
-    if (e != MOTE_OK) return fail(sc, tok, e, &at);
-    if (k == 0 && !pieces) return MOTE_ERR_NEED_MORE;
-    return give(sc, tok, p, k, &at, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
+    return e;
 }
 
-/* A delimiter completed (R_END), a command or COPY line ended (R_LINE, or
- * R_EOL_EOF at the end of input) or leading comments ended (R_SPLIT): hand
- * out the token, drop it, or report the error; then start the next token.
+/* A delimiter completed (R_END) or a command or COPY line ended (R_LINE, or
+ * R_EOL_EOF at the end of input): hand out the token, drop it, or report
+ * the error; then start the next token.
  * Returns MOTE_ERR_NEED_MORE when there is nothing to hand out. */
 static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
 {
-    if (r == R_SPLIT) return at_split(sc, tok);
     mote_err e = MOTE_ERR_NEED_MORE;
     const uint8_t *p;
     size_t n;
@@ -2013,7 +2042,7 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
          * at the top of the loop */
         int r = run(sc, lim);
         if (r != R_LIMIT) {
-            mote_err e = at_end(sc, tok, r);
+            mote_err e = r == R_SPLIT ? at_split(sc, tok) : at_end(sc, tok, r);
             if (e != MOTE_ERR_NEED_MORE) return e;
         }
     }

@@ -647,6 +647,21 @@ static void issue11_mysql_executable_comments(void **state)
 static void issue11_comments_and_terminated(void **state)
 {
     (void)state;
+    /* kept comments over max_token: reported, the statement after them kept;
+     * COPY lines in pieces */
+    mote_scan_config c = cfg_with(MOTE_SCAN_MYSQL, MOTE_SCAN_KEEP_COMMENTS);
+    c.max_token = 12;
+    expect_scan(c, "-- a very long comment line here\n/* another */ select 1; -- x\n/*!40101 SET x */;",
+                "!TOO_LONG@1:1@0\n2:15@47|select 1|\n2:25@57M|-- x\\x0a|\n!TOO_LONG@3:1@62\n");
+    c.flags |= MOTE_SCAN_PIECES;
+    c.max_token = 6;
+    expect_scan(c, "-- a long comment\n/*!1 x */;", "!TOO_LONG@1:1@0\n2:1@18+|/*!1 x|\n2:7@24| */|\n");
+    c = cfg_with(MOTE_SCAN_POSTGRES, MOTE_SCAN_PIECES);
+    c.max_token = 5;
+    expect_scan(c, "COPY t FROM stdin;\nabcdefghijkl\nxy\n\\.\nselect 1;",
+                "1:1@0+|COPY |\n1:6@5+|t FRO|\n1:11@10+|M std|\n1:16@15|in|\n2:1@19+D|abcde|\n"
+                "2:6@24+D|fghij|\n2:11@29D|kl|\n3:1@32D|xy|\n4:1@35E|\\x5c.|\n5:1@38+|selec|\n"
+                "5:6@43|t 1|\n");
     /* comment-only text after the last delimiter is no statement */
     expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0), "select 1;\n-- Dump completed on 2024-01-01\n",
                 "1:1@0|select 1|\n");

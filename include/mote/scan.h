@@ -298,19 +298,20 @@ typedef struct mote_scanner {
     uint8_t trig;            /* sqlite3_complete() state */
     uint8_t wlen;            /* word being read (keywords), mysql DELIMITER match */
     uint8_t word[28];
+    uint8_t mode, mode_next; /* NO_BACKSLASH_ESCAPES / nonstandard strings in force; after this statement */
+    uint8_t copy;            /* postgres COPY FROM STDIN: statement, its line, data */
+    uint8_t vmode[2];        /* mysql: sql_mode saved in two user variables */
+    uint32_t whash, vhash[2], vt; /* word hash; those variables; the SET target */
+    uint64_t eclose;         /* postgres: offset after the close of an escape string */
+    /* per token, cleared together (kind ... bdepth) */
     uint8_t kind;            /* kind of the open token (0: by its bytes) */
     uint8_t lead, cmt, cdrop, split; /* no code yet; comments seen; not kept; split pending */
     uint8_t xc;              /* mysql: inside an executable comment */
     uint8_t slow;            /* why the skip loops must stop at every byte */
-    uint8_t mode, mode_next; /* NO_BACKSLASH_ESCAPES / nonstandard strings in force; after this statement */
-    uint8_t copy;            /* postgres COPY FROM STDIN: statement, its line, data */
     uint8_t wcls, wst;       /* statement class by its first word; state within it */
     uint8_t idn, litk;       /* psql identifier count; NO_BACKSLASH_ESCAPES letters matched */
     uint8_t ids[4];          /* psql: first letters of the leading CREATE keywords */
-    uint8_t vmode[2];        /* mysql: sql_mode saved in two user variables */
-    uint32_t whash, vhash[2], vt; /* word hash; those variables; the SET target */
     uint32_t pdepth, bdepth; /* postgres: parenthesis and BEGIN ... END depth */
-    uint64_t eclose;         /* postgres: offset after the close of an escape string */
     uint8_t arglen, argbad;
     uint8_t arg[16];
     uint8_t taglen, tagk;
