@@ -40,6 +40,15 @@
 #define MOTE_INLINE inline
 #endif
 
+/* MOTE_SMALL_NOINLINE: out of line only in MOTE_SMALL builds, for helpers
+ * called from many places whose (on a 32-bit core, long 64-bit) arithmetic
+ * is measured smaller once than inlined at each call; speed builds inline. */
+#if MOTE_SMALL
+#define MOTE_SMALL_NOINLINE MOTE_NOINLINE
+#else
+#define MOTE_SMALL_NOINLINE
+#endif
+
 /* ---- bit helpers (x != 0 for ctz/clz) ------------------------------------ */
 
 static inline unsigned mote__ctz64(uint64_t x)
@@ -70,9 +79,11 @@ static inline unsigned mote__clz64(uint64_t x)
 #endif
 }
 
+/* The builtin only where it is one instruction: without POPCNT (x86-64's
+ * baseline) GCC calls a libgcc helper, slower than these four lines. */
 static inline unsigned mote__popcount64(uint64_t x)
 {
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
     return (unsigned)__builtin_popcountll(x);
 #else
     x = x - ((x >> 1) & 0x5555555555555555ull);

@@ -14,6 +14,7 @@
  * from word arithmetic, with no branch per quote (see block_text()).
  */
 #include "mote/scan.h"
+#include "mote_private.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -22,16 +23,6 @@
 #elif !MOTE_SMALL && !defined(MOTE_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
 #include <arm_neon.h>
 #endif
-
-/* Under MOTE_SMALL the helpers that are called from many places stay out of
- * line (on a 32-bit core their 64-bit arithmetic is long) where that was
- * measured smaller. */
-#if MOTE_SMALL && defined(__GNUC__)
-#define MOTE_SMALL_NOINLINE __attribute__((noinline))
-#else
-#define MOTE_SMALL_NOINLINE
-#endif
-
 
 /* ---------------------------------------------------------------- split */
 
@@ -625,35 +616,17 @@ static size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, u
     return i;
 }
 #else
-#if defined(__GNUC__)
-#define MOTE_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define MOTE_ALWAYS_INLINE inline
-#endif
 
-/* Index of the lowest set bit of a non-zero word. GCC and Clang have an
- * instruction for it on every host; elsewhere: isolate the bit and hash the
- * power of two with a de Bruijn multiply (branch-free). */
-static MOTE_ALWAYS_INLINE unsigned low_bit(uint64_t x)
-{
-#if defined(__GNUC__)
-    return (unsigned)__builtin_ctzll(x);
-#else
-    static const uint8_t debruijn[64] = {
-        0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,
-        62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
-        63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
-        46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
-    return debruijn[((x & ((uint64_t)0 - x)) * (uint64_t)0x03f79d71b4cb0a89u) >> 58];
-#endif
-}
+/* Lowest and highest set bit of a non-zero word (mote_private.h). */
+static MOTE_INLINE unsigned low_bit(uint64_t x) { return mote__ctz64(x); }
+static MOTE_INLINE unsigned high_bit(uint64_t x) { return 63u - mote__clz64(x); }
 
 /* Skip bytes without `mask` in the class table: the scanner's throughput on
  * ordinary text. Eight class bytes are packed into a word (byte k of the
  * input in bits 8k..8k+7, whatever the host's byte order) and the first hit
  * found with one count-trailing-zeros: one branch per eight bytes, so the
  * end of a run costs one mispredicted branch, not several. */
-static MOTE_ALWAYS_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim,
+static MOTE_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim,
                                       uint8_t mask)
 {
     /* short runs (quote-dense text) end in the first bytes */
@@ -679,33 +652,11 @@ static MOTE_ALWAYS_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size
     return i;
 }
 
-/* Highest set bit of a non-zero word. */
-static MOTE_ALWAYS_INLINE unsigned high_bit(uint64_t x)
-{
-#if defined(__GNUC__)
-    return 63u - (unsigned)__builtin_clzll(x);
-#else
-    x |= x >> 1;
-    x |= x >> 2;
-    x |= x >> 4;
-    x |= x >> 8;
-    x |= x >> 16;
-    x |= x >> 32;
-    return low_bit(x ^ (x >> 1)); /* the top bit alone */
-#endif
-}
-
-static MOTE_ALWAYS_INLINE unsigned pop_count(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555u);
-    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
-    return (unsigned)((x * 0x0101010101010101u) >> 56);
-}
+static MOTE_INLINE unsigned pop_count(uint64_t x) { return mote__popcount64(x); }
 
 /* Bit j set: an odd number of set bits of x at positions <= j (inside a
  * string after its opening quote, up to and without its closing one). */
-static MOTE_ALWAYS_INLINE uint64_t prefix_xor(uint64_t x)
+static MOTE_INLINE uint64_t prefix_xor(uint64_t x)
 {
     x ^= x << 1;
     x ^= x << 2;
@@ -723,7 +674,7 @@ static MOTE_ALWAYS_INLINE uint64_t prefix_xor(uint64_t x)
  * carries to that end; likewise for odd starts. The bit beyond the block is
  * returned in *pend. Backslash bits themselves may come out either way; no
  * caller reads them. */
-static MOTE_ALWAYS_INLINE uint64_t escaped_by(uint64_t bs, uint64_t *pend)
+static MOTE_INLINE uint64_t escaped_by(uint64_t bs, uint64_t *pend)
 {
     const uint64_t even = 0x5555555555555555u;
     const uint64_t b = bs & ~*pend; /* an escaped backslash escapes nothing */
@@ -756,13 +707,13 @@ static void blk_pos(const mote_scanner *sc, mote_pos *out, size_t blk, uint64_t 
  * portable one). */
 #if !defined(MOTE_NO_SIMD) && defined(__SSE2__)
 #define BLK_SSE2 1
-static MOTE_ALWAYS_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128i d)
+static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128i d)
 {
     return (uint64_t)(unsigned)_mm_movemask_epi8(a) | (uint64_t)(unsigned)_mm_movemask_epi8(b) << 16 |
            (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 | (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
 }
 
-static MOTE_ALWAYS_INLINE __m128i blk_stops(__m128i v, __m128i other)
+static MOTE_INLINE __m128i blk_stops(__m128i v, __m128i other)
 {
 #define BLK_STOP_CMP(c) s = _mm_or_si128(s, _mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
     __m128i s = _mm_cmpeq_epi8(v, other);
@@ -779,7 +730,7 @@ static MOTE_ALWAYS_INLINE __m128i blk_stops(__m128i v, __m128i other)
 /* 64 compare results (0xff / 0) to a bit mask: weigh each lane by its bit
  * within its group of eight, then three rounds of pairwise adds sum every
  * group of eight lanes into one byte, in input order. */
-static MOTE_ALWAYS_INLINE uint64_t blk_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d)
+static MOTE_INLINE uint64_t blk_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d)
 {
     static const uint8_t weight[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
     const uint8x16_t w = vld1q_u8(weight);
@@ -789,7 +740,7 @@ static MOTE_ALWAYS_INLINE uint64_t blk_bits(uint8x16_t a, uint8x16_t b, uint8x16
     return vgetq_lane_u64(vreinterpretq_u64_u8(s), 0);
 }
 
-static MOTE_ALWAYS_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, uint8x16_t other)
+static MOTE_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, uint8x16_t other)
 {
 #define BLK_STOP_CMP(c) s = vorrq_u8(s, vceqq_u8(v, vdupq_n_u8(c)));
     uint8x16_t s = vceqq_u8(v, other);
@@ -801,7 +752,7 @@ static MOTE_ALWAYS_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, uint8x16_t oth
 #define BLK_NEON 0
 #endif
 
-static MOTE_ALWAYS_INLINE void blk_classify(const uint64_t *t, unsigned blk, const uint8_t *r,
+static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const uint8_t *r,
                                             uint64_t *q, uint64_t *stop, uint64_t *bs, uint64_t *nl,
                                             uint64_t *cr)
 {
@@ -945,7 +896,7 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
 }
 
 /* The block path may run at i. */
-static MOTE_ALWAYS_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
+static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
 {
     return sc->blk && lim - i >= 64 && sc->base + i >= sc->blk_resume && TRIG_SKIP(sc->trig) &&
            !sc->slow && !(sc->cr && sc->base + i == sc->line_start);
