@@ -1229,6 +1229,14 @@ static void format_value(sink *o, const mote_cql_type *t, const uint8_t *p, size
         puts0(o, "null");
         return;
     }
+    /* Cassandra's "empty" value of a scalar type (zero bytes where the type
+     * has a fixed or non-empty encoding; blobAsInt(0x) makes one) has no
+     * literal that reads back as the same bytes: refused, not misprinted. */
+    if (n == 0 && t->kind < MOTE_CQL_LIST && t->kind != MOTE_CQL_TEXT &&
+        t->kind != MOTE_CQL_ASCII && t->kind != MOTE_CQL_BLOB) {
+        o->err = MOTE_ERR_MISMATCH;
+        return;
+    }
     switch (t->kind) {
     case MOTE_CQL_LIST:
     case MOTE_CQL_SET:

@@ -88,8 +88,10 @@ mote_err mote_cql_literal_parse(const mote_cql_type *t, const char *text, size_t
  * NUL). The value is validated first (mote_cql_validate; its error is
  * returned). t and written MUST be valid; out may be NULL with cap 0.
  * Returns MOTE_OK (*written = length), MOTE_ERR_SPACE (*written = the length
- * needed; out's contents are unspecified), a validation error, or
- * MOTE_ERR_NOMEM.
+ * needed; out's contents are unspecified), a validation error,
+ * MOTE_ERR_MISMATCH (an empty value of a scalar type, anywhere in the value:
+ * zero bytes of an int, a uuid, ...; it has no literal that reads back as the
+ * same bytes) or MOTE_ERR_NOMEM.
  */
 mote_err mote_cql_literal_format(const mote_cql_type *t, const uint8_t *in, size_t len,
                                  char *out, size_t cap, size_t *written, mote_arena *scratch);
