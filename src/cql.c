@@ -14,6 +14,17 @@
 
 #define MAXL MOTE_CQL_MAX_LEN
 
+/* Cortex-M size (MOTE_SMALL): which helpers gcc's -Os gets wrong. One copy
+ * of a helper called from several entry points; a helper inlined where the
+ * call costs more than its body. Hosted builds leave it to the compiler. */
+#if MOTE_SMALL && defined(__GNUC__)
+#define CQL_OUTLINE __attribute__((noinline))
+#define CQL_INLINE __attribute__((always_inline)) inline
+#else
+#define CQL_OUTLINE
+#define CQL_INLINE inline
+#endif
+
 /* ---- vints --------------------------------------------------------------- */
 
 size_t mote_cql_uvint_size(uint64_t v)
@@ -289,7 +300,7 @@ static inline void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n)
 /* ---- reading ---------------------------------------------------------------- */
 
 /* Reads a [bytes] element header at *pp: sets *vp and *vl (vp NULL for null). */
-static inline mote_err read_bytes(const uint8_t **pp, const uint8_t *end, const uint8_t **vp,
+static CQL_INLINE mote_err read_bytes(const uint8_t **pp, const uint8_t *end, const uint8_t **vp,
                            size_t *vl)
 {
     const uint8_t *p = *pp;
@@ -345,7 +356,7 @@ static mote_err packed_len_err(size_t len, size_t w, size_t need)
 }
 
 /* Reads one vint-prefixed vector element. */
-static mote_err read_vint_elem(const uint8_t **pp, const uint8_t *end, const uint8_t **vp,
+static CQL_INLINE mote_err read_vint_elem(const uint8_t **pp, const uint8_t *end, const uint8_t **vp,
                                size_t *vl)
 {
     const uint8_t *p = *pp;
@@ -528,7 +539,7 @@ static void spec_list(cspec *c, int kind, const void *v, size_t n)
     c->pfx = PFX_INT;
 }
 
-static void spec_vector(cspec *c, int kind, int32_t fixed, const void *v, size_t n)
+static CQL_OUTLINE void spec_vector(cspec *c, int kind, int32_t fixed, const void *v, size_t n)
 {
     spec_list(c, kind, v, n);
     c->fixed = fixed;
