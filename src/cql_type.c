@@ -11,6 +11,15 @@
 
 #include <string.h>
 
+/* Out of line in MOTE_SMALL builds (Cortex-M size, measured: node_at is one
+ * copy for its three call sites, parse_all apart from its caller saves
+ * registers once); left to the compiler elsewhere. */
+#if MOTE_SMALL && defined(__GNUC__)
+#define TYPE_OUTLINE __attribute__((noinline))
+#else
+#define TYPE_OUTLINE
+#endif
+
 typedef struct tparser {
     const char *s;     /* cursor */
     const char *end;
@@ -138,7 +147,7 @@ static int lookup(const char *id, size_t n, bool *marshal)
 }
 
 /* Node i, or NULL when counting (no nodes: cap is 0) or past cap. */
-static mote_cql_type *node_at(tparser *p, size_t i)
+static TYPE_OUTLINE mote_cql_type *node_at(tparser *p, size_t i)
 {
     return i < p->cap ? &p->nodes[i] : NULL;
 }
@@ -171,7 +180,7 @@ typedef struct tframe {
  * (frozen<...>, FrozenType(...), ReversedType(...)) change nothing on the
  * wire: they are counted and closed after the element, not nested.
  */
-static mote_err parse_all(tparser *p)
+static TYPE_OUTLINE mote_err parse_all(tparser *p)
 {
     tframe st[MOTE_CQL_MAX_DEPTH + 1]; /* + 1: the head being read */
     unsigned depth = 0;
