@@ -99,21 +99,21 @@ static const uint8_t kind_bits[MOTE_CQL_VECTOR] = {
     EM,      4 | FX | EM, 2, EM,      8,      8 | FX | EM, 16 | FX | EM, 1, 16 | FX | EM, EM, /* inet .. varint */
     0,       0,      0, 0,      0};    /* list, set, map, tuple, vector */
 
-/* kind_bits of kind, 0 for a kind out of range. */
+#if MOTE_SMALL
+/* kind_bits of kind, 0 for a kind out of range: one range check for the
+ * three readers below (Cortex-M size). */
 static CQL_OUTLINE unsigned kbits(int kind)
 {
     unsigned i = (unsigned)kind - 1;
     return i < MOTE_CQL_VECTOR ? kind_bits[i] : 0;
 }
 
-/* Wire width of a native fixed-width value, or -1 (variable: a view). */
 static int32_t wire_width(int kind)
 {
     int32_t w = (int32_t)(kbits(kind) & 31);
     return w ? w : -1;
 }
 
-/* Whether a zero-length value of kind is valid ("empty", see kind_bits). */
 static bool empty_ok(int kind)
 {
     return kbits(kind) & EM;
@@ -124,6 +124,28 @@ int mote_cql_kind_fixed(mote_cql_kind kind)
     unsigned b = kbits(kind);
     return b & FX ? (int)(b & 31) : -1;
 }
+#else
+/* Wire width of a native fixed-width value, or -1 (variable: a view). */
+static int32_t wire_width(int kind)
+{
+    unsigned i = (unsigned)kind - 1;
+    int32_t w = i < MOTE_CQL_VECTOR ? kind_bits[i] & 31 : 0;
+    return w ? w : -1;
+}
+
+/* Whether a zero-length value of kind is valid ("empty", see kind_bits). */
+static bool empty_ok(int kind)
+{
+    unsigned i = (unsigned)kind - 1;
+    return i < MOTE_CQL_VECTOR && (kind_bits[i] & EM);
+}
+
+int mote_cql_kind_fixed(mote_cql_kind kind)
+{
+    unsigned i = (unsigned)kind - 1;
+    return i < MOTE_CQL_VECTOR && (kind_bits[i] & FX) ? kind_bits[i] & 31 : -1;
+}
+#endif
 
 static bool valid_kind(int kind)
 {
@@ -447,12 +469,11 @@ bool mote_cql_iter_next(mote_cql_iter *it, mote_cql_value *out)
 {
     if (!it || it->err) return false;
     if (it->left == 0) {
-        /* bytes left over: more elements than the type says (a vector of
-         * vint-prefixed elements tells which), or garbage */
         if (it->p != it->end) {
-            const mote_cql_type *c = it->type;
-            it->err = c->kind == MOTE_CQL_VECTOR && c->sub->fixed < 0
-                          ? extra_elems_err(it->p, it->end) : MOTE_ERR_TRAILING;
+            it->err = it->type->kind == MOTE_CQL_VECTOR ? extra_elems_err(it->p, it->end)
+                                                        : MOTE_ERR_TRAILING;
+            if (it->type->kind == MOTE_CQL_VECTOR && it->type->sub->fixed >= 0)
+                it->err = MOTE_ERR_TRAILING;
         }
         return false;
     }
