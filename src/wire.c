@@ -116,17 +116,29 @@ static void rd_bytes(rd *r, mote_view *v)
     if (n < 0 && v) v->ptr = NULL;
 }
 
-/* [string list]: checked, handed out raw (mote_wire_strings iterates). */
-static void rd_string_list(rd *r, mote_view *v)
+/* A [short] count n, then n items of one [string] each (bytes false: a
+ * [string list]) or of a [string] and a [bytes] (bytes true: a [bytes map],
+ * the custom payload); min: the fewest bytes an item takes. Checked, and
+ * handed out raw, count included (NULL on error). One reader for both. */
+static void rd_items(rd *r, mote_view *v, size_t min, bool bytes)
 {
     const uint8_t *start = r->p;
     uint16_t n = rd_u16(r);
-    if (n > rd_left(r) / 2) rd_fail(r, MOTE_ERR_BAD_LENGTH);
-    for (uint32_t i = 0; i < n && !r->err; i++) rd_string(r, NULL);
+    if (n > rd_left(r) / min) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+    for (uint32_t i = 0; i < n && !r->err; i++) {
+        rd_string(r, NULL);
+        if (bytes) rd_bytes(r, NULL);
+    }
     if (v) {
         v->ptr = r->err ? NULL : start;
         v->len = r->err ? 0 : (size_t)(r->p - start);
     }
+}
+
+/* [string list]: checked, handed out raw (mote_wire_strings iterates). */
+static void rd_string_list(rd *r, mote_view *v)
+{
+    rd_items(r, v, 2, false);
 }
 
 /* ---- type options ----------------------------------------------------------
@@ -452,20 +464,8 @@ mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f)
     rd_init(&r, f->body.ptr, f->body.len);
     if (f->flags & MOTE_WIRE_F_TRACING) rd_raw(&r, 16, &f->tracing_id);
     if (f->flags & MOTE_WIRE_F_WARNING) rd_string_list(&r, &f->warnings);
-    if (f->flags & MOTE_WIRE_F_PAYLOAD) {
-        const uint8_t *start = r.p;
-        uint16_t n = rd_u16(&r);
-        /* each entry: [string] key (2+) and [bytes] value (4+) */
-        if (n > rd_left(&r) / 6) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
-        for (uint32_t i = 0; i < n && !r.err; i++) {
-            rd_string(&r, NULL);
-            rd_bytes(&r, NULL);
-        }
-        if (!r.err) {
-            f->payload.ptr = start;
-            f->payload.len = (size_t)(r.p - start);
-        }
-    }
+    /* each entry: [string] key (2+) and [bytes] value (4+) */
+    if (f->flags & MOTE_WIRE_F_PAYLOAD) rd_items(&r, &f->payload, 6, true);
     if (r.err) {
         mote_view none = {NULL, 0};
         f->tracing_id = f->warnings = f->payload = none;
