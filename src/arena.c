@@ -46,7 +46,7 @@ static uint8_t *initial_end(const mote_arena *a)
     return a->initial ? a->initial + a->initial_size : NULL;
 }
 
-static void note_high_water(mote_arena *a)
+static MOTE_SMALL_OUTLINE void note_high_water(mote_arena *a)
 {
     if (a->used > a->high_water) a->high_water = a->used;
 }
@@ -101,7 +101,7 @@ static void *bump(mote_arena *a, size_t size, size_t align)
     return p;
 }
 
-static void enter_block(mote_arena *a, mote_arena_block *b)
+static MOTE_SMALL_OUTLINE void enter_block(mote_arena *a, mote_arena_block *b)
 {
     a->block = b;
     a->cur = block_start(b);
@@ -109,7 +109,7 @@ static void enter_block(mote_arena *a, mote_arena_block *b)
 }
 
 /* Slow path: the current block is full. Try spares, then a new block. */
-static MOTE_NOINLINE void *grow(mote_arena *a, size_t size, size_t align)
+static MOTE_COLD void *grow(mote_arena *a, size_t size, size_t align)
 {
     size_t need;
     if (!a->alloc || !mote_size_add(size, align - 1, &need) ||
@@ -149,6 +149,16 @@ static MOTE_NOINLINE void *grow(mote_arena *a, size_t size, size_t align)
     return bump(a, size, align);
 }
 
+#if MOTE_SMALL
+/* One out-of-line copy for every entry point, the bump shared with grow
+ * (Cortex-M size). */
+static MOTE_NOINLINE void *arena_alloc(mote_arena *a, size_t size, size_t align)
+{
+    if (size == 0) size = 1; /* every pointer handed out is distinct */
+    void *p = bump(a, size, align);
+    return p ? p : grow(a, size, align);
+}
+#else
 static inline void *arena_alloc(mote_arena *a, size_t size, size_t align)
 {
     if (size == 0) size = 1; /* every pointer handed out is distinct */
@@ -161,6 +171,7 @@ static inline void *arena_alloc(mote_arena *a, size_t size, size_t align)
     MOTE_TRACK_FRESH(p, size);
     return p;
 }
+#endif
 
 /* The external definition of the inline fast path in mote/arena.h. */
 extern inline void *mote_arena_alloc(mote_arena *a, size_t size);

@@ -145,6 +145,9 @@ mote_err mote__buf_append_slow(mote_buf *b, const void *src, size_t n)
 
 mote_err mote__buf_push_slow(mote_buf *b, uint8_t byte)
 {
+#if MOTE_SMALL
+    return mote__buf_append_slow(b, &byte, 1); /* the same steps (Cortex-M size) */
+#else
     if (!b) return MOTE_ERR_INVALID;
     if (b->len == b->cap) {
         mote_err e = grow(b, 1);
@@ -152,6 +155,7 @@ mote_err mote__buf_push_slow(mote_buf *b, uint8_t byte)
     }
     b->data[b->len++] = byte;
     return MOTE_OK;
+#endif
 }
 
 uint8_t *mote_buf_tail(mote_buf *b, size_t *avail)

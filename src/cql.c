@@ -14,6 +14,17 @@
 
 #define MAXL MOTE_CQL_MAX_LEN
 
+/* Cortex-M size (MOTE_SMALL): which helpers gcc's -Os gets wrong. One copy
+ * of a helper called from several entry points; a helper inlined where the
+ * call costs more than its body. Hosted builds leave it to the compiler. */
+#if MOTE_SMALL && defined(__GNUC__)
+#define CQL_OUTLINE __attribute__((noinline))
+#define CQL_INLINE __attribute__((always_inline)) inline
+#else
+#define CQL_OUTLINE
+#define CQL_INLINE inline
+#endif
+
 /* ---- vints --------------------------------------------------------------- */
 
 size_t mote_cql_uvint_size(uint64_t v)
@@ -88,6 +99,32 @@ static const uint8_t kind_bits[MOTE_CQL_VECTOR] = {
     EM,      4 | FX | EM, 2, EM,      8,      8 | FX | EM, 16 | FX | EM, 1, 16 | FX | EM, EM, /* inet .. varint */
     0,       0,      0, 0,      0};    /* list, set, map, tuple, vector */
 
+#if MOTE_SMALL
+/* kind_bits of kind, 0 for a kind out of range: one range check for the
+ * three readers below (Cortex-M size). */
+static CQL_OUTLINE unsigned kbits(int kind)
+{
+    unsigned i = (unsigned)kind - 1;
+    return i < MOTE_CQL_VECTOR ? kind_bits[i] : 0;
+}
+
+static int32_t wire_width(int kind)
+{
+    int32_t w = (int32_t)(kbits(kind) & 31);
+    return w ? w : -1;
+}
+
+static bool empty_ok(int kind)
+{
+    return kbits(kind) & EM;
+}
+
+int mote_cql_kind_fixed(mote_cql_kind kind)
+{
+    unsigned b = kbits(kind);
+    return b & FX ? (int)(b & 31) : -1;
+}
+#else
 /* Wire width of a native fixed-width value, or -1 (variable: a view). */
 static int32_t wire_width(int kind)
 {
@@ -108,6 +145,7 @@ int mote_cql_kind_fixed(mote_cql_kind kind)
     unsigned i = (unsigned)kind - 1;
     return i < MOTE_CQL_VECTOR && (kind_bits[i] & FX) ? kind_bits[i] & 31 : -1;
 }
+#endif
 
 static bool valid_kind(int kind)
 {
@@ -289,7 +327,7 @@ static inline void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n)
 /* ---- reading ---------------------------------------------------------------- */
 
 /* Reads a [bytes] element header at *pp: sets *vp and *vl (vp NULL for null). */
-static inline mote_err read_bytes(const uint8_t **pp, const uint8_t *end, const uint8_t **vp,
+static CQL_INLINE mote_err read_bytes(const uint8_t **pp, const uint8_t *end, const uint8_t **vp,
                            size_t *vl)
 {
     const uint8_t *p = *pp;
@@ -345,7 +383,7 @@ static mote_err packed_len_err(size_t len, size_t w, size_t need)
 }
 
 /* Reads one vint-prefixed vector element. */
-static mote_err read_vint_elem(const uint8_t **pp, const uint8_t *end, const uint8_t **vp,
+static CQL_INLINE mote_err read_vint_elem(const uint8_t **pp, const uint8_t *end, const uint8_t **vp,
                                size_t *vl)
 {
     const uint8_t *p = *pp;
@@ -528,7 +566,7 @@ static void spec_list(cspec *c, int kind, const void *v, size_t n)
     c->pfx = PFX_INT;
 }
 
-static void spec_vector(cspec *c, int kind, int32_t fixed, const void *v, size_t n)
+static CQL_OUTLINE void spec_vector(cspec *c, int kind, int32_t fixed, const void *v, size_t n)
 {
     spec_list(c, kind, v, n);
     c->fixed = fixed;

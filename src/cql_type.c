@@ -11,6 +11,18 @@
 
 #include <string.h>
 
+/* Out of line in MOTE_SMALL builds (Cortex-M size, measured: node_at is one
+ * copy for its three call sites, parse_all apart from its caller saves
+ * registers once), lookup folded into parse_all; left to the compiler
+ * elsewhere. */
+#if MOTE_SMALL && defined(__GNUC__)
+#define TYPE_OUTLINE __attribute__((noinline))
+#define TYPE_INLINE __attribute__((always_inline)) inline
+#else
+#define TYPE_OUTLINE
+#define TYPE_INLINE
+#endif
+
 typedef struct tparser {
     const char *s;     /* cursor */
     const char *end;
@@ -113,7 +125,7 @@ static size_t find_name(const char *tab, const char *id, size_t n, int mode)
 
 /* Kind of an identifier (KIND_WRAP for a wrapper), or 0. Sets *marshal if
  * it is a marshal class name. */
-static int lookup(const char *id, size_t n, bool *marshal)
+static TYPE_INLINE int lookup(const char *id, size_t n, bool *marshal)
 {
     size_t k = find_name(cql_names, id, n, 0);
     *marshal = false;
@@ -138,7 +150,7 @@ static int lookup(const char *id, size_t n, bool *marshal)
 }
 
 /* Node i, or NULL when counting (no nodes: cap is 0) or past cap. */
-static mote_cql_type *node_at(tparser *p, size_t i)
+static TYPE_OUTLINE mote_cql_type *node_at(tparser *p, size_t i)
 {
     return i < p->cap ? &p->nodes[i] : NULL;
 }
@@ -171,7 +183,7 @@ typedef struct tframe {
  * (frozen<...>, FrozenType(...), ReversedType(...)) change nothing on the
  * wire: they are counted and closed after the element, not nested.
  */
-static mote_err parse_all(tparser *p)
+static TYPE_OUTLINE mote_err parse_all(tparser *p)
 {
     tframe st[MOTE_CQL_MAX_DEPTH + 1]; /* + 1: the head being read */
     unsigned depth = 0;

@@ -29,7 +29,7 @@
 #define TOP_CLASS_SIZE ((size_t)MOTE_POOL_MIN_CLASS << (MOTE_POOL_CLASSES - 1))
 
 /* Class index of a request: 0 for <= 16 bytes, then one per power of two. */
-static inline unsigned size_class(size_t size)
+static MOTE_SMALL_OUTLINE unsigned size_class(size_t size)
 {
     if (size <= MOTE_POOL_MIN_CLASS) return 0;
 #if defined(__GNUC__)
@@ -81,7 +81,7 @@ static void *fail(mote_pool *p, size_t *capacity)
     return NULL;
 }
 
-static void *get_oversize(mote_pool *p, size_t size, size_t *capacity)
+static MOTE_SMALL_INLINE void *get_oversize(mote_pool *p, size_t size, size_t *capacity)
 {
     mote_arena *a = p->arena;
     size_t cap, total;
@@ -100,7 +100,7 @@ static void *get_oversize(mote_pool *p, size_t size, size_t *capacity)
 }
 
 /* Everything but a free-list hit: NULL pool, oversize, carving a new buffer. */
-static MOTE_NOINLINE void *get_miss(mote_pool *p, size_t size, size_t *capacity)
+static MOTE_COLD void *get_miss(mote_pool *p, size_t size, size_t *capacity)
 {
     if (!p) {
         if (capacity) *capacity = 0;
