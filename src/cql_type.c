@@ -225,13 +225,16 @@ static TYPE_OUTLINE mote_err parse_all(tparser *p)
         if (depth > 0) {
             tframe *f = &st[depth - 1];
             if (f->nsub == 0xffffu) return MOTE_ERR_BAD_TYPE;
-            /* The server's rule (Cassandra's CQL3Type): no counter in a
+            /* The server's rules (Cassandra's CQL3Type): no counter in a
              * list, set, map or tuple; a vector may hold one (Cassandra
-             * stores vector<counter, n> values). Its rule against a duration
-             * in a set or as a map key is not repeated here: 36 bytes the
-             * Cortex-M budget does not have; such values still encode as
-             * the wire format says. */
+             * stores vector<counter, n> values). No duration as a set
+             * element or a map key (durations have no order); the server
+             * also refuses one nested deeper there (set<frozen<tuple<
+             * duration>>>), which this one-level check lets through. */
             if (kind == MOTE_CQL_COUNTER && f->kind != MOTE_CQL_VECTOR) return MOTE_ERR_BAD_TYPE;
+            if (kind == MOTE_CQL_DURATION &&
+                (f->kind == MOTE_CQL_SET || (f->kind == MOTE_CQL_MAP && f->nsub == 0)))
+                return MOTE_ERR_BAD_TYPE;
             mote_cql_type *link = node_at(p, f->nsub == 0 ? f->node : f->prev);
             if (link) {
                 if (f->nsub == 0) link->sub = t;

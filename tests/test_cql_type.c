@@ -121,8 +121,9 @@ static void marshal_class_names(void **state)
 /* The server's type rules (Cassandra's CQL3Type and TypeParser, checked in
  * its source): a marshal class name is bare or in the package
  * org.apache.cassandra.db.marshal; no counter in a list, set, map or tuple
- * (a vector may hold one: Cassandra stores vector<counter, n> values). In
- * CQL text and class names alike. */
+ * (a vector may hold one: Cassandra stores vector<counter, n> values); no
+ * duration as a set element or a map key. In CQL text and class names
+ * alike. */
 static void server_type_rules(void **state)
 {
     (void)state;
@@ -134,6 +135,8 @@ static void server_type_rules(void **state)
         "frozen<list<counter>>", "tuple<int, counter>", "list<frozen<tuple<counter>>>",
         "ListType(CounterColumnType)", "MapType(UTF8Type,CounterColumnType)",
         "TupleType(CounterColumnType)",
+        "set<duration>", "frozen<set<duration>>", "map<duration, int>",
+        "SetType(DurationType)", "MapType(DurationType,Int32Type)",
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         mote_err e = parse_err(refused[i]);
