@@ -44,8 +44,8 @@ static int tour_scan(void)
     if (mote_scan_init(&sc, &cfg, &carry) != MOTE_OK) return 1;
 
     for (size_t i = 0; i <= 3; i++) {
-        if (i < 3) mote_scan_feed(&sc, chunks[i], strlen(chunks[i]));
-        else mote_scan_finish(&sc);
+        mote_err fe = i < 3 ? mote_scan_feed(&sc, chunks[i], strlen(chunks[i])) : mote_scan_finish(&sc);
+        if (fe != MOTE_OK) return 1; /* only when the last chunk was not drained */
         mote_err e;
         while ((e = mote_scan_next(&sc, &tok)) != MOTE_ERR_NEED_MORE) {
             if (e != MOTE_OK) { printf("scan: %s at line %llu\n", mote_err_name(e), (unsigned long long)tok.pos.line); continue; }

@@ -47,8 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mote_err e;
     for (;;) {
         size_t c = n - off < 7 ? n - off : 7;
-        if (c) mote_scan_feed(&sc, in + off, c);
-        else mote_scan_finish(&sc);
+        if ((c ? mote_scan_feed(&sc, in + off, c) : mote_scan_finish(&sc)) != MOTE_OK) abort();
         off += c;
         while ((e = mote_scan_next(&sc, &tok)) != MOTE_ERR_NEED_MORE) {
             if (e != MOTE_OK) {

@@ -47,13 +47,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mote_scanner sc;
     if (mote_scan_init(&sc, &cfg, &b) != MOTE_OK) abort();
     mote_scan_token tok;
-    mote_scan_feed(&sc, data, n);
+    if (mote_scan_feed(&sc, data, n) != MOTE_OK) abort();
     mote_err e;
     bool fin = false;
     for (;;) {
         e = mote_scan_next(&sc, &tok);
         if (e == MOTE_ERR_NEED_MORE && !fin) {
-            mote_scan_finish(&sc);
+            if (mote_scan_finish(&sc) != MOTE_OK) abort();
             fin = true;
             continue;
         }

@@ -2009,8 +2009,10 @@ mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
         if (sc->finished) continue;
         long n = read(ctx, chunk, chunk_size);
         if (n < 0) return MOTE_ERR_IO;
-        if (n == 0) mote_scan_finish(sc);
-        else mote_scan_feed(sc, chunk, (size_t)n);
+        /* the scanner is drained here (next() said NEED_MORE), so these
+         * cannot fail; their codes are passed on all the same */
+        mote_err fe = n == 0 ? mote_scan_finish(sc) : mote_scan_feed(sc, chunk, (size_t)n);
+        if (fe != MOTE_OK) return fe;
     }
 }
 

@@ -56,7 +56,7 @@ static void check_script(const char *s)
         e = mote_scan_next(&sc, &tok);
         if (e == MOTE_ERR_NEED_MORE) {
             if (fin) break;
-            mote_scan_finish(&sc);
+            assert_int_equal(mote_scan_finish(&sc), MOTE_OK);
             fin = true;
             continue;
         }
@@ -182,13 +182,13 @@ static void mysql_delimiter_command_split_anywhere(void **state)
         char *a = malloc(cut), *c = malloc(n - cut);
         memcpy(a, in, cut);
         memcpy(c, in + cut, n - cut);
-        mote_scan_feed(&sc, a, cut);
+        assert_int_equal(mote_scan_feed(&sc, a, cut), MOTE_OK);
         while ((e = mote_scan_next(&sc, &tok)) != MOTE_ERR_NEED_MORE) tr_token(&t, e, &tok);
         free(a);
-        mote_scan_feed(&sc, c, n - cut);
+        assert_int_equal(mote_scan_feed(&sc, c, n - cut), MOTE_OK);
         while ((e = mote_scan_next(&sc, &tok)) != MOTE_ERR_NEED_MORE) tr_token(&t, e, &tok);
         free(c);
-        mote_scan_finish(&sc);
+        assert_int_equal(mote_scan_finish(&sc), MOTE_OK);
         while ((e = mote_scan_next(&sc, &tok)) != MOTE_ERR_NEED_MORE) tr_token(&t, e, &tok);
         assert_string_equal(t.s, whole.s);
         free(t.s);

@@ -501,8 +501,10 @@ static int sql_split(int argc, char **argv)
             status = TOOL_IO;
             break;
         }
-        if (n > 0) mote_scan_feed(&sc, buf, n);
-        else mote_scan_finish(&sc);
+        if ((n > 0 ? mote_scan_feed(&sc, buf, n) : mote_scan_finish(&sc)) != MOTE_OK) {
+            status = TOOL_IO; /* cannot happen: the scanner was drained */
+            break;
+        }
         while ((e = mote_scan_next(&sc, &tok)) != MOTE_ERR_NEED_MORE) {
             if (print_result(&out, e, &tok)) status = TOOL_DATA_ERROR;
             if (out.failed) break;

@@ -51,15 +51,15 @@ extern "C" {
  * underflow round to zero or a subnormal and are OK). On error *out is
  * unchanged.
  */
-mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out);
+MOTE_NODISCARD mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out);
 
 /* Parse the whole span as [+-]?digits (int64) or digits (uint64: no sign at
  * all, so "+5" and "-0" are rejected). Leading zeros are allowed. Returns
  * MOTE_ERR_BAD_VALUE for syntax (checked over the whole span first), else
  * MOTE_ERR_RANGE if the value does not fit, else MOTE_OK. On error *out is
  * unchanged. */
-mote_err mote_num_parse_i64(const uint8_t *s, size_t n, int64_t *out);
-mote_err mote_num_parse_u64(const uint8_t *s, size_t n, uint64_t *out);
+MOTE_NODISCARD mote_err mote_num_parse_i64(const uint8_t *s, size_t n, int64_t *out);
+MOTE_NODISCARD mote_err mote_num_parse_u64(const uint8_t *s, size_t n, uint64_t *out);
 
 /*
  * Shortest decimal digits that parse back to |v| exactly: writes n ASCII

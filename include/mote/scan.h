@@ -82,7 +82,7 @@ extern "C" {
  * Returns MOTE_OK, MOTE_ERR_SPACE (more than cap parts: the first cap are
  * written, *count tells how many there are) or MOTE_ERR_INVALID.
  */
-mote_err mote_split(const uint8_t *in, size_t len, uint8_t delim,
+MOTE_NODISCARD mote_err mote_split(const uint8_t *in, size_t len, uint8_t delim,
                     mote_view *parts, size_t cap, size_t *count);
 
 /* ------------------------------------------------------------------------ */
@@ -344,7 +344,7 @@ typedef struct mote_scanner {
  * quotes, PIECES without max_token) or MOTE_ERR_BAD_DELIMITER (delimiter
  * empty, longer than 16 bytes, or not the fixed one of sqlite/lines).
  */
-mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry);
+MOTE_NODISCARD mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry);
 
 /*
  * Give the scanner the next chunk of input. The bytes are not copied: they
@@ -353,11 +353,11 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
  * Returns MOTE_OK, MOTE_ERR_STATE (the previous chunk is not drained yet, or
  * finish() was called) or MOTE_ERR_INVALID (NULL data with len > 0, NULL sc).
  */
-mote_err mote_scan_feed(mote_scanner *sc, const void *data, size_t len);
+MOTE_NODISCARD mote_err mote_scan_feed(mote_scanner *sc, const void *data, size_t len);
 
 /* Declare the end of input. Returns MOTE_OK or MOTE_ERR_STATE (a chunk is
  * not drained yet). Call mote_scan_next() afterwards for the last tokens. */
-mote_err mote_scan_finish(mote_scanner *sc);
+MOTE_NODISCARD mote_err mote_scan_finish(mote_scanner *sc);
 
 /*
  * Take the next token. Returns:
@@ -379,7 +379,7 @@ mote_err mote_scan_finish(mote_scanner *sc);
  *   MOTE_ERR_INVALID  NULL argument.
  * Every error is recoverable: keep calling mote_scan_next().
  */
-mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok);
+MOTE_NODISCARD mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok);
 
 /*
  * Pull API: like mote_scan_next(), but when input is needed it reads up to
@@ -389,7 +389,7 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok);
  * when the stream is exhausted; MOTE_ERR_IO when read() fails (call again to
  * retry).
  */
-mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
+MOTE_NODISCARD mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
                         uint8_t *chunk, size_t chunk_size, mote_scan_token *tok);
 
 /* Statistics so far (never fails; zeros for NULL sc). */
