@@ -174,7 +174,7 @@ void run_mote(benchmark::State &state, int which, bool tokenize) {
     mote_lp_field fields[16];
     for (auto _ : state) {
         mote_lp_decoder d;
-        mote_lp_decoder_init(&d, in.data(), in.size(), &opt);
+        if (mote_lp_decoder_init(&d, in.data(), in.size(), &opt) != MOTE_OK) abort();
         mote_lp_point pt;
         mote_lp_point_init(&pt, tags, 16, fields, 16);
         uint64_t sum = 0;
@@ -204,7 +204,7 @@ void run_mote_stream(benchmark::State &state, int which) {
     const size_t chunk = 65536;
     for (auto _ : state) {
         mote_lp_stream s;
-        mote_lp_stream_init(&s, nullptr, carry, sizeof carry);
+        if (mote_lp_stream_init(&s, nullptr, carry, sizeof carry) != MOTE_OK) abort();
         size_t off = 0;
         bool done = false;
         uint64_t sum = 0;
@@ -215,12 +215,12 @@ void run_mote_stream(benchmark::State &state, int which) {
             if (rc == MOTE_ERR_NEED_MORE) {
                 if (done) break;
                 if (off == in.size()) {
-                    mote_lp_stream_finish(&s);
+                    if (mote_lp_stream_finish(&s) != MOTE_OK) abort();
                     done = true;
                     continue;
                 }
                 size_t k = std::min(chunk, in.size() - off);
-                mote_lp_stream_feed(&s, in.data() + off, k);
+                if (mote_lp_stream_feed(&s, in.data() + off, k) != MOTE_OK) abort();
                 off += k;
                 continue;
             }

@@ -1212,10 +1212,10 @@ int main(int argc, char **argv)
                 break;
             }
             eof = 1;
-            mote_lp_stream_finish(&st);
+            if (mote_lp_stream_finish(&st) != MOTE_OK) return 2; /* drained: cannot fail */
         } else {
             ag.bytes_in += n;
-            mote_lp_stream_feed(&st, chunk, n);
+            if (mote_lp_stream_feed(&st, chunk, n) != MOTE_OK) return 2; /* likewise */
         }
         for (;;) {
             mote_lp_point_init(&pt, tags, ARRAY_CAP, fields, ARRAY_CAP);

@@ -65,7 +65,7 @@ static int tour_lp(void)
     mote_lp_field fields[8];
     mote_lp_point pt;
     mote_lp_error err;
-    mote_lp_decoder_init(&d, input, sizeof input - 1, NULL); /* ns, no limits */
+    if (mote_lp_decoder_init(&d, input, sizeof input - 1, NULL) != MOTE_OK) return 1; /* ns, no limits */
     for (;;) {
         mote_lp_point_init(&pt, tags, 8, fields, 8);
         mote_err e = mote_lp_next(&d, &pt, &err);
@@ -78,7 +78,7 @@ static int tour_lp(void)
         }
         uint8_t dc[32];
         size_t dclen;
-        mote_lp_unescape(&tags[1].value, dc, sizeof dc, &dclen); /* "eu\ 1" -> "eu 1" */
+        if (mote_lp_unescape(&tags[1].value, dc, sizeof dc, &dclen) != MOTE_OK) return 1; /* "eu\ 1" -> "eu 1" */
         printf("lp: %.*s dc=%.*s usage=%g count=%lld time=%lld\n", (int)pt.measurement.len,
                (const char *)pt.measurement.ptr, (int)dclen, (const char *)dc, fields[0].value.f,
                (long long)fields[1].value.i, (long long)pt.time);
@@ -88,7 +88,7 @@ static int tour_lp(void)
     mote_lp_writer w;
     int64_t now = 1700000000000000000;
     size_t len;
-    mote_lp_writer_init(&w, line, sizeof line, MOTE_LP_NS);
+    if (mote_lp_writer_init(&w, line, sizeof line, MOTE_LP_NS) != MOTE_OK) return 1;
     mote_lp_write_measurement(&w, "disk", 4);
     mote_lp_write_tag(&w, "path", 4, "/var/log data", 13); /* escaped as the grammar needs */
     mote_lp_write_float(&w, "free", 4, 0.25);

@@ -126,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * succeeds exactly when mote_lp_point_decode does, and a decode error
      * lies inside its line. */
     mote_lp_decoder tok;
-    mote_lp_decoder_init(&tok, data, size, &opt);
+    if (mote_lp_decoder_init(&tok, data, size, &opt) != MOTE_OK) abort();
     for (;;) {
         mote_lp_point pt;
         mote_lp_error e;

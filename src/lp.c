@@ -1494,7 +1494,6 @@ void mote_lp_tags_begin(const mote_lp_point *pt, mote_lp_iter *it)
     if (!it) return;
     it->p = pt ? pt->tag_section.ptr : NULL;
     it->end = pt ? pt->tag_section.ptr + pt->tag_section.len : NULL;
-    it->decode = false;
 }
 
 /* A parser context over a section of a parsed point (no limits, no key
@@ -1530,7 +1529,6 @@ void mote_lp_fields_begin(const mote_lp_point *pt, mote_lp_iter *it)
     if (!it) return;
     it->p = pt ? pt->field_section.ptr : NULL;
     it->end = pt ? pt->field_section.ptr + pt->field_section.len : NULL;
-    it->decode = false;
 }
 
 bool mote_lp_fields_next(mote_lp_iter *it, mote_lp_field *f)
@@ -1691,7 +1689,8 @@ mote_err mote_lp_unescape_arena(const mote_lp_text *t, mote_arena *arena, mote_v
     uint8_t *mem = mote_arena_alloc_aligned(arena, t->len, 1);
     if (!mem) return MOTE_ERR_NOMEM;
     size_t n = 0;
-    (void)mote_lp_unescape(t, mem, t->len, &n); /* never longer than the view */
+    mote_err e = mote_lp_unescape(t, mem, t->len, &n); /* never longer than the view */
+    if (e != MOTE_OK) return e;
     out->ptr = mem;
     out->len = n;
     return MOTE_OK;

@@ -132,7 +132,7 @@ static void dump_point(lp_run *r, const mote_lp_point *pt)
     first = true;
     mote_lp_fields_begin(pt, &it);
     while (mote_lp_fields_next(&it, &f)) {
-        (void)mote_lp_field_decode(&f); /* the point decoded: it succeeds */
+        if (mote_lp_field_decode(&f) != MOTE_OK) continue; /* cannot fail: the point decoded */
         fputs(first ? "[" : ",[", stdout);
         first = false;
         print_text(r, &f.key);
@@ -317,8 +317,10 @@ static int count_series(lp_run *r, const mote_lp_point *pt)
     mote_lp_tags_begin(pt, &it);
     while (mote_lp_tags_next(&it, &tag)) {
         size_t kl = 0, vl = 0;
-        mote_lp_unescape(&tag.key, r->key + len, tag.key.len, &kl);
-        mote_lp_unescape(&tag.value, r->key + len + kl, tag.value.len, &vl);
+        /* the room is each view's length: unescaping never grows a text */
+        if (mote_lp_unescape(&tag.key, r->key + len, tag.key.len, &kl) != MOTE_OK ||
+            mote_lp_unescape(&tag.value, r->key + len + kl, tag.value.len, &vl) != MOTE_OK)
+            return -1;
         spans[n].off = len;
         spans[n].klen = kl;
         spans[n].vlen = vl;
@@ -329,7 +331,7 @@ static int count_series(lp_run *r, const mote_lp_point *pt)
     qsort(spans, n, sizeof *spans, cmp_tag);
     uint8_t *out = r->scratch;
     size_t m = 0;
-    mote_lp_unescape(&pt->measurement, out, pt->measurement.len, &m);
+    if (mote_lp_unescape(&pt->measurement, out, pt->measurement.len, &m) != MOTE_OK) return -1;
     size_t o = m;
     for (size_t i = 0; i < n; i++) {
         out[o++] = ',';
@@ -385,7 +387,10 @@ static int run(lp_run *r)
                 goto done;
             }
             if (n == 0) {
-                mote_lp_stream_finish(&s);
+                if (mote_lp_stream_finish(&s) != MOTE_OK) { /* drained: cannot fail */
+                    status = TOOL_IO;
+                    goto done;
+                }
                 eof = true;
                 continue;
             }
@@ -397,7 +402,10 @@ static int run(lp_run *r)
                 }
                 r->last_newline = chunk[n - 1] == '\n';
             }
-            mote_lp_stream_feed(&s, chunk, n);
+            if (mote_lp_stream_feed(&s, chunk, n) != MOTE_OK) { /* drained: cannot fail */
+                status = TOOL_IO;
+                goto done;
+            }
             continue;
         }
         if (rc == MOTE_OK) {

@@ -190,7 +190,7 @@ void mote_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_cap,
  * any point views are used. Returns MOTE_OK, or MOTE_ERR_INVALID (d NULL,
  * data NULL with len > 0, bad precision).
  */
-mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
+MOTE_NODISCARD mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
                               const mote_lp_options *opt);
 
 /*
@@ -213,7 +213,7 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
  * A line that ends in the middle of a string value runs on to the string's
  * closing quote (raw newlines are part of a string).
  */
-mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err);
+MOTE_NODISCARD mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err);
 
 /*
  * Typed decoding of a point from mote_lp_next()/mote_lp_stream_next():
@@ -230,7 +230,7 @@ mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
  *       if (rc == MOTE_OK) rc = mote_lp_point_decode(&pt, &opt, &err);
  *       ...
  */
-mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mote_lp_error *err);
+MOTE_NODISCARD mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mote_lp_error *err);
 
 /*
  * Streaming decoder: the same points and errors as mote_lp_next() on the
@@ -264,7 +264,7 @@ typedef struct mote_lp_stream {
  * line of up to carry_cap - 1 bytes can straddle). Returns MOTE_OK or
  * MOTE_ERR_INVALID.
  */
-mote_err mote_lp_stream_init(mote_lp_stream *s, const mote_lp_options *opt,
+MOTE_NODISCARD mote_err mote_lp_stream_init(mote_lp_stream *s, const mote_lp_options *opt,
                              uint8_t *carry, size_t carry_cap);
 
 /*
@@ -273,25 +273,24 @@ mote_err mote_lp_stream_init(mote_lp_stream *s, const mote_lp_options *opt,
  * chunk alive until then. Returns MOTE_OK, MOTE_ERR_STATE (previous chunk not
  * used up, or after finish), MOTE_ERR_INVALID.
  */
-mote_err mote_lp_stream_feed(mote_lp_stream *s, const void *chunk, size_t len);
+MOTE_NODISCARD mote_err mote_lp_stream_feed(mote_lp_stream *s, const void *chunk, size_t len);
 
 /* No more input: a carried last line without '\n' is decoded by the next
  * calls. Returns MOTE_OK or MOTE_ERR_STATE (chunk not used up). */
-mote_err mote_lp_stream_finish(mote_lp_stream *s);
+MOTE_NODISCARD mote_err mote_lp_stream_finish(mote_lp_stream *s);
 
 /*
  * Next point or error, as mote_lp_next(). MOTE_ERR_NEED_MORE: feed the next
  * chunk (or, after finish, the input is done). Views stay valid until the
  * next call on the stream (and while the current chunk lives).
  */
-mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err);
+MOTE_NODISCARD mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err);
 
 /* Iteration over all tags / fields of a decoded point (also those beyond the
  * caller arrays). The iterator points into the point's views. */
 typedef struct mote_lp_iter {
     const uint8_t *p;
     const uint8_t *end;
-    bool decode;
 } mote_lp_iter;
 
 void mote_lp_tags_begin(const mote_lp_point *pt, mote_lp_iter *it);
@@ -307,14 +306,14 @@ bool mote_lp_fields_next(mote_lp_iter *it, mote_lp_field *field);
  * Returns MOTE_OK (f->decoded set), MOTE_ERR_BAD_VALUE (syntax),
  * MOTE_ERR_RANGE (out of range for its type) or MOTE_ERR_INVALID.
  */
-mote_err mote_lp_field_decode(mote_lp_field *f);
+MOTE_NODISCARD mote_err mote_lp_field_decode(mote_lp_field *f);
 
 /*
  * Convert only the point's time_text to ns in the given precision (the
  * default time, rounded down to the precision, when absent). Returns MOTE_OK (pt->time set),
  * MOTE_ERR_BAD_TIMESTAMP or MOTE_ERR_INVALID.
  */
-mote_err mote_lp_point_decode_time(mote_lp_point *pt, mote_lp_precision precision,
+MOTE_NODISCARD mote_err mote_lp_point_decode_time(mote_lp_point *pt, mote_lp_precision precision,
                                    int64_t default_time);
 
 /*
@@ -323,7 +322,7 @@ mote_err mote_lp_point_decode_time(mote_lp_point *pt, mote_lp_precision precisio
  * out may alias nothing in the input. Returns MOTE_OK, MOTE_ERR_SPACE (cap
  * too small; *len holds the needed size) or MOTE_ERR_INVALID.
  */
-mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_t *len);
+MOTE_NODISCARD mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_t *len);
 
 /*
  * The real bytes of t as a view: t itself when it holds no escapes (no copy),
@@ -332,7 +331,7 @@ mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_
  * MOTE_ERR_NOMEM (the arena could not give the memory; *out unchanged) or
  * MOTE_ERR_INVALID.
  */
-mote_err mote_lp_unescape_arena(const mote_lp_text *t, mote_arena *arena, mote_view *out);
+MOTE_NODISCARD mote_err mote_lp_unescape_arena(const mote_lp_text *t, mote_arena *arena, mote_view *out);
 
 /* ---------------------------------------------------------------------------
  * Writer. Builds lines call by call into a caller buffer:
@@ -365,7 +364,7 @@ typedef struct mote_lp_writer {
 
 /* Write into out[0..cap). precision is that of timestamps written by
  * mote_lp_write_end (ns are divided, truncating toward zero). */
-mote_err mote_lp_writer_init(mote_lp_writer *w, void *out, size_t cap,
+MOTE_NODISCARD mote_err mote_lp_writer_init(mote_lp_writer *w, void *out, size_t cap,
                              mote_lp_precision precision);
 
 /*
@@ -373,7 +372,7 @@ mote_err mote_lp_writer_init(mote_lp_writer *w, void *out, size_t cap,
  * buf.h): complete lines are buf->data[0..buf->len); a failed line leaves
  * buf->len where it was before the line. The caller keeps buf alive.
  */
-mote_err mote_lp_writer_init_buf(mote_lp_writer *w, mote_buf *buf,
+MOTE_NODISCARD mote_err mote_lp_writer_init_buf(mote_lp_writer *w, mote_buf *buf,
                                  mote_lp_precision precision);
 
 /* Bytes of complete lines written so far: out[0..n) (for a buf writer: the
@@ -391,7 +390,7 @@ mote_err mote_lp_write_bool(mote_lp_writer *w, const void *key, size_t klen, boo
 mote_err mote_lp_write_string(mote_lp_writer *w, const void *key, size_t klen,
                               const void *s, size_t slen);
 /* End the line with "\n"; time_ns NULL writes no timestamp. */
-mote_err mote_lp_write_end(mote_lp_writer *w, const int64_t *time_ns);
+MOTE_NODISCARD mote_err mote_lp_write_end(mote_lp_writer *w, const int64_t *time_ns);
 
 #ifdef __cplusplus
 }
