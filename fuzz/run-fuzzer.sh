@@ -6,6 +6,8 @@ set -eu
 exe=$1 secs=$2 work=$3 seeds=$4
 dict=${5:-}
 mkdir -p "$work" "$seeds"
-set -- -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+# -error_exitcode=1: libFuzzer's default, 77, is what meson counts as a SKIP,
+# so a crash found in CI would pass as skipped
+set -- -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -error_exitcode=1 -print_final_stats=1
 [ -n "$dict" ] && set -- "$@" -dict="$dict"
 exec "$exe" "$@" "$work" "$seeds"

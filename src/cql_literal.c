@@ -1254,6 +1254,9 @@ static void format_value(sink *o, const mote_cql_type *t, const uint8_t *p, size
         }
         mote_cql_value v;
         for (size_t i = 0; mote_cql_iter_next(&it, &v); i++) {
+            /* a short tuple's missing components are not written, so the
+             * literal reads back as the same (short) bytes */
+            if (v.absent) break;
             if (i) puts0(o, t->kind == MOTE_CQL_MAP && (i & 1) ? ": " : ", ");
             format_value(o, v.type, v.ptr, v.len, v.null);
         }
