@@ -1077,7 +1077,9 @@ mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
             break;
         }
         const uint8_t *start = r.p;
-        for (uint64_t i = 0; i < cells && !r.err; i++) rd_bytes(&r, NULL);
+        /* cells <= bytes left / 4 now: it fits a size_t (a 32-bit count
+         * is shorter on Cortex-M) */
+        for (size_t i = 0; i < (size_t)cells && !r.err; i++) rd_bytes(&r, NULL);
         if (!r.err) {
             res->rows.ptr = start;
             res->rows.len = (size_t)(r.p - start);
