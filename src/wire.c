@@ -511,9 +511,15 @@ static WIRE_OUTLINE void w_u32(wr *o, uint32_t v)
 
 static void w_u64(wr *o, uint64_t v)
 {
+#if MOTE_SMALL
+    /* the same 8 bytes through w_u32's one copy (Cortex-M size) */
+    w_u32(o, (uint32_t)(v >> 32));
+    w_u32(o, (uint32_t)v);
+#else
     uint8_t b[8];
     mote_be_store64(b, v);
     w_put(o, b, 8);
+#endif
 }
 
 /* [string] / [short bytes] (max 65535), [long string] / [bytes] (2^31-1). */
