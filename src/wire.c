@@ -129,10 +129,10 @@ static void rd_items(rd *r, mote_view *v, size_t min, bool bytes)
         rd_string(r, NULL);
         if (bytes) rd_bytes(r, NULL);
     }
-    if (v) {
-        v->ptr = r->err ? NULL : start;
-        v->len = r->err ? 0 : (size_t)(r->p - start);
-    }
+    /* hand the items out as one raw view: step back, take them again */
+    size_t len = (size_t)(r->p - start);
+    r->p = start;
+    rd_raw(r, len, v);
 }
 
 /* [string list]: checked, handed out raw (mote_wire_strings iterates). */
