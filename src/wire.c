@@ -522,24 +522,20 @@ static void w_u64(wr *o, uint64_t v)
 #endif
 }
 
-/* [string] / [short bytes] (max 65535), [long string] / [bytes] (2^31-1). */
-static WIRE_OUTLINE void w_short_str(wr *o, const void *p, size_t n)
+/* [string] / [short bytes] (wide false: max 65535), [long string] /
+ * [bytes] (wide true: max 2^31-1): one writer for both, as the callers
+ * pick one by a flag anyway. */
+static void w_str(wr *o, bool wide, const void *p, size_t n)
 {
-    if (n > 0xffff) {
+    if (n > (wide ? (size_t)MOTE_CQL_MAX_LEN : 0xffff)) {
         if (!o->err) o->err = MOTE_ERR_OVERFLOW;
         return;
     }
-    w_u16(o, (uint16_t)n);
-    w_put(o, p, n);
-}
-
-static void w_long_str(wr *o, const void *p, size_t n)
-{
-    if (n > MOTE_CQL_MAX_LEN) {
-        if (!o->err) o->err = MOTE_ERR_OVERFLOW;
-        return;
+    if (wide) {
+        w_u32(o, (uint32_t)n);
+    } else {
+        w_u16(o, (uint16_t)n);
     }
-    w_u32(o, (uint32_t)n);
     w_put(o, p, n);
 }
 
@@ -696,11 +692,7 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_
     if (op == MOTE_WIRE_BATCH) {
         w_u8(&o, (uint8_t)len);
     } else {
-        if (op == MOTE_WIRE_QUERY) {
-            w_long_str(&o, stmt, len);
-        } else {
-            w_short_str(&o, stmt, len);
-        }
+        w_str(&o, op == MOTE_WIRE_QUERY, stmt, len);
         w_u16(&o, r->p.consistency);
         r->flags_at = out->len;
         w_u8(&o, Q_VALUES | q_flags(&r->p));
@@ -759,11 +751,7 @@ static mote_err batch_stmt(mote_wire_req *r, uint8_t kind, const void *p, size_t
     patch_count(r);
     wr o = {r->out, MOTE_OK};
     w_u8(&o, kind);
-    if (kind == 0) {
-        w_long_str(&o, p, n);
-    } else {
-        w_short_str(&o, p, n);
-    }
+    w_str(&o, kind == 0, p, n);
     size_t at = r->out->len;
     w_u16(&o, 0);
     if (o.err) return req_fail(r, o.err);
@@ -868,7 +856,7 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
                 b->data[r->flags_at] &= (uint8_t)~Q_VALUES;
             }
             if (r->p.page_size > 0) w_u32(&o, (uint32_t)r->p.page_size);
-            if (r->p.paging_state.ptr) w_long_str(&o, r->p.paging_state.ptr, r->p.paging_state.len);
+            if (r->p.paging_state.ptr) w_str(&o, true, r->p.paging_state.ptr, r->p.paging_state.len);
         }
         if (r->p.serial_consistency) w_u16(&o, r->p.serial_consistency);
         if (r->p.has_timestamp) w_u64(&o, (uint64_t)r->p.timestamp);
