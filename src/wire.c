@@ -490,7 +490,32 @@ static void w_put(wr *o, const void *p, size_t n)
     if (e) o->err = e;
 }
 
-static WIRE_OUTLINE void w_u8(wr *o, uint8_t v)
+#if MOTE_SMALL
+/* The last n bytes of v, big-endian: one copy for [byte], [short], [int]
+ * (Cortex-M size). */
+static MOTE_NOINLINE void w_be(wr *o, uint32_t v, size_t n)
+{
+    uint8_t b[4];
+    mote_be_store32(b, v);
+    w_put(o, b + 4 - n, n);
+}
+
+static WIRE_INLINE void w_u8(wr *o, uint8_t v)
+{
+    w_be(o, v, 1);
+}
+
+static WIRE_INLINE void w_u16(wr *o, uint16_t v)
+{
+    w_be(o, v, 2);
+}
+
+static WIRE_INLINE void w_u32(wr *o, uint32_t v)
+{
+    w_be(o, v, 4);
+}
+#else
+static void w_u8(wr *o, uint8_t v)
 {
     w_put(o, &v, 1);
 }
@@ -502,12 +527,13 @@ static void w_u16(wr *o, uint16_t v)
     w_put(o, b, 2);
 }
 
-static WIRE_OUTLINE void w_u32(wr *o, uint32_t v)
+static void w_u32(wr *o, uint32_t v)
 {
     uint8_t b[4];
     mote_be_store32(b, v);
     w_put(o, b, 4);
 }
+#endif
 
 static void w_u64(wr *o, uint64_t v)
 {
