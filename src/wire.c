@@ -347,11 +347,15 @@ static void free_slot(mote_wire *w, int s)
     w->inflight--;
 }
 
+/* Is s a stream of w that waits for its answer? */
+static bool slot_busy(const mote_wire *w, int s)
+{
+    return (uint32_t)s < w->nslots && w->slots[s].busy;
+}
+
 mote_err mote_wire_release(mote_wire *w, int stream)
 {
-    if (!w || stream < 0 || (uint32_t)stream >= w->nslots || !w->slots[stream].busy) {
-        return MOTE_ERR_INVALID;
-    }
+    if (!w || !slot_busy(w, stream)) return MOTE_ERR_INVALID;
     free_slot(w, stream);
     return MOTE_OK;
 }
@@ -415,7 +419,7 @@ static mote_err match_stream(mote_wire *w, mote_wire_frame *f)
     if (s == MOTE_WIRE_EVENT_STREAM) {
         return f->opcode == MOTE_WIRE_EVENT ? MOTE_OK : MOTE_ERR_UNKNOWN_STREAM;
     }
-    if ((uint32_t)s >= w->nslots || !w->slots[s].busy || f->opcode == MOTE_WIRE_EVENT) {
+    if (!slot_busy(w, s) || f->opcode == MOTE_WIRE_EVENT) {
         return MOTE_ERR_UNKNOWN_STREAM;
     }
     f->tag = w->slots[s].tag;
