@@ -1242,7 +1242,9 @@ mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
     e->code = rd_i32(&r);
     rd_string(&r, &e->message);
     const uint8_t *op = err_prog;
-    while (*op && (e->code & 0xffff00ff || op[0] != (uint32_t)e->code >> 8)) op += 2 + 2 * op[1];
+    /* the code's high byte, or 0 (the table's end) if it has no program */
+    uint32_t hi = e->code & 0xffff00ff ? 0 : (uint32_t)e->code >> 8;
+    while (*op && *op != hi) op += 2 + 2 * op[1];
     for (unsigned i = 0, n = *op ? op[1] : 0; i < n; i++) {
         char *at = (char *)e + op[3 + 2 * i];
         switch (op[2 + 2 * i]) {
