@@ -182,15 +182,15 @@ static void owalk_init(owalk *o, unsigned maxdepth, bool build)
     o->build = build;
 }
 
-/* The node at o->n (take nodes with its subtree) is complete: link it to
- * its parent, open it if it has children, close the levels it completes. */
-static void owalk_place(owalk *o, mote_cql_type *nodes, size_t cap, size_t take, uint16_t nchild,
-                        bool udt)
+/* The node at o->n (take nodes with its subtree; t: it, NULL when not
+ * building or past cap) is complete: link it to its parent, open it if it
+ * has children, close the levels it completes. */
+static void owalk_place(owalk *o, mote_cql_type *nodes, mote_cql_type *t, size_t take,
+                        uint16_t nchild, bool udt)
 {
     unsigned d = o->depth;
     if (d) {
-        if (o->build && o->n < cap) {
-            mote_cql_type *t = &nodes[o->n];
+        if (t) {
             if (o->prev[d - 1] == NO_NODE) {
                 nodes[o->parent[d - 1]].sub = t;
             } else {
@@ -252,15 +252,15 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
             rd_fail(r, MOTE_ERR_BAD_TYPE);
         }
         if (r->err) return r->err;
-        if (o->build && o->n < cap) {
-            mote_cql_type *t = &nodes[o->n];
+        mote_cql_type *t = o->build && o->n < cap ? &nodes[o->n] : NULL;
+        if (t) {
             memset(t, 0, sizeof *t);
             t->kind = (uint8_t)kind;
             t->frozen = udt;
             t->nsub = nchild;
             t->fixed = nchild ? -1 : mote_cql_kind_fixed(kind);
         }
-        owalk_place(o, nodes, cap, 1, nchild, udt);
+        owalk_place(o, nodes, t, 1, nchild, udt);
     }
     return MOTE_OK;
 }
@@ -293,7 +293,7 @@ mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size
         e = mote_cql_type_parse((const char *)o.custom.ptr, o.custom.len, fits ? nodes + o.n : NULL,
                                 fits ? cap - o.n : 0, &k, &sub);
         if (e != MOTE_OK && e != MOTE_ERR_SPACE) return e;
-        owalk_place(&o, nodes, cap, k, 0, false);
+        owalk_place(&o, nodes, fits ? nodes + o.n : NULL, k, 0, false);
     }
     if (e) return e;
     if (used) *used = o.n;
