@@ -553,8 +553,9 @@ static void w_u64(wr *o, uint64_t v)
 }
 
 /* [string] / [short bytes] (wide false: max 65535), [long string] /
- * [bytes] (wide true: max 2^31-1): one writer for both, as the callers
- * pick one by a flag anyway. */
+ * [bytes] (wide true: max 2^31-1). MOTE_SMALL: one writer for both, as the
+ * callers pick one by a flag anyway; elsewhere two (measured faster). */
+#if MOTE_SMALL
 static void w_str(wr *o, bool wide, const void *p, size_t n)
 {
     if (n > (wide ? (size_t)MOTE_CQL_MAX_LEN : 0xffff)) {
@@ -568,6 +569,36 @@ static void w_str(wr *o, bool wide, const void *p, size_t n)
     }
     w_put(o, p, n);
 }
+#else
+static void w_short_str(wr *o, const void *p, size_t n)
+{
+    if (n > 0xffff) {
+        if (!o->err) o->err = MOTE_ERR_OVERFLOW;
+        return;
+    }
+    w_u16(o, (uint16_t)n);
+    w_put(o, p, n);
+}
+
+static void w_long_str(wr *o, const void *p, size_t n)
+{
+    if (n > MOTE_CQL_MAX_LEN) {
+        if (!o->err) o->err = MOTE_ERR_OVERFLOW;
+        return;
+    }
+    w_u32(o, (uint32_t)n);
+    w_put(o, p, n);
+}
+
+static void w_str(wr *o, bool wide, const void *p, size_t n)
+{
+    if (wide) {
+        w_long_str(o, p, n);
+    } else {
+        w_short_str(o, p, n);
+    }
+}
+#endif
 
 /* Frame header with the stream id the next take_slot will return. */
 static void w_header(wr *o, const mote_wire *w, uint8_t op)
