@@ -707,19 +707,6 @@ static MOTE_NOINLINE mote_err req_fail(mote_wire_req *r, mote_err e)
     return r->err;
 }
 
-/* The <flags> the parameters set, the values flag aside: one copy for
- * QUERY/EXECUTE and BATCH. */
-static uint8_t q_flags(const mote_wire_params *p)
-{
-    uint8_t flags = 0;
-    if (p->skip_metadata) flags |= Q_SKIP_METADATA;
-    if (p->page_size > 0) flags |= Q_PAGE_SIZE;
-    if (p->paging_state.ptr) flags |= Q_PAGING_STATE;
-    if (p->serial_consistency) flags |= Q_SERIAL;
-    if (p->has_timestamp) flags |= Q_TIMESTAMP;
-    return flags;
-}
-
 /* Start QUERY (stmt: the text), EXECUTE (stmt: the id) or BATCH (len: the
  * batch type): header with a stream taken, the statement, and for QUERY and
  * EXECUTE [consistency] <flags> and a [short] value count; for BATCH the
@@ -756,7 +743,13 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_
         w_str(&o, op == MOTE_WIRE_QUERY, stmt, len);
         w_u16(&o, r->p.consistency);
         r->flags_at = out->len;
-        w_u8(&o, Q_VALUES | q_flags(&r->p));
+        uint8_t flags = Q_VALUES;
+        if (r->p.skip_metadata) flags |= Q_SKIP_METADATA;
+        if (r->p.page_size > 0) flags |= Q_PAGE_SIZE;
+        if (r->p.paging_state.ptr) flags |= Q_PAGING_STATE;
+        if (r->p.serial_consistency) flags |= Q_SERIAL;
+        if (r->p.has_timestamp) flags |= Q_TIMESTAMP;
+        w_u8(&o, flags);
         r->count_at = out->len;
     }
     w_u16(&o, 0);
@@ -908,7 +901,8 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
         if (r->opcode == MOTE_WIRE_BATCH) {
             mote_be_store16(b->data + r->start + MOTE_WIRE_HEADER + 1, (uint16_t)r->nstmts);
             w_u16(&o, r->p.consistency);
-            w_u8(&o, q_flags(&r->p));  /* batch_begin refused the paging ones */
+            w_u8(&o, (uint8_t)((r->p.serial_consistency ? Q_SERIAL : 0) |
+                               (r->p.has_timestamp ? Q_TIMESTAMP : 0)));
         } else {
             if (r->nvalues == 0) {
                 /* nothing bound: no values flag, no count (the count is
