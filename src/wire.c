@@ -129,10 +129,10 @@ static void rd_items(rd *r, mote_view *v, size_t min, bool bytes)
         rd_string(r, NULL);
         if (bytes) rd_bytes(r, NULL);
     }
-    if (v) {
-        v->ptr = r->err ? NULL : start;
-        v->len = r->err ? 0 : (size_t)(r->p - start);
-    }
+    /* hand the items out as one raw view: step back, take them again */
+    size_t len = (size_t)(r->p - start);
+    r->p = start;
+    rd_raw(r, len, v);
 }
 
 /* [string list]: checked, handed out raw (mote_wire_strings iterates). */
@@ -182,15 +182,15 @@ static void owalk_init(owalk *o, unsigned maxdepth, bool build)
     o->build = build;
 }
 
-/* The node at o->n (take nodes with its subtree) is complete: link it to
- * its parent, open it if it has children, close the levels it completes. */
-static void owalk_place(owalk *o, mote_cql_type *nodes, size_t cap, size_t take, uint16_t nchild,
-                        bool udt)
+/* The node at o->n (take nodes with its subtree; t: it, NULL when not
+ * building or past cap) is complete: link it to its parent, open it if it
+ * has children, close the levels it completes. */
+static void owalk_place(owalk *o, mote_cql_type *nodes, mote_cql_type *t, size_t take,
+                        uint16_t nchild, bool udt)
 {
     unsigned d = o->depth;
     if (d) {
-        if (o->build && o->n < cap) {
-            mote_cql_type *t = &nodes[o->n];
+        if (t) {
             if (o->prev[d - 1] == NO_NODE) {
                 nodes[o->parent[d - 1]].sub = t;
             } else {
@@ -252,15 +252,15 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
             rd_fail(r, MOTE_ERR_BAD_TYPE);
         }
         if (r->err) return r->err;
-        if (o->build && o->n < cap) {
-            mote_cql_type *t = &nodes[o->n];
+        mote_cql_type *t = o->build && o->n < cap ? &nodes[o->n] : NULL;
+        if (t) {
             memset(t, 0, sizeof *t);
             t->kind = (uint8_t)kind;
             t->frozen = udt;
             t->nsub = nchild;
             t->fixed = nchild ? -1 : mote_cql_kind_fixed(kind);
         }
-        owalk_place(o, nodes, cap, 1, nchild, udt);
+        owalk_place(o, nodes, t, 1, nchild, udt);
     }
     return MOTE_OK;
 }
@@ -293,7 +293,7 @@ mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size
         e = mote_cql_type_parse((const char *)o.custom.ptr, o.custom.len, fits ? nodes + o.n : NULL,
                                 fits ? cap - o.n : 0, &k, &sub);
         if (e != MOTE_OK && e != MOTE_ERR_SPACE) return e;
-        owalk_place(&o, nodes, cap, k, 0, false);
+        owalk_place(&o, nodes, fits ? nodes + o.n : NULL, k, 0, false);
     }
     if (e) return e;
     if (used) *used = o.n;
@@ -347,11 +347,15 @@ static void free_slot(mote_wire *w, int s)
     w->inflight--;
 }
 
+/* Is s a stream of w that waits for its answer? */
+static bool slot_busy(const mote_wire *w, int s)
+{
+    return (uint32_t)s < w->nslots && w->slots[s].busy;
+}
+
 mote_err mote_wire_release(mote_wire *w, int stream)
 {
-    if (!w || stream < 0 || (uint32_t)stream >= w->nslots || !w->slots[stream].busy) {
-        return MOTE_ERR_INVALID;
-    }
+    if (!w || !slot_busy(w, stream)) return MOTE_ERR_INVALID;
     free_slot(w, stream);
     return MOTE_OK;
 }
@@ -415,7 +419,7 @@ static mote_err match_stream(mote_wire *w, mote_wire_frame *f)
     if (s == MOTE_WIRE_EVENT_STREAM) {
         return f->opcode == MOTE_WIRE_EVENT ? MOTE_OK : MOTE_ERR_UNKNOWN_STREAM;
     }
-    if ((uint32_t)s >= w->nslots || !w->slots[s].busy || f->opcode == MOTE_WIRE_EVENT) {
+    if (!slot_busy(w, s) || f->opcode == MOTE_WIRE_EVENT) {
         return MOTE_ERR_UNKNOWN_STREAM;
     }
     f->tag = w->slots[s].tag;
@@ -490,7 +494,32 @@ static void w_put(wr *o, const void *p, size_t n)
     if (e) o->err = e;
 }
 
-static WIRE_OUTLINE void w_u8(wr *o, uint8_t v)
+#if MOTE_SMALL
+/* The last n bytes of v, big-endian: one copy for [byte], [short], [int]
+ * (Cortex-M size). */
+static MOTE_NOINLINE void w_be(wr *o, uint32_t v, size_t n)
+{
+    uint8_t b[4];
+    mote_be_store32(b, v);
+    w_put(o, b + 4 - n, n);
+}
+
+static WIRE_INLINE void w_u8(wr *o, uint8_t v)
+{
+    w_be(o, v, 1);
+}
+
+static WIRE_INLINE void w_u16(wr *o, uint16_t v)
+{
+    w_be(o, v, 2);
+}
+
+static WIRE_INLINE void w_u32(wr *o, uint32_t v)
+{
+    w_be(o, v, 4);
+}
+#else
+static void w_u8(wr *o, uint8_t v)
 {
     w_put(o, &v, 1);
 }
@@ -502,22 +531,46 @@ static void w_u16(wr *o, uint16_t v)
     w_put(o, b, 2);
 }
 
-static WIRE_OUTLINE void w_u32(wr *o, uint32_t v)
+static void w_u32(wr *o, uint32_t v)
 {
     uint8_t b[4];
     mote_be_store32(b, v);
     w_put(o, b, 4);
 }
+#endif
 
 static void w_u64(wr *o, uint64_t v)
 {
+#if MOTE_SMALL
+    /* the same 8 bytes through w_u32's one copy (Cortex-M size) */
+    w_u32(o, (uint32_t)(v >> 32));
+    w_u32(o, (uint32_t)v);
+#else
     uint8_t b[8];
     mote_be_store64(b, v);
     w_put(o, b, 8);
+#endif
 }
 
-/* [string] / [short bytes] (max 65535), [long string] / [bytes] (2^31-1). */
-static WIRE_OUTLINE void w_short_str(wr *o, const void *p, size_t n)
+/* [string] / [short bytes] (wide false: max 65535), [long string] /
+ * [bytes] (wide true: max 2^31-1). MOTE_SMALL: one writer for both, as the
+ * callers pick one by a flag anyway; elsewhere two (measured faster). */
+#if MOTE_SMALL
+static void w_str(wr *o, bool wide, const void *p, size_t n)
+{
+    if (n > (wide ? (size_t)MOTE_CQL_MAX_LEN : 0xffff)) {
+        if (!o->err) o->err = MOTE_ERR_OVERFLOW;
+        return;
+    }
+    if (wide) {
+        w_u32(o, (uint32_t)n);
+    } else {
+        w_u16(o, (uint16_t)n);
+    }
+    w_put(o, p, n);
+}
+#else
+static void w_short_str(wr *o, const void *p, size_t n)
 {
     if (n > 0xffff) {
         if (!o->err) o->err = MOTE_ERR_OVERFLOW;
@@ -536,6 +589,16 @@ static void w_long_str(wr *o, const void *p, size_t n)
     w_u32(o, (uint32_t)n);
     w_put(o, p, n);
 }
+
+static void w_str(wr *o, bool wide, const void *p, size_t n)
+{
+    if (wide) {
+        w_long_str(o, p, n);
+    } else {
+        w_short_str(o, p, n);
+    }
+}
+#endif
 
 /* Frame header with the stream id the next take_slot will return. */
 static void w_header(wr *o, const mote_wire *w, uint8_t op)
@@ -677,19 +740,15 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_
     if (op == MOTE_WIRE_BATCH) {
         w_u8(&o, (uint8_t)len);
     } else {
-        if (op == MOTE_WIRE_QUERY) {
-            w_long_str(&o, stmt, len);
-        } else {
-            w_short_str(&o, stmt, len);
-        }
+        w_str(&o, op == MOTE_WIRE_QUERY, stmt, len);
+        w_u16(&o, r->p.consistency);
+        r->flags_at = out->len;
         uint8_t flags = Q_VALUES;
         if (r->p.skip_metadata) flags |= Q_SKIP_METADATA;
         if (r->p.page_size > 0) flags |= Q_PAGE_SIZE;
         if (r->p.paging_state.ptr) flags |= Q_PAGING_STATE;
         if (r->p.serial_consistency) flags |= Q_SERIAL;
         if (r->p.has_timestamp) flags |= Q_TIMESTAMP;
-        w_u16(&o, r->p.consistency);
-        r->flags_at = out->len;
         w_u8(&o, flags);
         r->count_at = out->len;
     }
@@ -746,11 +805,7 @@ static mote_err batch_stmt(mote_wire_req *r, uint8_t kind, const void *p, size_t
     patch_count(r);
     wr o = {r->out, MOTE_OK};
     w_u8(&o, kind);
-    if (kind == 0) {
-        w_long_str(&o, p, n);
-    } else {
-        w_short_str(&o, p, n);
-    }
+    w_str(&o, kind == 0, p, n);
     size_t at = r->out->len;
     w_u16(&o, 0);
     if (o.err) return req_fail(r, o.err);
@@ -856,7 +911,7 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
                 b->data[r->flags_at] &= (uint8_t)~Q_VALUES;
             }
             if (r->p.page_size > 0) w_u32(&o, (uint32_t)r->p.page_size);
-            if (r->p.paging_state.ptr) w_long_str(&o, r->p.paging_state.ptr, r->p.paging_state.len);
+            if (r->p.paging_state.ptr) w_str(&o, true, r->p.paging_state.ptr, r->p.paging_state.len);
         }
         if (r->p.serial_consistency) w_u16(&o, r->p.serial_consistency);
         if (r->p.has_timestamp) w_u64(&o, (uint64_t)r->p.timestamp);
@@ -1071,7 +1126,9 @@ mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
             break;
         }
         const uint8_t *start = r.p;
-        for (uint64_t i = 0; i < cells && !r.err; i++) rd_bytes(&r, NULL);
+        /* cells <= bytes left / 4 now: it fits a size_t (a 32-bit count
+         * is shorter on Cortex-M) */
+        for (size_t i = 0; i < (size_t)cells && !r.err; i++) rd_bytes(&r, NULL);
         if (!r.err) {
             res->rows.ptr = start;
             res->rows.len = (size_t)(r.p - start);
@@ -1210,7 +1267,9 @@ mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
     e->code = rd_i32(&r);
     rd_string(&r, &e->message);
     const uint8_t *op = err_prog;
-    while (*op && (e->code & 0xffff00ff || op[0] != (uint32_t)e->code >> 8)) op += 2 + 2 * op[1];
+    /* the code's high byte, or 0 (the table's end) if it has no program */
+    uint32_t hi = e->code & 0xffff00ff ? 0 : (uint32_t)e->code >> 8;
+    while (*op && *op != hi) op += 2 + 2 * op[1];
     for (unsigned i = 0, n = *op ? op[1] : 0; i < n; i++) {
         char *at = (char *)e + op[3 + 2 * i];
         switch (op[2 + 2 * i]) {
