@@ -159,17 +159,11 @@ static int usage(const char *msg)
  * on mote's own exact integer parser (no locale). */
 static int parse_size(const char *s, size_t *out)
 {
-    size_t n = strlen(s);
-    unsigned shift = 0;
-    if (n > 1 && strchr("kKmMgG", s[n - 1])) {
-        char c = s[--n];
-        shift = c == 'k' || c == 'K' ? 10 : c == 'm' || c == 'M' ? 20 : 30;
-    }
-    uint64_t v;
-    if (mote_num_parse_u64((const uint8_t *)s, n, &v) != MOTE_OK || v == 0 ||
-        v > (SIZE_MAX / 2) >> shift)
+    size_t v;
+    if (mote_num_parse_size((const uint8_t *)s, strlen(s), &v) != MOTE_OK || v == 0 ||
+        v > SIZE_MAX / 2)
         return -1;
-    *out = (size_t)(v << shift);
+    *out = v;
     return 0;
 }
 

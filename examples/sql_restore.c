@@ -68,19 +68,19 @@ static int usage(const char *msg)
     if (printf("usage: sql_restore [--chunk BYTES] [--max BYTES] DB [DUMP|-]\n"
                "  Restore an SQLite dump into DB statement by statement; report each\n"
                "  failing statement with its line and go on. --chunk: read size (default\n"
-               "  65536, at most 1048576); --max: longest statement (default 1073741824).\n"
+               "  65536, at most 1M); --max: longest statement (default 1G); K/M/G suffixes.\n"
                "  Exit 0 if all restored, 1 if any statement failed, 2 on usage or I/O\n"
                "  errors.\n") < 0 || fflush(stdout) != 0)
         return 2;
     return 0;
 }
 
+/* A positive byte count with an optional binary suffix K, M or G ("64K"). */
 static int size_arg(const char *s, size_t *out)
 {
-    uint64_t v;
-    if (mote_num_parse_u64((const uint8_t *)s, strlen(s), &v) != MOTE_OK || v == 0 || v > SIZE_MAX)
-        return -1;
-    *out = (size_t)v;
+    size_t v;
+    if (mote_num_parse_size((const uint8_t *)s, strlen(s), &v) != MOTE_OK || v == 0) return -1;
+    *out = v;
     return 0;
 }
 

@@ -243,6 +243,22 @@ mote_err mote_num_parse_u64(const uint8_t *s, size_t n, uint64_t *out)
     return mote__num_digits(s, n, out);
 }
 
+mote_err mote_num_parse_size(const uint8_t *s, size_t n, size_t *out)
+{
+    unsigned shift = 0;
+    if (n > 1) {
+        uint8_t c = s[n - 1] | 0x20; /* lower case for letters */
+        shift = c == 'k' ? 10 : c == 'm' ? 20 : c == 'g' ? 30 : 0;
+        if (shift) n--;
+    }
+    uint64_t v;
+    mote_err e = mote_num_parse_u64(s, n, &v);
+    if (e) return e;
+    if (v > (uint64_t)SIZE_MAX >> shift) return MOTE_ERR_RANGE;
+    *out = (size_t)(v << shift);
+    return MOTE_OK;
+}
+
 mote_err mote_num_parse_i64(const uint8_t *s, size_t n, int64_t *out)
 {
     return mote__num_i64(s, n, true, out);

@@ -361,6 +361,39 @@ static void parse_u64_edges(void **state)
                          MOTE_ERR_BAD_VALUE);
 }
 
+/* Byte counts with binary suffixes: the tool's and the examples' size
+ * options. */
+static void parse_size_suffixes(void **state)
+{
+    (void)state;
+    static const struct { const char *s; uint64_t v; } ok[] = {
+        {"0", 0}, {"4096", 4096}, {"64k", 65536}, {"64K", 65536}, {"1m", 1u << 20},
+        {"1M", 1u << 20}, {"1G", 1u << 30}, {"3g", 3ull << 30}, {"007K", 7168},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        size_t v = 1;
+        assert_int_equal(mote_num_parse_size((const uint8_t *)ok[i].s, strlen(ok[i].s), &v), MOTE_OK);
+        assert_true((uint64_t)v == ok[i].v);
+    }
+    static const char *bad[] = {"", "K", "G", "1KB", "1T", "-1K", "+1", " 1", "1 K", "1.5M", "0x10"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        size_t v = 3;
+        assert_int_equal(mote_num_parse_size((const uint8_t *)bad[i], strlen(bad[i]), &v),
+                         MOTE_ERR_BAD_VALUE);
+        assert_true(v == 3);
+    }
+    size_t v = 3;
+    /* past size_t, before and after the shift */
+    assert_int_equal(mote_num_parse_size((const uint8_t *)"18446744073709551616", 20, &v), MOTE_ERR_RANGE);
+    if (SIZE_MAX == UINT64_MAX) {
+        assert_int_equal(mote_num_parse_size((const uint8_t *)"17179869184G", 12, &v), MOTE_ERR_RANGE);
+        assert_int_equal(mote_num_parse_size((const uint8_t *)"17179869183G", 12, &v), MOTE_OK);
+    } else {
+        assert_int_equal(mote_num_parse_size((const uint8_t *)"4G", 2, &v), MOTE_ERR_RANGE);
+        assert_int_equal(mote_num_parse_size((const uint8_t *)"3G", 2, &v), MOTE_OK);
+    }
+}
+
 static void format_integers(void **state)
 {
     (void)state;
@@ -535,6 +568,7 @@ int main(void)
         cmocka_unit_test(parse_f64_random_against_strtod),
         cmocka_unit_test(parse_i64_edges),
         cmocka_unit_test(parse_u64_edges),
+        cmocka_unit_test(parse_size_suffixes),
         cmocka_unit_test(format_integers),
         cmocka_unit_test(format_f64_pinned),
         cmocka_unit_test(format_f64_matches_go),

@@ -53,23 +53,9 @@ int tool_io_error(const char *what, int err)
 
 int tool_parse_size(const char *s, size_t *out)
 {
-    if (!s) return -1;
-    size_t n = strlen(s), shift = 0;
-    if (n > 1) {
-        switch (s[n - 1]) {
-        case 'k': case 'K': shift = 10; break;
-        case 'm': case 'M': shift = 20; break;
-        case 'g': case 'G': shift = 30; break;
-        default: break;
-        }
-        if (shift) n--;
-    }
-    uint64_t v;
-    /* num's parser: whole span, digits only (no sign, no spaces, no locale) */
-    if (mote_num_parse_u64((const uint8_t *)s, n, &v) != MOTE_OK) return -1;
-    if (v > (UINT64_MAX >> shift) || (v << shift) > SIZE_MAX) return -1;
-    *out = (size_t)(v << shift);
-    return 0;
+    /* num's parser: whole span, digits and a K/M/G suffix (no sign, no
+     * spaces, no locale) */
+    return s && mote_num_parse_size((const uint8_t *)s, strlen(s), out) == MOTE_OK ? 0 : -1;
 }
 
 int tool_parse_i64(const char *s, int64_t *out)

@@ -61,6 +61,13 @@ MOTE_NODISCARD mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *o
 MOTE_NODISCARD mote_err mote_num_parse_i64(const uint8_t *s, size_t n, int64_t *out);
 MOTE_NODISCARD mote_err mote_num_parse_u64(const uint8_t *s, size_t n, uint64_t *out);
 
+/* Parse the whole span as a byte count: digits, then optionally one binary
+ * suffix K, M or G (either case: 2^10, 2^20, 2^30), as in "256K". Zero is a
+ * value ("0" means what the caller says, e.g. no limit). Returns
+ * MOTE_ERR_BAD_VALUE for syntax, MOTE_ERR_RANGE if the count does not fit a
+ * size_t, else MOTE_OK. On error *out is unchanged. */
+MOTE_NODISCARD mote_err mote_num_parse_size(const uint8_t *s, size_t n, size_t *out);
+
 /*
  * Shortest decimal digits that parse back to |v| exactly: writes n ASCII
  * digits '0'..'9' (1 <= n <= 17, no leading or trailing zeros, no NUL) to
