@@ -254,6 +254,18 @@ static bool parse_timestamp(cur *c, int64_t *ms)
     return true;
 }
 
+/* m[0..n) (big-endian) negated in place: the two's complement, used both
+ * ways (a magnitude to a negative varint and back). */
+static void negate_be(uint8_t *m, size_t n)
+{
+    unsigned carry = 1;
+    for (size_t j = n; j-- > 0;) {
+        unsigned v = (uint8_t)~m[j] + carry;
+        m[j] = (uint8_t)v;
+        carry = v >> 8;
+    }
+}
+
 /* Minimal two's complement bytes of the decimal digits d[0..n) (a sign
  * apart: neg), into scratch. */
 static uint8_t *varint_from_digits(lit *l, const char *d, size_t n, bool neg, size_t *outn)
@@ -270,14 +282,7 @@ static uint8_t *varint_from_digits(lit *l, const char *d, size_t n, bool neg, si
             carry = v >> 8;
         }
     }
-    if (neg) { /* two's complement of the magnitude */
-        unsigned carry = 1;
-        for (size_t j = cap; j-- > 0;) {
-            unsigned v = (uint8_t)~mag[j] + carry;
-            mag[j] = (uint8_t)v;
-            carry = v >> 8;
-        }
-    }
+    if (neg) negate_be(mag, cap); /* two's complement of the magnitude */
     size_t s = 0;
     while (s + 1 < cap && ((mag[s] == 0 && !(mag[s + 1] & 0x80)) ||
                            (mag[s] == 0xff && (mag[s + 1] & 0x80))))
@@ -1054,14 +1059,7 @@ static void put_varint(sink *o, const uint8_t *p, size_t n, bool with_sign)
     }
     if (n) memcpy(m, p, n);
     bool neg = n && (p[0] & 0x80);
-    if (neg) {
-        unsigned carry = 1;
-        for (size_t j = n; j-- > 0;) {
-            unsigned v = (uint8_t)~m[j] + carry;
-            m[j] = (uint8_t)v;
-            carry = v >> 8;
-        }
-    }
+    if (neg) negate_be(m, n);
     size_t nd = 0;
     bool nonzero = true;
     while (nonzero) {
