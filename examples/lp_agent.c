@@ -187,22 +187,25 @@ static mote_err text_of(agent *ag, const mote_lp_text *t, mote_view *v)
  * maps (fields, text_fields) the earlier one went to. The server would keep
  * the last entry of a map with a repeated key too, but silently and only
  * within one map; this makes the rule explicit and the same for both. */
+/* Remove key from the parallel arrays keys[0..*n) / vals (elements of vsize
+ * bytes); true if it was there. */
+static bool drop_key(mote_view *keys, void *vals, size_t vsize, size_t *n, mote_view key)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (keys[i].len == key.len && !memcmp(keys[i].ptr, key.ptr, key.len)) {
+            size_t rest = *n - i - 1;
+            memmove(&keys[i], &keys[i + 1], rest * sizeof *keys);
+            memmove((char *)vals + i * vsize, (char *)vals + (i + 1) * vsize, rest * vsize);
+            (*n)--;
+            return true;
+        }
+    return false;
+}
+
 static void drop_field(row *r, mote_view key)
 {
-    for (size_t i = 0; i < r->nnum; i++)
-        if (r->num_k[i].len == key.len && !memcmp(r->num_k[i].ptr, key.ptr, key.len)) {
-            memmove(&r->num_k[i], &r->num_k[i + 1], (r->nnum - i - 1) * sizeof *r->num_k);
-            memmove(&r->num_v[i], &r->num_v[i + 1], (r->nnum - i - 1) * sizeof *r->num_v);
-            r->nnum--;
-            return;
-        }
-    for (size_t i = 0; i < r->nstr; i++)
-        if (r->str_k[i].len == key.len && !memcmp(r->str_k[i].ptr, key.ptr, key.len)) {
-            memmove(&r->str_k[i], &r->str_k[i + 1], (r->nstr - i - 1) * sizeof *r->str_k);
-            memmove(&r->str_v[i], &r->str_v[i + 1], (r->nstr - i - 1) * sizeof *r->str_v);
-            r->nstr--;
-            return;
-        }
+    if (!drop_key(r->num_k, r->num_v, sizeof *r->num_v, &r->nnum, key))
+        drop_key(r->str_k, r->str_v, sizeof *r->str_v, &r->nstr, key);
 }
 
 static mote_err add_field(agent *ag, row *r, mote_lp_field *f)
