@@ -3,8 +3,9 @@
 
 Run by meson tests in the bare-metal cross builds (cross/meson.build), so the
 budgets count in CI's 'N passed, N failed' line. Every check prints its
-numbers, then exits 0 (within budget), 77 (nothing to check yet: meson counts
-a skip) or 1 (over budget / forbidden helper / unbounded recursion).
+numbers, then exits 0 (within budget) or 1 (over budget / forbidden helper /
+unbounded recursion, or nothing to check: a missing library, call graph or
+program is a failure, not a skip).
 
   size   per-object arm-none-eabi-size of libmote.a; budgets on the library
          total and on each module.
@@ -22,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
+NOTHING_TO_CHECK = 1  # missing data fails (it was 77, which meson counts as a skip)
 
 
 def run(cmd, **kw):
@@ -53,7 +54,7 @@ def cmd_size(a):
     rows = archive_sizes(a.size, a.lib)
     if not rows:
         print('no objects in %s' % a.lib)
-        return SKIP
+        return NOTHING_TO_CHECK
     print('%s (%s): bytes per object; text = .text + .rodata (code and constant tables),'
           % (os.path.basename(a.lib), a.label))
     print('data = initialised RAM, bss = zeroed RAM. Whole library, before --gc-sections.')
@@ -284,7 +285,7 @@ def cmd_stack(a):
     files, nodes, edges = load_callgraph(a.objdir)
     if not files:
         print('no .ci call graphs under %s (build with -fcallgraph-info=su)' % a.objdir)
-        return SKIP
+        return NOTHING_TO_CHECK
     public = set(run([a.nm, '--defined-only', '-g', a.lib]).split())
     bounds = load_bounds(a.bounds, a.include)
     keys = list(nodes)
@@ -353,7 +354,7 @@ def cmd_stack(a):
                      '__indirect_call' in reachable(k, edges)))
     if not rows:
         print('no public functions in %s' % a.lib)
-        return SKIP
+        return NOTHING_TO_CHECK
     rows.sort(key=lambda r: (-r[0], r[2]))
     excused = load_stack_allowed(a.allow, a.label)
     print('%6s %6s  %-34s %s' % ('total', 'frame', 'function', 'deepest path'))
@@ -553,7 +554,7 @@ def cmd_link(a):
                     accepted.append('%s: %s  # %s' % (name, h, allowed[(name, h)]))
         done += 1
     if not done and not bad:
-        return SKIP
+        return NOTHING_TO_CHECK
     if a.forbid_helpers:
         print('helper check (%s): soft-float (__aeabi_d*/__aeabi_f*, conversions) and 64-bit'
               % a.label)
