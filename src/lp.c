@@ -1179,31 +1179,34 @@ static const uint8_t *split_scan(uint8_t *state, const uint8_t *p, const uint8_t
 
 /* ---- whole-input decoder ------------------------------------------------ */
 
-void mote_lp_options_init(mote_lp_options *opt)
+mote_err mote_lp_config_init(mote_lp_config *cfg)
 {
-    if (!opt) return;
-    memset(opt, 0, sizeof *opt);
-    opt->precision = MOTE_LP_NS;
+    if (!cfg) return MOTE_ERR_INVALID;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->precision = MOTE_LP_NS;
+    return MOTE_OK;
 }
 
-void mote_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_cap,
-                        mote_lp_field *fields, size_t fields_cap)
+mote_err mote_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_cap,
+                            mote_lp_field *fields, size_t fields_cap)
 {
-    if (!pt) return;
+    if (!pt) return MOTE_ERR_INVALID;
     memset(pt, 0, sizeof *pt);
+    if ((!tags && tags_cap) || (!fields && fields_cap)) return MOTE_ERR_INVALID;
     pt->tags = tags;
-    pt->tags_cap = tags ? tags_cap : 0;
+    pt->tags_cap = tags_cap;
     pt->fields = fields;
-    pt->fields_cap = fields ? fields_cap : 0;
+    pt->fields_cap = fields_cap;
+    return MOTE_OK;
 }
 
-static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_options *opt)
+static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_config *cfg)
 {
-    if (opt) {
-        if ((unsigned)opt->precision > MOTE_LP_S) return MOTE_ERR_INVALID;
-        d->opt = *opt;
+    if (cfg) {
+        if ((unsigned)cfg->precision > MOTE_LP_S) return MOTE_ERR_INVALID;
+        d->cfg = *cfg;
     } else {
-        mote_lp_options_init(&d->opt);
+        d->cfg.precision = MOTE_LP_NS; /* the rest is zero (callers clear d) */
     }
     d->offset = 0;
     d->line = 1;
@@ -1211,11 +1214,11 @@ static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_optio
 }
 
 mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
-                              const mote_lp_options *opt)
+                              const mote_lp_config *cfg)
 {
     if (!d || (!data && len > 0)) return MOTE_ERR_INVALID;
     memset(d, 0, sizeof *d);
-    mote_err rc = init_dec(d, opt);
+    mote_err rc = init_dec(d, cfg);
     if (rc != MOTE_OK) return rc;
     d->cur = data;
     d->end = d->cur + len;
@@ -1278,10 +1281,10 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
     c->start = start;
     c->end = end;
     c->final = final;
-    c->max_string = d->opt.max_string ? d->opt.max_string : SIZE_MAX;
+    c->max_string = d->cfg.max_string ? d->cfg.max_string : SIZE_MAX;
     c->kc_ptr = d->kc_ptr;
     c->kc_len = d->kc_len;
-    c->max_key = d->opt.max_key ? d->opt.max_key : SIZE_MAX;
+    c->max_key = d->cfg.max_key ? d->cfg.max_key : SIZE_MAX;
     c->line_end = NULL;
     c->nl = 0;
     c->err_at = start;
@@ -1306,7 +1309,7 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, boo
     const uint8_t *p = d->cur, *rec_end;
     size_t nl;
 #if MOTE_LP_FAST
-    if (pend > p && pend[-1] == '\n' && !d->opt.max_key && !d->opt.max_string) {
+    if (pend > p && pend[-1] == '\n' && !d->cfg.max_key && !d->cfg.max_string) {
         /* Most lines: the quick parser, with only what it needs set up. */
         c.start = p;
         c.end = pend;
@@ -1316,7 +1319,7 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, boo
             d->cur = rec_end;
             d->offset += (uint64_t)(rec_end - p);
             d->line++;
-            return finish_line(&c, R_POINT, rec_end, offset, line, d->opt.max_line, pt, err);
+            return finish_line(&c, R_POINT, rec_end, offset, line, d->cfg.max_line, pt, err);
         }
     }
 #endif
@@ -1346,7 +1349,7 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, boo
     d->cur = rec_end;
     d->offset += (uint64_t)(rec_end - p);
     d->line += nl;
-    return finish_line(&c, r, rec_end, offset, line, d->opt.max_line, pt, err);
+    return finish_line(&c, r, rec_end, offset, line, d->cfg.max_line, pt, err);
 }
 
 mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
@@ -1362,17 +1365,17 @@ mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
 
 /* ---- streaming decoder -------------------------------------------------- */
 
-mote_err mote_lp_stream_init(mote_lp_stream *s, const mote_lp_options *opt,
+mote_err mote_lp_stream_init(mote_lp_stream *s, const mote_lp_config *cfg,
                              uint8_t *carry, size_t carry_cap)
 {
     if (!s || !carry || carry_cap < 2) return MOTE_ERR_INVALID;
     memset(s, 0, sizeof *s);
-    mote_err rc = init_dec(&s->dec, opt);
+    mote_err rc = init_dec(&s->dec, cfg);
     if (rc != MOTE_OK) return rc;
     /* A line that straddles chunks must fit the carry buffer with its '\n':
      * the effective limit is the smaller of max_line and carry_cap - 1. */
-    if (s->dec.opt.max_line == 0 || s->dec.opt.max_line > carry_cap - 1) {
-        s->dec.opt.max_line = carry_cap - 1;
+    if (s->dec.cfg.max_line == 0 || s->dec.cfg.max_line > carry_cap - 1) {
+        s->dec.cfg.max_line = carry_cap - 1;
     }
     s->carry = carry;
     s->carry_cap = carry_cap;
@@ -1453,7 +1456,7 @@ static MOTE_LP_OUTLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, 
     c.kc_len = NULL;
     int r = parse_line(&c, pt);
     s->carry_len = 0;
-    return finish_line(&c, r, e, s->rec_offset, s->rec_line, d->opt.max_line, pt, err);
+    return finish_line(&c, r, e, s->rec_offset, s->rec_line, d->cfg.max_line, pt, err);
 }
 
 mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
@@ -1593,17 +1596,17 @@ static MOTE_LP_OUTLINE mote_err field_error(const mote_lp_point *pt, const mote_
 }
 
 /* The timestamp part of mote_lp_point_decode(). */
-static MOTE_LP_OUTLINE mote_err point_time(mote_lp_point *pt, const mote_lp_options *opt,
+static MOTE_LP_OUTLINE mote_err point_time(mote_lp_point *pt, const mote_lp_config *cfg,
                                            mote_lp_error *err)
 {
-    mote_lp_precision prec = opt ? opt->precision : MOTE_LP_NS;
+    mote_lp_precision prec = cfg ? cfg->precision : MOTE_LP_NS;
 #if MOTE_LP_FAST
     /* The time text of a parsed point is known to be [-0-9]+: no recheck. */
     if (!pt->has_time) {
-        pt->time = truncate_time(opt ? opt->default_time : 0, prec);
+        pt->time = truncate_time(cfg ? cfg->default_time : 0, prec);
     } else if (decode_time(pt->time_text.ptr, pt->time_text.len, prec, &pt->time) != MOTE_OK) {
 #else
-    if (mote_lp_point_decode_time(pt, prec, opt ? opt->default_time : 0) != MOTE_OK) {
+    if (mote_lp_point_decode_time(pt, prec, cfg ? cfg->default_time : 0) != MOTE_OK) {
 #endif
         return point_error(pt, pt->time_text.ptr, MOTE_ERR_BAD_TIMESTAMP, E_TIME, err);
     }
@@ -1611,9 +1614,9 @@ static MOTE_LP_OUTLINE mote_err point_time(mote_lp_point *pt, const mote_lp_opti
     return MOTE_OK;
 }
 
-mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mote_lp_error *err)
+mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_config *cfg, mote_lp_error *err)
 {
-    if (!pt || (opt && (unsigned)opt->precision > MOTE_LP_S)) return MOTE_ERR_INVALID;
+    if (!pt || (cfg && (unsigned)cfg->precision > MOTE_LP_S)) return MOTE_ERR_INVALID;
     /* Field by field, here and not in a helper, with four live values: a
      * float's parse needs nearly all of a Cortex-M0+'s 512-byte budget. */
     mote_lp_field *f = NULL;
@@ -1633,7 +1636,7 @@ mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mot
         f->decoded = rc == MOTE_OK;
         if (rc != MOTE_OK) return field_error(pt, f, rc, err);
     }
-    return point_time(pt, opt, err);
+    return point_time(pt, cfg, err);
 }
 
 mote_err mote_lp_point_decode_time(mote_lp_point *pt, mote_lp_precision precision,

@@ -11,13 +11,13 @@
 
 #include "mote/lp.h"
 
-void small_lp_options_init(mote_lp_options *opt);
-void small_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_cap,
+mote_err small_lp_config_init(mote_lp_config *cfg);
+mote_err small_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_cap,
                          mote_lp_field *fields, size_t fields_cap);
 mote_err small_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
-                               const mote_lp_options *opt);
+                               const mote_lp_config *opt);
 mote_err small_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err);
-mote_err small_lp_stream_init(mote_lp_stream *s, const mote_lp_options *opt, uint8_t *carry,
+mote_err small_lp_stream_init(mote_lp_stream *s, const mote_lp_config *opt, uint8_t *carry,
                               size_t carry_cap);
 mote_err small_lp_stream_feed(mote_lp_stream *s, const void *chunk, size_t len);
 mote_err small_lp_stream_finish(mote_lp_stream *s);
@@ -27,7 +27,7 @@ bool small_lp_tags_next(mote_lp_iter *it, mote_lp_tag *tag);
 void small_lp_fields_begin(const mote_lp_point *pt, mote_lp_iter *it);
 bool small_lp_fields_next(mote_lp_iter *it, mote_lp_field *f);
 mote_err small_lp_field_decode(mote_lp_field *f);
-mote_err small_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt,
+mote_err small_lp_point_decode(mote_lp_point *pt, const mote_lp_config *opt,
                                mote_lp_error *err);
 mote_err small_lp_point_decode_time(mote_lp_point *pt, mote_lp_precision precision,
                                     int64_t default_time);
@@ -36,7 +36,7 @@ mote_err small_lp_unescape_arena(const mote_lp_text *t, mote_arena *arena, mote_
 extern const int64_t small_lp_ns_per[4];
 
 #define MOTE_LP_FAST 0
-#define mote_lp_options_init small_lp_options_init
+#define mote_lp_config_init small_lp_config_init
 #define mote_lp_point_init small_lp_point_init
 #define mote_lp_decoder_init small_lp_decoder_init
 #define mote_lp_next small_lp_next
@@ -56,7 +56,7 @@ extern const int64_t small_lp_ns_per[4];
 #define mote__lp_ns_per small_lp_ns_per
 #include "../src/lp.c"
 #undef MOTE_LP_FAST
-#undef mote_lp_options_init
+#undef mote_lp_config_init
 #undef mote_lp_point_init
 #undef mote_lp_decoder_init
 #undef mote_lp_next
