@@ -266,9 +266,10 @@ static const char *msg_at(unsigned i)
 typedef struct lp_ctx {
     const uint8_t *start;   /* first byte of the line */
     const uint8_t *end;     /* end of the bytes at hand */
+    const uint8_t *safe;    /* key prediction: 24 bytes may be read at p <= safe */
     bool final;             /* end is the end of the input */
     int res;                /* R_MORE or R_ERROR when a helper returns NULL */
-    const uint8_t **kc_ptr;  /* key prediction cache, NULL: off */
+    const uint8_t **kc_ptr;  /* key prediction (speed builds) */
     uint8_t *kc_len;
     size_t max_key;          /* SIZE_MAX when unlimited */
     size_t max_string;       /* SIZE_MAX when unlimited */
@@ -303,52 +304,37 @@ static MOTE_LP_OUTLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, unsigne
 }
 
 /*
- * Scan a name (measurement when key is false, else tag key/value or field
- * key) from p: returns the first byte that ends it (or end). Escapes of the
- * context set *esc, bytes >= 0x80 set *hi. NULL: the bytes ran out and the
- * input is not final (a backslash at the end may escape the next byte).
+ * The grammar below is instantiated twice in speed builds, `bounded` a
+ * constant apart. Unbounded: the bytes at hand end in '\n' (every whole line
+ * of a buffer or chunk), which stops every scan, so no scan checks the end.
+ * Bounded (the input's last line when it lacks a '\n', carried lines,
+ * iteration; the only instance in small builds): the bytes at hand are all
+ * there is (c->final), and their end reads as a '\n' would: it ends the line.
  */
-static MOTE_LP_INLINE const uint8_t *scan_name(const uint8_t *p, const uint8_t *end,
-                                               unsigned mask, bool key, bool final,
-                                               bool sentinel, bool *esc, bool *hi)
+#define BOUNDED (!MOTE_LP_FAST || bounded)
+
+/* The byte at p, with the end of bounded bytes read as '\n'. */
+static MOTE_LP_INLINE uint8_t at(const uint8_t *p, const uint8_t *end, const bool bounded)
 {
-    for (;;) {
-        /* Byte by byte: names are short, and on regular data the branch
-         * predictor learns their lengths (an 8-byte word test was slower).
-         * With a '\n' as the last byte (sentinel) no bounds check is needed:
-         * '\n' stops every name, and nothing here steps over a stop byte. */
-        if (sentinel) {
-            /* Unrolled: each byte read is known to exist, since the bytes
-             * before it were not stops and the last byte is one. */
-            for (;;) {
-                if (CLS(p[0]) & mask) break;
-                if (CLS(p[1]) & mask) { p += 1; break; }
-                if (CLS(p[2]) & mask) { p += 2; break; }
-                if (CLS(p[3]) & mask) { p += 3; break; }
-                p += 4;
-            }
-        } else {
-            while (p < end && !(CLS(*p) & mask)) p++;
-        }
-        if (!sentinel && p == end) return final ? p : NULL;
-        uint8_t ch = *p;
-        if (UNLIKELY(ch >= 0x80)) {
-            *hi = true;
-            p++;
-            continue;
-        }
-        if (ch != '\\') return p;
-        if (UNLIKELY(p + 1 == end)) {
-            if (!final) return NULL;
-            return end; /* a backslash at the end of the input is literal */
-        }
-        uint8_t n = p[1];
-        if (n == ',' || n == ' ' || (key && n == '=')) {
-            *esc = true;
-            p += 2;
-            continue;
-        }
-        p++; /* literal backslash; the next byte is scanned normally */
+    return BOUNDED && p == end ? (uint8_t)'\n' : *p;
+}
+
+/* First byte at or after p with a class bit of mask (every mask stops at
+ * '\n'), or end. Byte by byte: names are short, and on regular data the
+ * branch predictor learns their lengths (an 8-byte word test was slower). */
+static MOTE_LP_INLINE const uint8_t *scan_cls(const uint8_t *p, const uint8_t *end,
+                                              unsigned mask, const bool bounded)
+{
+    if (BOUNDED) {
+        while (p < end && !(CLS(*p) & mask)) p++;
+        return p;
+    }
+    for (;;) { /* unrolled: each byte read exists, the last byte is a stop */
+        if (CLS(p[0]) & mask) return p;
+        if (CLS(p[1]) & mask) return p + 1;
+        if (CLS(p[2]) & mask) return p + 2;
+        if (CLS(p[3]) & mask) return p + 3;
+        p += 4;
     }
 }
 
@@ -367,37 +353,40 @@ static MOTE_LP_INLINE unsigned value_end8(const uint8_t *p)
     return 8;
 }
 
-/* Index of the first of the 8 bytes at p that may end or interrupt a
- * string value ('"' '\\' '\n' or a byte >= 0x80), or 8. */
-static MOTE_LP_INLINE unsigned string_stop8(const uint8_t *p)
-{
-    const uint64_t x = load8(p);
-    const uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
-    return m ? first8(m) : 8u;
-}
-
-/* End of an unquoted field value: ',' ' ' '\r' '\n' or end. */
+/* End of an unquoted field value (',' ' ' '\r' '\n', or end) whose first
+ * byte p[0] is not a stop. Most values (small integers, booleans) end in the
+ * next 4 bytes, and table tests cost less there than a word test; longer
+ * ones go 8 bytes at a time (no branch per byte to mispredict). */
 static MOTE_LP_INLINE const uint8_t *scan_value(const uint8_t *p, const uint8_t *end,
-                                                bool sentinel)
+                                                const bool bounded)
 {
-    if (sentinel) { /* as in scan_name */
-        for (;;) {
-            if (CLS(p[0]) & C_VAL) return p;
-            if (CLS(p[1]) & C_VAL) return p + 1;
-            if (CLS(p[2]) & C_VAL) return p + 2;
-            if (CLS(p[3]) & C_VAL) return p + 3;
-            p += 4;
-        }
+    if (!BOUNDED) {
+        if (CLS(p[1]) & C_VAL) return p + 1;
+        if (CLS(p[2]) & C_VAL) return p + 2;
+        if (CLS(p[3]) & C_VAL) return p + 3;
+        if (CLS(p[4]) & C_VAL) return p + 4;
+        p += 5;
     }
-    for (;;) {
-        if (!MOTE_LP_FAST || end - p < 8) {
-            while (p < end && !(CLS(*p) & C_VAL)) p++;
-            return p;
-        }
+    while (MOTE_LP_FAST && end - p >= 8) {
         const unsigned i = value_end8(p);
         if (i < 8) return p + i;
         p += 8;
     }
+    return scan_cls(p, end, C_VAL, bounded);
+}
+
+/* First byte at or after p that may end or interrupt a string value ('"'
+ * '\\' '\n' or a byte >= 0x80), or end. */
+static MOTE_LP_INLINE const uint8_t *scan_string(const uint8_t *p, const uint8_t *end,
+                                                 const bool bounded)
+{
+    while (MOTE_LP_FAST && end - p >= 8) {
+        const uint64_t x = load8(p);
+        const uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
+        if (m) return p + first8(m);
+        p += 8;
+    }
+    return scan_cls(p, end, C_STR, bounded);
 }
 
 /* End of the timestamp's bytes ('-' and digits). */
@@ -413,6 +402,7 @@ static inline const uint8_t *scan_time(const uint8_t *p, const uint8_t *end)
     return p;
 }
 
+#if MOTE_LP_FAST
 /* n bytes at a and b equal? Word compares (overlapping at the end). */
 static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
 {
@@ -423,45 +413,105 @@ static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t
         }
         return load8(a + n - 8) == load8(b + n - 8);
     }
-    if (n >= 4) {
-        uint32_t x, y, u, v;
-        memcpy(&x, a, 4);
-        memcpy(&y, b, 4);
-        memcpy(&u, a + n - 4, 4);
-        memcpy(&v, b + n - 4, 4);
-        return x == y && u == v;
-    }
     for (size_t i = 0; i < n; i++) {
         if (a[i] != b[i]) return false;
     }
     return true;
 }
+#endif
 
 /*
- * A tag or field key at p, in position slot. Lines of one source mostly
- * repeat their keys, so the key seen last in this position is tried first:
- * if the same bytes follow, with '=' after them, scanning would stop exactly
- * there (the cached key holds no stop byte, escape or byte >= 0x80), so the
- * key is taken without scanning. Otherwise it is scanned and remembered.
+ * The end of a tag or field key at p (its '=' if it is a plain one), in key
+ * prediction slot `slot` (MOTE_LP_KEY_CACHE: none). Lines of one source
+ * mostly repeat their keys, so the key last seen in this position (kp[0..n),
+ * remembered only if it was a plain key: no escape, no byte >= 0x80, '='
+ * after it) is compared first: if p holds the same n + 1 bytes, scanning
+ * would stop exactly at the '='. kp is earlier in the same buffer than p, so
+ * what may be read at p may be read at kp. A key and its '=' of up to 24
+ * bytes compare as at most three words (overlapping; the bytes after a short
+ * key masked off).
  */
-static MOTE_LP_INLINE const uint8_t *scan_key(const uint8_t **kc_ptr, uint8_t *kc_len,
-                                              size_t slot, const uint8_t *p,
-                                              const uint8_t *end, bool final, bool sentinel,
-                                              bool *esc, bool *hi)
+static MOTE_LP_INLINE const uint8_t *scan_key(lp_ctx *c, const uint8_t *p, size_t slot,
+                                              const bool bounded)
 {
-    if (!MOTE_LP_FAST || !kc_ptr || slot >= MOTE_LP_KEY_CACHE) {
-        return scan_name(p, end, C_KEY, true, final, sentinel, esc, hi);
-    }
-    size_t n = kc_len[slot];
-    if (n && (size_t)(end - p) > n && p[n] == '=' && same_bytes(p, kc_ptr[slot], n)) {
+    const uint8_t *const end = c->end;
+#if MOTE_LP_FAST
+    /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
+    static const uint64_t first_bytes[8] = {
+        0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
+        0xffffffffffffffull, ~0ull};
+    size_t n = slot < MOTE_LP_KEY_CACHE ? c->kc_len[slot] : 0;
+    if (n - 1 < 23 && p <= c->safe) {
+        const uint8_t *kp = c->kc_ptr[slot];
+        uint64_t x = load8(p) ^ load8(kp);
+        if (n >= 8) {
+            x |= load8(p + n - 7) ^ load8(kp + n - 7);
+            if (n >= 16) x |= load8(p + 8) ^ load8(kp + 8);
+        } else {
+            x &= first_bytes[n];
+        }
+        if (LIKELY(!x)) return p + n;
+    } else if (n && (size_t)(end - p) > n && p[n] == '=' && same_bytes(p, c->kc_ptr[slot], n)) {
         return p + n;
     }
-    const uint8_t *e = scan_name(p, end, C_KEY, true, final, sentinel, esc, hi);
-    if (e && e < end && *e == '=' && !*esc && !*hi && e > p && e - p <= 255) {
-        kc_ptr[slot] = p;
-        kc_len[slot] = (uint8_t)(e - p);
+    const uint8_t *e = scan_cls(p, end, C_KEY, bounded);
+    if (slot < MOTE_LP_KEY_CACHE && (!BOUNDED || e < end) && *e == '=' && e > p && e - p <= 255) {
+        c->kc_ptr[slot] = p;
+        c->kc_len[slot] = (uint8_t)(e - p);
     }
     return e;
+#else
+    (void)slot;
+    return scan_cls(p, end, C_KEY, bounded);
+#endif
+}
+
+/*
+ * The rest of a name from p, where its scan stopped at a backslash or a byte
+ * >= 0x80 (mask: C_MEAS or C_KEY): returns the byte that ends it (or end).
+ * Escapes of the context set *esc, bytes >= 0x80 set *hi. NULL: the bytes
+ * ran out and the input is not final (a backslash at the end may escape the
+ * next byte). Out of the way of plain names.
+ */
+static MOTE_LP_OUTLINE const uint8_t *name_rest(const uint8_t *p, const uint8_t *end,
+                                                unsigned mask, bool final, bool *esc, bool *hi)
+{
+    for (;;) {
+        while (p < end && !(CLS(*p) & mask)) p++;
+        if (p == end) return final ? p : NULL;
+        uint8_t ch = *p;
+        if (ch >= 0x80) {
+            *hi = true;
+            p++;
+            continue;
+        }
+        if (ch != '\\') return p;
+        if (p + 1 == end) return final ? end : NULL; /* a backslash at the end is literal */
+        uint8_t n = p[1];
+        if (n == ',' || n == ' ' || (mask == C_KEY && n == '=')) {
+            *esc = true;
+            p += 2;
+            continue;
+        }
+        p++; /* literal backslash; the next byte is scanned normally */
+    }
+}
+
+/* The checks of a name of kind k in [s, p) that is not a plain one (see
+ * name()), in their order: p, or NULL with the error. */
+static MOTE_LP_OUTLINE const uint8_t *name_check(lp_ctx *c, const uint8_t *s, const uint8_t *p,
+                                                 unsigned k, bool hi)
+{
+    const uint8_t ch = p < c->end ? *p : '\n';
+    if ((k == K_TKEY || k == K_FKEY) && ch != '=') return failp(c, p, E_BAD + k);
+    if (p == s) {
+        /* A measurement can be empty only before a ',' (else the line starts
+         * with a byte no name can start with). */
+        return failp(c, p, k == K_MEAS && ch != ',' ? E_BAD + k : E_EMPTY + k);
+    }
+    if ((size_t)(p - s) > c->max_key) return failp(c, s, E_LONG);
+    if (hi && !mote_utf8_valid(s, (size_t)(p - s))) return failp(c, s, E_UTF8);
+    return p;
 }
 
 static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8_t *e, bool esc, uint8_t ctx)
@@ -475,37 +525,33 @@ static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8
 }
 
 /*
- * A name of kind k at p: returns its end, having checked it (for keys the
- * end is their '='; length limit, UTF-8), or NULL with c->res R_MORE or
- * R_ERROR. slot: key prediction slot (keys only). Every call site passes a
- * constant k: speed builds inline a copy per kind, small builds keep one.
+ * A name of kind k at s: returns its end, having checked it (for keys the
+ * end is their '='; not empty, length limit, UTF-8), or NULL with c->res
+ * R_MORE or R_ERROR. slot: key prediction slot (keys only). Every call site
+ * passes a constant k: speed builds inline a copy per kind, small builds keep
+ * one.
  */
-static MOTE_LP_HOT const uint8_t *name(lp_ctx *c, const uint8_t *p, const uint8_t *end,
-                                          unsigned k, size_t slot, bool sentinel, bool *esc)
+static MOTE_LP_HOT const uint8_t *name(lp_ctx *c, const uint8_t *s, unsigned k, size_t slot,
+                                       const bool bounded, bool *esc)
 {
-    const uint8_t *s = p;
+    const uint8_t *const end = c->end;
+    const bool key = k == K_TKEY || k == K_FKEY;
+    const unsigned mask = k == K_MEAS ? C_MEAS : C_KEY;
     bool hi = false;
     *esc = false;
-    if (k == K_TKEY || k == K_FKEY) {
-        p = scan_key(c->kc_ptr, c->kc_len, slot, p, end, c->final, sentinel, esc, &hi);
-    } else {
-        p = scan_name(p, end, k == K_MEAS ? C_MEAS : C_KEY, k != K_MEAS, c->final, sentinel,
-                      esc, &hi);
+    const uint8_t *p = key ? scan_key(c, s, slot, bounded) : scan_cls(s, end, mask, bounded);
+    uint8_t ch = at(p, end, bounded);
+    if (UNLIKELY(ch == '\\' || ch >= 0x80)) {
+        p = name_rest(p, end, mask, c->final, esc, &hi);
+        if (UNLIKELY(!p)) {
+            c->res = R_MORE;
+            return NULL;
+        }
+        ch = at(p, end, bounded);
     }
-    if (UNLIKELY(!p)) {
-        c->res = R_MORE;
-        return NULL;
+    if (UNLIKELY((key && ch != '=') || p == s || hi || (size_t)(p - s) > c->max_key)) {
+        return name_check(c, s, p, k, hi);
     }
-    if ((k == K_TKEY || k == K_FKEY) && UNLIKELY(p == end || *p != '=')) {
-        return failp(c, p, E_BAD + k);
-    }
-    if (UNLIKELY(p == s)) {
-        /* A measurement can be empty only before a ',' (else the line starts
-         * with a byte no name can start with). */
-        return failp(c, p, k == K_MEAS && *p != ',' ? E_BAD + k : E_EMPTY + k);
-    }
-    if (UNLIKELY((size_t)(p - s) > c->max_key)) return failp(c, s, E_LONG);
-    if (UNLIKELY(hi) && !mote_utf8_valid(s, (size_t)(p - s))) return failp(c, s, E_UTF8);
     return p;
 }
 
@@ -520,82 +566,87 @@ static MOTE_LP_INLINE mote_lp_type number_type(const uint8_t **v1)
 }
 
 /*
- * A field at p (key, '=', value) into f: returns the byte after its value
- * (after a string's closing quote), or NULL with c->res set. Adds the raw
- * newlines of a string value to c->nl.
+ * The rest of a string value from p, where its scan stopped at a byte that
+ * is not its closing quote (v0: the opening quote): returns the closing
+ * quote, or NULL with c->res set. Sets *esc for an escape, adds raw newlines
+ * to c->nl, checks the length limit and UTF-8. Out of the way of plain
+ * strings.
  */
-static MOTE_LP_HOT const uint8_t *field(lp_ctx *c, const uint8_t *p, const uint8_t *end,
-                                           mote_lp_field *f, size_t slot, bool sentinel)
+static MOTE_LP_OUTLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t *v0, const uint8_t *p,
+                                                  bool *esc)
 {
-    bool esc, hi = false;
-    const uint8_t *k0 = p;
-    p = name(c, p, end, K_FKEY, slot, sentinel, &esc);
-    if (!p) return NULL;
-    f->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
-    f->decoded = false;
-    p++;
-    if (p == end) return more(c, p, E_NO_VALUE);
-    const uint8_t *v0 = p;
-    uint8_t ch = *p;
-    if (ch == '"') {
-        const uint8_t *s0 = ++p;
-        size_t nl = 0;
-        esc = false;
-        for (;;) {
-            for (;;) {
-                if (!MOTE_LP_FAST || end - p < 8) {
-                    while (p < end && !(CLS(*p) & C_STR)) p++;
-                    break;
-                }
-                const unsigned i = string_stop8(p);
-                p += i;
-                if (i < 8) break;
+    const uint8_t *const end = c->end, *const s0 = v0 + 1;
+    size_t nl = 0;
+    bool hi = false;
+    for (;;) {
+        if (p == end) return more(c, v0, E_STRING);
+        const uint8_t ch = *p;
+        if (ch == '"') break;
+        if (ch == '\n') {
+            nl++;
+        } else if (ch >= 0x80) {
+            hi = true;
+        } else if (p + 1 == end) { /* backslash */
+            if (!c->final) {
+                c->res = R_MORE;
+                return NULL;
             }
-            if (p == end) return more(c, v0, E_STRING);
-            ch = *p;
-            if (ch == '"') break;
-            if (ch == '\n') {
-                nl++;
-            } else if (ch >= 0x80) {
-                hi = true;
-            } else if (p + 1 == end) { /* backslash */
-                if (!c->final) {
-                    c->res = R_MORE;
-                    return NULL;
-                }
-            } else if (p[1] == '"' || p[1] == '\\') {
-                esc = true;
-                p++;
-            }
+        } else if (p[1] == '"' || p[1] == '\\') {
+            *esc = true;
             p++;
         }
-        if ((size_t)(p - s0) > c->max_string) return failp(c, s0, E_LONG_STRING);
-        if (hi && !mote_utf8_valid(s0, (size_t)(p - s0))) return failp(c, s0, E_UTF8);
-        c->nl += nl;
-        f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
-        f->type = MOTE_LP_STRING;
-        f->value.s = f->raw;
-        f->decoded = true;
-        return p + 1;
+        p = scan_string(p + 1, end, true);
     }
-    mote_lp_type type;
-    if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
-        type = MOTE_LP_BOOL;
-    } else if ((ch >= '0' && ch <= '9') || ch == '-' || ch == '.') {
-        type = MOTE_LP_FLOAT;
-    } else {
-        return failp(c, p, CLS(ch) & C_VAL ? E_NO_VALUE : E_VALUE);
-    }
-    p = scan_value(p, end, sentinel);
-    if (p == end && !c->final) {
-        c->res = R_MORE;
-        return NULL;
-    }
-    const uint8_t *v1 = p;
-    if (type == MOTE_LP_FLOAT) type = number_type(&v1);
-    f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
-    f->type = type;
+    if ((size_t)(p - s0) > c->max_string) return failp(c, s0, E_LONG_STRING);
+    if (hi && !mote_utf8_valid(s0, (size_t)(p - s0))) return failp(c, s0, E_UTF8);
+    c->nl += nl;
     return p;
+}
+
+/*
+ * A field at p (key, '=', value) into f: returns the byte after its value
+ * (after a string's closing quote), or NULL with c->res set.
+ */
+static MOTE_LP_HOT const uint8_t *field(lp_ctx *c, const uint8_t *p, mote_lp_field *f, size_t slot,
+                                        const bool bounded)
+{
+    const uint8_t *const end = c->end;
+    bool esc;
+    const uint8_t *k0 = p;
+    p = name(c, p, K_FKEY, slot, bounded, &esc);
+    if (UNLIKELY(!p)) return NULL;
+    f->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
+    f->decoded = false;
+    const uint8_t *const v0 = ++p;
+    const uint8_t ch = at(p, end, bounded);
+    if (LIKELY((ch >= '0' && ch <= '9') || ch == '-' || ch == '.')) {
+        p = scan_value(p, end, bounded);
+        const uint8_t *v1 = p;
+        f->type = number_type(&v1);
+        f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
+        return p;
+    }
+    if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
+        p = scan_value(p, end, bounded);
+        f->raw = mk_text(v0, p, false, MOTE_LP_ESC_STRING);
+        f->type = MOTE_LP_BOOL;
+        return p;
+    }
+    if (UNLIKELY(ch != '"')) return failp(c, p, CLS(ch) & C_VAL ? E_NO_VALUE : E_VALUE);
+    const uint8_t *const s0 = ++p;
+    esc = false;
+    p = scan_string(p, end, bounded);
+    if (UNLIKELY(p == end || *p != '"')) {
+        p = string_rest(c, v0, p, &esc);
+        if (!p) return NULL;
+    } else if (UNLIKELY((size_t)(p - s0) > c->max_string)) {
+        return failp(c, s0, E_LONG_STRING);
+    }
+    f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
+    f->type = MOTE_LP_STRING;
+    f->value.s = f->raw;
+    f->decoded = true;
+    return p + 1;
 }
 
 /*
@@ -628,61 +679,64 @@ static int take_eol(lp_ctx *c, const uint8_t *p, unsigned e)
     return fail(c, p, e);
 }
 
-static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bool sentinel)
+/* A line that starts (after spaces) at p with '#', '\n' or '\r': a comment
+ * (printable ASCII and bytes >= 0x80) or blank line, skipped. */
+static MOTE_LP_OUTLINE int skip_line(lp_ctx *c, const uint8_t *p)
+{
+    if (p < c->end && *p == '#') {
+        p++;
+        while (p < c->end && *p >= 0x20 && *p != 0x7f) p++;
+    }
+    int r = take_eol(c, p, E_COMMENT);
+    return r == R_POINT ? R_SKIP : r;
+}
+
+/* The line grammar: one line from c->start into *pt. */
+static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bool bounded)
 {
     const uint8_t *p = c->start;
     const uint8_t *const end = c->end;
-    const bool final = c->final;
-    int r;
 
     c->nl = 0;
     /* Leading spaces, blank lines, comments. */
-    while (p < end && *p == ' ') p++;
-    if (p == end) {
-        if (!final) return R_MORE;
-        c->line_end = end;
-        return R_SKIP;
-    }
-    if (*p == '#' || *p == '\n' || *p == '\r') {
-        /* Comment bytes: printable ASCII and anything >= 0x80. */
-        if (*p == '#') {
-            p++;
-            while (p < end && *p >= 0x20 && *p != 0x7f) p++;
-        }
-        r = take_eol(c, p, E_COMMENT);
-        return r == R_POINT ? R_SKIP : r;
+    uint8_t ch = at(p, end, bounded);
+    if (UNLIKELY(ch == ' ' || ch == '#' || ch == '\n' || ch == '\r')) {
+        while (p < end && *p == ' ') p++;
+        if (p == end || *p == '#' || *p == '\n' || *p == '\r') return skip_line(c, p);
     }
 
     /* Measurement, then tags: each name checked by name(), then what follows
      * it (the same after the measurement and after a tag value). */
-    const uint8_t *m0 = p;
+    const uint8_t *const m0 = p;
     bool esc;
-    p = name(c, p, end, K_MEAS, 0, sentinel, &esc);
+    p = name(c, p, K_MEAS, 0, bounded, &esc);
     if (UNLIKELY(!p)) return c->res;
     pt->measurement = mk_text(m0, p, esc, MOTE_LP_ESC_MEASUREMENT);
     pt->offset = (uint64_t)(m0 - c->start); /* made absolute by the caller */
     pt->tag_section.ptr = p;
     pt->tag_section.len = 0;
-    const uint8_t *ts = p + 1;
+    mote_lp_tag *const tags = pt->tags;
+    const size_t tags_cap = pt->tags_cap;
+    const uint8_t *const ts = p + 1;
     size_t nt = 0;
     unsigned k = K_MEAS;
     for (;;) {
-        if (UNLIKELY(p == end)) return fail(c, p, E_NO_FIELDS);
-        if (*p != ',') {
-            if (*p == ' ') break;
-            return fail(c, p, *p == '\n' || *p == '\r' ? E_NO_FIELDS : E_BAD + k);
+        ch = at(p, end, bounded);
+        if (ch != ',') {
+            if (LIKELY(ch == ' ')) break;
+            return fail(c, p, ch == '\n' || ch == '\r' ? E_NO_FIELDS : E_BAD + k);
         }
-        const uint8_t *k0 = ++p;
+        const uint8_t *const k0 = ++p;
         bool kesc;
-        p = name(c, p, end, K_TKEY, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE,
-                 sentinel, &kesc);
+        p = name(c, p, K_TKEY, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE, bounded,
+                 &kesc);
         if (UNLIKELY(!p)) return c->res;
-        const uint8_t *k1 = p, *v0 = ++p;
-        p = name(c, p, end, K_TVAL, 0, sentinel, &esc);
+        const uint8_t *const k1 = p, *const v0 = ++p;
+        p = name(c, p, K_TVAL, 0, bounded, &esc);
         if (UNLIKELY(!p)) return c->res;
-        if (nt < pt->tags_cap) {
-            pt->tags[nt].key = mk_text(k0, k1, kesc, MOTE_LP_ESC_KEY);
-            pt->tags[nt].value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
+        if (nt < tags_cap) {
+            tags[nt].key = mk_text(k0, k1, kesc, MOTE_LP_ESC_KEY);
+            tags[nt].value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
         }
         nt++;
         k = K_TVAL;
@@ -694,58 +748,53 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
     pt->ntags = nt;
 
     /* Fields: after one or more spaces. */
-    while (p < end && *p == ' ') p++;
-    if (p == end) {
-        if (!final) return R_MORE;
-        return fail(c, p, E_NO_FIELDS);
-    }
-    if (UNLIKELY(*p == '\n' || *p == '\r')) return fail(c, p, E_NO_FIELDS);
-
-    const uint8_t *fs = p;
+    do p++; while (at(p, end, bounded) == ' ');
+    ch = at(p, end, bounded);
+    if (UNLIKELY(ch == '\n' || ch == '\r')) return fail(c, p, E_NO_FIELDS);
+    mote_lp_field *const fields = pt->fields;
+    const size_t fields_cap = pt->fields_cap;
+    const uint8_t *const fs = p;
     size_t nf = 0;
     mote_lp_field scratch;
     for (;;) {
-        mote_lp_field *f = nf < pt->fields_cap ? &pt->fields[nf] : &scratch;
-        p = field(c, p, end, f,
+        mote_lp_field *f = nf < fields_cap ? &fields[nf] : &scratch;
+        p = field(c, p, f,
                   nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf : MOTE_LP_KEY_CACHE,
-                  sentinel);
+                  bounded);
         if (UNLIKELY(!p)) return c->res;
         nf++;
-        if (p == end) {
-            if (!final) return R_MORE;
-            break;
-        }
-        if (*p == ',') {
+        ch = at(p, end, bounded);
+        if (ch == ',') {
             p++;
             continue;
         }
-        if (*p != ' ' && *p != '\n' && *p != '\r') return fail(c, p, E_AFTER_VALUE);
-        break;
+        if (LIKELY(ch == ' ' || ch == '\n' || ch == '\r')) break;
+        return fail(c, p, E_AFTER_VALUE);
     }
     pt->field_section.ptr = fs;
     pt->field_section.len = (size_t)(p - fs);
     pt->nfields = nf;
 
-    /* Timestamp. */
-    const uint8_t *t0 = NULL, *t1 = NULL;
-    while (p < end && *p == ' ') p++;
-    r = take_eol(c, p, E_AFTER_VALUE);
-    if (r == R_MORE) return r;
-    if (r == R_ERROR) {
-        if (*p == '\r') return r; /* a lone CR */
-        t0 = p;
+    /* Timestamp, if any, and the end of the line. */
+    while (at(p, end, bounded) == ' ') p++;
+    const uint8_t *const t0 = p;
+    ch = at(p, end, bounded);
+    const bool has_time = ch != '\n' && ch != '\r';
+    if (has_time) {
         p = scan_time(p, end);
-        t1 = p;
-        if (p == end && !final) return R_MORE;
-        if (p < end && *p != ' ' && *p != '\n' && *p != '\r') return fail(c, t0, E_TIME);
-        while (p < end && *p == ' ') p++;
-        r = take_eol(c, p, E_AFTER_TIME);
-        if (r != R_POINT) return r;
+        pt->time_text.len = (size_t)(p - t0);
+        ch = at(p, end, bounded);
+        if (UNLIKELY(ch != '\n')) {
+            if (ch != ' ' && ch != '\r') return fail(c, t0, E_TIME);
+            while (at(p, end, bounded) == ' ') p++;
+        }
+    } else {
+        pt->time_text.len = 0;
     }
-
-    pt->has_time = t0 != NULL;
-    pt->time_text.ptr = t0 ? t0 : p;
-    pt->time_text.len = t0 ? (size_t)(t1 - t0) : 0;
+    const int r = take_eol(c, p, E_AFTER_TIME);
+    if (UNLIKELY(r != R_POINT)) return r;
+    pt->has_time = has_time;
+    pt->time_text.ptr = t0;
     pt->decoded = false;
     pt->time = 0;
     /* The line's text: without the "\n" / "\r\n" / final "\r". */
@@ -757,298 +806,36 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
     return R_POINT;
 }
 
-/* Two copies: with the input known to end in '\n' the name scans drop their
- * bounds checks. */
 #if MOTE_LP_FAST
-static int parse_line_sentinel(lp_ctx *c, mote_lp_point *pt)
-{
-    /* On a private copy: stores into the point cannot alias it, so its
-     * fields stay in registers. */
-    lp_ctx lc = *c;
-    int r = parse_line_impl(&lc, pt, true);
-    *c = lc;
-    return r;
-}
-
-/*
- * The quick parser (speed builds): the common shape of a line, from a
- * buffer that ends in '\n' and without key or string limits. It handles
- * names without bytes >= 0x80 (escapes only in the measurement and tag
- * values), numbers, booleans, strings without
- * raw newlines or bytes >= 0x80, and a timestamp directly before '\n'. On
- * anything else (blank, comment or bad line, escapes, CR, ...) it returns
- * R_PUNT having decided nothing, and the full parser reads the line again.
- * When it returns R_POINT the point is exactly the full parser's (the fuzz
- * target fuzz_lp_decode checks this against a build without it). Few
- * checks, each on a byte already at hand, and nothing kept across calls but
- * the key prediction (in d): that is where its speed comes from. Of c it
- * uses start and end, and sets line_end and nl.
- */
-enum { R_PUNT = 4 };
-
-/* First byte at or after p with a class bit of mask. Every mask used here
- * stops at '\n', which ends the buffer: no bounds check. */
-static MOTE_LP_INLINE const uint8_t *quick_scan(const uint8_t *p, unsigned mask)
-{
-    for (;;) {
-        if (CLS(p[0]) & mask) return p;
-        if (CLS(p[1]) & mask) return p + 1;
-        if (CLS(p[2]) & mask) return p + 2;
-        if (CLS(p[3]) & mask) return p + 3;
-        p += 4;
-    }
-}
-
-/* A measurement (mask C_MEAS) or tag value (C_KEY) whose scan stopped at p
- * (quick_scan): if that is a backslash, go on to the first stop byte that is
- * not one. Escapes ("\\," "\\ ", and "\\=" in tag values) set *esc and are
- * stepped over; any other backslash is a literal one (the next byte is
- * scanned normally), as in scan_name(). p[1] exists after a backslash: the
- * last byte is '\n'. Out of the way of names without backslashes. */
-static const uint8_t *quick_escapes(const uint8_t *p, unsigned mask, bool *esc)
-{
-    while (*p == '\\') {
-        uint8_t n = p[1];
-        if (n == ',' || n == ' ' || (mask == C_KEY && n == '=')) {
-            *esc = true;
-            p += 2;
-        } else {
-            p++;
-        }
-        p = quick_scan(p, mask);
-    }
-    return p;
-}
-
-/* End of an unquoted field value (as quick_scan with C_VAL): after the first
- * 4 bytes, 8 bytes at a time (long numbers: no branch per byte to
- * mispredict). Control bytes are flagged as candidates too (cheaper) and
- * then checked in the table. */
-static MOTE_LP_INLINE const uint8_t *quick_value(const uint8_t *p, const uint8_t *end)
-{
-    /* p[0] starts the value (the caller checked it: not a stop). The next
-     * 4 bytes through the table: most values (small integers, booleans) end
-     * there, and these tests cost less than a word test. */
-    if (CLS(p[1]) & C_VAL) return p + 1;
-    if (CLS(p[2]) & C_VAL) return p + 2;
-    if (CLS(p[3]) & C_VAL) return p + 3;
-    if (CLS(p[4]) & C_VAL) return p + 4;
-    p += 5;
-    while (end - p >= 8) {
-        const unsigned i = value_end8(p);
-        if (i < 8) return p + i;
-        p += 8;
-    }
-    return quick_scan(p, C_VAL);
-}
-
-/*
- * A tag or field key at p in d's prediction slot `slot` (MOTE_LP_KEY_CACHE:
- * none; 24 bytes may be read at p if p <= safe): returns its '=', or NULL
- * (punt: not a plain non-empty key before '='). Lines of one source mostly
- * repeat their keys, so the key last seen in this position (kp[0..n),
- * cached only after it passed every check of the full parser, with '=' at
- * kp[n]) is compared first: if p holds the same n + 1 bytes, scanning would
- * stop exactly at the '='. kp is earlier in the same buffer than p, so what
- * may be read at p may be read at kp. A key and its '=' of up to 24 bytes
- * compare as at most three words (overlapping; the bytes after a short key
- * masked off).
- */
-static MOTE_LP_INLINE const uint8_t *quick_key(mote_lp_decoder *d, const uint8_t *p,
-                                               const uint8_t *end, const uint8_t *safe,
-                                               size_t slot)
-{
-    /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
-    static const uint64_t first_bytes[8] = {
-        0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
-        0xffffffffffffffull, ~0ull};
-    size_t n = slot < MOTE_LP_KEY_CACHE ? d->kc_len[slot] : 0;
-    if (n - 1 < 23 && p <= safe) {
-        const uint8_t *kp = d->kc_ptr[slot];
-        uint64_t x = load8(p) ^ load8(kp);
-        if (n >= 8) {
-            x |= load8(p + n - 7) ^ load8(kp + n - 7);
-            if (n >= 16) x |= load8(p + 8) ^ load8(kp + 8);
-        } else {
-            x &= first_bytes[n];
-        }
-        if (LIKELY(!x)) return p + n;
-    } else if (n && (size_t)(end - p) > n && p[n] == '=' && same_bytes(p, d->kc_ptr[slot], n)) {
-        return p + n;
-    }
-    const uint8_t *e = quick_scan(p, C_KEY);
-    if (*e != '=' || e == p) return NULL;
-    if (slot < MOTE_LP_KEY_CACHE && e - p <= 255) {
-        d->kc_ptr[slot] = p;
-        d->kc_len[slot] = (uint8_t)(e - p);
-    }
-    return e;
-}
-
-static MOTE_LP_INLINE int parse_line_quick(lp_ctx *c, mote_lp_decoder *d, mote_lp_point *pt)
-{
-    const uint8_t *p = c->start;
-    const uint8_t *const end = c->end;
-    const uint8_t *const m0 = p;
-    /* Up to here 24 bytes may be read (m0 if there are fewer: no key starts
-     * at m0, so then no key is compared by words). */
-    const uint8_t *const safe = end - m0 >= 24 ? end - 24 : m0;
-
-    /* Measurement: up to ',' or ' ' (anything else: blank or comment line,
-     * escape, ... is the full parser's). */
-    if (UNLIKELY(*p == '#')) return R_PUNT; /* a comment */
-    bool esc = false;
-    p = quick_scan(p, C_MEAS);
-    if (*p != ',' && *p != ' ') {
-        p = quick_escapes(p, C_MEAS, &esc);
-        if (UNLIKELY(*p != ',' && *p != ' ')) return R_PUNT;
-    }
-    if (UNLIKELY(p == m0)) return R_PUNT;
-    pt->measurement = mk_text(m0, p, esc, MOTE_LP_ESC_MEASUREMENT);
-    pt->tag_section.ptr = p;
-    pt->tag_section.len = 0;
-
-    /* Tags. */
-    mote_lp_tag *const tags = pt->tags;
-    const size_t tags_cap = pt->tags_cap;
-    const uint8_t *const ts = p + 1;
-    size_t nt = 0;
-    while (*p == ',') {
-        const uint8_t *k0 = p + 1;
-        const uint8_t *k1 = quick_key(d, k0, end, safe,
-                                      nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE);
-        if (UNLIKELY(!k1)) return R_PUNT;
-        const uint8_t *v0 = k1 + 1;
-        esc = false;
-        p = quick_scan(v0, C_KEY);
-        if (*p != ',' && *p != ' ') {
-            p = quick_escapes(p, C_KEY, &esc);
-            if (UNLIKELY(*p != ',' && *p != ' ')) return R_PUNT;
-        }
-        if (UNLIKELY(p == v0)) return R_PUNT;
-        if (nt < tags_cap) {
-            tags[nt].key = mk_text(k0, k1, false, MOTE_LP_ESC_KEY);
-            tags[nt].value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
-        }
-        nt++;
-    }
-    if (nt) {
-        pt->tag_section.ptr = ts;
-        pt->tag_section.len = (size_t)(p - ts);
-    }
-    pt->ntags = nt;
-
-    /* Fields, after one or more spaces. */
-    while (*p == ' ') p++;
-    mote_lp_field *const fields = pt->fields;
-    const size_t fields_cap = pt->fields_cap;
-    const uint8_t *const fs = p;
-    size_t nf = 0;
-    mote_lp_field scratch;
-    for (;;) {
-        mote_lp_field *f = nf < fields_cap ? &fields[nf] : &scratch;
-        const uint8_t *k0 = p;
-        const uint8_t *k1 = quick_key(d, k0, end, safe,
-                                      nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf
-                                                                 : MOTE_LP_KEY_CACHE);
-        if (UNLIKELY(!k1)) return R_PUNT;
-        const uint8_t *v0 = k1 + 1;
-        uint8_t ch = *v0;
-        f->key = mk_text(k0, k1, false, MOTE_LP_ESC_KEY);
-        f->decoded = false;
-        if (CLS(ch) & C_NUM) {
-            p = quick_value(v0, end);
-            const uint8_t *v1 = p;
-            f->type = number_type(&v1);
-            f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
-        } else if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
-            p = quick_value(v0, end);
-            f->raw = mk_text(v0, p, false, MOTE_LP_ESC_STRING);
-            f->type = MOTE_LP_BOOL;
-        } else if (ch == '"') {
-            const uint8_t *s0 = v0 + 1;
-            esc = false;
-            p = s0;
-            for (;;) {
-                while (end - p >= 8) {
-                    const unsigned i = string_stop8(p);
-                    p += i;
-                    if (i < 8) break;
-                }
-                while (!(CLS(*p) & C_STR)) p++; /* stops at '\n' at the latest */
-                if (*p == '"') break;
-                if (UNLIKELY(*p != '\\')) return R_PUNT;   /* raw newline or byte >= 0x80 */
-                if (p[1] == '"' || p[1] == '\\') { /* p[1] exists: p is not the last '\n' */
-                    esc = true;
-                    p++;
-                }
-                p++;
-            }
-            f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
-            f->type = MOTE_LP_STRING;
-            f->value.s = f->raw;
-            f->decoded = true;
-            p++;
-        } else {
-            return R_PUNT;
-        }
-        nf++;
-        if (*p == ',') {
-            p++;
-            continue;
-        }
-        if (UNLIKELY(*p != ' ' && *p != '\n')) return R_PUNT;
-        break;
-    }
-    pt->field_section.ptr = fs;
-    pt->field_section.len = (size_t)(p - fs);
-    pt->nfields = nf;
-
-    /* Timestamp, if any, and the '\n'. */
-    while (*p == ' ') p++;
-    if (*p == '\n') {
-        pt->has_time = false;
-        pt->time_text.ptr = p;
-        pt->time_text.len = 0;
-    } else {
-        const uint8_t *t0 = p;
-        p = scan_time(p, end);
-        if (UNLIKELY(*p != '\n')) return R_PUNT; /* p < end: '\n' is not a time byte */
-        pt->has_time = true;
-        pt->time_text.ptr = t0;
-        pt->time_text.len = (size_t)(p - t0);
-    }
-    pt->decoded = false;
-    pt->time = 0;
-    pt->text.ptr = m0;
-    pt->text.len = (size_t)(p - m0);
-    pt->offset = 0;
-    c->line_end = p + 1;
-    c->nl = 1;
-    return R_POINT;
-}
-
-static int parse_line_bounded(lp_ctx *c, mote_lp_point *pt)
+/* The two instances, each on a private copy of the context: stores into the
+ * point cannot alias it, so its fields stay in registers. */
+static int parse_line_nl(lp_ctx *c, mote_lp_point *pt)
 {
     lp_ctx lc = *c;
     int r = parse_line_impl(&lc, pt, false);
     *c = lc;
     return r;
 }
-#else
+
 static int parse_line_bounded(lp_ctx *c, mote_lp_point *pt)
 {
-    return parse_line_impl(c, pt, false);
+    lp_ctx lc = *c;
+    int r = parse_line_impl(&lc, pt, true);
+    *c = lc;
+    return r;
 }
-#endif
 
-static int parse_line(lp_ctx *c, mote_lp_point *pt)
+static MOTE_LP_INLINE int parse_line(lp_ctx *c, mote_lp_point *pt)
 {
-#if MOTE_LP_FAST
-    if (c->end > c->start && c->end[-1] == '\n') return parse_line_sentinel(c, pt);
-#endif
+    if (c->end[-1] == '\n') return parse_line_nl(c, pt);
     return parse_line_bounded(c, pt);
 }
+#else
+static int parse_line(lp_ctx *c, mote_lp_point *pt)
+{
+    return parse_line_impl(c, pt, true);
+}
+#endif
 
 /* ---- the line splitter -------------------------------------------------- */
 
@@ -1067,7 +854,6 @@ enum {
     S_TIME      /* timestamp and whatever follows it */
 };
 
-#if MOTE_LP_FAST
 /*
  * Advance the split state over [p, end). Returns the byte after the '\n' that
  * ends the line (state back to S_START), or NULL if the line goes on.
@@ -1139,43 +925,6 @@ static const uint8_t *split_scan(uint8_t *state, const uint8_t *p, const uint8_t
     *state = s;
     return NULL;
 }
-#else
-/* The same machine as a table (small builds): for each state, the next one
- * for each byte class in a nibble; class 0 is any other byte, 1..7 are the
- * bytes of split_bytes; S_END means the line ended. */
-#define S_END 12
-static const uint32_t split_next[12] = {
-    0x222310c2, /* S_START */
-    0x111111c1, /* S_COMMENT */
-    0x222324c2, /* S_MEAS */
-    0x222322c2, /* S_MEAS_ESC */
-    0x557654c5, /* S_FSTART */
-    0x55765bc5, /* S_KEY */
-    0x555655c5, /* S_KEY_ESC */
-    0x59888bc8, /* S_VSTART */
-    0x58888bc8, /* S_VALUE */
-    0x989a9999, /* S_STR */
-    0x99999999, /* S_STR_ESC */
-    0xbbbbbbcb, /* S_TIME */
-};
-
-static const uint8_t *split_scan(uint8_t *state, const uint8_t *p, const uint8_t *end)
-{
-    static const char split_bytes[] = "\n #\\=\",";
-    unsigned s = *state;
-    for (; p < end; p++) {
-        unsigned k = 7;
-        while (k && (uint8_t)split_bytes[k - 1] != *p) k--;
-        s = (split_next[s] >> (4 * k)) & 15u;
-        if (s == S_END) {
-            *state = S_START;
-            return p + 1;
-        }
-    }
-    *state = (uint8_t)s;
-    return NULL;
-}
-#endif
 
 /* ---- whole-input decoder ------------------------------------------------ */
 
@@ -1282,6 +1031,7 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
     c->end = end;
     c->final = final;
     c->max_string = d->cfg.max_string ? d->cfg.max_string : SIZE_MAX;
+    c->safe = end - start >= 24 ? end - 24 : start; /* no key starts at start */
     c->kc_ptr = d->kc_ptr;
     c->kc_len = d->kc_len;
     c->max_key = d->cfg.max_key ? d->cfg.max_key : SIZE_MAX;
@@ -1308,21 +1058,6 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, boo
     int r = R_MORE;
     const uint8_t *p = d->cur, *rec_end;
     size_t nl;
-#if MOTE_LP_FAST
-    if (pend > p && pend[-1] == '\n' && !d->cfg.max_key && !d->cfg.max_string) {
-        /* Most lines: the quick parser, with only what it needs set up. */
-        c.start = p;
-        c.end = pend;
-        if (parse_line_quick(&c, d, pt) == R_POINT) {
-            uint64_t offset = d->offset, line = d->line;
-            rec_end = c.line_end;
-            d->cur = rec_end;
-            d->offset += (uint64_t)(rec_end - p);
-            d->line++;
-            return finish_line(&c, R_POINT, rec_end, offset, line, d->cfg.max_line, pt, err);
-        }
-    }
-#endif
     if (p < pend) {
         ctx_init(&c, d, p, pend, final);
         r = parse_line(&c, pt);
@@ -1452,9 +1187,15 @@ static MOTE_LP_OUTLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, 
     const uint8_t *b = s->carry, *e = s->carry + s->carry_len;
     lp_ctx c;
     ctx_init(&c, d, b, e, true);
-    c.kc_ptr = NULL; /* the carry is overwritten by the next line */
-    c.kc_len = NULL;
+    /* No key prediction across the carry and the chunk: the words compared
+     * at a remembered key must be in the buffer the key is in. */
+#if MOTE_LP_FAST
+    memset(d->kc_len, 0, sizeof d->kc_len);
+#endif
     int r = parse_line(&c, pt);
+#if MOTE_LP_FAST
+    memset(d->kc_len, 0, sizeof d->kc_len);
+#endif
     s->carry_len = 0;
     return finish_line(&c, r, e, s->rec_offset, s->rec_line, d->cfg.max_line, pt, err);
 }
@@ -1516,9 +1257,9 @@ bool mote_lp_tags_next(mote_lp_iter *it, mote_lp_tag *tag)
     lp_ctx c;
     iter_ctx(&c, it->end);
     bool kesc, vesc;
-    const uint8_t *k0 = it->p, *k1 = name(&c, k0, it->end, K_TKEY, MOTE_LP_KEY_CACHE, false, &kesc);
+    const uint8_t *k0 = it->p, *k1 = name(&c, k0, K_TKEY, MOTE_LP_KEY_CACHE, true, &kesc);
     if (!k1) return false;
-    const uint8_t *p = name(&c, k1 + 1, it->end, K_TVAL, 0, false, &vesc);
+    const uint8_t *p = name(&c, k1 + 1, K_TVAL, 0, true, &vesc);
     if (!p) return false;
     tag->key = mk_text(k0, k1, kesc, MOTE_LP_ESC_KEY);
     tag->value = mk_text(k1 + 1, p, vesc, MOTE_LP_ESC_KEY);
@@ -1539,7 +1280,7 @@ bool mote_lp_fields_next(mote_lp_iter *it, mote_lp_field *f)
     if (!it || !f || !it->p || it->p >= it->end) return false;
     lp_ctx c;
     iter_ctx(&c, it->end);
-    const uint8_t *p = field(&c, it->p, it->end, f, MOTE_LP_KEY_CACHE, false);
+    const uint8_t *p = field(&c, it->p, f, MOTE_LP_KEY_CACHE, true);
     if (!p) return false;
     if (p < it->end) p++; /* ',' */
     it->p = p;
