@@ -420,22 +420,20 @@ static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t
 }
 #endif
 
-/*
- * The end of a tag or field key at p (its '=' if it is a plain one), in key
- * prediction slot `slot` (MOTE_LP_KEY_CACHE: none). Lines of one source
- * mostly repeat their keys, so the key last seen in this position (kp[0..n),
- * remembered only if it was a plain key: no escape, no byte >= 0x80, '='
- * after it) is compared first: if p holds the same n + 1 bytes, scanning
- * would stop exactly at the '='. kp is earlier in the same buffer than p, so
- * what may be read at p may be read at kp. A key and its '=' of up to 24
- * bytes compare as at most three words (overlapping; the bytes after a short
- * key masked off).
- */
-static MOTE_LP_INLINE const uint8_t *scan_key(lp_ctx *c, const uint8_t *p, size_t slot,
-                                              const bool bounded)
-{
-    const uint8_t *const end = c->end;
 #if MOTE_LP_FAST
+/*
+ * Key prediction (speed builds): the end of the key at p if it is the one
+ * remembered in slot `slot` (MOTE_LP_KEY_CACHE: none), else NULL. Lines of
+ * one source mostly repeat their keys, so the key last seen in this position
+ * (kp[0..n), remembered only after it passed every check of name(), with '='
+ * at kp[n]) is compared first: if p holds the same n + 1 bytes, scanning
+ * would stop exactly at the '=' and every check would pass. kp is earlier in
+ * the same buffer than p, so what may be read at p may be read at kp. A key
+ * and its '=' of up to 24 bytes compare as at most three words (overlapping;
+ * the bytes after a short key masked off).
+ */
+static MOTE_LP_INLINE const uint8_t *predict_key(const lp_ctx *c, const uint8_t *p, size_t slot)
+{
     /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
     static const uint64_t first_bytes[8] = {
         0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
@@ -451,58 +449,56 @@ static MOTE_LP_INLINE const uint8_t *scan_key(lp_ctx *c, const uint8_t *p, size_
             x &= first_bytes[n];
         }
         if (LIKELY(!x)) return p + n;
-    } else if (n && (size_t)(end - p) > n && p[n] == '=' && same_bytes(p, c->kc_ptr[slot], n)) {
+    } else if (n && (size_t)(c->end - p) > n && p[n] == '=' &&
+               same_bytes(p, c->kc_ptr[slot], n)) {
         return p + n;
     }
-    const uint8_t *e = scan_cls(p, end, C_KEY, bounded);
-    if (slot < MOTE_LP_KEY_CACHE && (!BOUNDED || e < end) && *e == '=' && e > p && e - p <= 255) {
-        c->kc_ptr[slot] = p;
-        c->kc_len[slot] = (uint8_t)(e - p);
-    }
-    return e;
-#else
-    (void)slot;
-    return scan_cls(p, end, C_KEY, bounded);
-#endif
+    return NULL;
 }
+#endif
 
 /*
- * The rest of a name from p, where its scan stopped at a backslash or a byte
- * >= 0x80 (mask: C_MEAS or C_KEY): returns the byte that ends it (or end).
- * Escapes of the context set *esc, bytes >= 0x80 set *hi. NULL: the bytes
- * ran out and the input is not final (a backslash at the end may escape the
- * next byte). Out of the way of plain names.
+ * A name of kind k from s whose scan stopped at p on a byte that is not the
+ * plain end of a non-empty name of its length limit (a backslash, a byte >=
+ * 0x80, another stop): the rest of the name (escapes of the context set
+ * *esc), then its checks, in their order. Returns its end, or NULL with
+ * c->res R_ERROR, or R_MORE if the bytes ran out and the input is not final
+ * (a backslash at the end may escape the next byte). Out of the way of plain
+ * names.
  */
-static MOTE_LP_OUTLINE const uint8_t *name_rest(const uint8_t *p, const uint8_t *end,
-                                                unsigned mask, bool final, bool *esc, bool *hi)
+static MOTE_LP_OUTLINE const uint8_t *name_slow(lp_ctx *c, const uint8_t *s, const uint8_t *p,
+                                                unsigned k, bool *esc)
 {
+    const uint8_t *const end = c->end;
+    const unsigned mask = k == K_MEAS ? C_MEAS : C_KEY;
+    bool hi = false;
     for (;;) {
         while (p < end && !(CLS(*p) & mask)) p++;
-        if (p == end) return final ? p : NULL;
-        uint8_t ch = *p;
+        if (p == end) break;
+        const uint8_t ch = *p;
         if (ch >= 0x80) {
-            *hi = true;
+            hi = true;
             p++;
             continue;
         }
-        if (ch != '\\') return p;
-        if (p + 1 == end) return final ? end : NULL; /* a backslash at the end is literal */
-        uint8_t n = p[1];
-        if (n == ',' || n == ' ' || (mask == C_KEY && n == '=')) {
+        if (ch != '\\') break;
+        if (p + 1 == end) { /* a backslash at the end of the input is literal */
+            p = end;
+            break;
+        }
+        const uint8_t n = p[1];
+        if (n == ',' || n == ' ' || (k != K_MEAS && n == '=')) {
             *esc = true;
             p += 2;
             continue;
         }
         p++; /* literal backslash; the next byte is scanned normally */
     }
-}
-
-/* The checks of a name of kind k in [s, p) that is not a plain one (see
- * name()), in their order: p, or NULL with the error. */
-static MOTE_LP_OUTLINE const uint8_t *name_check(lp_ctx *c, const uint8_t *s, const uint8_t *p,
-                                                 unsigned k, bool hi)
-{
-    const uint8_t ch = p < c->end ? *p : '\n';
+    if (p == end && !c->final) {
+        c->res = R_MORE;
+        return NULL;
+    }
+    const uint8_t ch = p < end ? *p : '\n';
     if ((k == K_TKEY || k == K_FKEY) && ch != '=') return failp(c, p, E_BAD + k);
     if (p == s) {
         /* A measurement can be empty only before a ',' (else the line starts
@@ -536,22 +532,27 @@ static MOTE_LP_HOT const uint8_t *name(lp_ctx *c, const uint8_t *s, unsigned k, 
 {
     const uint8_t *const end = c->end;
     const bool key = k == K_TKEY || k == K_FKEY;
-    const unsigned mask = k == K_MEAS ? C_MEAS : C_KEY;
-    bool hi = false;
     *esc = false;
-    const uint8_t *p = key ? scan_key(c, s, slot, bounded) : scan_cls(s, end, mask, bounded);
-    uint8_t ch = at(p, end, bounded);
-    if (UNLIKELY(ch == '\\' || ch >= 0x80)) {
-        p = name_rest(p, end, mask, c->final, esc, &hi);
-        if (UNLIKELY(!p)) {
-            c->res = R_MORE;
-            return NULL;
-        }
-        ch = at(p, end, bounded);
+#if MOTE_LP_FAST
+    if (key) {
+        const uint8_t *q = predict_key(c, s, slot);
+        if (LIKELY(q != NULL)) return q;
     }
-    if (UNLIKELY((key && ch != '=') || p == s || hi || (size_t)(p - s) > c->max_key)) {
-        return name_check(c, s, p, k, hi);
+#endif
+    const uint8_t *p = scan_cls(s, end, k == K_MEAS ? C_MEAS : C_KEY, bounded);
+    const uint8_t ch = at(p, end, bounded);
+    if (UNLIKELY(!(key ? ch == '=' : ch == ',' || ch == ' ') || p == s ||
+                 (size_t)(p - s) > c->max_key)) {
+        return name_slow(c, s, p, k, esc);
     }
+#if MOTE_LP_FAST
+    if (key && slot < MOTE_LP_KEY_CACHE && p - s <= 255) { /* a plain key: remember it */
+        c->kc_ptr[slot] = s;
+        c->kc_len[slot] = (uint8_t)(p - s);
+    }
+#else
+    (void)slot;
+#endif
     return p;
 }
 
