@@ -306,10 +306,13 @@ static MOTE_LP_OUTLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, unsigne
 /*
  * The grammar below is instantiated twice in speed builds, `bounded` a
  * constant apart. Unbounded: the bytes at hand end in '\n' (every whole line
- * of a buffer or chunk), which stops every scan, so no scan checks the end.
- * Bounded (the input's last line when it lacks a '\n', carried lines,
- * iteration; the only instance in small builds): the bytes at hand are all
- * there is (c->final), and their end reads as a '\n' would: it ends the line.
+ * of a buffer or chunk), which stops every scan, so no scan checks the end,
+ * and no limit on names and strings is set, so none is checked. Bounded
+ * (the only instance in small builds): the end is checked, and read as a
+ * '\n' would be, since either the bytes at hand are all there is (the
+ * input's last line when it lacks a '\n', carried lines, iteration) or they
+ * end in '\n' (lines under limits), where only a string value runs into
+ * the end (string_rest() says "need more" there); limits are checked.
  */
 #define BOUNDED (!MOTE_LP_FAST || bounded)
 
@@ -460,15 +463,20 @@ static MOTE_LP_INLINE const uint8_t *predict_key(const lp_ctx *c, const uint8_t 
 /*
  * A name of kind k from s whose scan stopped at p on a byte that is not the
  * plain end of a non-empty name of its length limit (a backslash, a byte >=
- * 0x80, another stop): the rest of the name (escapes of the context set
- * *esc), then its checks, in their order. Returns its end, or NULL with
- * c->res R_ERROR, or R_MORE if the bytes ran out and the input is not final
+ * 0x80, another stop): the rest of the name, then its checks, in their
+ * order. Returns its end, or NULL with c->res R_ERROR, or R_MORE if the
+ * bytes ran out and the input is not final
  * (a backslash at the end may escape the next byte). Out of the way of plain
  * names.
  */
-static MOTE_LP_OUTLINE const uint8_t *name_slow(lp_ctx *c, const uint8_t *s, const uint8_t *p,
-                                                unsigned k, bool *esc)
+typedef struct lp_name {
+    const uint8_t *end; /* NULL: error or need more (c->res) */
+    bool esc;           /* holds an escape of its context */
+} lp_name;
+
+static MOTE_LP_OUTLINE lp_name name_slow(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k)
 {
+    lp_name r = {NULL, false};
     const uint8_t *const end = c->end;
     const unsigned mask = k == K_MEAS ? C_MEAS : C_KEY;
     bool hi = false;
@@ -488,7 +496,7 @@ static MOTE_LP_OUTLINE const uint8_t *name_slow(lp_ctx *c, const uint8_t *s, con
         }
         const uint8_t n = p[1];
         if (n == ',' || n == ' ' || (k != K_MEAS && n == '=')) {
-            *esc = true;
+            r.esc = true;
             p += 2;
             continue;
         }
@@ -496,18 +504,28 @@ static MOTE_LP_OUTLINE const uint8_t *name_slow(lp_ctx *c, const uint8_t *s, con
     }
     if (p == end && !c->final) {
         c->res = R_MORE;
-        return NULL;
+        return r;
     }
     const uint8_t ch = p < end ? *p : '\n';
-    if ((k == K_TKEY || k == K_FKEY) && ch != '=') return failp(c, p, E_BAD + k);
-    if (p == s) {
+    unsigned e;
+    if ((k == K_TKEY || k == K_FKEY) && ch != '=') {
+        e = E_BAD + k;
+    } else if (p == s) {
         /* A measurement can be empty only before a ',' (else the line starts
          * with a byte no name can start with). */
-        return failp(c, p, k == K_MEAS && ch != ',' ? E_BAD + k : E_EMPTY + k);
+        e = k == K_MEAS && ch != ',' ? E_BAD + k : E_EMPTY + k;
+    } else if ((size_t)(p - s) > c->max_key) {
+        e = E_LONG;
+        p = s;
+    } else if (hi && !mote_utf8_valid(s, (size_t)(p - s))) {
+        e = E_UTF8;
+        p = s;
+    } else {
+        r.end = p;
+        return r;
     }
-    if ((size_t)(p - s) > c->max_key) return failp(c, s, E_LONG);
-    if (hi && !mote_utf8_valid(s, (size_t)(p - s))) return failp(c, s, E_UTF8);
-    return p;
+    fail(c, p, e);
+    return r;
 }
 
 static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8_t *e, bool esc, uint8_t ctx)
@@ -527,23 +545,23 @@ static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8
  * passes a constant k: speed builds inline a copy per kind, small builds keep
  * one.
  */
-static MOTE_LP_HOT const uint8_t *name(lp_ctx *c, const uint8_t *s, unsigned k, size_t slot,
-                                       const bool bounded, bool *esc)
+static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const uint8_t *s, unsigned k, size_t slot,
+                                 const bool bounded)
 {
     const uint8_t *const end = c->end;
     const bool key = k == K_TKEY || k == K_FKEY;
-    *esc = false;
+    lp_name r = {NULL, false};
 #if MOTE_LP_FAST
     if (key) {
-        const uint8_t *q = predict_key(c, s, slot);
-        if (LIKELY(q != NULL)) return q;
+        r.end = predict_key(c, s, slot);
+        if (LIKELY(r.end != NULL)) return r;
     }
 #endif
     const uint8_t *p = scan_cls(s, end, k == K_MEAS ? C_MEAS : C_KEY, bounded);
     const uint8_t ch = at(p, end, bounded);
     if (UNLIKELY(!(key ? ch == '=' : ch == ',' || ch == ' ') || p == s ||
-                 (size_t)(p - s) > c->max_key)) {
-        return name_slow(c, s, p, k, esc);
+                 (BOUNDED && (size_t)(p - s) > c->max_key))) {
+        return name_slow(c, s, p, k);
     }
 #if MOTE_LP_FAST
     if (key && slot < MOTE_LP_KEY_CACHE && p - s <= 255) { /* a plain key: remember it */
@@ -553,7 +571,8 @@ static MOTE_LP_HOT const uint8_t *name(lp_ctx *c, const uint8_t *s, unsigned k, 
 #else
     (void)slot;
 #endif
-    return p;
+    r.end = p;
+    return r;
 }
 
 /* The type of an unquoted non-boolean value by its last byte: 'i' int, 'u'
@@ -608,15 +627,14 @@ static MOTE_LP_OUTLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t *v0, 
  * A field at p (key, '=', value) into f: returns the byte after its value
  * (after a string's closing quote), or NULL with c->res set.
  */
-static MOTE_LP_HOT const uint8_t *field(lp_ctx *c, const uint8_t *p, mote_lp_field *f, size_t slot,
+static MOTE_LP_HOT const uint8_t *field(lp_ctx *restrict c, const uint8_t *p, mote_lp_field *f, size_t slot,
                                         const bool bounded)
 {
     const uint8_t *const end = c->end;
-    bool esc;
-    const uint8_t *k0 = p;
-    p = name(c, p, K_FKEY, slot, bounded, &esc);
-    if (UNLIKELY(!p)) return NULL;
-    f->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
+    const lp_name kn = name(c, p, K_FKEY, slot, bounded);
+    if (UNLIKELY(!kn.end)) return NULL;
+    f->key = mk_text(p, kn.end, kn.esc, MOTE_LP_ESC_KEY);
+    p = kn.end;
     f->decoded = false;
     const uint8_t *const v0 = ++p;
     const uint8_t ch = at(p, end, bounded);
@@ -635,12 +653,12 @@ static MOTE_LP_HOT const uint8_t *field(lp_ctx *c, const uint8_t *p, mote_lp_fie
     }
     if (UNLIKELY(ch != '"')) return failp(c, p, CLS(ch) & C_VAL ? E_NO_VALUE : E_VALUE);
     const uint8_t *const s0 = ++p;
-    esc = false;
+    bool esc = false;
     p = scan_string(p, end, bounded);
     if (UNLIKELY(p == end || *p != '"')) {
         p = string_rest(c, v0, p, &esc);
         if (!p) return NULL;
-    } else if (UNLIKELY((size_t)(p - s0) > c->max_string)) {
+    } else if (UNLIKELY(BOUNDED && (size_t)(p - s0) > c->max_string)) {
         return failp(c, s0, E_LONG_STRING);
     }
     f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
@@ -693,7 +711,7 @@ static MOTE_LP_OUTLINE int skip_line(lp_ctx *c, const uint8_t *p)
 }
 
 /* The line grammar: one line from c->start into *pt. */
-static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bool bounded)
+static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt, const bool bounded)
 {
     const uint8_t *p = c->start;
     const uint8_t *const end = c->end;
@@ -709,10 +727,10 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
     /* Measurement, then tags: each name checked by name(), then what follows
      * it (the same after the measurement and after a tag value). */
     const uint8_t *const m0 = p;
-    bool esc;
-    p = name(c, p, K_MEAS, 0, bounded, &esc);
-    if (UNLIKELY(!p)) return c->res;
-    pt->measurement = mk_text(m0, p, esc, MOTE_LP_ESC_MEASUREMENT);
+    lp_name n = name(c, p, K_MEAS, 0, bounded);
+    if (UNLIKELY(!n.end)) return c->res;
+    p = n.end;
+    pt->measurement = mk_text(m0, p, n.esc, MOTE_LP_ESC_MEASUREMENT);
     pt->offset = (uint64_t)(m0 - c->start); /* made absolute by the caller */
     pt->tag_section.ptr = p;
     pt->tag_section.len = 0;
@@ -728,16 +746,16 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
             return fail(c, p, ch == '\n' || ch == '\r' ? E_NO_FIELDS : E_BAD + k);
         }
         const uint8_t *const k0 = ++p;
-        bool kesc;
-        p = name(c, p, K_TKEY, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE, bounded,
-                 &kesc);
-        if (UNLIKELY(!p)) return c->res;
-        const uint8_t *const k1 = p, *const v0 = ++p;
-        p = name(c, p, K_TVAL, 0, bounded, &esc);
-        if (UNLIKELY(!p)) return c->res;
+        const lp_name kn = name(c, p, K_TKEY, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE,
+                                bounded);
+        if (UNLIKELY(!kn.end)) return c->res;
+        const uint8_t *const v0 = kn.end + 1;
+        n = name(c, v0, K_TVAL, 0, bounded);
+        if (UNLIKELY(!n.end)) return c->res;
+        p = n.end;
         if (nt < tags_cap) {
-            tags[nt].key = mk_text(k0, k1, kesc, MOTE_LP_ESC_KEY);
-            tags[nt].value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
+            tags[nt].key = mk_text(k0, kn.end, kn.esc, MOTE_LP_ESC_KEY);
+            tags[nt].value = mk_text(v0, p, n.esc, MOTE_LP_ESC_KEY);
         }
         nt++;
         k = K_TVAL;
@@ -808,27 +826,21 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
 }
 
 #if MOTE_LP_FAST
-/* The two instances, each on a private copy of the context: stores into the
- * point cannot alias it, so its fields stay in registers. */
-static int parse_line_nl(lp_ctx *c, mote_lp_point *pt)
+static int parse_line_nl(lp_ctx *restrict c, mote_lp_point *pt)
 {
-    lp_ctx lc = *c;
-    int r = parse_line_impl(&lc, pt, false);
-    *c = lc;
-    return r;
+    return parse_line_impl(c, pt, false);
 }
 
-static int parse_line_bounded(lp_ctx *c, mote_lp_point *pt)
+static int parse_line_bounded(lp_ctx *restrict c, mote_lp_point *pt)
 {
-    lp_ctx lc = *c;
-    int r = parse_line_impl(&lc, pt, true);
-    *c = lc;
-    return r;
+    return parse_line_impl(c, pt, true);
 }
 
+/* The unbounded instance for bytes that end in '\n' and no limit on names
+ * and strings (nearly every line), the bounded one for the rest. */
 static MOTE_LP_INLINE int parse_line(lp_ctx *c, mote_lp_point *pt)
 {
-    if (c->end[-1] == '\n') return parse_line_nl(c, pt);
+    if (c->end[-1] == '\n' && (c->max_key & c->max_string) == SIZE_MAX) return parse_line_nl(c, pt);
     return parse_line_bounded(c, pt);
 }
 #else
@@ -1257,13 +1269,14 @@ bool mote_lp_tags_next(mote_lp_iter *it, mote_lp_tag *tag)
     if (!it || !tag || !it->p || it->p >= it->end) return false;
     lp_ctx c;
     iter_ctx(&c, it->end);
-    bool kesc, vesc;
-    const uint8_t *k0 = it->p, *k1 = name(&c, k0, K_TKEY, MOTE_LP_KEY_CACHE, true, &kesc);
-    if (!k1) return false;
-    const uint8_t *p = name(&c, k1 + 1, K_TVAL, 0, true, &vesc);
-    if (!p) return false;
-    tag->key = mk_text(k0, k1, kesc, MOTE_LP_ESC_KEY);
-    tag->value = mk_text(k1 + 1, p, vesc, MOTE_LP_ESC_KEY);
+    const uint8_t *k0 = it->p;
+    const lp_name kn = name(&c, k0, K_TKEY, MOTE_LP_KEY_CACHE, true);
+    if (!kn.end) return false;
+    const lp_name vn = name(&c, kn.end + 1, K_TVAL, 0, true);
+    if (!vn.end) return false;
+    const uint8_t *p = vn.end;
+    tag->key = mk_text(k0, kn.end, kn.esc, MOTE_LP_ESC_KEY);
+    tag->value = mk_text(kn.end + 1, p, vn.esc, MOTE_LP_ESC_KEY);
     if (p < it->end) p++; /* ',' */
     it->p = p;
     return true;
