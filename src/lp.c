@@ -559,10 +559,14 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const uint8_t *s, unsigned k
 #endif
     const uint8_t *p = scan_cls(s, end, k == K_MEAS ? C_MEAS : C_KEY, bounded);
     const uint8_t ch = at(p, end, bounded);
-    if (UNLIKELY(!(key ? ch == '=' : ch == ',' || ch == ' ') || p == s ||
-                 (BOUNDED && (size_t)(p - s) > c->max_key))) {
+    /* One branch per test, each rarely taken (cheaper than one combined). */
+    if (key) {
+        if (UNLIKELY(ch != '=')) return name_slow(c, s, p, k);
+    } else if (UNLIKELY(ch != ',' && ch != ' ')) {
         return name_slow(c, s, p, k);
     }
+    if (UNLIKELY(p == s)) return name_slow(c, s, p, k);
+    if (BOUNDED && UNLIKELY((size_t)(p - s) > c->max_key)) return name_slow(c, s, p, k);
 #if MOTE_LP_FAST
     if (key && slot < MOTE_LP_KEY_CACHE && p - s <= 255) { /* a plain key: remember it */
         c->kc_ptr[slot] = s;
@@ -970,6 +974,9 @@ static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_confi
     } else {
         d->cfg.precision = MOTE_LP_NS; /* the rest is zero (callers clear d) */
     }
+    /* No limit: the largest one (what the parser compares with). */
+    if (!d->cfg.max_key) d->cfg.max_key = SIZE_MAX;
+    if (!d->cfg.max_string) d->cfg.max_string = SIZE_MAX;
     d->offset = 0;
     d->line = 1;
     return MOTE_OK;
@@ -1043,14 +1050,11 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
     c->start = start;
     c->end = end;
     c->final = final;
-    c->max_string = d->cfg.max_string ? d->cfg.max_string : SIZE_MAX;
+    c->max_string = d->cfg.max_string;
     c->safe = end - start >= 24 ? end - 24 : start; /* no key starts at start */
     c->kc_ptr = d->kc_ptr;
     c->kc_len = d->kc_len;
-    c->max_key = d->cfg.max_key ? d->cfg.max_key : SIZE_MAX;
-    c->line_end = NULL;
-    c->nl = 0;
-    c->err_at = start;
+    c->max_key = d->cfg.max_key;
 }
 
 /* Internal result of line_at(): the line does not end in the bytes at hand
