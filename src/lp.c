@@ -263,6 +263,16 @@ static const char *msg_at(unsigned i)
     return m;
 }
 
+/* What the grammar reads and never changes while it reads a line, kept
+ * apart from the context so that it stays in registers (stores into the
+ * point could alias the context's pointers). */
+typedef struct lp_in {
+    const uint8_t *end;      /* end of the bytes at hand */
+    const uint8_t *safe;     /* key prediction: 24 bytes may be read at p <= safe */
+    const uint8_t **kc_ptr;  /* key prediction (speed builds) */
+    uint8_t *kc_len;
+} lp_in;
+
 typedef struct lp_ctx {
     const uint8_t *start;   /* first byte of the line */
     const uint8_t *end;     /* end of the bytes at hand */
@@ -435,7 +445,7 @@ static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t
  * and its '=' of up to 24 bytes compare as at most three words (overlapping;
  * the bytes after a short key masked off).
  */
-static MOTE_LP_INLINE const uint8_t *predict_key(const lp_ctx *c, const uint8_t *p, size_t slot)
+static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *p, size_t slot)
 {
     /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
     static const uint64_t first_bytes[8] = {
@@ -545,15 +555,15 @@ static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8
  * passes a constant k: speed builds inline a copy per kind, small builds keep
  * one.
  */
-static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const uint8_t *s, unsigned k, size_t slot,
-                                 const bool bounded)
+static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s, unsigned k,
+                                 size_t slot, const bool bounded)
 {
-    const uint8_t *const end = c->end;
+    const uint8_t *const end = in->end;
     const bool key = k == K_TKEY || k == K_FKEY;
     lp_name r = {NULL, false};
 #if MOTE_LP_FAST
     if (key) {
-        r.end = predict_key(c, s, slot);
+        r.end = predict_key(in, s, slot);
         if (LIKELY(r.end != NULL)) return r;
     }
 #endif
@@ -569,8 +579,8 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const uint8_t *s, unsigned k
     if (BOUNDED && UNLIKELY((size_t)(p - s) > c->max_key)) return name_slow(c, s, p, k);
 #if MOTE_LP_FAST
     if (key && slot < MOTE_LP_KEY_CACHE && p - s <= 255) { /* a plain key: remember it */
-        c->kc_ptr[slot] = s;
-        c->kc_len[slot] = (uint8_t)(p - s);
+        in->kc_ptr[slot] = s;
+        in->kc_len[slot] = (uint8_t)(p - s);
     }
 #else
     (void)slot;
@@ -631,11 +641,11 @@ static MOTE_LP_OUTLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t *v0, 
  * A field at p (key, '=', value) into f: returns the byte after its value
  * (after a string's closing quote), or NULL with c->res set.
  */
-static MOTE_LP_HOT const uint8_t *field(lp_ctx *restrict c, const uint8_t *p, mote_lp_field *f, size_t slot,
-                                        const bool bounded)
+static MOTE_LP_HOT const uint8_t *field(lp_ctx *restrict c, const lp_in *in, const uint8_t *p,
+                                        mote_lp_field *f, size_t slot, const bool bounded)
 {
-    const uint8_t *const end = c->end;
-    const lp_name kn = name(c, p, K_FKEY, slot, bounded);
+    const uint8_t *const end = in->end;
+    const lp_name kn = name(c, in, p, K_FKEY, slot, bounded);
     if (UNLIKELY(!kn.end)) return NULL;
     f->key = mk_text(p, kn.end, kn.esc, MOTE_LP_ESC_KEY);
     p = kn.end;
@@ -719,6 +729,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
 {
     const uint8_t *p = c->start;
     const uint8_t *const end = c->end;
+    const lp_in in = {end, c->safe, c->kc_ptr, c->kc_len};
 
     c->nl = 0;
     /* Leading spaces, blank lines, comments. */
@@ -731,7 +742,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     /* Measurement, then tags: each name checked by name(), then what follows
      * it (the same after the measurement and after a tag value). */
     const uint8_t *const m0 = p;
-    lp_name n = name(c, p, K_MEAS, 0, bounded);
+    lp_name n = name(c, &in, p, K_MEAS, 0, bounded);
     if (UNLIKELY(!n.end)) return c->res;
     p = n.end;
     pt->measurement = mk_text(m0, p, n.esc, MOTE_LP_ESC_MEASUREMENT);
@@ -750,11 +761,11 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
             return fail(c, p, ch == '\n' || ch == '\r' ? E_NO_FIELDS : E_BAD + k);
         }
         const uint8_t *const k0 = ++p;
-        const lp_name kn = name(c, p, K_TKEY, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE,
+        const lp_name kn = name(c, &in, p, K_TKEY, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE,
                                 bounded);
         if (UNLIKELY(!kn.end)) return c->res;
         const uint8_t *const v0 = kn.end + 1;
-        n = name(c, v0, K_TVAL, 0, bounded);
+        n = name(c, &in, v0, K_TVAL, 0, bounded);
         if (UNLIKELY(!n.end)) return c->res;
         p = n.end;
         if (nt < tags_cap) {
@@ -781,7 +792,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     mote_lp_field scratch;
     for (;;) {
         mote_lp_field *f = nf < fields_cap ? &fields[nf] : &scratch;
-        p = field(c, p, f,
+        p = field(c, &in, p, f,
                   nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf : MOTE_LP_KEY_CACHE,
                   bounded);
         if (UNLIKELY(!p)) return c->res;
@@ -1274,9 +1285,10 @@ bool mote_lp_tags_next(mote_lp_iter *it, mote_lp_tag *tag)
     lp_ctx c;
     iter_ctx(&c, it->end);
     const uint8_t *k0 = it->p;
-    const lp_name kn = name(&c, k0, K_TKEY, MOTE_LP_KEY_CACHE, true);
+    const lp_in in = {it->end, NULL, NULL, NULL};
+    const lp_name kn = name(&c, &in, k0, K_TKEY, MOTE_LP_KEY_CACHE, true);
     if (!kn.end) return false;
-    const lp_name vn = name(&c, kn.end + 1, K_TVAL, 0, true);
+    const lp_name vn = name(&c, &in, kn.end + 1, K_TVAL, 0, true);
     if (!vn.end) return false;
     const uint8_t *p = vn.end;
     tag->key = mk_text(k0, kn.end, kn.esc, MOTE_LP_ESC_KEY);
@@ -1298,7 +1310,8 @@ bool mote_lp_fields_next(mote_lp_iter *it, mote_lp_field *f)
     if (!it || !f || !it->p || it->p >= it->end) return false;
     lp_ctx c;
     iter_ctx(&c, it->end);
-    const uint8_t *p = field(&c, it->p, f, MOTE_LP_KEY_CACHE, true);
+    const lp_in in = {it->end, NULL, NULL, NULL};
+    const uint8_t *p = field(&c, &in, it->p, f, MOTE_LP_KEY_CACHE, true);
     if (!p) return false;
     if (p < it->end) p++; /* ',' */
     it->p = p;
