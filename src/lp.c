@@ -841,7 +841,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
 }
 
 #if MOTE_LP_FAST
-static int parse_line_nl(lp_ctx *restrict c, mote_lp_point *pt)
+static MOTE_LP_INLINE int parse_line_nl(lp_ctx *restrict c, mote_lp_point *pt)
 {
     return parse_line_impl(c, pt, false);
 }
