@@ -558,15 +558,18 @@ static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8
 static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s, unsigned k,
                                  size_t slot, const bool bounded)
 {
+#if !MOTE_LP_FAST
+    /* Small builds: no fast path, name_slow() does it all. */
+    (void)in, (void)slot, (void)bounded;
+    return name_slow(c, s, s, k);
+#else
     const uint8_t *const end = in->end;
     const bool key = k == K_TKEY || k == K_FKEY;
     lp_name r = {NULL, false};
-#if MOTE_LP_FAST
     if (key) {
         r.end = predict_key(in, s, slot);
         if (LIKELY(r.end != NULL)) return r;
     }
-#endif
     const uint8_t *p = scan_cls(s, end, k == K_MEAS ? C_MEAS : C_KEY, bounded);
     const uint8_t ch = at(p, end, bounded);
     /* One branch per test, each rarely taken (cheaper than one combined). */
@@ -577,16 +580,13 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8
     }
     if (UNLIKELY(p == s)) return name_slow(c, s, p, k);
     if (BOUNDED && UNLIKELY((size_t)(p - s) > c->max_key)) return name_slow(c, s, p, k);
-#if MOTE_LP_FAST
     if (key && slot < MOTE_LP_KEY_CACHE && p - s <= 255) { /* a plain key: remember it */
         in->kc_ptr[slot] = s;
         in->kc_len[slot] = (uint8_t)(p - s);
     }
-#else
-    (void)slot;
-#endif
     r.end = p;
     return r;
+#endif
 }
 
 /* The type of an unquoted non-boolean value by its last byte: 'i' int, 'u'
@@ -600,11 +600,11 @@ static MOTE_LP_INLINE mote_lp_type number_type(const uint8_t **v1)
 }
 
 /*
- * The rest of a string value from p, where its scan stopped at a byte that
- * is not its closing quote (v0: the opening quote): returns the closing
- * quote, or NULL with c->res set. Sets *esc for an escape, adds raw newlines
- * to c->nl, checks the length limit and UTF-8. Out of the way of plain
- * strings.
+ * The rest of a string value from p (v0: its opening quote), in speed
+ * builds where the scan of a plain string stopped at a byte that is not its
+ * closing quote: returns the closing quote, or NULL with c->res set. Sets
+ * *esc for an escape, adds raw newlines to c->nl, checks the length limit
+ * and UTF-8. Out of the way of plain strings.
  */
 static MOTE_LP_OUTLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t *v0, const uint8_t *p,
                                                   bool *esc)
@@ -613,6 +613,7 @@ static MOTE_LP_OUTLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t *v0, 
     size_t nl = 0;
     bool hi = false;
     for (;;) {
+        p = scan_string(p, end, true);
         if (p == end) return more(c, v0, E_STRING);
         const uint8_t ch = *p;
         if (ch == '"') break;
@@ -629,7 +630,7 @@ static MOTE_LP_OUTLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t *v0, 
             *esc = true;
             p++;
         }
-        p = scan_string(p + 1, end, true);
+        p++;
     }
     if ((size_t)(p - s0) > c->max_string) return failp(c, s0, E_LONG_STRING);
     if (hi && !mote_utf8_valid(s0, (size_t)(p - s0))) return failp(c, s0, E_UTF8);
@@ -668,8 +669,9 @@ static MOTE_LP_HOT const uint8_t *field(lp_ctx *restrict c, const lp_in *in, con
     if (UNLIKELY(ch != '"')) return failp(c, p, CLS(ch) & C_VAL ? E_NO_VALUE : E_VALUE);
     const uint8_t *const s0 = ++p;
     bool esc = false;
-    p = scan_string(p, end, bounded);
-    if (UNLIKELY(p == end || *p != '"')) {
+    /* Small builds: string_rest() does it all. */
+    if (MOTE_LP_FAST) p = scan_string(p, end, bounded);
+    if (UNLIKELY(!MOTE_LP_FAST || p == end || *p != '"')) {
         p = string_rest(c, v0, p, &esc);
         if (!p) return NULL;
     } else if (UNLIKELY(BOUNDED && (size_t)(p - s0) > c->max_string)) {
@@ -884,73 +886,46 @@ enum {
 
 /*
  * Advance the split state over [p, end). Returns the byte after the '\n' that
- * ends the line (state back to S_START), or NULL if the line goes on.
+ * ends the line (state back to S_START), or NULL if the line goes on. The
+ * machine is a table: for each state, the next one for each byte class in a
+ * nibble; class 0 is any other byte, 1..7 are the bytes of split_bytes; S_END
+ * means the line ended. Per state: a '\n' ends the line except inside a
+ * string; a '\\' moves to the escape state of names and strings, where the
+ * next byte is taken (another '\\' may escape again); ' ' moves from the
+ * measurement and tags to the fields and from the fields to the timestamp;
+ * '=' to a value's start, where '"' opens a string, which the next '"' ends;
+ * ',' from a value to the next key; '#' at the start makes a comment.
  */
+#define S_END 12
+static const uint32_t split_next[12] = {
+    0x222310c2, /* S_START */
+    0x111111c1, /* S_COMMENT */
+    0x222324c2, /* S_MEAS */
+    0x222322c2, /* S_MEAS_ESC */
+    0x557654c5, /* S_FSTART */
+    0x55765bc5, /* S_KEY */
+    0x555655c5, /* S_KEY_ESC */
+    0x59888bc8, /* S_VSTART */
+    0x58888bc8, /* S_VALUE */
+    0x989a9999, /* S_STR */
+    0x99999999, /* S_STR_ESC */
+    0xbbbbbbcb, /* S_TIME */
+};
+
 static const uint8_t *split_scan(uint8_t *state, const uint8_t *p, const uint8_t *end)
 {
-    uint8_t s = *state;
+    static const char split_bytes[] = "\n #\\=\",";
+    unsigned s = *state;
     for (; p < end; p++) {
-        uint8_t ch = *p;
-        if (ch == '\n' && s != S_STR && s != S_STR_ESC) {
+        unsigned k = 7;
+        while (k && (uint8_t)split_bytes[k - 1] != *p) k--;
+        s = (split_next[s] >> (4 * k)) & 15u;
+        if (s == S_END) {
             *state = S_START;
             return p + 1;
         }
-        switch (s) {
-        case S_START:
-            if (ch == ' ') break;
-            if (ch == '#') {
-                s = S_COMMENT;
-                break;
-            }
-            s = ch == '\\' ? S_MEAS_ESC : S_MEAS;
-            break;
-        case S_COMMENT:
-        case S_TIME:
-            break;
-        case S_MEAS:
-            if (ch == '\\') s = S_MEAS_ESC;
-            else if (ch == ' ') s = S_FSTART;
-            break;
-        case S_MEAS_ESC:
-            /* "\ " is an escape; "\\" is a literal backslash followed by a
-             * backslash that may escape the next byte. */
-            s = ch == '\\' ? S_MEAS_ESC : S_MEAS;
-            break;
-        case S_FSTART:
-            if (ch == ' ') break;
-            /* first byte of a key */
-            /* fall through */
-        case S_KEY:
-            if (ch == '\\') s = S_KEY_ESC;
-            else if (ch == '=') s = S_VSTART;
-            else if (ch == ' ') s = S_TIME;
-            else s = S_KEY;
-            break;
-        case S_KEY_ESC:
-            if (ch == '\\') s = S_KEY_ESC;
-            else s = S_KEY; /* escaped ' ' ',' '=' or an ordinary byte */
-            break;
-        case S_VSTART:
-            if (ch == '"') {
-                s = S_STR;
-                break;
-            }
-            s = S_VALUE;
-            /* fall through */
-        case S_VALUE:
-            if (ch == ',') s = S_KEY;
-            else if (ch == ' ') s = S_TIME;
-            break;
-        case S_STR:
-            if (ch == '\\') s = S_STR_ESC;
-            else if (ch == '"') s = S_VALUE;
-            break;
-        case S_STR_ESC:
-            s = S_STR;
-            break;
-        }
     }
-    *state = s;
+    *state = (uint8_t)s;
     return NULL;
 }
 
