@@ -736,7 +736,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     c->nl = 0;
     /* Leading spaces, blank lines, comments. */
     uint8_t ch = at(p, end, bounded);
-    if (UNLIKELY(ch == ' ' || ch == '#' || ch == '\n' || ch == '\r')) {
+    if (!MOTE_LP_FAST || UNLIKELY(ch == ' ' || ch == '#' || ch == '\n' || ch == '\r')) {
         while (p < end && *p == ' ') p++;
         if (p == end || *p == '#' || *p == '\n' || *p == '\r') return skip_line(c, p);
     }
