@@ -833,12 +833,9 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     pt->time_text.ptr = t0;
     pt->decoded = false;
     pt->time = 0;
-    /* The line's text: without the "\n" / "\r\n" / final "\r". */
-    const uint8_t *te = c->line_end;
-    if (te > m0 && te[-1] == '\n') te--;
-    if (te > m0 && te[-1] == '\r') te--;
+    /* The line's text: up to its "\n", "\r\n", final "\r" or end, all at p. */
     pt->text.ptr = m0;
-    pt->text.len = (size_t)(te - m0);
+    pt->text.len = (size_t)(p - m0);
     return R_POINT;
 }
 
