@@ -269,8 +269,8 @@ static const char *msg_at(unsigned i)
 typedef struct lp_in {
     const uint8_t *end;      /* end of the bytes at hand */
     const uint8_t *safe;     /* key prediction: 24 bytes may be read at p <= safe */
-    const uint8_t **kc_ptr;  /* key prediction (speed builds) */
-    uint8_t *kc_len;
+    mote_lp_decoder *kd;     /* its key prediction (speed builds): one base
+                                register for both arrays */
 } lp_in;
 
 typedef struct lp_ctx {
@@ -279,8 +279,7 @@ typedef struct lp_ctx {
     const uint8_t *safe;    /* key prediction: 24 bytes may be read at p <= safe */
     bool final;             /* end is the end of the input */
     int res;                /* R_MORE or R_ERROR when a helper returns NULL */
-    const uint8_t **kc_ptr;  /* key prediction (speed builds) */
-    uint8_t *kc_len;
+    mote_lp_decoder *kd;     /* key prediction (speed builds) */
     size_t max_key;          /* SIZE_MAX when unlimited */
     size_t max_string;       /* SIZE_MAX when unlimited */
     /* results */
@@ -451,9 +450,9 @@ static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *
     static const uint64_t first_bytes[8] = {
         0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
         0xffffffffffffffull, ~0ull};
-    size_t n = slot < MOTE_LP_KEY_CACHE ? c->kc_len[slot] : 0;
+    size_t n = slot < MOTE_LP_KEY_CACHE ? c->kd->kc_len[slot] : 0;
     if (n - 1 < 23 && p <= c->safe) {
-        const uint8_t *kp = c->kc_ptr[slot];
+        const uint8_t *kp = c->kd->kc_ptr[slot];
         uint64_t x = load8(p) ^ load8(kp);
         if (n >= 8) {
             x |= load8(p + n - 7) ^ load8(kp + n - 7);
@@ -463,7 +462,7 @@ static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *
         }
         if (LIKELY(!x)) return p + n;
     } else if (n && (size_t)(c->end - p) > n && p[n] == '=' &&
-               same_bytes(p, c->kc_ptr[slot], n)) {
+               same_bytes(p, c->kd->kc_ptr[slot], n)) {
         return p + n;
     }
     return NULL;
@@ -581,8 +580,8 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8
     if (UNLIKELY(p == s)) return name_slow(c, s, p, k);
     if (BOUNDED && UNLIKELY((size_t)(p - s) > c->max_key)) return name_slow(c, s, p, k);
     if (key && slot < MOTE_LP_KEY_CACHE && p - s <= 255) { /* a plain key: remember it */
-        in->kc_ptr[slot] = s;
-        in->kc_len[slot] = (uint8_t)(p - s);
+        in->kd->kc_ptr[slot] = s;
+        in->kd->kc_len[slot] = (uint8_t)(p - s);
     }
     r.end = p;
     return r;
@@ -731,7 +730,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
 {
     const uint8_t *p = c->start;
     const uint8_t *const end = c->end;
-    const lp_in in = {end, c->safe, c->kc_ptr, c->kc_len};
+    const lp_in in = {end, c->safe, c->kd};
 
     c->nl = 0;
     /* Leading spaces, blank lines, comments. */
@@ -1035,8 +1034,7 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
     c->final = final;
     c->max_string = d->cfg.max_string;
     c->safe = end - start >= 24 ? end - 24 : start; /* no key starts at start */
-    c->kc_ptr = d->kc_ptr;
-    c->kc_len = d->kc_len;
+    c->kd = d;
     c->max_key = d->cfg.max_key;
 }
 
@@ -1257,7 +1255,7 @@ bool mote_lp_tags_next(mote_lp_iter *it, mote_lp_tag *tag)
     lp_ctx c;
     iter_ctx(&c, it->end);
     const uint8_t *k0 = it->p;
-    const lp_in in = {it->end, NULL, NULL, NULL};
+    const lp_in in = {it->end, NULL, NULL};
     const lp_name kn = name(&c, &in, k0, K_TKEY, MOTE_LP_KEY_CACHE, true);
     if (!kn.end) return false;
     const lp_name vn = name(&c, &in, kn.end + 1, K_TVAL, 0, true);
@@ -1282,7 +1280,7 @@ bool mote_lp_fields_next(mote_lp_iter *it, mote_lp_field *f)
     if (!it || !f || !it->p || it->p >= it->end) return false;
     lp_ctx c;
     iter_ctx(&c, it->end);
-    const lp_in in = {it->end, NULL, NULL, NULL};
+    const lp_in in = {it->end, NULL, NULL};
     const uint8_t *p = field(&c, &in, it->p, f, MOTE_LP_KEY_CACHE, true);
     if (!p) return false;
     if (p < it->end) p++; /* ',' */
