@@ -1,10 +1,15 @@
 /*
  * lp.c - line-protocol tokenizer, typed decoder and streaming decoder.
  *
- * One function, parse_line(), reads one line from its first byte: it is used
- * on the whole input (mote_lp_next) and on stream chunks (mote_lp_stream_*),
- * where running into the end of the bytes at hand means "need more" instead
- * of "end of input". A second, much smaller machine, split_scan(), knows only
+ * One grammar, parse_line_impl(), reads one line from its first byte: it is
+ * used on the whole input (mote_lp_next), on stream chunks
+ * (mote_lp_stream_*), where running into the end of the bytes at hand means
+ * "need more" instead of "end of input", and by iteration (its name() and
+ * field()). Each token's common case (a plain name, a number, a string
+ * without escapes) is a scan primitive and a test or two; everything else
+ * (escapes, bytes >= 0x80, raw newlines, errors) goes on, from where the scan
+ * stopped, in a helper out of the way (name_slow, string_rest), so no line is
+ * read twice. A second, much smaller machine, split_scan(), knows only
  * enough of the grammar to find where a line ends (a '\n' outside a string
  * value, where a string value is a '"' right after a field's '='). It finds
  * the end of a bad line (so a batch goes on after it) and carries the state
@@ -19,11 +24,12 @@
 #include "lp_internal.h"
 #include "mote_private.h"
 
-/* Speed builds inline the scanners, keep two copies of the line parser (see
- * parse_line) and use the word-at-a-time paths and key prediction; small
- * builds (MOTE_SMALL: microcontrollers, -Os) keep one plain byte-by-byte
- * parser and take integer conversion from num.c. Both give the same results
- * (the unit suite runs on both). */
+/* Speed builds inline the scanners, instantiate the grammar twice (see
+ * BOUNDED) and use the fast paths of plain names and strings, the
+ * word-at-a-time scans and key prediction; small builds (MOTE_SMALL:
+ * microcontrollers, -Os) keep one instance that reads byte by byte and take
+ * integer conversion from num.c. Both give the same results (the unit suite
+ * runs on both; fuzz_lp_decode compares them). */
 #ifndef MOTE_LP_FAST /* tests/lp_small_copy.h sets it to 0 */
 #if !MOTE_SMALL
 #define MOTE_LP_FAST 1
