@@ -489,33 +489,33 @@ typedef struct lp_name {
     bool esc;           /* holds an escape of its context */
 } lp_name;
 
-static MOTE_LP_OUTLINE lp_name name_slow(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k)
+static MOTE_LP_OUTLINE lp_name name_slow(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k,
+                                          const bool bounded)
 {
     lp_name r = {NULL, false};
     const uint8_t *const end = c->end;
     const unsigned mask = k == K_MEAS ? C_MEAS : C_KEY;
     bool hi = false;
     for (;;) {
-        while (p < end && !(CLS(*p) & mask)) p++;
-        if (p == end) break;
+        p = scan_cls(p, end, mask, bounded);
+        if (BOUNDED && p == end) break;
         const uint8_t ch = *p;
-        if (ch >= 0x80) {
-            hi = true;
-            p++;
+        if (ch == '\\') {
+            if (BOUNDED && p + 1 == end) { /* a backslash at the end of the input is literal */
+                p = end;
+                break;
+            }
+            const uint8_t n = p[1];
+            if (n == ',' || n == ' ' || (k != K_MEAS && n == '=')) {
+                r.esc = true;
+                p++;
+            }
+            p++; /* else a literal backslash: the next byte is scanned normally */
             continue;
         }
-        if (ch != '\\') break;
-        if (p + 1 == end) { /* a backslash at the end of the input is literal */
-            p = end;
-            break;
-        }
-        const uint8_t n = p[1];
-        if (n == ',' || n == ' ' || (k != K_MEAS && n == '=')) {
-            r.esc = true;
-            p += 2;
-            continue;
-        }
-        p++; /* literal backslash; the next byte is scanned normally */
+        if (ch < 0x80) break;
+        hi = true;
+        p++;
     }
     if (p == end && !c->final) {
         c->res = R_MORE;
@@ -566,7 +566,7 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8
 #if !MOTE_LP_FAST
     /* Small builds: no fast path, name_slow() does it all. */
     (void)in, (void)slot, (void)bounded;
-    return name_slow(c, s, s, k);
+    return name_slow(c, s, s, k, true);
 #else
     const uint8_t *const end = in->end;
     const bool key = k == K_TKEY || k == K_FKEY;
@@ -579,12 +579,12 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8
     const uint8_t ch = at(p, end, bounded);
     /* One branch per test, each rarely taken (cheaper than one combined). */
     if (key) {
-        if (UNLIKELY(ch != '=')) return name_slow(c, s, p, k);
+        if (UNLIKELY(ch != '=')) return name_slow(c, s, p, k, bounded);
     } else if (UNLIKELY(ch != ',' && ch != ' ')) {
-        return name_slow(c, s, p, k);
+        return name_slow(c, s, p, k, bounded);
     }
-    if (UNLIKELY(p == s)) return name_slow(c, s, p, k);
-    if (BOUNDED && UNLIKELY((size_t)(p - s) > c->max_key)) return name_slow(c, s, p, k);
+    if (UNLIKELY(p == s)) return name_slow(c, s, p, k, bounded);
+    if (BOUNDED && UNLIKELY((size_t)(p - s) > c->max_key)) return name_slow(c, s, p, k, bounded);
     if (key && slot < MOTE_LP_KEY_CACHE && p - s <= 255) { /* a plain key: remember it */
         in->kd->kc_ptr[slot] = s;
         in->kd->kc_len[slot] = (uint8_t)(p - s);
