@@ -963,6 +963,7 @@ static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_confi
         d->cfg.precision = MOTE_LP_NS; /* the rest is zero (callers clear d) */
     }
     /* No limit: the largest one (what the parser compares with). */
+    if (!d->cfg.max_line) d->cfg.max_line = SIZE_MAX;
     if (!d->cfg.max_key) d->cfg.max_key = SIZE_MAX;
     if (!d->cfg.max_string) d->cfg.max_string = SIZE_MAX;
     d->offset = 0;
@@ -1015,18 +1016,20 @@ static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end
                             uint64_t line, size_t max_line, mote_lp_point *pt,
                             mote_lp_error *err)
 {
+    /* The line's bytes with its '\n' first: within the limit, so is the
+     * line (and without a limit, max_line is SIZE_MAX). */
     size_t len = (size_t)(rec_end - c->start);
-    if (len > 0 && rec_end[-1] == '\n') len--;
-    if (max_line && len > max_line) {
-        r = fail(c, c->start, E_LINE);
+    if (UNLIKELY(len > max_line)) {
+        if (rec_end[-1] == '\n') len--;
+        if (len > max_line) r = fail(c, c->start, E_LINE);
     }
-    if (r == R_SKIP) return MOTE_ERR_NEED_MORE;
-    if (r == R_POINT) {
+    if (LIKELY(r == R_POINT)) {
         pt->column = 1 + pt->offset; /* a line starts in column 1 */
         pt->offset += offset;
         pt->line = line;
         return MOTE_OK;
     }
+    if (r == R_SKIP) return MOTE_ERR_NEED_MORE;
     const char *m = msg_at(c->err);
     set_error(err, m, c->start, c->err_at, offset, line);
     return (mote_err)m[0];
@@ -1113,7 +1116,7 @@ mote_err mote_lp_stream_init(mote_lp_stream *s, const mote_lp_config *cfg,
     if (rc != MOTE_OK) return rc;
     /* A line that straddles chunks must fit the carry buffer with its '\n':
      * the effective limit is the smaller of max_line and carry_cap - 1. */
-    if (s->dec.cfg.max_line == 0 || s->dec.cfg.max_line > carry_cap - 1) {
+    if (s->dec.cfg.max_line > carry_cap - 1) {
         s->dec.cfg.max_line = carry_cap - 1;
     }
     s->carry = carry;
