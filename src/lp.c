@@ -282,7 +282,6 @@ typedef struct lp_in {
 typedef struct lp_ctx {
     const uint8_t *start;   /* first byte of the line */
     const uint8_t *end;     /* end of the bytes at hand */
-    const uint8_t *safe;    /* key prediction: 24 bytes may be read at p <= safe */
     bool final;             /* end is the end of the input */
     int res;                /* R_MORE or R_ERROR when a helper returns NULL */
     mote_lp_decoder *kd;     /* key prediction (speed builds) */
@@ -736,7 +735,9 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
 {
     const uint8_t *p = c->start;
     const uint8_t *const end = c->end;
-    const lp_in in = {end, c->safe, c->kd};
+    /* No key starts at c->start: where fewer than 24 bytes are at hand, no
+     * key is compared by words. */
+    const lp_in in = {end, end - p >= 24 ? end - 24 : p, c->kd};
 
     c->nl = 0;
     /* Leading spaces, blank lines, comments. */
@@ -1042,7 +1043,6 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
     c->end = end;
     c->final = final;
     c->max_string = d->cfg.max_string;
-    c->safe = end - start >= 24 ? end - 24 : start; /* no key starts at start */
     c->kd = d;
     c->max_key = d->cfg.max_key;
 }
