@@ -696,11 +696,6 @@ static MOTE_LP_HOT const uint8_t *field(lp_ctx *restrict c, const lp_in *in, con
 static int take_eol(lp_ctx *c, const uint8_t *p, unsigned e)
 {
     const uint8_t *end = c->end;
-    if (MOTE_LP_FAST && p < end && *p == '\n') { /* the common case first */
-        c->line_end = p + 1;
-        c->nl++;
-        return R_POINT;
-    }
     if (p < end && *p == '\r') {
         if (p + 1 < end && p[1] != '\n') return fail(c, p, E_CR);
         p++;
@@ -833,8 +828,13 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     } else {
         pt->time_text.len = 0;
     }
-    const int r = take_eol(c, p, E_AFTER_TIME);
-    if (UNLIKELY(r != R_POINT)) return r;
+    if (LIKELY(!BOUNDED && *p == '\n')) { /* the common case first */
+        c->line_end = p + 1;
+        c->nl++;
+    } else {
+        const int r = take_eol(c, p, E_AFTER_TIME);
+        if (UNLIKELY(r != R_POINT)) return r;
+    }
     pt->has_time = has_time;
     pt->time_text.ptr = t0;
     pt->decoded = false;
