@@ -897,7 +897,10 @@ enum {
  * next byte is taken (another '\\' may escape again); ' ' moves from the
  * measurement and tags to the fields and from the fields to the timestamp;
  * '=' to a value's start, where '"' opens a string, which the next '"' ends;
- * ',' from a value to the next key; '#' at the start makes a comment.
+ * ',' from a value to the next key; '#' at the start makes a comment. (One
+ * machine for every build: written as a switch it took 328 bytes on a
+ * Cortex-M4, as this table 144; speed builds only find the byte class in a
+ * table of their own.)
  */
 #define S_END 12
 static const uint32_t split_next[12] = {
