@@ -11,11 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "mote/be.h"
 #include "mote/common.h"
 
+static void esc_tables_init(void);
+
 int tool_buf_open(tool_buf *o, FILE *f)
 {
+    esc_tables_init();
     o->p = malloc(TOOL_BUF_CAP);
     o->len = 0;
     o->f = f;
@@ -57,8 +64,8 @@ void tool_buf_str(tool_buf *o, const char *s)
 }
 
 /* Decimal digits of v at d, two at a time from a table, back to front
- * (the length found first by comparisons: through a stack temporary the
- * 2-byte stores stalled the wider load that copied them out). Four numbers
+ * (the length found first: through a stack temporary the 2-byte stores
+ * stalled the wider load that copied them out). Four numbers
  * per token made the library's digit-at-a-time mote_num_format_u64 (small
  * code for microcontrollers) 30% of 'sql split's time on COPY data, one
  * short token per row. */
@@ -68,19 +75,34 @@ uint8_t *tool_put_u64(uint8_t *d, uint64_t v)
                                 "25262728293031323334353637383940414243444546474849"
                                 "50515253545556575859606162636465666768697071727374"
                                 "75767778798081828384858687888990919293949596979899";
-    size_t n = 1;
-    for (uint64_t p = 10; n < 20 && v >= p; p *= 10) n++;
+    /* the length: floor(log10) from the bit length (1233 / 4096 ~ log10(2)),
+     * one compare to correct it; v | 1 makes 0 one digit (the powers of ten
+     * above 1 are even, so no other count changes) */
+    static const uint64_t pow10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
+        1000000ull, 10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+        100000000000ull, 1000000000000ull, 10000000000000ull, 100000000000000ull,
+        1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+        1000000000000000000ull, 10000000000000000000ull};
+    unsigned t = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+    size_t n = t + 1 - ((v | 1) < pow10[t]);
     uint8_t *e = d + n;
-    while (v >= 100) {
+    while (v > UINT32_MAX) {
         unsigned r = (unsigned)(v % 100);
         v /= 100;
         e -= 2;
         memcpy(e, pairs + 2 * r, 2);
     }
-    if (v >= 10) {
-        memcpy(e - 2, pairs + 2 * v, 2);
+    uint32_t u = (uint32_t)v; /* the rest in 32-bit arithmetic: cheaper division */
+    while (u >= 100) {
+        unsigned r = u % 100;
+        u /= 100;
+        e -= 2;
+        memcpy(e, pairs + 2 * r, 2);
+    }
+    if (u >= 10) {
+        memcpy(e - 2, pairs + 2 * u, 2);
     } else {
-        e[-1] = (uint8_t)('0' + v);
+        e[-1] = (uint8_t)('0' + u);
     }
     return d + n;
 }
@@ -119,6 +141,42 @@ static inline uint64_t load64(const uint8_t *p)
     return w;
 }
 
+/* w's bytes at p, the inverse of load64. */
+static inline void store64(uint8_t *p, uint64_t w)
+{
+#if MOTE_BE_HOST_LITTLE || MOTE_BE_HOST_BIG
+#if MOTE_BE_HOST_BIG
+    w = mote_bswap64(w);
+#endif
+    memcpy(p, &w, 8);
+#else
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(w >> (8 * i));
+#endif
+}
+
+static inline uint32_t load32(const uint8_t *p)
+{
+    uint32_t w;
+#if MOTE_BE_HOST_LITTLE || MOTE_BE_HOST_BIG
+    memcpy(&w, p, 4);
+#if MOTE_BE_HOST_BIG
+    w = mote_bswap32(w);
+#endif
+#else
+    w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+#endif
+    return w;
+}
+
+/* The k bytes at p (1 <= k <= 7) as a word like load64's, zero above, from
+ * loads inside p[0..k) only: two overlapping 4-byte loads, or three single
+ * bytes (overlapping ones OR the same value twice). */
+static inline uint64_t load_partial(const uint8_t *p, size_t k)
+{
+    if (k >= 4) return load32(p) | (uint64_t)load32(p + k - 4) << (8 * (k - 4));
+    return p[0] | (uint64_t)p[k >> 1] << (8 * (k >> 1)) | (uint64_t)p[k - 1] << (8 * (k - 1));
+}
+
 /* Exact per-byte masks (bit 7 of each byte that matches, no borrow from one
  * byte into the next: the high bit is set aside before adding), so every
  * hit of a word is handled without loading it again. */
@@ -133,14 +191,28 @@ static inline uint64_t bytes_below_20(uint64_t w)
     return ~(((w & LOWS) + ONES * 0x60) | w) & HIGHS;
 }
 
-/* Bytes of w the style writes otherwise than as themselves (with
- * TOOL_JSON_UTF8_CHECK: also every byte >= 0x80, to validate its run). */
-static inline uint64_t json_hits(uint64_t w, tool_json_style style)
+/* Bytes of w the style writes otherwise than as themselves, as bits 0..7
+ * (bit i: byte i), only those of the first k bytes (1 <= k <= 8). SSE2 (all
+ * of x86-64) compares the eight bytes in a vector register: a third of the
+ * instructions of the portable masks, which stay for every other target. */
+static inline unsigned json_hits(uint64_t w, size_t k, tool_json_style style)
 {
+#if defined(__SSE2__)
+    __m128i v = _mm_cvtsi64_si128((long long)w);
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
+                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+    if (style == TOOL_JSON_BYTES) /* >= 0x7f */
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7f)), v));
+    return (unsigned)_mm_movemask_epi8(m) & ((1u << k) - 1);
+#else
     uint64_t m = bytes_below_20(w) | bytes_eq(w, '"') | bytes_eq(w, '\\');
     if (style == TOOL_JSON_BYTES) m |= (((w & LOWS) + ONES) | w) & HIGHS; /* >= 0x7f */
-    else if (style == TOOL_JSON_UTF8_CHECK) m |= w & HIGHS;
-    return m;
+    m &= k == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * k)) - 1;
+    /* bit 7 of byte i to bit i (multiply-gather: no two terms carry into
+     * the same bit) */
+    return (unsigned)(((m >> 7) * 0x0102040810204080ull) >> 56);
+#endif
 }
 
 /* Length of the run of bytes >= 0x80 at p[0..avail) (at least 1 when
@@ -180,30 +252,64 @@ bool tool_utf8_ok(const uint8_t *p, size_t n)
     return true;
 }
 
-/* The escape of one byte c (a hit of json_hits other than a UTF-8 byte) at
- * d; returns the end. */
-static inline uint8_t *put_escape(uint8_t *d, uint8_t c, tool_json_style style)
+/* The escape of every byte, per style (0: the UTF-8 styles, 1: BYTES), as
+ * an 8-byte word and a length: a hit is written with one store and one add,
+ * no branch on which escape it is (a switch's jump table mispredicted on
+ * every tab of COPY data). Bytes written as themselves have length 1. */
+static struct esc_table {
+    uint8_t w[256][8];
+    uint8_t len[256];
+} esc_tables[2];
+
+static void esc_tables_init(void)
 {
     static const char hex[] = "0123456789abcdef";
-    /* a table, not a switch: the jump table's indirect branch mispredicted
-     * on every tab of COPY data */
     static const uint8_t short_esc[32] = {['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n',
                                           ['\f'] = 'f', ['\r'] = 'r'};
-    d[0] = '\\';
-    uint8_t e2 = c == '"' || c == '\\' ? c : style != TOOL_JSON_BYTES && c < 0x20 ? short_esc[c] : 0;
-    if (e2) {
-        d[1] = e2;
-        return d + 2;
+    if (esc_tables[0].len[0]) return;
+    for (int t = 0; t < 2; t++) {
+        for (unsigned c = 0; c < 256; c++) {
+            uint8_t *w = esc_tables[t].w[c];
+            bool hex_form = c < 0x20 || (t == 1 && c > 0x7e);
+            if (c == '"' || c == '\\' || (c < 0x20 && t == 0 && short_esc[c])) {
+                w[0] = '\\';
+                w[1] = c < 0x20 ? short_esc[c] : (uint8_t)c;
+                esc_tables[t].len[c] = 2;
+            } else if (hex_form) {
+                memcpy(w, "\\u00", 4);
+                w[4] = (uint8_t)hex[c >> 4];
+                w[5] = (uint8_t)hex[c & 15];
+                esc_tables[t].len[c] = 6;
+            } else {
+                w[0] = (uint8_t)c;
+                esc_tables[t].len[c] = 1;
+            }
+        }
     }
-    memcpy(d + 1, "u00", 3);
-    d[4] = (uint8_t)hex[c >> 4];
-    d[5] = (uint8_t)hex[c & 15];
-    return d + 6;
+}
+
+/* The escape of one byte c (a hit of json_hits) at
+ * d, 8 bytes stored (the slack takes the rest); returns the end. */
+static inline uint8_t *put_escape(uint8_t *d, uint8_t c, const struct esc_table *t)
+{
+    memcpy(d, t->w[c], 8);
+    return d + t->len[c];
 }
 
 bool tool_buf_json(tool_buf *o, const uint8_t *p, size_t n, tool_json_style style)
 {
+    /* UTF-8 is checked after the text is written, only when a word had a
+     * byte >= 0x80 (most text is ASCII), so the escape loop below has no
+     * UTF-8 case: multibyte sequences are copied like any clean byte. That
+     * needs the caller's room for all of it (nothing flushed to take back);
+     * without it, check first. */
+    if (style == TOOL_JSON_UTF8_CHECK && (TOOL_BUF_CAP - o->len) / 6 < n + TOOL_BUF_SLACK) {
+        if (!tool_utf8_ok(p, n)) return false;
+        style = TOOL_JSON_UTF8;
+    }
+    const struct esc_table *et = &esc_tables[style == TOOL_JSON_BYTES];
     const uint8_t *s = p, *pend = p + n;
+    uint64_t high = 0; /* OR of every word: bit 7 of a byte set if any was >= 0x80 */
     while (s < pend) {
         /* a segment whose worst case (6 output bytes per input byte) fits */
         size_t left = (size_t)(pend - s), seg = (TOOL_BUF_CAP - o->len) / 6;
@@ -216,59 +322,39 @@ bool tool_buf_json(tool_buf *o, const uint8_t *p, size_t n, tool_json_style styl
         uint8_t *d = o->p + o->len;
         const uint8_t *end = s + seg;
         while (s < end) {
-            if (pend - s >= 8) {
-                uint64_t w = load64(s), m = json_hits(w, style);
-                memcpy(d, s, 8); /* the clean bytes before the first hit */
-                if (!m) {
-                    d += 8;
-                    s += 8;
-                    continue;
-                }
-                /* every hit of the word in turn, each followed by a copy of
-                 * the rest of the word (the slack takes what lands past) */
-                size_t done = 0;
-                do {
-                    size_t i = (size_t)__builtin_ctzll(m) / 8;
-                    if (s[i] >= 0x80 && style != TOOL_JSON_BYTES) {
-                        d += i - done; /* a UTF-8 run: below */
-                        s += i;
-                        goto byte;
-                    }
-                    d = put_escape(d + (i - done), s[i], style);
-                    done = i + 1;
-                    memcpy(d, s + done, 8);
-                    m &= m - 1;
-                } while (m);
-                d += 8 - done;
-                s += 8;
+            /* eight bytes, or the last 1..7 (text shorter than a word, a
+             * tail) without reading past them; the word is stored from the
+             * register, so nothing past the text is read either */
+            size_t k = (size_t)(pend - s);
+            uint64_t w;
+            if (k >= 8) {
+                k = 8;
+                w = load64(s);
+            } else {
+                w = load_partial(s, k);
+            }
+            unsigned m = json_hits(w, k, style);
+            high |= w;
+            store64(d, w); /* the clean bytes before the first hit */
+            if (!m) {
+                d += k;
+                s += k;
                 continue;
             }
-        byte:
-            if (s >= end) break;
-            uint8_t c = *s;
-            if (c >= 0x80 && style != TOOL_JSON_BYTES) {
-                /* the run, cut before a lead byte where it leaves the
-                 * segment (past it by 3 bytes at most: within the slack) */
-                size_t len = high_run(s, (size_t)(pend - s)), cap = (size_t)(end - s) + 3;
-                if (len > cap) {
-                    len = cap;
-                    while (len && (s[len] & 0xc0) == 0x80) len--;
-                    if (!len) len = 1; /* not UTF-8 anyway */
-                }
-                if (style == TOOL_JSON_UTF8_CHECK && !mote_utf8_valid(s, len)) return false;
-                memcpy(d, s, len);
-                d += len;
-                s += len;
-                continue;
-            }
-            s++;
-            if (c >= 0x20 && c != '"' && c != '\\' && (c < 0x7f || style != TOOL_JSON_BYTES)) {
-                *d++ = c;
-                continue;
-            }
-            d = put_escape(d, c, style);
+            /* every hit of the word in turn, each followed by the rest of
+             * the word (the slack takes what lands past) */
+            size_t done = 0;
+            do {
+                size_t i = (size_t)__builtin_ctz(m);
+                d = put_escape(d + (i - done), (uint8_t)(w >> (8 * i)), et);
+                done = i + 1;
+                store64(d, w >> (8 * i) >> 8);
+                m &= m - 1;
+            } while (m);
+            d += k - done;
+            s += k;
         }
         o->len = (size_t)(d - o->p);
     }
-    return true;
+    return style != TOOL_JSON_UTF8_CHECK || !(high & HIGHS) || tool_utf8_ok(p, n);
 }
