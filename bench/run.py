@@ -2,7 +2,7 @@
 """Run mote's benchmarks and print one readable table.
 
     bench/run.py [--build DIR] [--filter REGEX] [--repetitions N]
-                 [--min-time SECONDS] [--json OUT]
+                 [--min-time SECONDS] [--json OUT] [--cli-size-mb MB] [--no-peers]
 
 Builds nothing: point --build at a release build configured with
 -Dbenchmarks=enabled (default: build/release). Benchmarks are named
@@ -14,13 +14,27 @@ relative to "mote" (x > 1: mote is that many times faster than the variant).
 The machine is shared and noisy: read ratios from one run, not absolute times
 across runs.
 
+Peer rows (in the same run, on the same bytes): the Go programs of bench/ref
+(github.com/influxdata/line-protocol/v2 as "go_influx", the VictoriaMetrics
+influx parser as "victoriametrics", the Apache Cassandra Go driver as
+"gocql") are built with the go toolchain (PATH or /usr/local/go/bin; the
+modules come from the Go module proxy or its cache) and run on bench_lp's own
+corpora (written by bench_lp through MOTE_LP_BENCH_DUMP) and on bench_cql's
+values, each pass repeated for --min-time like google-benchmark's, median of
+--repetitions. Their rows join mote's cases (lp/tsbs_decode/victoriametrics,
+cql/vector_f32_768_encode/gocql, ...); what each measures is printed under
+the table. Without go, or when a build fails, a note says so and the rest
+runs. --no-peers skips them.
+
 CLI rows ("cli/<case>/<variant>", after the google-benchmark ones): the
-built 'mote' command timed on generated dumps (tests/sql_servers/gen_dump.py,
---cli-size-mb, default 200: mysqldump-like extended INSERTs, and pg_dump-like
-COPY blocks of ~55-byte rows, one token per row) with its output to
-/dev/null, beside 'cat' of the same file as the floor. Their time is the command's CPU time (user +
+built 'mote' command timed on generated inputs of --cli-size-mb (default
+200) MB with its output to /dev/null, beside 'cat' of the same file as the
+floor: 'sql split' on tests/sql_servers/gen_dump.py's mysqldump-like
+extended INSERTs and pg_dump-like COPY blocks of ~55-byte rows (one token
+per row), and 'lp dump' on bench/ref/gen_tsbs.py's TSBS corpus (345-byte
+lines, one JSON object each). Their time is the command's CPU time (user +
 system, from wait4), the minimum of --repetitions runs: on a shared machine
-the wall time of a whole process mostly measures the run queue. The dumps
+the wall time of a whole process mostly measures the run queue. The inputs
 are in the page cache (just written). --cli-size-mb 0 skips them.
 """
 import argparse
@@ -28,6 +42,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,39 +55,152 @@ def run_one(exe, args):
 
 
 def cli_rows(opt):
-    """CPU time of whole commands on generated dumps, output to /dev/null."""
+    """CPU time of whole commands on generated inputs, output to /dev/null."""
     mote = os.path.join(opt.build, 'tools', 'mote')
     if opt.cli_size_mb <= 0 or not os.access(mote, os.X_OK):
         return []
     here = os.path.dirname(os.path.abspath(__file__))
-    gen = os.path.join(here, '..', 'tests', 'sql_servers', 'gen_dump.py')
-    cases = [  # (case, generator options, dialect)
-        ('cli/sql_split_mysql_dump', [], 'mysql'),
-        ('cli/sql_split_pg_copy_rows', ['--pg-copy'], 'postgres'),
+    gen_dump = [sys.executable, os.path.join(here, '..', 'tests', 'sql_servers', 'gen_dump.py'),
+                str(opt.cli_size_mb)]
+    # TSBS lines are 345 bytes on average: about --cli-size-mb MB of them
+    gen_tsbs = [sys.executable, os.path.join(here, 'ref', 'gen_tsbs.py'),
+                '--lines', str(int(opt.cli_size_mb * 1e6 / 345)), '-o']
+    cases = [  # (case, generator command before the output path, mote's arguments)
+        ('cli/sql_split_mysql_dump', gen_dump, None, ['sql', 'split', '--dialect', 'mysql']),
+        ('cli/sql_split_pg_copy_rows', gen_dump, ['--pg-copy'], ['sql', 'split', '--dialect', 'postgres']),
+        ('cli/lp_dump_tsbs', gen_tsbs, None, ['lp', 'dump']),
     ]
     rows = []
     with tempfile.TemporaryDirectory(prefix='mote-bench-') as tmp:
-        for case, gen_opts, dialect in cases:
-            variants = {'mote': [mote, 'sql', 'split', '--dialect', dialect], 'cat': ['cat']}
+        for case, gen, gen_opts, args in cases:
+            variants = {'mote': [mote] + args, 'cat': ['cat']}
             variants = {v: a for v, a in variants.items() if re.search(opt.filter, f'{case}/{v}')}
             if not variants:
                 continue
-            dump = os.path.join(tmp, 'dump.sql')
-            subprocess.run([sys.executable, gen, str(opt.cli_size_mb), dump] + gen_opts,
-                           check=True, capture_output=True)
-            size = os.path.getsize(dump)
+            data = os.path.join(tmp, 'input')
+            subprocess.run(gen + [data] + (gen_opts or []), check=True, capture_output=True)
+            size = os.path.getsize(data)
             for variant, argv in variants.items():
                 best = None
                 for _ in range(max(1, opt.repetitions)):
                     with open(os.devnull, 'wb') as null:
-                        p = subprocess.Popen(argv + [dump], stdout=null)
+                        p = subprocess.Popen(argv + [data], stdout=null)
                         _, status, ru = os.wait4(p.pid, 0)
+                    # lp dump exits 1 on a bad line: the corpus has none
                     if os.waitstatus_to_exitcode(status) != 0:
                         sys.exit(f'{case}/{variant}: {argv[0]} failed')
                     t = ru.ru_utime + ru.ru_stime  # CPU time: see the docstring
                     best = t if best is None else min(best, t)
                 rows.append({'name': f'{case}/{variant}', 'ns': best * 1e9, 'bps': size / best,
                              'items': None})
+    return rows
+
+
+# Peers: real libraries of other projects (bench/ref, Go) on the same bytes as
+# mote's rows of the same case. What each one measures, printed under the table.
+PEERS = {
+    'go_influx': ('lp_go', 'github.com/influxdata/line-protocol/v2 v2.2.1 (Go, the reference decoder): '
+                  'decode = measurement, every tag, every field typed (NextField), time in ns; '
+                  'tokenize = the same with NextFieldBytes/TimeBytes (values not parsed)'),
+    'victoriametrics': ('lp_vm_go', 'VictoriaMetrics lib/protoparser/influx v1.151.0 (Go, the fastest '
+                        'Go parser we know): Rows.Unmarshal = measurement, tags, field values parsed '
+                        'to float64 (string fields skipped), timestamp; rows reused between passes'),
+    'gocql': ('cql_go', 'github.com/apache/cassandra-gocql-driver/v2 v2.1.2 (Go): Marshal/Unmarshal '
+              'of the same values as mote\'s rows ([]float32, []int32: the same encoded bytes)'),
+}
+
+# go test -bench names of cql_go -> mote's case
+CQL_PEER_CASES = {
+    'VectorFloat768Encode': 'cql/vector_f32_768_encode',
+    'VectorFloat768Decode': 'cql/vector_f32_768_decode',
+    'ListInt1000Encode': 'cql/list_i32_1000_encode',
+    'ListInt1000Decode': 'cql/list_i32_1000_decode',
+}
+
+
+def find_go():
+    go = shutil.which('go')
+    if not go and os.access('/usr/local/go/bin/go', os.X_OK):
+        go = '/usr/local/go/bin/go'
+    return go
+
+
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
+
+
+def peer_rows(opt, notes):
+    """The peers of bench/ref on mote's own corpora and values, in this run."""
+    if not opt.peers:
+        return []
+    lp_cases = [(f'lp/{c}_{k}', peer, c, k) for c in ('tsbs', 'telegraf')
+                for k, peer in (('decode', 'go_influx'), ('tokenize', 'go_influx'),
+                                ('decode', 'victoriametrics'))]
+    lp_cases = [x for x in lp_cases if re.search(opt.filter, f'{x[0]}/{x[1]}')]
+    cql_cases = {g: c for g, c in CQL_PEER_CASES.items() if re.search(opt.filter, f'{c}/gocql')}
+    if not lp_cases and not cql_cases:
+        return []
+    go = find_go()
+    if not go:
+        notes.append('peers skipped: no go toolchain (PATH or /usr/local/go/bin)')
+        return []
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ref')
+    rows = []
+    with tempfile.TemporaryDirectory(prefix='mote-peers-') as tmp:
+        built = {}
+
+        def build(variant, test=False):
+            if variant not in built:
+                d = os.path.join(here, PEERS[variant][0])
+                exe = os.path.join(tmp, variant)
+                cmd = [go, 'test', '-c', '-o', exe, '.'] if test else [go, 'build', '-o', exe, '.']
+                r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
+                if r.returncode != 0:  # no module proxy, an old toolchain: say so, go on
+                    notes.append(f'peer {variant} not built ({" ".join(cmd[1:3])} in bench/ref/'
+                                 f'{PEERS[variant][0]}): {r.stderr.strip().splitlines()[-1:]}')
+                    exe = None
+                built[variant] = exe
+            return built[variant]
+
+        if lp_cases:
+            # the exact bytes of bench_lp's corpora, written by bench_lp itself
+            bench_lp = os.path.join(opt.build, 'bench', 'bench_lp')
+            subprocess.run([bench_lp, '--benchmark_filter=^$'], check=True, capture_output=True,
+                           env=dict(os.environ, MOTE_LP_BENCH_DUMP=tmp))
+            for case, variant, corpus, kind in lp_cases:
+                exe = build(variant)
+                if not exe:
+                    continue
+                path = os.path.join(tmp, corpus + '.lp')
+                with open(path, 'rb') as f:
+                    data = f.read()
+                argv = [exe, '-reps', str(max(3, opt.repetitions)), '-min-time', str(opt.min_time)]
+                argv += ['-tokenize'] if kind == 'tokenize' else []
+                out = subprocess.run(argv + [path], check=True, capture_output=True, text=True).stdout
+                m = re.search(r'median ([0-9.]+) MB/s', out)
+                if not m:
+                    sys.exit(f'{case}/{variant}: no "median ... MB/s" in its output:\n{out}')
+                bps = float(m.group(1)) * 1e6
+                rows.append({'name': f'{case}/{variant}', 'ns': len(data) / bps * 1e9, 'bps': bps,
+                             'items': data.count(b'\n') * bps / len(data)})
+        if cql_cases:
+            exe = build('gocql', test=True)
+            if exe:
+                pattern = '^Benchmark(' + '|'.join(cql_cases) + ')$'
+                out = subprocess.run([exe, '-test.run', '^$', '-test.bench', pattern,
+                                      '-test.count', str(max(3, opt.repetitions)),
+                                      '-test.benchtime', f'{opt.min_time}s'],
+                                     check=True, capture_output=True, text=True).stdout
+                got = {}
+                for line in out.splitlines():
+                    m = re.match(r'Benchmark(\w+?)(-\d+)?\s+\d+\s+([0-9.]+) ns/op\s+([0-9.]+) MB/s', line)
+                    if m:
+                        got.setdefault(m.group(1), []).append((float(m.group(3)), float(m.group(4))))
+                for g, case in cql_cases.items():
+                    if g in got:
+                        rows.append({'name': f'{case}/gocql', 'ns': median([x[0] for x in got[g]]),
+                                     'bps': median([x[1] for x in got[g]]) * 1e6, 'items': None})
     return rows
 
 
@@ -84,7 +212,9 @@ def main():
     ap.add_argument('--min-time', default='0.05')
     ap.add_argument('--json', help='write all raw results to this file')
     ap.add_argument('--cli-size-mb', type=float, default=200,
-                    help='size of the generated dump for the CLI rows (0: none)')
+                    help='size of the generated inputs for the CLI rows (0: none)')
+    ap.add_argument('--no-peers', dest='peers', action='store_false',
+                    help='skip the Go peers of bench/ref (run when a go toolchain is found)')
     opt = ap.parse_args()
 
     exes = sorted(glob.glob(os.path.join(opt.build, 'bench', 'bench_*')))
@@ -110,6 +240,8 @@ def main():
                 'bps': b.get('bytes_per_second'),
                 'items': b.get('items_per_second'),
             })
+    notes = []
+    rows += peer_rows(opt, notes)
     rows += cli_rows(opt)
     if raw and 'context' in raw[0]['result']:
         ctx = raw[0]['result']['context']
@@ -134,6 +266,12 @@ def main():
                    f"{r['items'] / 1e6:.1f} M/s" if r['items'] else '')
             ratio = f"{t / ours['ns']:.2f}x" if ours and r is not ours else ''
             print(f"{case:<44} {r['variant']:<16} {tstr:>12} {thr:>12} {ratio:>9}")
+    shown = {r['variant'] for r in rows}
+    for v, (d, what) in PEERS.items():
+        if v in shown:
+            print(f'# {v} (bench/ref/{d}): {what}')
+    for n in notes:
+        print(f'# {n}')
     if opt.json:
         with open(opt.json, 'w') as f:
             json.dump({'rows': rows, 'raw': raw}, f, indent=1)

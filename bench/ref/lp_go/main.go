@@ -4,7 +4,13 @@
 // the number), and the timestamp in ns. The file is read into memory once;
 // each repetition decodes it from the in-memory bytes. MB = 10^6 bytes.
 //
-// Usage: go run . [-reps N] FILE
+// -tokenize: views only (NextFieldBytes: field values not parsed, TimeBytes:
+// the timestamp as written), the peer of mote's lp/<corpus>_tokenize.
+// -min-time S: each repetition decodes the file as many times as fit in S
+// seconds (at least once) and reports the mean per pass, as google-benchmark
+// does for mote's rows (bench/run.py runs it so).
+//
+// Usage: go run . [-reps N] [-min-time S] [-tokenize] FILE
 package main
 
 import (
@@ -79,11 +85,57 @@ func decodeAll(buf []byte) (t totals) {
 	return t
 }
 
+// tokenizeAll splits only: measurement, tags, raw field bytes, raw timestamp.
+func tokenizeAll(buf []byte) (t totals) {
+	d := lineprotocol.NewDecoderWithBytes(buf)
+	for d.Next() {
+		m, err := d.Measurement()
+		if err != nil {
+			t.errs++
+			continue
+		}
+		t.sum += uint64(len(m))
+		for {
+			k, v, err := d.NextTag()
+			if err != nil {
+				t.errs++
+				break
+			}
+			if k == nil {
+				break
+			}
+			t.tags++
+			t.sum += uint64(len(k) + len(v))
+		}
+		for {
+			k, _, v, err := d.NextFieldBytes()
+			if err != nil {
+				t.errs++
+				break
+			}
+			if k == nil {
+				break
+			}
+			t.fields++
+			t.sum += uint64(len(v))
+		}
+		ts, err := d.TimeBytes()
+		if err != nil {
+			t.errs++
+		}
+		t.sum += uint64(len(ts))
+		t.lines++
+	}
+	return t
+}
+
 func main() {
 	reps := flag.Int("reps", 10, "repetitions")
+	minTime := flag.Float64("min-time", 0, "seconds per repetition (passes averaged)")
+	tokenize := flag.Bool("tokenize", false, "views only: field values and timestamp not parsed")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: lp_go [-reps N] FILE")
+		fmt.Fprintln(os.Stderr, "usage: lp_go [-reps N] [-min-time S] [-tokenize] FILE")
 		os.Exit(2)
 	}
 	buf, err := os.ReadFile(flag.Arg(0))
@@ -97,9 +149,18 @@ func main() {
 	for r := 0; r < *reps; r++ {
 		runtime.GC()
 		runtime.ReadMemStats(&ms0)
+		run := decodeAll
+		if *tokenize {
+			run = tokenizeAll
+		}
 		st := time.Now()
-		t := decodeAll(buf)
-		el := time.Since(st)
+		t := run(buf)
+		passes := 1
+		for time.Since(st).Seconds() < *minTime {
+			run(buf)
+			passes++
+		}
+		el := time.Since(st) / time.Duration(passes)
 		runtime.ReadMemStats(&ms1)
 		if r == 0 {
 			first = t
@@ -111,11 +172,15 @@ func main() {
 		rates = append(rates, mbs)
 		fmt.Printf("rep %2d: %8.1f MB/s  %6.0f ns/line  %.2f allocs/line\n", r, mbs,
 			float64(el.Nanoseconds())/float64(t.lines),
-			float64(ms1.Mallocs-ms0.Mallocs)/float64(t.lines))
+			float64(ms1.Mallocs-ms0.Mallocs)/float64(t.lines)/float64(passes))
 	}
 	sort.Float64s(rates)
 	fmt.Printf("file %s: %d bytes, %d lines, %d tags, %d fields, %d errors (checksum %x)\n",
 		flag.Arg(0), len(buf), first.lines, first.tags, first.fields, first.errs, first.sum)
-	fmt.Printf("line-protocol/v2 full decode: median %.1f MB/s, best %.1f MB/s over %d reps (%s)\n",
-		rates[len(rates)/2], rates[len(rates)-1], len(rates), runtime.Version())
+	what := "full decode"
+	if *tokenize {
+		what = "tokenize"
+	}
+	fmt.Printf("line-protocol/v2 %s: median %.1f MB/s, best %.1f MB/s over %d reps (%s)\n",
+		what, rates[len(rates)/2], rates[len(rates)-1], len(rates), runtime.Version())
 }

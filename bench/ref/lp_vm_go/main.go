@@ -6,7 +6,11 @@
 // repetition parses it from the in-memory string with the same Rows (its
 // arrays are reused, as VictoriaMetrics does per request). MB = 10^6 bytes.
 //
-// Usage: go run . [-reps N] FILE
+// -min-time S: each repetition parses the file as many times as fit in S
+// seconds (at least once) and reports the mean per pass, as google-benchmark
+// does for mote's rows (bench/run.py runs it so).
+//
+// Usage: go run . [-reps N] [-min-time S] FILE
 package main
 
 import (
@@ -23,9 +27,10 @@ import (
 
 func main() {
 	reps := flag.Int("reps", 10, "repetitions")
+	minTime := flag.Float64("min-time", 0, "seconds per repetition (passes averaged)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: lp_vm_go [-reps N] FILE")
+		fmt.Fprintln(os.Stderr, "usage: lp_vm_go [-reps N] [-min-time S] FILE")
 		os.Exit(2)
 	}
 	buf, err := os.ReadFile(flag.Arg(0))
@@ -41,28 +46,32 @@ func main() {
 	for r := 0; r < *reps; r++ {
 		runtime.GC()
 		t0 := time.Now()
-		// skipInvalidLines: true, as the corpora may hold what VictoriaMetrics
-		// rejects; the row count below shows how many lines it took.
-		if err := rows.Unmarshal(s, true); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		lines, tags, fields, sum = 0, 0, 0, 0
-		for i := range rows.Rows {
-			row := &rows.Rows[i]
-			lines++
-			sum += uint64(len(row.Measurement))
-			for _, t := range row.Tags {
-				tags++
-				sum += uint64(len(t.Key) + len(t.Value))
+		passes := 0
+		for passes == 0 || time.Since(t0).Seconds() < *minTime {
+			// skipInvalidLines: true, as the corpora may hold what VictoriaMetrics
+			// rejects; the row count below shows how many lines it took.
+			if err := rows.Unmarshal(s, true); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
 			}
-			for _, f := range row.Fields {
-				fields++
-				sum += math.Float64bits(f.Value)
+			lines, tags, fields, sum = 0, 0, 0, 0
+			for i := range rows.Rows {
+				row := &rows.Rows[i]
+				lines++
+				sum += uint64(len(row.Measurement))
+				for _, t := range row.Tags {
+					tags++
+					sum += uint64(len(t.Key) + len(t.Value))
+				}
+				for _, f := range row.Fields {
+					fields++
+					sum += math.Float64bits(f.Value)
+				}
+				sum += uint64(row.Timestamp)
 			}
-			sum += uint64(row.Timestamp)
+			passes++
 		}
-		d := time.Since(t0)
+		d := time.Since(t0) / time.Duration(passes)
 		mbs = append(mbs, float64(len(buf))/d.Seconds()/1e6)
 	}
 	sorted := append([]float64(nil), mbs...)
