@@ -177,6 +177,7 @@ static inline uint64_t load_partial(const uint8_t *p, size_t k)
     return p[0] | (uint64_t)p[k >> 1] << (8 * (k >> 1)) | (uint64_t)p[k - 1] << (8 * (k - 1));
 }
 
+#if !defined(__SSE2__)
 /* Exact per-byte masks (bit 7 of each byte that matches, no borrow from one
  * byte into the next: the high bit is set aside before adding), so every
  * hit of a word is handled without loading it again. */
@@ -190,6 +191,7 @@ static inline uint64_t bytes_below_20(uint64_t w)
 {
     return ~(((w & LOWS) + ONES * 0x60) | w) & HIGHS;
 }
+#endif
 
 /* Bytes of w the style writes otherwise than as themselves, as bits 0..7
  * (bit i: byte i), only those of the first k bytes (1 <= k <= 8). SSE2 (all
