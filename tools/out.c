@@ -92,8 +92,18 @@ uint8_t *tool_put_u64(uint8_t *d, uint64_t v)
         e -= 2;
         memcpy(e, pairs + 2 * r, 2);
     }
-    uint32_t u = (uint32_t)v; /* the rest in 32-bit arithmetic: cheaper division */
-    while (u >= 100) {
+    /* the rest in 32-bit arithmetic (cheaper division), four digits per
+     * division: a shorter chain of dependent divisions for offsets and line
+     * numbers of 7 to 10 digits */
+    uint32_t u = (uint32_t)v;
+    while (u >= 10000) {
+        unsigned r = u % 10000;
+        u /= 10000;
+        e -= 4;
+        memcpy(e, pairs + 2 * (r / 100), 2);
+        memcpy(e + 2, pairs + 2 * (r % 100), 2);
+    }
+    if (u >= 100) {
         unsigned r = u % 100;
         u /= 100;
         e -= 2;
