@@ -11,6 +11,8 @@ baseline or a physical limit. For each case the table shows the median time,
 throughput (bytes/s if the benchmark sets bytes processed, else items/s: rows,
 points) and the variant's speed
 relative to "mote" (x > 1: mote is that many times faster than the variant).
+Times are CPU times (google-benchmark's cpu_time, from which it computes the
+throughput too): on a shared machine real time also counts the run queue.
 The machine is shared and noisy: read ratios from one run, not absolute times
 across runs.
 
@@ -21,7 +23,8 @@ influx parser as "victoriametrics", the Apache Cassandra Go driver as
 modules come from the Go module proxy or its cache) and run on bench_lp's own
 corpora (written by bench_lp through MOTE_LP_BENCH_DUMP) and on bench_cql's
 values, each pass repeated for --min-time like google-benchmark's, median of
---repetitions. Their rows join mote's cases (lp/tsbs_decode/victoriametrics,
+--repetitions, right after the mote program of the same cases (the same load
+on a shared machine), on one core (GOMAXPROCS=1) as mote's benchmarks. Their rows join mote's cases (lp/tsbs_decode/victoriametrics,
 cql/vector_f32_768_encode/gocql, ...); what each measures is printed under
 the table. Without go, or when a build fails, a note says so and the rest
 runs. --no-peers skips them.
@@ -130,78 +133,101 @@ def median(xs):
     return xs[len(xs) // 2]
 
 
-def peer_rows(opt, notes):
-    """The peers of bench/ref on mote's own corpora and values, in this run."""
-    if not opt.peers:
-        return []
-    lp_cases = [(f'lp/{c}_{k}', peer, c, k) for c in ('tsbs', 'telegraf')
-                for k, peer in (('decode', 'go_influx'), ('tokenize', 'go_influx'),
-                                ('decode', 'victoriametrics'))]
-    lp_cases = [x for x in lp_cases if re.search(opt.filter, f'{x[0]}/{x[1]}')]
-    cql_cases = {g: c for g, c in CQL_PEER_CASES.items() if re.search(opt.filter, f'{c}/gocql')}
-    if not lp_cases and not cql_cases:
-        return []
-    go = find_go()
-    if not go:
-        notes.append('peers skipped: no go toolchain (PATH or /usr/local/go/bin)')
-        return []
-    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ref')
-    rows = []
-    with tempfile.TemporaryDirectory(prefix='mote-peers-') as tmp:
-        built = {}
+class Peers:
+    """The peers of bench/ref on mote's own corpora and values, in this run:
+    built first (so no build runs between measurements), each group measured
+    right after the mote program of the same cases (bench_lp, bench_cql) so
+    that both meet the same load on a shared machine. GOMAXPROCS=1: one core,
+    as mote's benchmarks use (the Go runtime would otherwise run its
+    collector on the other one)."""
 
-        def build(variant, test=False):
-            if variant not in built:
-                d = os.path.join(here, PEERS[variant][0])
-                exe = os.path.join(tmp, variant)
-                cmd = [go, 'test', '-c', '-o', exe, '.'] if test else [go, 'build', '-o', exe, '.']
-                r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
-                if r.returncode != 0:  # no module proxy, an old toolchain: say so, go on
-                    notes.append(f'peer {variant} not built ({" ".join(cmd[1:3])} in bench/ref/'
-                                 f'{PEERS[variant][0]}): {r.stderr.strip().splitlines()[-1:]}')
-                    exe = None
-                built[variant] = exe
-            return built[variant]
+    def __init__(self, opt, notes, tmp):
+        self.opt, self.notes, self.tmp = opt, notes, tmp
+        self.lp_cases = [(f'lp/{c}_{k}', peer, c, k) for c in ('tsbs', 'telegraf')
+                         for k, peer in (('decode', 'go_influx'), ('tokenize', 'go_influx'),
+                                         ('decode', 'victoriametrics'))]
+        self.lp_cases = [x for x in self.lp_cases if re.search(opt.filter, f'{x[0]}/{x[1]}')]
+        self.cql_cases = {g: c for g, c in CQL_PEER_CASES.items()
+                          if re.search(opt.filter, f'{c}/gocql')}
+        self.exe = {}
+        if not opt.peers or (not self.lp_cases and not self.cql_cases):
+            self.lp_cases, self.cql_cases = [], {}
+            return
+        go = find_go()
+        if not go:
+            notes.append('peers skipped: no go toolchain (PATH or /usr/local/go/bin)')
+            self.lp_cases, self.cql_cases = [], {}
+            return
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ref')
+        need = {v for _, v, _, _ in self.lp_cases} | ({'gocql'} if self.cql_cases else set())
+        for variant in sorted(need):
+            d = os.path.join(here, PEERS[variant][0])
+            exe = os.path.join(tmp, variant)
+            cmd = [go, 'test', '-c', '-o', exe, '.'] if variant == 'gocql' else [go, 'build', '-o', exe, '.']
+            r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
+            if r.returncode != 0:  # no module proxy, an old toolchain: say so, go on
+                notes.append(f'peer {variant} not built ({" ".join(cmd[1:3])} in bench/ref/'
+                             f'{PEERS[variant][0]}): {" ".join(r.stderr.strip().splitlines()[-1:])}')
+                continue
+            self.exe[variant] = exe
+        self.env = dict(os.environ, GOMAXPROCS='1')
 
-        if lp_cases:
-            # the exact bytes of bench_lp's corpora, written by bench_lp itself
-            bench_lp = os.path.join(opt.build, 'bench', 'bench_lp')
-            subprocess.run([bench_lp, '--benchmark_filter=^$'], check=True, capture_output=True,
-                           env=dict(os.environ, MOTE_LP_BENCH_DUMP=tmp))
-            for case, variant, corpus, kind in lp_cases:
-                exe = build(variant)
-                if not exe:
-                    continue
-                path = os.path.join(tmp, corpus + '.lp')
-                with open(path, 'rb') as f:
-                    data = f.read()
-                argv = [exe, '-reps', str(max(3, opt.repetitions)), '-min-time', str(opt.min_time)]
-                argv += ['-tokenize'] if kind == 'tokenize' else []
-                out = subprocess.run(argv + [path], check=True, capture_output=True, text=True).stdout
-                m = re.search(r'median ([0-9.]+) MB/s', out)
-                if not m:
-                    sys.exit(f'{case}/{variant}: no "median ... MB/s" in its output:\n{out}')
-                bps = float(m.group(1)) * 1e6
-                rows.append({'name': f'{case}/{variant}', 'ns': len(data) / bps * 1e9, 'bps': bps,
-                             'items': data.count(b'\n') * bps / len(data)})
-        if cql_cases:
-            exe = build('gocql', test=True)
-            if exe:
-                pattern = '^Benchmark(' + '|'.join(cql_cases) + ')$'
-                out = subprocess.run([exe, '-test.run', '^$', '-test.bench', pattern,
-                                      '-test.count', str(max(3, opt.repetitions)),
-                                      '-test.benchtime', f'{opt.min_time}s'],
-                                     check=True, capture_output=True, text=True).stdout
-                got = {}
-                for line in out.splitlines():
-                    m = re.match(r'Benchmark(\w+?)(-\d+)?\s+\d+\s+([0-9.]+) ns/op\s+([0-9.]+) MB/s', line)
-                    if m:
-                        got.setdefault(m.group(1), []).append((float(m.group(3)), float(m.group(4))))
-                for g, case in cql_cases.items():
-                    if g in got:
-                        rows.append({'name': f'{case}/gocql', 'ns': median([x[0] for x in got[g]]),
-                                     'bps': median([x[1] for x in got[g]]) * 1e6, 'items': None})
-    return rows
+    def after(self, program):
+        """Rows of the peers of the cases of one bench program."""
+        if program == 'bench_lp':
+            return self.lp_rows()
+        if program == 'bench_cql':
+            return self.cql_rows()
+        return []
+
+    def lp_rows(self):
+        cases = [x for x in self.lp_cases if x[1] in self.exe]
+        if not cases:
+            return []
+        opt, rows = self.opt, []
+        # the exact bytes of bench_lp's corpora, written by bench_lp itself
+        bench_lp = os.path.join(opt.build, 'bench', 'bench_lp')
+        subprocess.run([bench_lp, '--benchmark_filter=^$'], check=True, capture_output=True,
+                       env=dict(os.environ, MOTE_LP_BENCH_DUMP=self.tmp))
+        for case, variant, corpus, kind in cases:
+            path = os.path.join(self.tmp, corpus + '.lp')
+            with open(path, 'rb') as f:
+                data = f.read()
+            argv = [self.exe[variant], '-reps', str(max(3, opt.repetitions)),
+                    '-min-time', str(opt.min_time)]
+            argv += ['-tokenize'] if kind == 'tokenize' else []
+            out = subprocess.run(argv + [path], check=True, capture_output=True, text=True,
+                                 env=self.env).stdout
+            m = re.search(r'cpu time: median ([0-9.]+) MB/s', out)
+            if not m:
+                sys.exit(f'{case}/{variant}: no "cpu time: median ... MB/s" in its output:\n{out}')
+            bps = float(m.group(1)) * 1e6
+            rows.append({'name': f'{case}/{variant}', 'ns': len(data) / bps * 1e9, 'bps': bps,
+                         'items': data.count(b'\n') * bps / len(data)})
+        return rows
+
+    def cql_rows(self):
+        if not self.cql_cases or 'gocql' not in self.exe:
+            return []
+        pattern = '^Benchmark(' + '|'.join(self.cql_cases) + ')$'
+        out = subprocess.run([self.exe['gocql'], '-test.run', '^$', '-test.bench', pattern,
+                              '-test.count', str(max(3, self.opt.repetitions)),
+                              '-test.benchtime', f'{self.opt.min_time}s'],
+                             check=True, capture_output=True, text=True, env=self.env).stdout
+        got = {}
+        for line in out.splitlines():
+            m = re.match(r'Benchmark(\w+?)(-\d+)?\s+\d+\s+([0-9.]+) ns/op\s+([0-9.]+) MB/s'
+                         r'\s+([0-9.]+) cpu-ns/op', line)
+            if m:  # bytes per op from wall time and MB/s; the rate from CPU time
+                nbytes = float(m.group(4)) * 1e6 * float(m.group(3)) * 1e-9
+                got.setdefault(m.group(1), []).append((float(m.group(5)), nbytes))
+        rows = []
+        for g, case in self.cql_cases.items():
+            if g in got:
+                ns = median([x[0] for x in got[g]])
+                rows.append({'name': f'{case}/gocql', 'ns': ns, 'bps': got[g][0][1] / ns * 1e9,
+                             'items': None})
+        return rows
 
 
 def main():
@@ -226,7 +252,9 @@ def main():
             f'--benchmark_repetitions={opt.repetitions}',
             f'--benchmark_min_time={opt.min_time}',
             '--benchmark_report_aggregates_only=true']
-    rows, raw = [], []
+    rows, raw, notes = [], [], []
+    tmp = tempfile.TemporaryDirectory(prefix='mote-peers-')
+    peers = Peers(opt, notes, tmp.name)
     for exe in exes:
         data = run_one(exe, args)
         raw.append({'program': os.path.basename(exe), 'result': data})
@@ -236,12 +264,15 @@ def main():
             name = b.get('run_name', b['name'])
             rows.append({
                 'name': name,
-                'ns': b['real_time'] * {'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9}[b.get('time_unit', 'ns')],
+                # CPU time, as the throughput google-benchmark computes: the
+                # time and the ratio then agree with it (real time also
+                # counts the run queue of a shared machine)
+                'ns': b['cpu_time'] * {'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9}[b.get('time_unit', 'ns')],
                 'bps': b.get('bytes_per_second'),
                 'items': b.get('items_per_second'),
             })
-    notes = []
-    rows += peer_rows(opt, notes)
+        rows += peers.after(os.path.basename(exe))
+    tmp.cleanup()
     rows += cli_rows(opt)
     if raw and 'context' in raw[0]['result']:
         ctx = raw[0]['result']['context']
