@@ -204,18 +204,6 @@ static void dump_point(tool_buf *o, lp_run *r, mote_lp_point *pt)
     o->len = (size_t)(d - o->p);
 }
 
-static void dump_error(tool_buf *o, const mote_lp_error *e)
-{
-    tool_buf_lit(o, "{\"error\":\"");
-    tool_buf_str(o, mote_err_name(e->code));
-    tool_buf_lit(o, "\",\"message\":\"");
-    tool_buf_json(o, (const uint8_t *)e->message, strlen(e->message), TOOL_JSON_BYTES);
-    tool_buf_lit(o, "\",\"line\":");
-    tool_buf_u64(o, e->pos.line);
-    tool_buf_lit(o, ",\"column\":");
-    tool_buf_u64(o, e->pos.column);
-    tool_buf_lit(o, "}\n");
-}
 
 /* FNV-1a over the series key bytes. */
 static uint64_t hash_bytes(const uint8_t *p, size_t n)
@@ -470,7 +458,8 @@ static int run(lp_run *r)
             status = TOOL_DATA_ERROR;
             r->errors++;
             if (!r->check) {
-                dump_error(&out, &err);
+                tool_buf_error(&out, mote_err_name(err.code), err.message, err.pos.line, "column",
+                               err.pos.column);
             } else if (r->errors <= max_shown) {
                 printf("error: line %" PRIu64 ", column %" PRIu64 " (offset %" PRIu64 "): %s: %s\n",
                        err.pos.line, err.pos.column, err.pos.offset, mote_err_name(err.code),

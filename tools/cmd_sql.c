@@ -159,15 +159,7 @@ static int print_result(tool_buf *o, mote_err e, const mote_scan_token *tok)
         tool_buf_lit(o, "\"}\n");
         return 0;
     }
-    tool_buf_lit(o, "{\"error\":\"");
-    tool_buf_str(o, mote_err_name((int)e));
-    tool_buf_lit(o, "\",\"message\":\"");
-    tool_buf_json(o, (const uint8_t *)tok->message, strlen(tok->message), TOOL_JSON_UTF8);
-    tool_buf_lit(o, "\",\"line\":");
-    tool_buf_u64(o, tok->pos.line);
-    tool_buf_lit(o, ",\"offset\":");
-    tool_buf_u64(o, tok->pos.offset);
-    tool_buf_lit(o, "}\n");
+    tool_buf_error(o, mote_err_name((int)e), tok->message, tok->pos.line, "offset", tok->pos.offset);
     return 1;
 }
 

@@ -130,6 +130,22 @@ void tool_buf_u64(tool_buf *o, uint64_t v)
     o->len = (size_t)(tool_put_u64(d, v) - o->p);
 }
 
+void tool_buf_error(tool_buf *o, const char *name, const char *message, uint64_t line,
+                    const char *pos_key, uint64_t pos)
+{
+    tool_buf_lit(o, "{\"error\":\"");
+    tool_buf_str(o, name);
+    tool_buf_lit(o, "\",\"message\":\"");
+    tool_buf_json(o, (const uint8_t *)message, strlen(message), TOOL_JSON_BYTES);
+    tool_buf_lit(o, "\",\"line\":");
+    tool_buf_u64(o, line);
+    tool_buf_lit(o, ",\"");
+    tool_buf_str(o, pos_key);
+    tool_buf_lit(o, "\":");
+    tool_buf_u64(o, pos);
+    tool_buf_lit(o, "}\n");
+}
+
 #define ONES 0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
 #define LOWS (~HIGHS)

@@ -91,6 +91,11 @@ typedef enum tool_json_style {
  * was written, after making room for all of it first so that nothing was
  * flushed: (n + TOOL_BUF_SLACK) * 6 bytes). */
 bool tool_buf_json(tool_buf *o, const uint8_t *p, size_t n, tool_json_style style);
+/* One bad record, the same for every command:
+ *   {"error":"NAME","message":"MESSAGE","line":LINE,"POS_KEY":POS}\n
+ * (the message escaped as TOOL_JSON_BYTES: static ASCII text). */
+void tool_buf_error(tool_buf *o, const char *name, const char *message, uint64_t line,
+                    const char *pos_key, uint64_t pos);
 /* p[0..n) is valid UTF-8 (RFC 3629), ASCII skipped eight bytes at a time. */
 bool tool_utf8_ok(const uint8_t *p, size_t n);
 

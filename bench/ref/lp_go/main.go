@@ -30,7 +30,13 @@ type totals struct {
 	sum                       uint64 // keeps every decoded value observable
 }
 
-func decodeAll(buf []byte) (t totals) {
+func decodeAll(buf []byte) totals   { return readAll(buf, false) }
+func tokenizeAll(buf []byte) totals { return readAll(buf, true) }
+
+// readAll reads every line: measurement, tags, then either every field typed
+// (NextField) and the time in ns, or (tokenize) only the raw field bytes
+// (NextFieldBytes) and the raw timestamp (TimeBytes).
+func readAll(buf []byte, tokenize bool) (t totals) {
 	d := lineprotocol.NewDecoderWithBytes(buf)
 	for d.Next() {
 		m, err := d.Measurement()
@@ -52,7 +58,17 @@ func decodeAll(buf []byte) (t totals) {
 			t.sum += uint64(len(k) + len(v))
 		}
 		for {
-			k, v, err := d.NextField()
+			var k []byte
+			var err error
+			if tokenize {
+				var raw []byte
+				k, _, raw, err = d.NextFieldBytes()
+				t.sum += uint64(len(raw))
+			} else {
+				var v lineprotocol.Value
+				k, v, err = d.NextField()
+				t.sum += valueSum(v)
+			}
 			if err != nil {
 				t.errs++
 				break
@@ -61,73 +77,43 @@ func decodeAll(buf []byte) (t totals) {
 				break
 			}
 			t.fields++
-			switch v.Kind() {
-			case lineprotocol.Int:
-				t.sum += uint64(v.IntV())
-			case lineprotocol.Uint:
-				t.sum += v.UintV()
-			case lineprotocol.Float:
-				t.sum += uint64(v.FloatV())
-			case lineprotocol.Bool:
-				if v.BoolV() {
-					t.sum++
-				}
-			case lineprotocol.String:
-				t.sum += uint64(len(v.BytesV()))
+		}
+		if tokenize {
+			ts, err := d.TimeBytes()
+			if err != nil {
+				t.errs++
 			}
+			t.sum += uint64(len(ts))
+		} else {
+			ts, err := d.Time(lineprotocol.Nanosecond, time.Time{})
+			if err != nil {
+				t.errs++
+			}
+			t.sum += uint64(ts.UnixNano())
 		}
-		ts, err := d.Time(lineprotocol.Nanosecond, time.Time{})
-		if err != nil {
-			t.errs++
-		}
-		t.sum += uint64(ts.UnixNano())
 		t.lines++
 	}
 	return t
 }
 
-// tokenizeAll splits only: measurement, tags, raw field bytes, raw timestamp.
-func tokenizeAll(buf []byte) (t totals) {
-	d := lineprotocol.NewDecoderWithBytes(buf)
-	for d.Next() {
-		m, err := d.Measurement()
-		if err != nil {
-			t.errs++
-			continue
+// valueSum keeps a decoded value observable (0 for the zero Value after the
+// last field).
+func valueSum(v lineprotocol.Value) uint64 {
+	switch v.Kind() {
+	case lineprotocol.Int:
+		return uint64(v.IntV())
+	case lineprotocol.Uint:
+		return v.UintV()
+	case lineprotocol.Float:
+		return uint64(v.FloatV())
+	case lineprotocol.Bool:
+		if v.BoolV() {
+			return 1
 		}
-		t.sum += uint64(len(m))
-		for {
-			k, v, err := d.NextTag()
-			if err != nil {
-				t.errs++
-				break
-			}
-			if k == nil {
-				break
-			}
-			t.tags++
-			t.sum += uint64(len(k) + len(v))
-		}
-		for {
-			k, _, v, err := d.NextFieldBytes()
-			if err != nil {
-				t.errs++
-				break
-			}
-			if k == nil {
-				break
-			}
-			t.fields++
-			t.sum += uint64(len(v))
-		}
-		ts, err := d.TimeBytes()
-		if err != nil {
-			t.errs++
-		}
-		t.sum += uint64(len(ts))
-		t.lines++
+	case lineprotocol.String:
+		return uint64(len(v.BytesV()))
 	}
-	return t
+	return 0
 }
 
 // cpuNow is the process's CPU time (user + system): on a shared machine the
