@@ -127,7 +127,9 @@ static void out_token_text(tool_buf *o, const uint8_t *p, size_t n)
 #define KIND_TAIL(k) \
     {{",\"kind\":\"" k "\",\"terminated\":false", sizeof(",\"kind\":\"" k "\",\"terminated\":false") - 1}, \
      {",\"kind\":\"" k "\",\"terminated\":true", sizeof(",\"kind\":\"" k "\",\"terminated\":true") - 1}}
-static const struct kind_tail { const char *s; size_t n; } kind_tails[][2] = {
+/* Fixed 48-byte entries: copied with one constant-size copy (a variable one
+ * was a libc call per token), the length added after. */
+static const struct kind_tail { char s[48]; uint8_t n; } kind_tails[][2] = {
     [MOTE_SCAN_STATEMENT] = KIND_TAIL("statement"), [MOTE_SCAN_COMMAND] = KIND_TAIL("command"),
     [MOTE_SCAN_COPY_DATA] = KIND_TAIL("copy_data"), [MOTE_SCAN_COPY_END] = KIND_TAIL("copy_end"),
     [MOTE_SCAN_COMMENT] = KIND_TAIL("comment"),
@@ -151,7 +153,7 @@ static int print_result(tool_buf *o, mote_err e, const mote_scan_token *tok)
         const struct kind_tail *kt = (unsigned)tok->kind < sizeof kind_tails / sizeof kind_tails[0]
                                          ? kind_tails[tok->kind] : unknown_tail;
         kt += (tok->flags & MOTE_SCAN_TOK_DELIM) != 0;
-        memcpy(d, kt->s, kt->n);
+        memcpy(d, kt->s, sizeof kt->s);
         d += kt->n;
         if (tok->flags & MOTE_SCAN_TOK_CR) d = TOOL_PUT_LIT(d, ",\"cr\":true");
         o->len = (size_t)(d - o->p);
