@@ -272,8 +272,8 @@ static inline uint8_t *put_escape(uint8_t *d, uint8_t c, const struct esc_table 
 
 bool tool_buf_json(tool_buf *o, const uint8_t *p, size_t n, tool_json_style style)
 {
-    /* UTF-8 is checked after the text is written, only when a word had a
-     * byte >= 0x80 (most text is ASCII), so the escape loop below has no
+    /* UTF-8 is checked after the text is written, only over the words that
+     * had a byte >= 0x80 (most text is ASCII), so the escape loop below has no
      * UTF-8 case: multibyte sequences are copied like any clean byte. That
      * needs the caller's room for all of it (nothing flushed to take back);
      * without it, check first. */
@@ -283,7 +283,10 @@ bool tool_buf_json(tool_buf *o, const uint8_t *p, size_t n, tool_json_style styl
     }
     const struct esc_table *et = &esc_tables[style == TOOL_JSON_BYTES];
     const uint8_t *s = p, *pend = p + n;
-    uint64_t high = 0; /* OR of every word: bit 7 of a byte set if any was >= 0x80 */
+    /* the words with a byte >= 0x80, from the first one's start to the last
+     * one's end: the bytes around them are ASCII, so this span starts and
+     * ends at whole sequences, and only it needs the validator */
+    const uint8_t *hi_first = NULL, *hi_end = NULL;
     while (s < pend) {
         /* a segment whose worst case (6 output bytes per input byte) fits */
         size_t left = (size_t)(pend - s), seg = (TOOL_BUF_CAP - o->len) / 6;
@@ -308,7 +311,10 @@ bool tool_buf_json(tool_buf *o, const uint8_t *p, size_t n, tool_json_style styl
                 w = load_partial(s, k);
             }
             unsigned m = json_hits(w, k, style);
-            high |= w;
+            if (w & HIGHS) {
+                if (!hi_first) hi_first = s;
+                hi_end = s + k;
+            }
             store64(d, w); /* the clean bytes before the first hit */
             if (!m) {
                 d += k;
@@ -330,5 +336,6 @@ bool tool_buf_json(tool_buf *o, const uint8_t *p, size_t n, tool_json_style styl
         }
         o->len = (size_t)(d - o->p);
     }
-    return style != TOOL_JSON_UTF8_CHECK || !(high & HIGHS) || tool_utf8_ok(p, n);
+    return style != TOOL_JSON_UTF8_CHECK || !hi_first ||
+           mote_utf8_valid(hi_first, (size_t)(hi_end - hi_first));
 }
