@@ -4,7 +4,8 @@
     python3 tests/tool_json.py HARNESS [HARNESS...] [--seed N] [--texts N]
 
 Each HARNESS is tests/tool_json_harness.c built with tools/out.c (the build
-makes one with SSE2 on x86-64 and one forced to the portable masks). Random
+makes one as configured, SSE2 on x86-64, and one with MOTE_NO_SIMD: the
+portable masks). Random
 texts of every length class (empty, below a word, a word, across the 32 KiB
 buffer, past the segment size) and density of bytes that need escaping (tab,
 quote, backslash, NUL, DEL, 0xff, UTF-8 sequences, broken ones) go through

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(MOTE_NO_SIMD)
+#define TOOL_SSE2 1
 #include <emmintrin.h>
 #endif
 
@@ -149,7 +150,7 @@ static inline uint64_t load_partial(const uint8_t *p, size_t k)
     return p[0] | (uint64_t)p[k >> 1] << (8 * (k >> 1)) | (uint64_t)p[k - 1] << (8 * (k - 1));
 }
 
-#if !defined(__SSE2__)
+#if !defined(TOOL_SSE2)
 /* Exact per-byte masks (bit 7 of each byte that matches, no borrow from one
  * byte into the next: the high bit is set aside before adding), so every
  * hit of a word is handled without loading it again. */
@@ -168,10 +169,11 @@ static inline uint64_t bytes_below_20(uint64_t w)
 /* Bytes of w the style writes otherwise than as themselves, as bits 0..7
  * (bit i: byte i), only those of the first k bytes (1 <= k <= 8). SSE2 (all
  * of x86-64) compares the eight bytes in a vector register: a third of the
- * instructions of the portable masks, which stay for every other target. */
+ * instructions of the portable masks, which stay for every other target and
+ * for -Dsimd=disabled (MOTE_NO_SIMD, as in the library). */
 static inline unsigned json_hits(uint64_t w, size_t k, tool_json_style style)
 {
-#if defined(__SSE2__)
+#if defined(TOOL_SSE2)
     __m128i v = _mm_cvtsi64_si128((long long)w);
     __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
                              _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
