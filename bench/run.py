@@ -187,6 +187,8 @@ class Peers:
         opt, rows = self.opt, []
         # the exact bytes of bench_lp's corpora, written by bench_lp itself
         bench_lp = os.path.join(opt.build, 'bench', 'bench_lp')
+        if not os.access(bench_lp, os.X_OK):
+            return []
         subprocess.run([bench_lp, '--benchmark_filter=^$'], check=True, capture_output=True,
                        env=dict(os.environ, MOTE_LP_BENCH_DUMP=self.tmp))
         for case, variant, corpus, kind in cases:
