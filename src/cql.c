@@ -469,11 +469,11 @@ bool mote_cql_iter_next(mote_cql_iter *it, mote_cql_value *out)
 {
     if (!it || it->err) return false;
     if (it->left == 0) {
+        /* (a packed vector's length was checked whole by iter_init) */
         if (it->p != it->end) {
-            it->err = it->type->kind == MOTE_CQL_VECTOR ? extra_elems_err(it->p, it->end)
-                                                        : MOTE_ERR_TRAILING;
-            if (it->type->kind == MOTE_CQL_VECTOR && it->type->sub->fixed >= 0)
-                it->err = MOTE_ERR_TRAILING;
+            it->err = it->type->kind == MOTE_CQL_VECTOR && it->type->sub->fixed < 0
+                          ? extra_elems_err(it->p, it->end)
+                          : MOTE_ERR_TRAILING;
         }
         return false;
     }
