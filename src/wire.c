@@ -970,45 +970,53 @@ size_t mote_wire_list_count(const mote_wire_list *it)
     return it ? it->left : 0;
 }
 
-static mote_err body_of(const mote_wire_frame *f, uint8_t op, rd *r)
+/* The body of f into r, if f is a frame of opcode op (or op2); out, the
+ * caller's result, must not be NULL and is zeroed (size bytes). */
+static mote_err body_of(const mote_wire_frame *f, uint8_t op, uint8_t op2, rd *r, void *out,
+                        size_t size)
 {
     if (!f || (!f->body.ptr && f->body.len)) return MOTE_ERR_INVALID;
-    if (f->opcode != op) return MOTE_ERR_TYPE;
+    if (f->opcode != op && f->opcode != op2) return MOTE_ERR_TYPE;
+    if (!out) return MOTE_ERR_INVALID;
+    memset(out, 0, size);
     rd_init(r, f->body.ptr, f->body.len);
+    return MOTE_OK;
+}
+
+/* A body that is one [string] (bytes false) or [bytes] (true), into *out
+ * (may be NULL). */
+static WIRE_OUTLINE mote_err parse_view(const mote_wire_frame *f, uint8_t op, uint8_t op2, bool bytes,
+                           mote_view *out)
+{
+    rd r;
+    mote_view v;
+    mote_err e = body_of(f, op, op2, &r, &v, 0);
+    if (e) return e;
+    if (bytes) {
+        rd_bytes(&r, &v);
+    } else {
+        rd_string(&r, &v);
+    }
+    if (r.err) return r.err;
+    if (out) *out = v;
     return MOTE_OK;
 }
 
 mote_err mote_wire_parse_authenticate(const mote_wire_frame *f, mote_view *authenticator)
 {
-    rd r;
-    mote_err e = body_of(f, MOTE_WIRE_AUTHENTICATE, &r);
-    if (e) return e;
-    mote_view v;
-    rd_string(&r, &v);
-    if (r.err) return r.err;
-    if (authenticator) *authenticator = v;
-    return MOTE_OK;
+    return parse_view(f, MOTE_WIRE_AUTHENTICATE, MOTE_WIRE_AUTHENTICATE, false, authenticator);
 }
 
 mote_err mote_wire_parse_auth_token(const mote_wire_frame *f, mote_view *token)
 {
-    rd r;
-    mote_err e = body_of(f, MOTE_WIRE_AUTH_SUCCESS, &r);
-    if (e == MOTE_ERR_TYPE) e = body_of(f, MOTE_WIRE_AUTH_CHALLENGE, &r);
-    if (e) return e;
-    mote_view v;
-    rd_bytes(&r, &v);
-    if (r.err) return r.err;
-    if (token) *token = v;
-    return MOTE_OK;
+    return parse_view(f, MOTE_WIRE_AUTH_SUCCESS, MOTE_WIRE_AUTH_CHALLENGE, true, token);
 }
 
 mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap *m)
 {
     rd r;
-    mote_err e = body_of(f, MOTE_WIRE_SUPPORTED, &r);
+    mote_err e = body_of(f, MOTE_WIRE_SUPPORTED, MOTE_WIRE_SUPPORTED, &r, m, 0);
     if (e) return e;
-    if (!m) return MOTE_ERR_INVALID;
     uint16_t n = rd_u16(&r);
     const uint8_t *start = r.p;
     if (n > rd_left(&r) / 4) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
@@ -1106,10 +1114,8 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
 mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
 {
     rd r;
-    mote_err e = body_of(f, MOTE_WIRE_RESULT, &r);
+    mote_err e = body_of(f, MOTE_WIRE_RESULT, MOTE_WIRE_RESULT, &r, res, sizeof *res);
     if (e) return e;
-    if (!res) return MOTE_ERR_INVALID;
-    memset(res, 0, sizeof *res);
     res->kind = rd_i32(&r);
     switch (res->kind) {
     case MOTE_WIRE_RESULT_VOID:
@@ -1260,10 +1266,8 @@ static const uint8_t err_prog[] = {
 mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
 {
     rd r;
-    mote_err err = body_of(f, MOTE_WIRE_ERROR, &r);
+    mote_err err = body_of(f, MOTE_WIRE_ERROR, MOTE_WIRE_ERROR, &r, e, sizeof *e);
     if (err) return err;
-    if (!e) return MOTE_ERR_INVALID;
-    memset(e, 0, sizeof *e);
     e->code = rd_i32(&r);
     rd_string(&r, &e->message);
     const uint8_t *op = err_prog;
@@ -1298,10 +1302,8 @@ bool mote_wire_error_retryable(int32_t code)
 mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
 {
     rd r;
-    mote_err e = body_of(f, MOTE_WIRE_EVENT, &r);
+    mote_err e = body_of(f, MOTE_WIRE_EVENT, MOTE_WIRE_EVENT, &r, ev, sizeof *ev);
     if (e) return e;
-    if (!ev) return MOTE_ERR_INVALID;
-    memset(ev, 0, sizeof *ev);
     rd_string(&r, &ev->type);
     /* TOPOLOGY_CHANGE, STATUS_CHANGE, SCHEMA_CHANGE */
     uint8_t t0 = first(ev->type), t1 = ev->type.len > 1 ? ev->type.ptr[1] : 0;
@@ -1361,6 +1363,9 @@ static MOTE_NOINLINE void mm3_mixin(mm3 *m, const uint8_t *p, bool round)
     for (unsigned i = round ? 16 : m->nbuf; i-- > 0;) {
         k[i >> 3] = k[i >> 3] << 8 ^ (round ? p[i] : (uint64_t)(int64_t)(int8_t)p[i]);
     }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 1 /* one copy of the lane (gcc peels it otherwise) */
+#endif
     for (unsigned j = 0; j < 2; j++) {
         m->h[j] ^= rotl64(k[j] * c[j], 31 + 2 * j) * c[j ^ 1];
         if (round) m->h[j] = (rotl64(m->h[j], 27 + 4 * j) + m->h[j ^ 1]) * 5 + add[j];
