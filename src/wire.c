@@ -718,8 +718,6 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_
     if (!r) return MOTE_ERR_INVALID;
     memset(r, 0, sizeof *r);
     r->stream = -1;
-    r->value_at = SIZE_MAX;
-    r->count_at = SIZE_MAX;
     mote_err e = check_ctx(w, out);
     if (!e && ((!stmt && len && op != MOTE_WIRE_BATCH) ||
                (p && !p->paging_state.ptr && p->paging_state.len)))
@@ -784,14 +782,14 @@ mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, ui
 /* Write the value count of the statement that is complete. */
 static void patch_count(mote_wire_req *r)
 {
-    if (r->count_at != SIZE_MAX) mote_be_store16(r->out->data + r->count_at, (uint16_t)r->nvalues);
+    if (r->count_at) mote_be_store16(r->out->data + r->count_at, (uint16_t)r->nvalues);
 }
 
 /* Is the request open, with no value open? Else STATE (sticky). */
 static mote_err req_ready(mote_wire_req *r)
 {
     if (!r) return MOTE_ERR_INVALID;
-    if (!r->err && (!r->w || r->value_at != SIZE_MAX)) r->err = MOTE_ERR_STATE;
+    if (!r->err && (!r->w || r->value_at)) r->err = MOTE_ERR_STATE;
     return r->err;
 }
 
@@ -830,7 +828,7 @@ static mote_err put_value(mote_wire_req *r, int32_t n, const void *v, size_t len
 {
     mote_err e = req_ready(r);
     if (e) return e;
-    if (r->count_at == SIZE_MAX) return req_fail(r, MOTE_ERR_STATE);
+    if (!r->count_at) return req_fail(r, MOTE_ERR_STATE);
     if (r->nvalues == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
     mote_buf *b = r->out;
     e = mote_buf_reserve(b, 4 + len);
@@ -871,13 +869,13 @@ mote_err mote_wire_value_close(mote_wire_req *r)
 {
     if (!r) return MOTE_ERR_INVALID;
     if (r->err) return r->err;
-    if (!r->w || r->value_at == SIZE_MAX || r->out->len < r->value_at + 4) {
+    if (!r->w || !r->value_at || r->out->len < r->value_at + 4) {
         return req_fail(r, MOTE_ERR_STATE);
     }
     size_t n = r->out->len - r->value_at - 4;
     if (n > MOTE_CQL_MAX_LEN) return req_fail(r, MOTE_ERR_OVERFLOW);
     mote_be_store32(r->out->data + r->value_at, (uint32_t)n);
-    r->value_at = SIZE_MAX;
+    r->value_at = 0;
     return MOTE_OK;
 }
 
@@ -981,6 +979,14 @@ static mote_err body_of(const mote_wire_frame *f, uint8_t op, uint8_t op2, rd *r
     memset(out, 0, size);
     rd_init(r, f->body.ptr, f->body.len);
     return MOTE_OK;
+}
+
+/* The end of a parser: on error, out (size bytes) is zeroed again past its
+ * first keep bytes (the result kind or error code, kept). */
+static WIRE_OUTLINE mote_err parsed(const rd *r, void *out, size_t size, size_t keep)
+{
+    if (r->err) memset((char *)out + keep, 0, size - keep);
+    return r->err;
 }
 
 /* A body that is one [string] (bytes false) or [bytes] (true), into *out
@@ -1156,12 +1162,7 @@ mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
         rd_fail(&r, MOTE_ERR_BAD_TYPE);
         break;
     }
-    if (r.err) {
-        int32_t kind = res->kind;
-        memset(res, 0, sizeof *res);
-        res->kind = kind;
-    }
-    return r.err;
+    return parsed(&r, res, sizeof *res, sizeof res->kind);
 }
 
 int mote_wire_pk_index(const mote_wire_meta *m, size_t i)
@@ -1284,12 +1285,7 @@ mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
         default: rd_string_list(&r, (mote_view *)(void *)at); break;
         }
     }
-    if (r.err) {
-        int32_t code = e->code;
-        memset(e, 0, sizeof *e);
-        e->code = code;
-    }
-    return r.err;
+    return parsed(&r, e, sizeof *e, sizeof e->code);
 }
 
 bool mote_wire_error_retryable(int32_t code)
@@ -1316,8 +1312,7 @@ mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
     } else if (t0 == 'S' && t1 == 'C') {
         rd_schema_change(&r, &ev->schema);
     }
-    if (r.err) memset(ev, 0, sizeof *ev);
-    return r.err;
+    return parsed(&r, ev, sizeof *ev, 0);
 }
 
 /* ---- Murmur3 partitioner token ---------------------------------------------
