@@ -102,6 +102,14 @@ static WIRE_OUTLINE void rd_raw(rd *r, size_t n, mote_view *v)
     if (v) *v = x;
 }
 
+/* The end of a parser: on error, out (size bytes) is zeroed again past its
+ * first keep bytes (the result kind or error code, kept). */
+static WIRE_OUTLINE mote_err parsed(const rd *r, void *out, size_t size, size_t keep)
+{
+    if (r->err) memset((char *)out + keep, 0, size - keep);
+    return r->err;
+}
+
 /* [string] and [short bytes]: [short] n, n bytes. */
 static void rd_string(rd *r, mote_view *v)
 {
@@ -470,11 +478,9 @@ mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f)
     if (f->flags & MOTE_WIRE_F_WARNING) rd_string_list(&r, &f->warnings);
     /* each entry: [string] key (2+) and [bytes] value (4+) */
     if (f->flags & MOTE_WIRE_F_PAYLOAD) rd_items(&r, &f->payload, 6, true);
-    if (r.err) {
-        mote_view none = {NULL, 0};
-        f->tracing_id = f->warnings = f->payload = none;
-        return r.err;
-    }
+    /* on error: tracing id, warnings and payload (the frame's last fields)
+     * back to {NULL, 0} */
+    if (r.err) return parsed(&r, f, sizeof *f, offsetof(mote_wire_frame, tracing_id));
     f->body.ptr = r.p;
     f->body.len = (size_t)(r.end - r.p);
     return MOTE_OK;
@@ -981,14 +987,6 @@ static mote_err body_of(const mote_wire_frame *f, uint8_t op, uint8_t op2, rd *r
     return MOTE_OK;
 }
 
-/* The end of a parser: on error, out (size bytes) is zeroed again past its
- * first keep bytes (the result kind or error code, kept). */
-static WIRE_OUTLINE mote_err parsed(const rd *r, void *out, size_t size, size_t keep)
-{
-    if (r->err) memset((char *)out + keep, 0, size - keep);
-    return r->err;
-}
-
 /* A body that is one [string] (bytes false) or [bytes] (true), into *out
  * (may be NULL). */
 static WIRE_OUTLINE mote_err parse_view(const mote_wire_frame *f, uint8_t op, uint8_t op2, bool bytes,
@@ -1185,8 +1183,7 @@ bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
     const mote_wire_meta *m = it->m;
     rd r;
     rd_init(&r, it->p, (size_t)(m->specs.ptr + m->specs.len - it->p));
-    mote_wire_column col;
-    memset(&col, 0, sizeof col);
+    mote_wire_column col; /* every field is set below */
     if (m->flags & MOTE_WIRE_META_GLOBAL_SPEC) {
         col.keyspace = m->keyspace;
         col.table = m->table;
