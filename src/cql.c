@@ -992,18 +992,17 @@ static bool valid_text(const uint8_t *s, size_t n, bool ascii)
 static mote_err check_duration(const uint8_t *p, size_t n)
 {
     size_t at = 0;
-    bool neg = false, pos = false, bad = false;
+    unsigned seen = 0; /* 1: a negative value, 2: a positive one, 4: too wide */
     for (int i = 0; i < 3; i++) {
         uint64_t u;
         size_t used;
         mote_err e = mote_cql_uvint_get(p + at, n - at, &u, &used);
         if (e) return e == MOTE_ERR_TRUNCATED ? MOTE_ERR_MISMATCH : e;
         at += used;
-        if (i < 2 && (u >> 32)) bad = true;
-        if (u & 1) neg = true;
-        else if (u) pos = true;
+        if (i < 2 && (u >> 32)) seen |= 4;
+        seen |= u & 1 ? 1 : u ? 2 : 0;
     }
-    return bad || at != n || (neg && pos) ? MOTE_ERR_MISMATCH : MOTE_OK;
+    return seen >= 3 || at != n ? MOTE_ERR_MISMATCH : MOTE_OK;
 }
 
 /* One non-collection value of kind, n bytes, as the server validates it. */
