@@ -222,14 +222,14 @@ static void owalk_place(owalk *o, mote_cql_type *nodes, mote_cql_type *t, size_t
 
 /* Read options until the tree is complete (MOTE_OK) or, when building, a
  * Custom option is met (MOTE_ERR_NEED_MORE, o->custom set: the caller
- * parses it and calls owalk_place for it). */
+ * parses it and calls owalk_place for it). Errors are also left in r. */
 static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
 {
     while (!o->done) {
         if (o->depth && o->udt[o->depth - 1]) rd_string(r, NULL);
         uint16_t id = rd_u16(r);
+        if (o->depth + 1 > o->maxdepth) rd_fail(r, MOTE_ERR_DEPTH);
         if (r->err) return r->err;
-        if (o->depth + 1 > o->maxdepth) return MOTE_ERR_DEPTH;
         int kind = id < sizeof option_kinds ? option_kinds[id] : 0;
         uint16_t nchild = 0;
         bool udt = false;
@@ -273,12 +273,12 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
     return MOTE_OK;
 }
 
-/* Check and step over one [option]. */
-static mote_err skip_option(rd *r)
+/* Check and step over one [option] (errors stay in r). */
+static void skip_option(rd *r)
 {
     owalk o;
     owalk_init(&o, MOTE_WIRE_MAX_OPTION_DEPTH, false);
-    return owalk_run(&o, r, NULL, 0);
+    owalk_run(&o, r, NULL, 0);
 }
 
 mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size_t *used,
@@ -1106,8 +1106,7 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
             rd_string(r, NULL);
         }
         rd_string(r, NULL);
-        mote_err e = skip_option(r);
-        if (e) rd_fail(r, e);
+        skip_option(r);
     }
     if (!r->err) {
         m->specs.ptr = start;
