@@ -266,13 +266,12 @@ static TYPE_OUTLINE mote_err parse_all(tparser *p)
                 if (!eat(p, ',')) return MOTE_ERR_BAD_TYPE;
                 skip_space(p);
                 uint32_t d = 0; /* <= INT32_MAX / 10 before each step: no wrap */
-                const char *digits = p->s;
                 while (p->s < p->end && *p->s >= '0' && *p->s <= '9') {
                     if (d > INT32_MAX / 10) return MOTE_ERR_BAD_TYPE;
                     d = d * 10 + (uint32_t)(*p->s++ - '0');
                     if (d > INT32_MAX) return MOTE_ERR_BAD_TYPE;
                 }
-                if (p->s == digits || d == 0) return MOTE_ERR_BAD_TYPE;
+                if (d == 0) return MOTE_ERR_BAD_TYPE; /* no digits, or 0 */
                 dim = d;
                 /* A vector of a fixed-length type is itself fixed (Cassandra's
                  * VectorType.valueLengthIfFixed), so it packs inside vectors. */
