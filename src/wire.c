@@ -174,7 +174,7 @@ typedef struct owalk {
     uint16_t left[MOTE_WIRE_MAX_OPTION_DEPTH];    /* children still to read */
     uint16_t parent[MOTE_WIRE_MAX_OPTION_DEPTH];  /* node of each open level */
     uint16_t prev[MOTE_WIRE_MAX_OPTION_DEPTH];    /* its last child, or NO_NODE */
-    bool udt[MOTE_WIRE_MAX_OPTION_DEPTH];  /* children come with a field name */
+    uint32_t udt;              /* bit per level: children come with a field name */
     unsigned depth;
     unsigned maxdepth;
     size_t n;                  /* nodes so far */
@@ -212,7 +212,7 @@ static void owalk_place(owalk *o, mote_cql_type *nodes, mote_cql_type *t, size_t
         o->parent[d] = (uint16_t)o->n;
         o->prev[d] = NO_NODE;
         o->left[d] = nchild;
-        o->udt[d] = udt;
+        o->udt = (o->udt & ~(1u << d)) | (uint32_t)udt << d;
         o->depth = ++d;
     }
     o->n += take;
@@ -226,7 +226,7 @@ static void owalk_place(owalk *o, mote_cql_type *nodes, mote_cql_type *t, size_t
 static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
 {
     while (!o->done) {
-        if (o->depth && o->udt[o->depth - 1]) rd_string(r, NULL);
+        if (o->depth && ((o->udt >> (o->depth - 1)) & 1)) rd_string(r, NULL);
         uint16_t id = rd_u16(r);
         if (o->depth + 1 > o->maxdepth) rd_fail(r, MOTE_ERR_DEPTH);
         if (r->err) return r->err;
