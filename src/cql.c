@@ -1271,15 +1271,16 @@ mote_err mote_cql_write_float(mote_cql_writer *w, double v)
     mote_err e = wclaim(w, false, &t, &pfx);
     if (e) return e;
     uint8_t b[8];
+    size_t n = 8;
     if (t->kind == MOTE_CQL_FLOAT) {
         mote_be_storef32(b, (float)v);
-        return wscalar(w, pfx, b, 4, false);
-    }
-    if (t->kind == MOTE_CQL_DOUBLE) {
+        n = 4;
+    } else if (t->kind == MOTE_CQL_DOUBLE) {
         mote_be_storef64(b, v);
-        return wscalar(w, pfx, b, 8, false);
+    } else {
+        return wfail(w, MOTE_ERR_MISMATCH);
     }
-    return wfail(w, MOTE_ERR_MISMATCH);
+    return wscalar(w, pfx, b, n, false);
 }
 
 mote_err mote_cql_write_begin(mote_cql_writer *w)
