@@ -400,19 +400,6 @@ static CQL_INLINE mote_err read_vint_elem(const uint8_t **pp, const uint8_t *end
     return MOTE_OK;
 }
 
-/* After a variable vector's dim elements, bytes remain: if they parse as
- * whole elements the value had more elements than the type (DIMENSION),
- * otherwise they are garbage (TRAILING). */
-static mote_err extra_elems_err(const uint8_t *p, const uint8_t *end)
-{
-    while (p < end) {
-        const uint8_t *vp;
-        size_t vl;
-        if (read_vint_elem(&p, end, &vp, &vl)) return MOTE_ERR_TRAILING;
-    }
-    return MOTE_ERR_DIMENSION;
-}
-
 /* ---- iterator ---------------------------------------------------------------- */
 
 mote_err mote_cql_iter_init(mote_cql_iter *it, const mote_cql_type *t, const uint8_t *in,
@@ -468,19 +455,19 @@ static bool iter_fail(mote_cql_iter *it, mote_err e)
 bool mote_cql_iter_next(mote_cql_iter *it, mote_cql_value *out)
 {
     if (!it || it->err) return false;
-    if (it->left == 0) {
-        /* (a packed vector's length was checked whole by iter_init) */
-        if (it->p != it->end) {
-            it->err = it->type->kind == MOTE_CQL_VECTOR && it->type->sub->fixed < 0
-                          ? extra_elems_err(it->p, it->end)
-                          : MOTE_ERR_TRAILING;
-        }
-        return false;
-    }
     const mote_cql_type *t = it->next_type;
     const uint8_t *vp = NULL;
     size_t vl = 0;
     int k = it->type->kind;
+    /* Past the last element, bytes left are TRAILING; after a variable
+     * vector's dim elements, DIMENSION if they parse as whole elements (the
+     * value had more than the type), read below by the one element reader.
+     * A packed vector's length was checked whole by iter_init. */
+    bool extra = it->left == 0;
+    if (extra) {
+        if (it->p == it->end) return false;
+        if (k != MOTE_CQL_VECTOR || t->fixed >= 0) return iter_fail(it, MOTE_ERR_TRAILING);
+    }
     /* A tuple value may stop before its last components (the server stores
      * the literal (5) for tuple<int, text> as 0000000400000005): those are
      * null, as Cassandra's TupleType reads them. */
@@ -494,7 +481,10 @@ bool mote_cql_iter_next(mote_cql_iter *it, mote_cql_value *out)
         } else if (it->p == it->end) {
             e = MOTE_ERR_DIMENSION;
         } else {
-            e = read_vint_elem(&it->p, it->end, &vp, &vl);
+            do {
+                e = read_vint_elem(&it->p, it->end, &vp, &vl);
+            } while (extra && !e && it->p != it->end);
+            if (extra) return iter_fail(it, e ? MOTE_ERR_TRAILING : MOTE_ERR_DIMENSION);
         }
     } else if (!absent) {
         e = read_bytes(&it->p, it->end, &vp, &vl);
