@@ -943,11 +943,10 @@ mote_err mote_wire_strings(mote_wire_list *it, mote_view raw)
     if (raw.len == 0) return MOTE_OK;
     rd r;
     rd_init(&r, raw.ptr, raw.len);
-    mote_view v;
-    rd_string_list(&r, &v);
+    rd_string_list(&r, NULL);
     if (r.err) return r.err;
     it->p = raw.ptr + 2;
-    it->end = v.ptr + v.len;
+    it->end = r.p;
     it->left = mote_be_load16(raw.ptr);
     return MOTE_OK;
 }
