@@ -88,7 +88,7 @@ bool mote_utf8_valid(const void *data, size_t n)
         if (c < 0xc2 || c > 0xf4) return false;
         /* bytes that follow; the first of them has a narrower range after
          * E0 (no overlongs), ED (no surrogates), F0 (overlongs), F4 (max) */
-        size_t need = c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
+        size_t need = 1u + (c >= 0xe0) + (c >= 0xf0);
         uint8_t lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
         uint8_t hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
         if (n - i < need) return false;
