@@ -258,7 +258,10 @@ static TYPE_OUTLINE mote_err parse_all(tparser *p)
         bool wmarshal = h->wmarshal;
         for (;;) {
             if (!close_wraps(p, wraps, wmarshal)) return MOTE_ERR_BAD_TYPE;
-            if (depth == 0) return MOTE_OK;
+            if (depth == 0) { /* the whole text: nothing but spaces may follow */
+                skip_space(p);
+                return p->s == p->end ? MOTE_OK : MOTE_ERR_BAD_TYPE;
+            }
             tframe *f = &st[depth - 1];
             const char close = f->marshal ? ')' : '>';
             uint32_t dim = 0;
@@ -311,10 +314,6 @@ mote_err mote_cql_type_parse(const char *text, size_t len, mote_cql_type *nodes,
     if ((!text && len > 0) || !root || (!nodes && cap > 0)) return MOTE_ERR_INVALID;
     tparser p = {text, text ? text + len : text, nodes, cap, 0};
     mote_err e = parse_all(&p);
-    if (!e) {
-        skip_space(&p);
-        if (p.s != p.end) e = MOTE_ERR_BAD_TYPE;
-    }
     if (e) return e;
     if (used) *used = p.count;
     if (p.count > cap) return MOTE_ERR_SPACE;
