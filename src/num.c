@@ -264,30 +264,6 @@ mote_err mote_num_parse_i64(const uint8_t *s, size_t n, int64_t *out)
     return mote__num_i64(s, n, true, out);
 }
 
-size_t mote_num_format_u64(uint64_t v, char *out, size_t cap)
-{
-    char tmp[20];
-    size_t n = 0;
-    do {
-        uint64_t q = div10(v);
-        tmp[n++] = (char)('0' + (unsigned)(v - q * 10));
-        v = q;
-    } while (v);
-    if (cap < n) return 0;
-    for (size_t i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
-    return n;
-}
-
-size_t mote_num_format_i64(int64_t v, char *out, size_t cap)
-{
-    if (v >= 0) return mote_num_format_u64((uint64_t)v, out, cap);
-    if (cap < 2) return 0;
-    size_t n = mote_num_format_u64((uint64_t)0 - (uint64_t)v, out + 1, cap - 1);
-    if (n == 0) return 0;
-    out[0] = '-';
-    return n + 1;
-}
-
 /* ------------------------------------------------------------------ */
 /* rounding a 128-bit scaled value to a double                          */
 
@@ -922,27 +898,6 @@ NUM_SMALL_NOINLINE static uint64_t rop(const u128 *gp, uint64_t c, int h)
     return vbp | (((z & mask63) + mask63) >> 63);
 }
 
-#if !MOTE_NUM_SMALL
-static const char digit_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-/* Exactly nd digits of v (< 10^nd), ending just before end; two per step
- * (x / 100 = (x * 0x51EB851F) >> 37 for every 32-bit x). */
-static void put_rev(char *end, uint32_t v, int nd)
-{
-    for (; nd >= 2; nd -= 2) {
-        uint32_t q = (uint32_t)(((uint64_t)v * 0x51EB851Fu) >> 37), r = v - q * 100;
-        end -= 2;
-        end[0] = digit_pairs[2 * r];
-        end[1] = digit_pairs[2 * r + 1];
-        v = q;
-    }
-    if (nd) *--end = (char)('0' + v);
-}
-#endif
-
 /* Schubfach's choice among the candidates, given the interval's ends vbl,
  * vbr and v itself (vb), all scaled by 4 and rounded to odd; out is 1 when
  * the ends are excluded. A separate frame under MOTE_NUM_SMALL: its 64-bit
@@ -967,13 +922,12 @@ NUM_SMALL_NOINLINE static uint64_t schubfach_pick(uint64_t vbl, uint64_t vb, uin
     return vb < mid2 || (vb == mid2 && !(s & 1)) ? s : s + 1;
 }
 
-int mote_num_f64_digits(double v, char digits[17], int *exp10)
+/* The shortest decimal f * 10^*k that rounds to the finite, non-zero double
+ * with bits b (sign bit clear), closest to it, ties to even; 1 <= f <= 10^17
+ * (trailing zeros possible: the caller strips them). */
+static uint64_t shortest(uint64_t b, int *kp)
 {
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    bits &= ~F64_SIGN_BIT;
-    if (bits == 0 || bits >= F64_INF_BITS) return 0;
-    uint64_t fe = bits >> 52, c = bits & F64_FRAC_MASK, f;
+    uint64_t fe = b >> 52, c = b & F64_FRAC_MASK;
     int q, k;
     if (fe) {
         c |= F64_HIDDEN;
@@ -982,9 +936,8 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
         /* integers below 2^53: the digits of the integer itself (a
          * shortcut: Schubfach finds the same digits) */
         if (q < 0 && q > -53 && !(c & ((UINT64_C(1) << -q) - 1))) {
-            f = c >> -q;
-            k = 0;
-            goto emit;
+            *kp = 0;
+            return c >> -q;
         }
 #endif
     } else {
@@ -993,36 +946,46 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
          * ten units of the last digit, outside the algorithm's premise:
          * 5e-324 and 1e-323 are their shortest forms. */
         if (c < 3) {
-            f = c == 1 ? 5 : 1;
-            k = c == 1 ? -324 : -323;
-            goto emit;
+            *kp = c == 1 ? -324 : -323;
+            return c == 1 ? 5 : 1;
         }
     }
-    {
-        /* v = c 2^q; cbl/cbr (x4) bound its rounding interval, which is
-         * narrower below at the bottom of a binade. */
-        unsigned out = (unsigned)(c & 1);
-        uint64_t cb = c << 2, cbr = cb + 2, cbl;
-        if (c != F64_HIDDEN || q == -1074) {
-            cbl = cb - 2;
-            k = flog10_pow2(q);
-        } else {
-            cbl = cb - 1;
-            k = flog10_three_quarters_pow2(q);
-        }
-        int h = q + flog2_pow10(-k) + 2;
-        /* g = floor(10^-k / 2^r) + 1 with 2^125 <= g < 2^126 */
-        u128 g = pow5_128(-k);
-        g.lo = (g.lo >> 2) | (g.hi << 62);
-        g.hi >>= 2;
-        g.lo++;
-        g.hi += g.lo == 0;
-        /* vbl, vb, vbr: the interval's ends and v, scaled (x4) */
-        const uint64_t vbl = rop(&g, cbl, h), vb = rop(&g, cb, h), vbr = rop(&g, cbr, h);
-        f = schubfach_pick(vbl, vb, vbr, out);
+    /* v = c 2^q; cbl/cbr (x4) bound its rounding interval, which is
+     * narrower below at the bottom of a binade. */
+    unsigned out = (unsigned)(c & 1);
+    uint64_t cb = c << 2, cbr = cb + 2, cbl;
+    if (c != F64_HIDDEN || q == -1074) {
+        cbl = cb - 2;
+        k = flog10_pow2(q);
+    } else {
+        cbl = cb - 1;
+        k = flog10_three_quarters_pow2(q);
     }
-emit:;
+    int h = q + flog2_pow10(-k) + 2;
+    /* g = floor(10^-k / 2^r) + 1 with 2^125 <= g < 2^126 */
+    u128 g = pow5_128(-k);
+    g.lo = (g.lo >> 2) | (g.hi << 62);
+    g.hi >>= 2;
+    g.lo++;
+    g.hi += g.lo == 0;
+    /* vbl, vb, vbr: the interval's ends and v, scaled (x4) */
+    const uint64_t vbl = rop(&g, cbl, h), vb = rop(&g, cb, h), vbr = rop(&g, cbr, h);
+    *kp = k;
+    return schubfach_pick(vbl, vb, vbr, out);
+}
+
 #if MOTE_NUM_SMALL
+/* ------------------------------------------------------------------ */
+/* digits one at a time (small code)                                    */
+
+int mote_num_f64_digits(double v, char digits[17], int *exp10)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    bits &= ~F64_SIGN_BIT;
+    if (bits == 0 || bits >= F64_INF_BITS) return 0;
+    int k;
+    uint64_t f = shortest(bits, &k);
     /* one digit per step, from the end; f <= 10^17 has at most 18 */
     char tmp[18];
     int n = 18;
@@ -1037,43 +1000,40 @@ emit:;
     if (len > 17) return 0; /* cannot happen: Schubfach gives <= 17 digits */
     memcpy(digits, tmp + n, (size_t)len);
     return len;
-#else
-    /* f <= 10^17: f = hi * 10^8 + lo with both parts 32-bit, converted as
-     * two independent short chains (no libc call, no 64-bit division) */
-    if (f > UINT64_C(100000000000000000)) return 0; /* cannot happen */
-    uint64_t hi64 = mul64(f, UINT64_C(0xABCC77118461CEFD)).hi >> 26; /* f / 10^8 */
-    uint32_t hi = (uint32_t)hi64, lo = (uint32_t)(f - hi64 * 100000000u);
-    char tmp[18];
-    int n = 8;
-    if (hi) {
-        for (uint64_t p = 10; n < 18 && hi >= p; p *= 10) n++;
-        n++;
-    } else {
-        n = 1;
-        for (uint32_t p = 10; n < 8 && lo >= p; p *= 10) n++;
-    }
-    int lo_digits = hi ? 8 : n;
-    put_rev(tmp + n, lo, lo_digits);
-    put_rev(tmp + n - lo_digits, hi, n - lo_digits);
-    int e10 = k + n;
-    while (n > 1 && tmp[n - 1] == '0') n--;
-    if (n > 17) return 0; /* cannot happen: Schubfach gives <= 17 digits */
-    for (int i = 0; i < n; i++) digits[i] = tmp[i];
-    *exp10 = e10;
-    return n;
-#endif
 }
 
-/* ------------------------------------------------------------------ */
-/* Go-style 'g' formatting                                              */
+mote_err mote_num_format_u64(uint64_t v, char *out, size_t cap, size_t *len)
+{
+    char tmp[20];
+    size_t n = 0;
+    do {
+        uint64_t q = div10(v);
+        tmp[n++] = (char)('0' + (unsigned)(v - q * 10));
+        v = q;
+    } while (v);
+    *len = n;
+    if (cap < n) return MOTE_ERR_SPACE;
+    for (size_t i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
+    return MOTE_OK;
+}
 
-size_t mote_num_format_f64(double v, char *out, size_t cap)
+mote_err mote_num_format_i64(int64_t v, char *out, size_t cap, size_t *len)
+{
+    if (v >= 0) return mote_num_format_u64((uint64_t)v, out, cap, len);
+    mote_err e = mote_num_format_u64((uint64_t)0 - (uint64_t)v, cap ? out + 1 : NULL,
+                                     cap ? cap - 1 : 0, len);
+    ++*len;
+    if (e == MOTE_OK) out[0] = '-';
+    return e;
+}
+
+mote_err mote_num_format_f64(double v, char *out, size_t cap, size_t *len)
 {
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
-    if ((bits & ~F64_SIGN_BIT) >= F64_INF_BITS) return 0;
-    char tmpbuf[MOTE_NUM_F64_MAX], d[17];
-    char *buf = cap >= MOTE_NUM_F64_MAX ? out : tmpbuf; /* copy only if small */
+    *len = 0;
+    if ((bits & ~F64_SIGN_BIT) >= F64_INF_BITS) return MOTE_ERR_NOT_FINITE;
+    char buf[MOTE_NUM_F64_MAX], d[17];
     size_t n = 0;
     int dp, nd;
     if (bits & F64_SIGN_BIT) buf[n++] = '-';
@@ -1105,8 +1065,243 @@ size_t mote_num_format_f64(double v, char *out, size_t cap)
             buf[n++] = i >= 0 && i < nd ? d[i] : '0';
         }
     }
-    if (buf == out) return n;
-    if (n > cap) return 0;
+    *len = n;
+    if (n > cap) return MOTE_ERR_SPACE;
     memcpy(out, buf, n);
-    return n;
+    return MOTE_OK;
 }
+
+#else
+/* ------------------------------------------------------------------ */
+/* digits eight at a time                                               */
+
+/* v < 10^8 as eight digits, zero-padded: byte i of the word (in
+ * mote__store8's order) is the value 0..9 of digit i. Three splits (4+4,
+ * 2+2, 1+1) of all lanes of one word at once, each a multiply and shift that
+ * equals the division for the lane's range (checked exhaustively in
+ * tests/test_num.c through the formatters), instead of a division per
+ * digit. */
+static uint64_t digits8(uint32_t v)
+{
+    uint32_t hi = v / 10000;
+    uint64_t x = hi | (uint64_t)(v - hi * 10000) << 32;
+    uint64_t a = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F); /* / 100, lanes < 10^4 */
+    x = a | (x - a * 100) << 16;
+    uint64_t b = ((x * 103) >> 10) & UINT64_C(0x000F000F000F000F); /* / 10, lanes < 100 */
+    return b | (x - b * 10) << 8;
+}
+
+#define ASCII_ZEROS UINT64_C(0x3030303030303030)
+
+/* x / 10^8 for any uint64, as a multiply (no 64-bit division helper). */
+static uint64_t div1e8(uint64_t x)
+{
+    return mul64(x, UINT64_C(0xABCC77118461CEFD)).hi >> 26;
+}
+
+/* The ASCII digits of 1 <= f < 10^17 to d (room for 24 bytes; writes up to
+ * d[17] and leaves later bytes alone), no leading or trailing zeros; returns
+ * their count, and in *nf the number of digits of f. */
+static int f_digits(uint64_t f, char *d, int *nf)
+{
+    uint8_t *u = (uint8_t *)d;
+    if (f < 100000000) {
+        uint64_t w = digits8((uint32_t)f);
+        int lead = (int)mote__ctz64(w) >> 3;
+        mote__store8(u, (w >> 8 * lead) | ASCII_ZEROS);
+        *nf = 8 - lead;
+        return 8 - lead - ((int)mote__clz64(w) >> 3);
+    }
+    uint64_t hi = div1e8(f);
+    uint64_t wl = digits8((uint32_t)(f - hi * 100000000u));
+    int trail = wl ? (int)mote__clz64(wl) >> 3 : 8; /* trailing zeros of the low 8 */
+    if (hi < 100000000) {
+        uint64_t wh = digits8((uint32_t)hi);
+        int lead = (int)mote__ctz64(wh) >> 3;
+        mote__store8(u, (wh >> 8 * lead) | ASCII_ZEROS);
+        mote__store8(u + 8 - lead, wl | ASCII_ZEROS);
+        if (!wl) trail += (int)mote__clz64(wh) >> 3;
+        *nf = 16 - lead;
+        return 16 - lead - trail;
+    }
+    uint32_t top = (uint32_t)hi / 100000000u; /* 1..9 */
+    uint64_t wm = digits8((uint32_t)hi - top * 100000000u);
+    u[0] = (uint8_t)('0' + top);
+    mote__store8(u + 1, wm | ASCII_ZEROS);
+    mote__store8(u + 9, wl | ASCII_ZEROS);
+    if (!wl) trail += wm ? (int)mote__clz64(wm) >> 3 : 8;
+    *nf = 17;
+    return 17 - trail;
+}
+
+/* The shortest digits of the finite, non-zero |double| with bits b into d
+ * (24 bytes of room) as f_digits; *exp10 as mote_num_f64_digits. */
+static int shortest_digits(uint64_t b, char *d, int *exp10)
+{
+    int k, nf;
+    uint64_t f = shortest(b, &k);
+    if (f == UINT64_C(100000000000000000)) { /* 18 digits: "1" */
+        f = 1;
+        k += 17;
+    }
+    int nd = f_digits(f, d, &nf);
+    *exp10 = k + nf;
+    return nd;
+}
+
+int mote_num_f64_digits(double v, char digits[17], int *exp10)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    bits &= ~F64_SIGN_BIT;
+    if (bits == 0 || bits >= F64_INF_BITS) return 0;
+    char d[24];
+    int nd = shortest_digits(bits, d, exp10);
+    memcpy(digits, d, (size_t)nd);
+    return nd;
+}
+
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* The digits of v to p (room for 24 bytes, may all be written); returns
+ * their count. */
+static size_t put_u64(char *p, uint64_t v)
+{
+    uint8_t *u = (uint8_t *)p;
+    if (v < 100000000) {
+        uint64_t w = digits8((uint32_t)v);
+        int lead = w ? (int)mote__ctz64(w) >> 3 : 7; /* "0" for 0 */
+        mote__store8(u, (w >> 8 * lead) | ASCII_ZEROS);
+        return (size_t)(8 - lead);
+    }
+    uint64_t hi = div1e8(v);
+    uint64_t wl = digits8((uint32_t)(v - hi * 100000000u)) | ASCII_ZEROS;
+    if (hi < 100000000) {
+        uint64_t wh = digits8((uint32_t)hi);
+        int lead = (int)mote__ctz64(wh) >> 3;
+        mote__store8(u, (wh >> 8 * lead) | ASCII_ZEROS);
+        mote__store8(u + 8 - lead, wl);
+        return (size_t)(16 - lead);
+    }
+    uint64_t top = div1e8(hi); /* < 1845 */
+    uint64_t wt = digits8((uint32_t)top), wm = digits8((uint32_t)(hi - top * 100000000u));
+    int lead = (int)mote__ctz64(wt) >> 3;
+    mote__store8(u, (wt >> 8 * lead) | ASCII_ZEROS);
+    mote__store8(u + 8 - lead, wm | ASCII_ZEROS);
+    mote__store8(u + 16 - lead, wl);
+    return (size_t)(24 - lead);
+}
+
+/* Copies the n bytes of a formatted number from tmp to out when they fit,
+ * sets *len (MOTE_ERR_SPACE: the size needed, out untouched). */
+static mote_err give(const char *tmp, size_t n, char *out, size_t cap, size_t *len)
+{
+    *len = n;
+    if (n > cap) return MOTE_ERR_SPACE;
+    memcpy(out, tmp, n);
+    return MOTE_OK;
+}
+
+/* The integer formatters and mote_num_format_f64 write straight into out
+ * when it has MOTE_NUM_F64_MAX bytes (fixed-size stores, scratch past the
+ * number), else into a local buffer first. */
+mote_err mote_num_format_u64(uint64_t v, char *out, size_t cap, size_t *len)
+{
+    char tmp[MOTE_NUM_F64_MAX];
+    if (cap >= MOTE_NUM_F64_MAX) {
+        *len = put_u64(out, v);
+        return MOTE_OK;
+    }
+    return give(tmp, put_u64(tmp, v), out, cap, len);
+}
+
+mote_err mote_num_format_i64(int64_t v, char *out, size_t cap, size_t *len)
+{
+    char tmp[MOTE_NUM_F64_MAX];
+    char *p = cap >= MOTE_NUM_F64_MAX ? out : tmp;
+    size_t n = 0;
+    uint64_t m = (uint64_t)v;
+    if (v < 0) {
+        p[n++] = '-';
+        m = (uint64_t)0 - m;
+    }
+    n += put_u64(p + n, m);
+    if (p == out) {
+        *len = n;
+        return MOTE_OK;
+    }
+    return give(tmp, n, out, cap, len);
+}
+
+/* Go-style 'g' formatting into p (MOTE_NUM_F64_MAX bytes of room) of the
+ * finite v; returns the length. */
+static size_t format_g(uint64_t bits, char *p0)
+{
+    char *p = p0;
+    char d[24];
+    if (bits & F64_SIGN_BIT) *p++ = '-';
+    bits &= ~F64_SIGN_BIT;
+    if (bits == 0) {
+        *p++ = '0';
+        return (size_t)(p - p0);
+    }
+    /* d is all '0' past the digits: the plain form's zeros come from it */
+    memset(d, '0', sizeof d);
+    int dp, nd = shortest_digits(bits, d, &dp);
+    if (dp - 1 < -4 || dp - 1 >= 6) {
+        /* strconv.FormatFloat(v, 'g', -1, 64): %e when the exponent is
+         * below -4 or at least 6 (the shortest-precision rule), with at
+         * least two exponent digits */
+        unsigned x = (unsigned)(dp > 0 ? dp - 1 : 1 - dp);
+        p[0] = d[0];
+        p[1] = '.';
+        memcpy(p + 2, d + 1, 16);
+        p += nd > 1 ? nd + 1 : 1;
+        p[0] = 'e';
+        p[1] = dp > 0 ? '+' : '-';
+        if (x >= 100) {
+            unsigned h = x / 100;
+            p[2] = (char)('0' + h);
+            x -= h * 100;
+            p++;
+        }
+        memcpy(p + 2, digit_pairs + 2 * x, 2);
+        p += 4;
+    } else if (dp <= 0) {
+        /* 0.000ddd: -3 <= dp <= 0 */
+        memcpy(p, "0.000", 5);
+        memcpy(p + 2 - dp, d, 24);
+        p += 2 - dp + nd;
+    } else if (dp >= nd) {
+        /* an integer: digits, then zeros up to dp <= 6 */
+        memcpy(p, d, 8);
+        p += dp;
+    } else {
+        /* ddd.ddd: 1 <= dp <= 6, dp < nd */
+        memcpy(p, d, 8);
+        p[dp] = '.';
+        memcpy(p + dp + 1, d + dp, 16);
+        p += nd + 1;
+    }
+    return (size_t)(p - p0);
+}
+
+mote_err mote_num_format_f64(double v, char *out, size_t cap, size_t *len)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    if ((bits & ~F64_SIGN_BIT) >= F64_INF_BITS) {
+        *len = 0;
+        return MOTE_ERR_NOT_FINITE;
+    }
+    if (cap >= MOTE_NUM_F64_MAX) {
+        *len = format_g(bits, out);
+        return MOTE_OK;
+    }
+    char tmp[MOTE_NUM_F64_MAX];
+    return give(tmp, format_g(bits, tmp), out, cap, len);
+}
+#endif

@@ -140,7 +140,7 @@ static void dump_point(lp_run *r, const mote_lp_point *pt)
         size_t n;
         switch (f.type) {
         case MOTE_LP_FLOAT:
-            n = mote_num_format_f64(f.value.f, num, sizeof num);
+            if (mote_num_format_f64(f.value.f, num, sizeof num, &n) != MOTE_OK) n = 0; /* lp has no NaN/inf */
             printf(",\"float\",%.*s]", (int)n, num);
             break;
         case MOTE_LP_INT:
