@@ -116,8 +116,13 @@ static uint64_t div10(uint64_t x)
 /* floor(x / 2^s) for signed x, independent of how >> treats negatives. */
 NUM_SMALL_NOINLINE static int floor_shr(int32_t x, int s)
 {
+#if MOTE_NUM_SMALL
     if (x >= 0) return x >> s;
     return -((-x + (((int32_t)1 << s) - 1)) >> s);
+#else
+    /* without a branch: shifted while made positive by 2^32 */
+    return (int)((((int64_t)x + (INT64_C(1) << 32)) >> s) - (INT64_C(1) << (32 - s)));
+#endif
 }
 
 /* floor(e * log2(5)); exact for |e| <= 400 (checked by the generator). */
@@ -584,61 +589,6 @@ static bool round_w10q(uint64_t w, int q, bool force, uint64_t *bits)
 }
 #endif
 
-#if !MOTE_NUM_SMALL
-/* Eight ASCII digits at s (any alignment, any host byte order) as their
- * value, or -1 if any byte is not a digit (SWAR, mote_private.h). */
-static inline int64_t eight_digits(const uint8_t *s)
-{
-    uint64_t v = mote__load8(s);
-    return mote__is8digits(v) ? (int64_t)mote__value8(v) : -1;
-}
-
-/* Digits at s[i..n) into *w (wrapping: only used when <= 19 digits),
- * eight at a time where possible; returns the index after them. */
-static size_t scan_digits(const uint8_t *s, size_t i, size_t n, uint64_t *w)
-{
-    uint64_t v = *w;
-    int64_t v8;
-    while (n - i >= 8 && (v8 = eight_digits(s + i)) >= 0) {
-        v = v * 100000000 + (uint64_t)v8;
-        i += 8;
-    }
-    for (; i < n && is_digit(s[i]); i++) v = v * 10 + (unsigned)(s[i] - '0');
-    *w = v;
-    return i;
-}
-
-/* Mantissa s[i..mend) with more than 19 significant digits (syntax already
- * checked): the first 19 into *w, value ~ w * 10^*dexp; later digits only
- * set *truncated (if non-zero) and, before the point, scale *dexp. */
-static void scan_long(const uint8_t *s, size_t i, const uint8_t *mend, uint64_t *w,
-                      int64_t *dexp, bool *truncated)
-{
-    int nd = 0;
-    bool after_point = false;
-    *w = 0;
-    *dexp = 0;
-    *truncated = false;
-    for (; s + i < mend; i++) {
-        if (s[i] == '.') {
-            after_point = true;
-            continue;
-        }
-        unsigned dg = (unsigned)(s[i] - '0');
-        if (nd < 19) {
-            if (nd || dg) {
-                *w = *w * 10 + dg;
-                nd++;
-            }
-            if (after_point) --*dexp;
-        } else {
-            if (!after_point) ++*dexp;
-            *truncated |= dg != 0;
-        }
-    }
-}
-#endif
-
 /* What the slow path needs once the fast paths could not decide. */
 typedef struct slow_input {
     const uint8_t *sig, *mend; /* significant digits (may include a '.') */
@@ -650,12 +600,47 @@ typedef struct slow_input {
     uint64_t bits;             /* candidate, within an ulp or two */
 } slow_input;
 
-/* Parses s (syntax, zero, out-of-range exponents, Clinger's exact case);
- * returns MOTE_OK or an error when that decides, else MOTE_ERR_NEED_MORE
- * with st filled for rounding. Scanning, rounding and the exact slow path
- * are three sibling calls, not nested ones: on Cortex-M0+ this frame, the
- * 128-bit power computation and the slow path's big integers would not fit
- * the 512-byte stack budget one on top of the other. */
+/* The optional exponent at p, ( [eE] [+-]? digits )?, into *exp10 (0 if
+ * absent); returns the position after it (end when the exponent is there:
+ * its digits run to the end of the number), or NULL for an 'e' without
+ * digits only. Digits through num's integer core; the value saturates at
+ * 10^17: far beyond any exponent that matters, even after 10^17 leading
+ * zeros, and sums with digit counts still fit int64 for any input that
+ * fits in memory. */
+static const uint8_t *scan_exp(const uint8_t *p, const uint8_t *end, int64_t *exp10)
+{
+    bool neg = false;
+    *exp10 = 0;
+    if (p == end || (*p | 0x20) != 'e') return p;
+    if (++p < end && (*p == '+' || *p == '-')) neg = *p++ == '-';
+    uint64_t x;
+#if MOTE_NUM_SMALL
+    mote_err e = mote_num_parse_u64(p, (size_t)(end - p), &x); /* one copy of the loop */
+#else
+    mote_err e = mote__num_digits(p, (size_t)(end - p), &x);
+#endif
+    if (e == MOTE_ERR_BAD_VALUE) return NULL;
+    if (e != MOTE_OK || x > UINT64_C(100000000000000000)) x = UINT64_C(100000000000000000);
+    *exp10 = neg ? -(int64_t)x : (int64_t)x;
+    return end;
+}
+
+/* Stores bits (with the sign) in *out, or MOTE_ERR_RANGE past the largest. */
+static mote_err store_f64(uint64_t bits, bool neg, double *out)
+{
+    if (bits >= F64_INF_BITS) return MOTE_ERR_RANGE;
+    if (neg) bits |= F64_SIGN_BIT;
+    memcpy(out, &bits, sizeof *out);
+    return MOTE_OK;
+}
+
+#if MOTE_NUM_SMALL
+/* Parses s (syntax, zero, out-of-range exponents); returns MOTE_OK or an
+ * error when that decides, else MOTE_ERR_NEED_MORE with st filled for
+ * rounding. Scanning, rounding and the exact slow path are three sibling
+ * calls, not nested ones: on Cortex-M0+ this frame, the 128-bit power
+ * computation and the slow path's big integers would not fit the 512-byte
+ * stack budget one on top of the other. */
 MOTE_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double *out,
                                               slow_input *st)
 {
@@ -666,7 +651,6 @@ MOTE_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double 
         neg = s[0] == '-';
         i++;
     }
-#if MOTE_NUM_SMALL
     /* One loop over the mantissa: the first 19 significant digits into w
      * (value ~ w * 10^dexp), later ones only set truncated and, before the
      * point, scale dexp. */
@@ -696,79 +680,14 @@ MOTE_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double 
         }
     }
     const uint8_t *mend = s + i, *sig = s + sig0;
-    size_t nsig = (size_t)nd;
     if (ndig == 0) return MOTE_ERR_BAD_VALUE;
-#else
-    /* Scan the mantissa once, accumulating every digit from the first
-     * significant one into w; only when that is more than 19 digits (w then
-     * wrapped) is it rescanned by scan_long. sig remembers the first
-     * significant digit for the slow path. */
-    size_t start = i, sig0;
-    uint64_t w = 0;
-    while (i < n && s[i] == '0') i++;
-    sig0 = i;
-    i = scan_digits(s, i, n, &w);
-    size_t nint = i - start, nsig = i - sig0, nfrac = 0;
-    if (i < n && s[i] == '.') {
-        size_t f0 = ++i;
-        if (nsig == 0) {
-            while (i < n && s[i] == '0') i++;
-            sig0 = i;
-        }
-        size_t fs = i;
-        i = scan_digits(s, i, n, &w);
-        nsig += i - fs;
-        nfrac = i - f0;
-    }
-    const uint8_t *mend = s + i, *sig = s + sig0;
-    if (nint + nfrac == 0) return MOTE_ERR_BAD_VALUE;
-#endif
-    int64_t exp10 = 0;
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        bool eneg = false;
-        i++;
-        if (i < n && (s[i] == '+' || s[i] == '-')) {
-            eneg = s[i] == '-';
-            i++;
-        }
-        const size_t e0 = i;
-        while (i < n && is_digit(s[i])) {
-            /* saturate at 10^17: far beyond any exponent that matters, even
-             * after 10^17 leading zeros, and E = dexp + exp10 + nd still
-             * fits int64 for any input that fits in memory */
-            if (exp10 < INT64_C(100000000000000000)) exp10 = exp10 * 10 + (s[i] - '0');
-            i++;
-        }
-        if (i == e0) return MOTE_ERR_BAD_VALUE; /* no exponent digits */
-        if (eneg) exp10 = -exp10;
-    }
-    if (i != n) return MOTE_ERR_BAD_VALUE;
-    uint64_t bits = 0;
-    if (nsig == 0) goto done; /* a signed zero */
-#if !MOTE_NUM_SMALL
-    int64_t dexp = -(int64_t)nfrac;
-    bool truncated = false;
-    int nd = (int)nsig;
-    if (nsig > 19) {
-        scan_long(s, start, mend, &w, &dexp, &truncated);
-        nd = 19;
-    }
-#endif
-
-#if NUM_CLINGER
-    if (!truncated && w <= (UINT64_C(1) << 53) && dexp + exp10 >= -22 && dexp + exp10 <= 22) {
-        int q = (int)(dexp + exp10);
-        double d = (double)w;
-        d = q < 0 ? d / pow10_f64[-q] : d * pow10_f64[q];
-        *out = neg ? -d : d;
-        return MOTE_OK;
-    }
-#endif
-
+    int64_t exp10;
+    if (scan_exp(mend, s + n, &exp10) != s + n) return MOTE_ERR_BAD_VALUE;
+    if (nd == 0) return store_f64(0, neg, out); /* a signed zero */
     /* D = 0.d1d2... * 10^E with d1 the first non-zero digit */
     int64_t E = dexp + exp10 + nd;
     if (E > 309) return MOTE_ERR_RANGE; /* D >= 10^309 */
-    if (E < -324) goto done; /* D < 10^-325, below half of 2^-1074: zero */
+    if (E < -324) return store_f64(0, neg, out); /* D < 10^-325, below half of 2^-1074: zero */
     st->sig = sig;
     st->mend = mend;
     st->E = E;
@@ -777,21 +696,114 @@ MOTE_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double 
     st->truncated = truncated;
     st->neg = neg;
     return MOTE_ERR_NEED_MORE;
-
-done:
-    if (neg) bits |= F64_SIGN_BIT;
-    memcpy(out, &bits, sizeof *out);
-    return MOTE_OK;
 }
-
-/* Stores bits (with the sign) in *out, or MOTE_ERR_RANGE past the largest. */
-static mote_err store_f64(uint64_t bits, bool neg, double *out)
+#else
+/* The run of digits at p into *w (wrapping past 19 digits: the caller only
+ * trusts w when its count allows); returns the end of the run. Eight at a
+ * time while eight are digits (SWAR, mote_private.h). A word's shorter
+ * last run: with word_tail, in one step (no loop exit to mispredict, as
+ * where fractions of 14-16 digits end at varying places), else one by one
+ * (for integer parts, mostly short: the one-step form puts a count-dependent
+ * shift and table load on the value's critical path). Both measured on the
+ * 17-digit benchmark. */
+static MOTE_INLINE const uint8_t *scan_digits(const uint8_t *p, const uint8_t *end, uint64_t *w,
+                                              bool word_tail)
 {
-    if (bits >= F64_INF_BITS) return MOTE_ERR_RANGE;
-    if (neg) bits |= F64_SIGN_BIT;
-    memcpy(out, &bits, sizeof *out);
-    return MOTE_OK;
+    uint64_t v = *w;
+    while (end - p >= 8) {
+        uint64_t x = mote__load8(p);
+        uint64_t other = ~mote__lt8(x ^ (MOTE__ONES * '0'), 10) & MOTE__HIGHS;
+        if (!other) {
+            v = v * 100000000 + mote__value8(x);
+            p += 8;
+            continue;
+        }
+        if (!word_tail) break;
+        unsigned k = mote__first8(other); /* digits before the first other byte */
+        if (k) {
+            /* the k digits moved to the top of the word, zeros before them */
+            v = v * (pow5_u64((int)k) << k) + mote__value8(x << (64 - 8 * k));
+            p += k;
+        }
+        *w = v;
+        return p;
+    }
+    for (; p < end && is_digit(*p); p++) v = v * 10 + (unsigned)(*p - '0');
+    *w = v;
+    return p;
 }
+
+/* Mantissa m[0..mend) with more than 19 significant digits (syntax already
+ * checked): the first 19 into *w, value ~ w * 10^*dexp; later digits only
+ * set *truncated (if non-zero) and, before the point, scale *dexp. */
+static void scan_long(const uint8_t *m, const uint8_t *mend, uint64_t *w, int64_t *dexp,
+                      bool *truncated)
+{
+    int nd = 0;
+    bool after_point = false;
+    *w = 0;
+    *dexp = 0;
+    *truncated = false;
+    for (; m < mend; m++) {
+        if (*m == '.') {
+            after_point = true;
+            continue;
+        }
+        unsigned dg = (unsigned)(*m - '0');
+        if (nd < 19) {
+            if (nd || dg) {
+                *w = *w * 10 + dg;
+                nd++;
+            }
+            if (after_point) --*dexp;
+        } else {
+            if (!after_point) ++*dexp;
+            *truncated |= dg != 0;
+        }
+    }
+}
+
+/*
+ * Eisel-Lemire (D. Lemire, "Number Parsing at a Gigabyte per Second",
+ * 2021), for results in the normal range. w * T(q) is a 192-bit product;
+ * the exact value w * 10^q lies within [m, m + 2) units of the low word of
+ * its top 128 bits m = hi:lo (the dropped low word and T's truncation are
+ * each below one unit). The top 53 bits of hi are the candidate; the bits
+ * below decide the rounding unless the interval touches the halfway point:
+ * then false, and the caller falls back to the exact paths. Exact ties
+ * (w * 10^q halfway between two doubles) always land there. Usually the
+ * product with T's high word alone decides: its error is below one unit of
+ * hi, which matters only when the bits below the mantissa are within one of
+ * the halfway point. w != 0, POW5_MIN <= q <= POW5_MAX.
+ */
+static MOTE_INLINE bool fast_round(uint64_t w, int q, uint64_t *bits)
+{
+    int lz = clz64(w);
+    uint64_t wn = w << lz;
+    u128 t = pow5_128(q);
+    u128 b = mul64(wn, t.hi);
+    uint64_t lo = b.lo, hi = b.hi;
+    /* hi >= 2^62: the mantissa's last bit is bit sh of hi */
+    int sh = 10 + (int)(hi >> 63);
+    uint64_t half = UINT64_C(1) << (sh - 1);
+    uint64_t r = hi & ((half << 1) - 1);
+    if (MOTE_UNLIKELY(r - (half - 1) <= 1)) {
+        /* r is half - 1 or half: the low product's carry may matter (it
+         * cannot reach bit 63: r would be all ones) */
+        u128 a = mul64(wn, t.lo);
+        lo += a.hi;
+        hi += lo < a.hi;
+        r = hi & ((half << 1) - 1);
+        if ((r == half && lo == 0) || (r == half - 1 && lo == UINT64_MAX)) return false;
+    }
+    /* value = mant * 2^lsb (+ rounding), from T(q) = 5^q / 2^s and 2^q */
+    int lsb = floor_log2_pow5(q) + q - lz + 1 + sh;
+    if (lsb < -1074 || lsb > 971) return false; /* subnormal or overflow */
+    /* a carry out of the 53 bits steps the exponent, up to infinity */
+    *bits = ((uint64_t)(lsb + 1074) << 52) + (hi >> sh) + (r >= half);
+    return true;
+}
+#endif
 
 #if !MOTE_NUM_SMALL
 /* Exact 128-bit product for small exponents, then the interval path; returns
@@ -861,6 +873,7 @@ MOTE_NOINLINE static mote_err parse_f64_slow(const slow_input *st, double *out)
     return store_f64(bits, st->neg, out);
 }
 
+#if MOTE_NUM_SMALL
 mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
 {
     slow_input st;
@@ -869,6 +882,90 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
     if (e == MOTE_ERR_NEED_MORE) e = parse_f64_slow(&st, out);
     return e;
 }
+#else
+/* What the fast paths left, value ~ w * 10^q (w != 0) from the mantissa
+ * m0[0..mend): range checks, the exact-integer and interval paths, then the
+ * exact slow path, each a sibling call. */
+MOTE_NOINLINE static mote_err parse_f64_rest(const uint8_t *m0, const uint8_t *mend, uint64_t w,
+                                              int64_t q, bool truncated, bool neg, double *out)
+{
+    slow_input st;
+    int nd = 19; /* digits in w */
+    if (!truncated)
+        for (nd = 1; nd < 19 && w >= (pow5_u64(nd) << nd); nd++) {}
+    /* D = 0.d1d2... * 10^E with d1 the first non-zero digit */
+    int64_t E = q + nd;
+    if (E > 309) return MOTE_ERR_RANGE;           /* D >= 10^309 */
+    if (E < -324) return store_f64(0, neg, out);  /* below half of 2^-1074: zero */
+    while (*m0 == '0' || *m0 == '.') m0++;        /* w != 0: stops at a digit */
+    st.sig = m0;
+    st.mend = mend;
+    st.E = E;
+    st.w = w;
+    st.q = (int)q;
+    st.truncated = truncated;
+    st.neg = neg;
+    mote_err e = parse_f64_round(&st, out);
+    if (e == MOTE_ERR_NEED_MORE) e = parse_f64_slow(&st, out);
+    return e;
+}
+
+/* A mantissa of more than 19 digits (value ~ w * 10^q if the digits past
+ * leading zeros are at most 19, else w wrapped): not a fast path's case. */
+MOTE_NOINLINE static mote_err parse_f64_long(const uint8_t *m0, const uint8_t *mend, uint64_t w,
+                                              int64_t q, int64_t exp10, bool neg, double *out)
+{
+    bool truncated = false;
+    size_t zeros = 0, ndig = 0;
+    for (const uint8_t *z = m0; z < mend; z++) ndig += *z != '.';
+    for (const uint8_t *z = m0; z < mend && (*z == '0' || *z == '.'); z++) zeros += *z == '0';
+    if (ndig - zeros > 19) {
+        int64_t dexp;
+        scan_long(m0, mend, &w, &dexp, &truncated);
+        q = dexp + exp10;
+    }
+    if (w == 0) return store_f64(0, neg, out); /* a signed zero */
+    return parse_f64_rest(m0, mend, w, q, truncated, neg, out);
+}
+
+/* One pass over the input: the mantissa's digits into w (eight at a time),
+ * the exponent; then Clinger's exact case, Eisel-Lemire, and only if those
+ * cannot decide, parse_f64_rest. */
+mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
+{
+    if (n == 0 || s == NULL) return MOTE_ERR_BAD_VALUE;
+    const uint8_t *p = s, *end = s + n;
+    bool neg = *p == '-';
+    if (neg || *p == '+') p++;
+    const uint8_t *m0 = p;
+    uint64_t w = 0;
+    p = scan_digits(p, end, &w, false);
+    size_t ndig = (size_t)(p - m0), nfrac = 0;
+    if (p < end && *p == '.') {
+        const uint8_t *f0 = ++p;
+        p = scan_digits(p, end, &w, true);
+        nfrac = (size_t)(p - f0);
+        ndig += nfrac;
+    }
+    const uint8_t *mend = p;
+    int64_t exp10;
+    if (ndig == 0 || scan_exp(mend, end, &exp10) != end) return MOTE_ERR_BAD_VALUE;
+    int64_t q = exp10 - (int64_t)nfrac;
+    if (MOTE_UNLIKELY(ndig > 19)) return parse_f64_long(m0, mend, w, q, exp10, neg, out);
+    if (w == 0) return store_f64(0, neg, out); /* a signed zero */
+#if NUM_CLINGER
+    if (w <= (UINT64_C(1) << 53) && q >= -22 && q <= 22) {
+        double d = (double)w;
+        d = q < 0 ? d / pow10_f64[-q] : d * pow10_f64[q];
+        *out = neg ? -d : d;
+        return MOTE_OK;
+    }
+#endif
+    uint64_t bits;
+    if (q >= -342 && q <= 308 && fast_round(w, (int)q, &bits)) return store_f64(bits, neg, out);
+    return parse_f64_rest(m0, mend, w, q, false, neg, out);
+}
+#endif
 
 /* ------------------------------------------------------------------ */
 /* shortest digits: Schubfach                                           */
