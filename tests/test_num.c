@@ -250,6 +250,27 @@ static void parse_f64_exact_halfway_points(void **state)
         if (b + 1 == UINT64_C(0x7FF0000000000000)) expect_err(buf, MOTE_ERR_RANGE);
         else expect_bits(buf, b + 1);
     }
+    /* The same halfway points cut to 16..20 significant digits, and one
+     * unit in the last place either side: within the 19 digits of the
+     * Eisel-Lemire path, the bits below the mantissa land right next to
+     * the halfway point, where it must give up rather than guess. */
+    for (int round = 0; round < 40000; round++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        uint64_t b = x & UINT64_C(0x7FEFFFFFFFFFFFFF);
+        if (round % 3 == 0) b &= UINT64_C(0x7FF00000000000FF); /* short mantissas */
+        long double mid = ((long double)from_bits(b) + (long double)from_bits(b + 1)) / 2;
+        snprintf(buf, sizeof buf, "%.*Le", 15 + round % 5, mid);
+        char *e = strchr(buf, 'e');
+        assert_non_null(e);
+        expect_strtod(buf);
+        char *q = e - 1;
+        if (*q != '0' && *q != '9') {
+            (*q)++;
+            expect_strtod(buf);
+            *q = (char)(*q - 2);
+            expect_strtod(buf);
+        }
+    }
 #endif
 }
 
