@@ -683,11 +683,11 @@ MOTE_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double 
     if (ndig == 0) return MOTE_ERR_BAD_VALUE;
     int64_t exp10;
     if (scan_exp(mend, s + n, &exp10) != s + n) return MOTE_ERR_BAD_VALUE;
-    if (nd == 0) return store_f64(0, neg, out); /* a signed zero */
     /* D = 0.d1d2... * 10^E with d1 the first non-zero digit */
     int64_t E = dexp + exp10 + nd;
-    if (E > 309) return MOTE_ERR_RANGE; /* D >= 10^309 */
-    if (E < -324) return store_f64(0, neg, out); /* D < 10^-325, below half of 2^-1074: zero */
+    if (nd && E > 309) return MOTE_ERR_RANGE; /* D >= 10^309 */
+    /* a signed zero, or D < 10^-325, below half of 2^-1074: zero */
+    if (!nd || E < -324) return store_f64(0, neg, out);
     st->sig = sig;
     st->mend = mend;
     st->E = E;
@@ -1099,29 +1099,33 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
     return len;
 }
 
-mote_err mote_num_format_u64(uint64_t v, char *out, size_t cap, size_t *len)
+/* The magnitude m, with a '-' before it if neg: one loop for both
+ * formatters (smaller than one calling the other; neg last: the public
+ * calls' arguments stay where the ABI put them). */
+static mote_err format_int(uint64_t m, char *out, size_t cap, size_t *len, bool neg)
 {
-    char tmp[20];
+    char tmp[21];
     size_t n = 0;
     do {
-        uint64_t q = div10(v);
-        tmp[n++] = (char)('0' + (unsigned)(v - q * 10));
-        v = q;
-    } while (v);
+        uint64_t q = div10(m);
+        tmp[n++] = (char)('0' + (unsigned)(m - q * 10));
+        m = q;
+    } while (m);
+    if (neg) tmp[n++] = '-';
     *len = n;
     if (cap < n) return MOTE_ERR_SPACE;
     for (size_t i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
     return MOTE_OK;
 }
 
+mote_err mote_num_format_u64(uint64_t v, char *out, size_t cap, size_t *len)
+{
+    return format_int(v, out, cap, len, false);
+}
+
 mote_err mote_num_format_i64(int64_t v, char *out, size_t cap, size_t *len)
 {
-    if (v >= 0) return mote_num_format_u64((uint64_t)v, out, cap, len);
-    mote_err e = mote_num_format_u64((uint64_t)0 - (uint64_t)v, cap ? out + 1 : NULL,
-                                     cap ? cap - 1 : 0, len);
-    ++*len;
-    if (e == MOTE_OK) out[0] = '-';
-    return e;
+    return format_int(v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, out, cap, len, v < 0);
 }
 
 mote_err mote_num_format_f64(double v, char *out, size_t cap, size_t *len)
@@ -1135,32 +1139,30 @@ mote_err mote_num_format_f64(double v, char *out, size_t cap, size_t *len)
     int dp, nd;
     if (bits & F64_SIGN_BIT) buf[n++] = '-';
     nd = mote_num_f64_digits(v, d, &dp);
-    if (nd == 0) {
-        buf[n++] = '0';
-    } else if (dp - 1 < -4 || dp - 1 >= 6) {
-        /* strconv.FormatFloat(v, 'g', -1, 64): %e when the exponent is
-         * below -4 or at least 6 (the shortest-precision rule), with at
-         * least two exponent digits */
-        int x = dp - 1;
-        buf[n++] = d[0];
-        if (nd > 1) {
-            buf[n++] = '.';
-            memcpy(buf + n, d + 1, (size_t)(nd - 1));
-            n += (size_t)(nd - 1);
-        }
+    if (nd == 0) { /* zero: the digit "0" before the point */
+        d[0] = '0';
+        nd = dp = 1;
+    }
+    /* strconv.FormatFloat(v, 'g', -1, 64): %e when the exponent x is below
+     * -4 or at least 6 (the shortest-precision rule), with at least two
+     * exponent digits; its mantissa is the plain form with the point after
+     * the first digit. */
+    int x = dp - 1;
+    bool sci = x < -4 || x >= 6;
+    int pdp = sci ? 1 : dp;
+    /* One pass over digit positions i (value 0.d0d1... * 10^pdp): a
+     * leading "0" when pdp <= 0 (from i = pdp - 1), the point before
+     * position pdp, zeros outside d; here -3 <= pdp <= 6. */
+    int end = nd > pdp ? nd : pdp;
+    for (int i = pdp > 0 ? 0 : pdp - 1; i < end; i++) {
+        if (i == pdp) buf[n++] = '.';
+        buf[n++] = i >= 0 && i < nd ? d[i] : '0';
+    }
+    if (sci) {
         buf[n++] = 'e';
         buf[n++] = x < 0 ? '-' : '+';
         if (x < 0) x = -x;
         n += (size_t)put_u32(buf + n, (unsigned)x, 2); /* x <= 324 */
-    } else {
-        /* One pass over digit positions i (value 0.d0d1... * 10^dp): a
-         * leading "0" when dp <= 0 (from i = dp - 1), the point before
-         * position dp, zeros outside d; here -3 <= dp <= 6. */
-        int end = nd > dp ? nd : dp;
-        for (int i = dp > 0 ? 0 : dp - 1; i < end; i++) {
-            if (i == dp) buf[n++] = '.';
-            buf[n++] = i >= 0 && i < nd ? d[i] : '0';
-        }
     }
     *len = n;
     if (n > cap) return MOTE_ERR_SPACE;
