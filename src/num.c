@@ -1,21 +1,25 @@
 /*
  * num.c - exact, locale-independent number parsing and formatting.
  *
- * Parsing decimal to double (mote_num_parse_f64), in order of cost:
- *   1. Clinger: at most 19 significant digits, w <= 2^53 and |q| <= 22 with
- *      value w * 10^q: one IEEE multiply or divide of two exact doubles is
- *      correctly rounded. Only where FLT_EVAL_METHOD == 0 (no x87 excess
- *      precision).
- *   2. Exact integer: w * 5^q fits in 128 bits for 0 <= q <= 27, so the value
+ * Parsing decimal to double (mote_num_parse_f64): one pass scans the span
+ * (digits eight at a time in the speed build) into w, the first 19
+ * significant digits, and q, with value ~ w * 10^q; then, in order of cost:
+ *   1. Clinger: at most 19 significant digits, w <= 2^53 and |q| <= 22: one
+ *      IEEE multiply or divide of two exact doubles is correctly rounded.
+ *      Only where FLT_EVAL_METHOD == 0 (no x87 excess precision).
+ *   2. Eisel-Lemire (D. Lemire, "Number Parsing at a Gigabyte per Second",
+ *      2021; fast_round): at most 19 digits and a normal result: w times
+ *      the 128-bit truncated power of five T(q) bounds the value within two
+ *      units of the product's top 128 bits; unless that interval touches a
+ *      halfway point, its top 53 bits rounded are the result. Nearly every
+ *      input ends here or in 1.
+ *   3. Exact integer: w * 5^q fits in 128 bits for 0 <= q <= 27, so the value
  *      (w * 5^q) * 2^q is rounded exactly in integer arithmetic.
- *   3. Interval (Eisel-Lemire style): w * T where T = floor(5^q / 2^s) is a
- *      128-bit truncated power of five. The exact value lies in [M, M + 2)
- *      units of the top 128 bits of the product; when that interval holds no
- *      rounding boundary the result is certain. With more than 19 digits the
- *      value lies between w * 10^q and (w + 1) * 10^q and both ends must
- *      round alike. Soundness needs only that the interval is a true bound,
- *      which is easy to check (see round_interval).
- *   4. Exact slow path, always correct: from a candidate within an ulp or
+ *   4. Interval, as 2 but for subnormal results too, and with more than 19
+ *      digits the value lying between w * 10^q and (w + 1) * 10^q: both
+ *      ends must round alike. Soundness needs only that the interval is a
+ *      true bound, which is easy to check (see round_interval).
+ *   5. Exact slow path, always correct: from a candidate within an ulp or
  *      two, compare the input digits with the exact decimal expansion of the
  *      halfway point between neighbouring doubles (a dyadic rational, so its
  *      expansion is finite: at most 1075 + 309 digits) and step the
@@ -32,12 +36,13 @@
  * [2^127, 2^128), for -343 <= e <= 324. MOTE_NUM_SMALL (default: MOTE_SMALL
  * from mote/common.h) selects the code:
  *   0: a generated 668-entry table (10.7 KiB of .rodata, src/num_pow5.inc,
- *      made by scripts/gen_num_pow5.py); all four parse steps; fastest.
+ *      made by scripts/gen_num_pow5.py); all five parse steps; digits
+ *      formatted eight at a time (digits8); fastest.
  *   1: each entry computed when needed with exact multi-precision arithmetic
  *      (up to ~30 short multiplications/divisions over <= 30 32-bit limbs,
- *      120 bytes of stack); parsing skips steps 1-3 and goes from a
- *      truncated candidate straight to step 4; digits are emitted one by
- *      one; no 64-bit division. For microcontrollers (~4.3 KiB on M4).
+ *      120 bytes of stack); parsing skips steps 1-4 and goes from a
+ *      truncated candidate straight to step 5; digits are emitted one by
+ *      one; no 64-bit division. For microcontrollers (~4 KiB on M4).
  * Both give identical results (tests/test_num.c and fuzz/fuzz_num_float.c
  * compile a second, small copy and compare every result).
  *
@@ -617,7 +622,10 @@ static const uint8_t *scan_exp(const uint8_t *p, const uint8_t *end, int64_t *ex
 #if MOTE_NUM_SMALL
     mote_err e = mote_num_parse_u64(p, (size_t)(end - p), &x); /* one copy of the loop */
 #else
-    mote_err e = mote__num_digits(p, (size_t)(end - p), &x);
+    /* 1 to 3 digits inline (the integer core's loop-free case); longer
+     * exponents through the call, keeping the caller's frame small */
+    size_t ne = (size_t)(end - p);
+    mote_err e = ne - 1 < 3 ? mote__num_digits(p, ne, &x) : mote_num_parse_u64(p, ne, &x);
 #endif
     if (e == MOTE_ERR_BAD_VALUE) return NULL;
     if (e != MOTE_OK || x > UINT64_C(100000000000000000)) x = UINT64_C(100000000000000000);

@@ -18,7 +18,7 @@
  *                     few us for typical inputs, slower near 1e+-300), no
  *                     lookup tables, no 64-bit division. Default: follows
  *                     MOTE_SMALL (mote/common.h; on at -Os, meson
- *                     -Dsmall=true/false). num.c.o is ~4.3 KiB (text+rodata)
+ *                     -Dsmall=true/false). num.c.o is ~4 KiB (text+rodata)
  *                     on Cortex-M4 at -Os.
  *   MOTE_NUM_NO_INT128=1  use the portable 64x64->128 multiply even where
  *                     the compiler has unsigned __int128 (for testing).
