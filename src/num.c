@@ -606,31 +606,36 @@ typedef struct slow_input {
 } slow_input;
 
 /* The optional exponent at p, ( [eE] [+-]? digits )?, into *exp10 (0 if
- * absent); returns the position after it (end when the exponent is there:
- * its digits run to the end of the number), or NULL for an 'e' without
- * digits only. Digits through num's integer core; the value saturates at
- * 10^17: far beyond any exponent that matters, even after 10^17 leading
- * zeros, and sums with digit counts still fit int64 for any input that
- * fits in memory. */
+ * absent); returns the position after it, or NULL for an 'e' without
+ * digits. The value saturates at 10^17: far beyond any exponent that
+ * matters, even after 10^17 leading zeros, and sums with digit counts still
+ * fit int64 for any input that fits in memory. */
 static const uint8_t *scan_exp(const uint8_t *p, const uint8_t *end, int64_t *exp10)
 {
     bool neg = false;
     *exp10 = 0;
     if (p == end || (*p | 0x20) != 'e') return p;
     if (++p < end && (*p == '+' || *p == '-')) neg = *p++ == '-';
-    uint64_t x;
+    uint64_t x = 0;
 #if MOTE_NUM_SMALL
-    mote_err e = mote_num_parse_u64(p, (size_t)(end - p), &x); /* one copy of the loop */
+    /* a loop of its own: the integer core would link a second copy of it
+     * into programs whose lp.c already inlines one */
+    const uint8_t *e0 = p;
+    for (; p < end && is_digit(*p); p++)
+        if (x < UINT64_C(100000000000000000)) x = x * 10 + (unsigned)(*p - '0');
+    if (p == e0) return NULL;
 #else
-    /* 1 to 3 digits inline (the integer core's loop-free case); longer
-     * exponents through the call, keeping the caller's frame small */
+    /* the digits must run to the end: through the integer core, 1 to 3
+     * digits inline (its loop-free case), longer exponents through the
+     * call, keeping the caller's frame small */
     size_t ne = (size_t)(end - p);
     mote_err e = ne - 1 < 3 ? mote__num_digits(p, ne, &x) : mote_num_parse_u64(p, ne, &x);
-#endif
     if (e == MOTE_ERR_BAD_VALUE) return NULL;
     if (e != MOTE_OK || x > UINT64_C(100000000000000000)) x = UINT64_C(100000000000000000);
+    p = end;
+#endif
     *exp10 = neg ? -(int64_t)x : (int64_t)x;
-    return end;
+    return p;
 }
 
 /* Stores bits (with the sign) in *out, or MOTE_ERR_RANGE past the largest. */
@@ -1083,6 +1088,18 @@ static uint64_t shortest(uint64_t b, int *kp)
 /* ------------------------------------------------------------------ */
 /* digits one at a time (small code)                                    */
 
+/* The decimal digits of v written backwards ending just before end (at
+ * most 20); returns where they start. */
+NUM_SMALL_NOINLINE static char *put_dec(char *end, uint64_t v)
+{
+    do {
+        uint64_t q = div10(v);
+        *--end = (char)('0' + (unsigned)(v - q * 10));
+        v = q;
+    } while (v);
+    return end;
+}
+
 int mote_num_f64_digits(double v, char digits[17], int *exp10)
 {
     uint64_t bits;
@@ -1090,39 +1107,29 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
     bits &= ~F64_SIGN_BIT;
     if (bits == 0 || bits >= F64_INF_BITS) return 0;
     int k;
-    uint64_t f = shortest(bits, &k);
-    /* one digit per step, from the end; f <= 10^17 has at most 18 */
-    char tmp[18];
-    int n = 18;
-    do {
-        uint64_t fq = div10(f);
-        tmp[--n] = (char)('0' + (unsigned)(f - fq * 10));
-        f = fq;
-    } while (f && n > 0);
-    int len = 18 - n;
+    char tmp[20];
+    const char *p = put_dec(tmp + sizeof tmp, shortest(bits, &k));
+    int len = (int)(tmp + sizeof tmp - p);
     *exp10 = k + len;
-    while (tmp[n + len - 1] == '0') len--; /* f != 0: stops at a digit */
+    while (p[len - 1] == '0') len--; /* f != 0: stops at a digit */
     if (len > 17) return 0; /* cannot happen: Schubfach gives <= 17 digits */
-    memcpy(digits, tmp + n, (size_t)len);
+    memcpy(digits, p, (size_t)len);
     return len;
 }
 
-/* The magnitude m, with a '-' before it if neg: one loop for both
+/* The magnitude m, with a '-' before it if neg: one body for both
  * formatters (smaller than one calling the other; neg last: the public
  * calls' arguments stay where the ABI put them). */
-static mote_err format_int(uint64_t m, char *out, size_t cap, size_t *len, bool neg)
+NUM_SMALL_NOINLINE static mote_err format_int(uint64_t m, char *out, size_t cap, size_t *len,
+                                             bool neg)
 {
     char tmp[21];
-    size_t n = 0;
-    do {
-        uint64_t q = div10(m);
-        tmp[n++] = (char)('0' + (unsigned)(m - q * 10));
-        m = q;
-    } while (m);
-    if (neg) tmp[n++] = '-';
+    char *p = put_dec(tmp + sizeof tmp, m);
+    if (neg) *--p = '-';
+    size_t n = (size_t)(tmp + sizeof tmp - p);
     *len = n;
     if (cap < n) return MOTE_ERR_SPACE;
-    for (size_t i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
+    memcpy(out, p, n);
     return MOTE_OK;
 }
 
@@ -1142,10 +1149,9 @@ mote_err mote_num_format_f64(double v, char *out, size_t cap, size_t *len)
     memcpy(&bits, &v, sizeof bits);
     *len = 0;
     if ((bits & ~F64_SIGN_BIT) >= F64_INF_BITS) return MOTE_ERR_NOT_FINITE;
-    char buf[MOTE_NUM_F64_MAX], d[17];
-    size_t n = 0;
+    char buf[MOTE_NUM_F64_MAX], d[17], *p = buf;
     int dp, nd;
-    if (bits & F64_SIGN_BIT) buf[n++] = '-';
+    if (bits & F64_SIGN_BIT) *p++ = '-';
     nd = mote_num_f64_digits(v, d, &dp);
     if (nd == 0) { /* zero: the digit "0" before the point */
         d[0] = '0';
@@ -1163,15 +1169,15 @@ mote_err mote_num_format_f64(double v, char *out, size_t cap, size_t *len)
      * position pdp, zeros outside d; here -3 <= pdp <= 6. */
     int end = nd > pdp ? nd : pdp;
     for (int i = pdp > 0 ? 0 : pdp - 1; i < end; i++) {
-        if (i == pdp) buf[n++] = '.';
-        buf[n++] = i >= 0 && i < nd ? d[i] : '0';
+        if (i == pdp) *p++ = '.';
+        *p++ = i >= 0 && i < nd ? d[i] : '0';
     }
     if (sci) {
-        buf[n++] = 'e';
-        buf[n++] = x < 0 ? '-' : '+';
-        if (x < 0) x = -x;
-        n += (size_t)put_u32(buf + n, (unsigned)x, 2); /* x <= 324 */
+        *p++ = 'e';
+        *p++ = x < 0 ? '-' : '+';
+        p += put_u32(p, (unsigned)(x < 0 ? -x : x), 2); /* |x| <= 324 */
     }
+    size_t n = (size_t)(p - buf);
     *len = n;
     if (n > cap) return MOTE_ERR_SPACE;
     memcpy(out, buf, n);
