@@ -140,7 +140,9 @@ static void dump_field(tool_buf *o, lp_run *r, const mote_lp_field *f, bool firs
     switch (f->type) {
     case MOTE_LP_FLOAT:
         d = TOOL_PUT_LIT(d, "\",\"float\",");
-        d += mote_num_format_f64(f->value.f, (char *)d, MOTE_NUM_F64_MAX);
+        size_t n; /* lp has no NaN or infinity: a failure cannot happen, and writes nothing */
+        if (mote_num_format_f64(f->value.f, (char *)d, MOTE_NUM_F64_MAX, &n) != MOTE_OK) n = 0;
+        d += n;
         break;
     case MOTE_LP_INT:
         d = tool_put_i64(TOOL_PUT_LIT(d, "\",\"int\","), f->value.i);
