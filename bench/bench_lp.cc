@@ -359,7 +359,7 @@ void run_memchr(benchmark::State &state, int which) {
 
 int main(int argc, char **argv) {
     // MOTE_LP_BENCH_DUMP=DIR writes the two corpora as DIR/tsbs.lp and
-    // DIR/telegraf.lp (for the Go reference harness in bench/lp_go).
+    // DIR/telegraf.lp (bench/run.py runs the Go peers of bench/ref on them).
     if (const char *dir = getenv("MOTE_LP_BENCH_DUMP")) {
         for (int which = 0; which < 2; which++) {
             std::string path = std::string(dir) + (which == 0 ? "/tsbs.lp" : "/telegraf.lp");

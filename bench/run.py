@@ -2,7 +2,7 @@
 """Run mote's benchmarks and print one readable table.
 
     bench/run.py [--build DIR] [--filter REGEX] [--repetitions N]
-                 [--min-time SECONDS] [--json OUT]
+                 [--min-time SECONDS] [--json OUT] [--cli-size-mb MB] [--no-peers]
 
 Builds nothing: point --build at a release build configured with
 -Dbenchmarks=enabled (default: build/release). Benchmarks are named
@@ -11,16 +11,33 @@ baseline or a physical limit. For each case the table shows the median time,
 throughput (bytes/s if the benchmark sets bytes processed, else items/s: rows,
 points) and the variant's speed
 relative to "mote" (x > 1: mote is that many times faster than the variant).
+Times are CPU times (google-benchmark's cpu_time, from which it computes the
+throughput too): on a shared machine real time also counts the run queue.
 The machine is shared and noisy: read ratios from one run, not absolute times
 across runs.
 
+Peer rows (in the same run, on the same bytes): the Go programs of bench/ref
+(github.com/influxdata/line-protocol/v2 as "go_influx", the VictoriaMetrics
+influx parser as "victoriametrics", the Apache Cassandra Go driver as
+"gocql") are built with the go toolchain (PATH or /usr/local/go/bin; the
+modules come from the Go module proxy or its cache) and run on bench_lp's own
+corpora (written by bench_lp through MOTE_LP_BENCH_DUMP) and on bench_cql's
+values, each pass repeated for --min-time like google-benchmark's, median of
+--repetitions, right after the mote program of the same cases (the same load
+on a shared machine), on one core (GOMAXPROCS=1) as mote's benchmarks. Their rows join mote's cases (lp/tsbs_decode/victoriametrics,
+cql/vector_f32_768_encode/gocql, ...); what each measures is printed under
+the table. Without go, or when a build fails, a note says so and the rest
+runs. --no-peers skips them.
+
 CLI rows ("cli/<case>/<variant>", after the google-benchmark ones): the
-built 'mote' command timed on generated dumps (tests/sql_servers/gen_dump.py,
---cli-size-mb, default 200: mysqldump-like extended INSERTs, and pg_dump-like
-COPY blocks of ~55-byte rows, one token per row) with its output to
-/dev/null, beside 'cat' of the same file as the floor. Their time is the command's CPU time (user +
+built 'mote' command timed on generated inputs of --cli-size-mb (default
+200) MB with its output to /dev/null, beside 'cat' of the same file as the
+floor: 'sql split' on tests/sql_servers/gen_dump.py's mysqldump-like
+extended INSERTs and pg_dump-like COPY blocks of ~55-byte rows (one token
+per row), and 'lp dump' on bench/ref/gen_tsbs.py's TSBS corpus (345-byte
+lines, one JSON object each). Their time is the command's CPU time (user +
 system, from wait4), the minimum of --repetitions runs: on a shared machine
-the wall time of a whole process mostly measures the run queue. The dumps
+the wall time of a whole process mostly measures the run queue. The inputs
 are in the page cache (just written). --cli-size-mb 0 skips them.
 """
 import argparse
@@ -28,6 +45,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,33 +58,38 @@ def run_one(exe, args):
 
 
 def cli_rows(opt):
-    """CPU time of whole commands on generated dumps, output to /dev/null."""
+    """CPU time of whole commands on generated inputs, output to /dev/null."""
     mote = os.path.join(opt.build, 'tools', 'mote')
     if opt.cli_size_mb <= 0 or not os.access(mote, os.X_OK):
         return []
     here = os.path.dirname(os.path.abspath(__file__))
-    gen = os.path.join(here, '..', 'tests', 'sql_servers', 'gen_dump.py')
-    cases = [  # (case, generator options, dialect)
-        ('cli/sql_split_mysql_dump', [], 'mysql'),
-        ('cli/sql_split_pg_copy_rows', ['--pg-copy'], 'postgres'),
+    gen_dump = [sys.executable, os.path.join(here, '..', 'tests', 'sql_servers', 'gen_dump.py'),
+                str(opt.cli_size_mb)]
+    # TSBS lines are 345 bytes on average: about --cli-size-mb MB of them
+    gen_tsbs = [sys.executable, os.path.join(here, 'ref', 'gen_tsbs.py'),
+                '--lines', str(int(opt.cli_size_mb * 1e6 / 345)), '-o']
+    cases = [  # (case, generator command before the output path, mote's arguments)
+        ('cli/sql_split_mysql_dump', gen_dump, None, ['sql', 'split', '--dialect', 'mysql']),
+        ('cli/sql_split_pg_copy_rows', gen_dump, ['--pg-copy'], ['sql', 'split', '--dialect', 'postgres']),
+        ('cli/lp_dump_tsbs', gen_tsbs, None, ['lp', 'dump']),
     ]
     rows = []
     with tempfile.TemporaryDirectory(prefix='mote-bench-') as tmp:
-        for case, gen_opts, dialect in cases:
-            variants = {'mote': [mote, 'sql', 'split', '--dialect', dialect], 'cat': ['cat']}
+        for case, gen, gen_opts, args in cases:
+            variants = {'mote': [mote] + args, 'cat': ['cat']}
             variants = {v: a for v, a in variants.items() if re.search(opt.filter, f'{case}/{v}')}
             if not variants:
                 continue
-            dump = os.path.join(tmp, 'dump.sql')
-            subprocess.run([sys.executable, gen, str(opt.cli_size_mb), dump] + gen_opts,
-                           check=True, capture_output=True)
-            size = os.path.getsize(dump)
+            data = os.path.join(tmp, 'input')
+            subprocess.run(gen + [data] + (gen_opts or []), check=True, capture_output=True)
+            size = os.path.getsize(data)
             for variant, argv in variants.items():
                 best = None
                 for _ in range(max(1, opt.repetitions)):
                     with open(os.devnull, 'wb') as null:
-                        p = subprocess.Popen(argv + [dump], stdout=null)
+                        p = subprocess.Popen(argv + [data], stdout=null)
                         _, status, ru = os.wait4(p.pid, 0)
+                    # lp dump exits 1 on a bad line: the corpus has none
                     if os.waitstatus_to_exitcode(status) != 0:
                         sys.exit(f'{case}/{variant}: {argv[0]} failed')
                     t = ru.ru_utime + ru.ru_stime  # CPU time: see the docstring
@@ -74,6 +97,139 @@ def cli_rows(opt):
                 rows.append({'name': f'{case}/{variant}', 'ns': best * 1e9, 'bps': size / best,
                              'items': None})
     return rows
+
+
+# Peers: real libraries of other projects (bench/ref, Go) on the same bytes as
+# mote's rows of the same case. What each one measures, printed under the table.
+PEERS = {
+    'go_influx': ('lp_go', 'github.com/influxdata/line-protocol/v2 v2.2.1 (Go, the reference decoder): '
+                  'decode = measurement, every tag, every field typed (NextField), time in ns; '
+                  'tokenize = the same with NextFieldBytes/TimeBytes (values not parsed)'),
+    'victoriametrics': ('lp_vm_go', 'VictoriaMetrics lib/protoparser/influx v1.151.0 (Go, the fastest '
+                        'Go parser we know): Rows.Unmarshal = measurement, tags, field values parsed '
+                        'to float64 (string fields skipped), timestamp; rows reused between passes'),
+    'gocql': ('cql_go', 'github.com/apache/cassandra-gocql-driver/v2 v2.1.2 (Go): Marshal/Unmarshal '
+              'of the same values as mote\'s rows ([]float32, []int32: the same encoded bytes)'),
+}
+
+# go test -bench names of cql_go -> mote's case
+CQL_PEER_CASES = {
+    'VectorFloat768Encode': 'cql/vector_f32_768_encode',
+    'VectorFloat768Decode': 'cql/vector_f32_768_decode',
+    'ListInt1000Encode': 'cql/list_i32_1000_encode',
+    'ListInt1000Decode': 'cql/list_i32_1000_decode',
+}
+
+
+def find_go():
+    go = shutil.which('go')
+    if not go and os.access('/usr/local/go/bin/go', os.X_OK):
+        go = '/usr/local/go/bin/go'
+    return go
+
+
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
+
+
+class Peers:
+    """The peers of bench/ref on mote's own corpora and values, in this run:
+    built first (so no build runs between measurements), each group measured
+    right after the mote program of the same cases (bench_lp, bench_cql) so
+    that both meet the same load on a shared machine. GOMAXPROCS=1: one core,
+    as mote's benchmarks use (the Go runtime would otherwise run its
+    collector on the other one)."""
+
+    def __init__(self, opt, notes, tmp):
+        self.opt, self.notes, self.tmp = opt, notes, tmp
+        self.lp_cases = [(f'lp/{c}_{k}', peer, c, k) for c in ('tsbs', 'telegraf')
+                         for k, peer in (('decode', 'go_influx'), ('tokenize', 'go_influx'),
+                                         ('decode', 'victoriametrics'))]
+        self.lp_cases = [x for x in self.lp_cases if re.search(opt.filter, f'{x[0]}/{x[1]}')]
+        self.cql_cases = {g: c for g, c in CQL_PEER_CASES.items()
+                          if re.search(opt.filter, f'{c}/gocql')}
+        self.exe = {}
+        if not opt.peers or (not self.lp_cases and not self.cql_cases):
+            self.lp_cases, self.cql_cases = [], {}
+            return
+        go = find_go()
+        if not go:
+            notes.append('peers skipped: no go toolchain (PATH or /usr/local/go/bin)')
+            self.lp_cases, self.cql_cases = [], {}
+            return
+        here = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ref')
+        need = {v for _, v, _, _ in self.lp_cases} | ({'gocql'} if self.cql_cases else set())
+        for variant in sorted(need):
+            d = os.path.join(here, PEERS[variant][0])
+            exe = os.path.join(tmp, variant)
+            cmd = [go, 'test', '-c', '-o', exe, '.'] if variant == 'gocql' else [go, 'build', '-o', exe, '.']
+            r = subprocess.run(cmd, cwd=d, capture_output=True, text=True)
+            if r.returncode != 0:  # no module proxy, an old toolchain: say so, go on
+                notes.append(f'peer {variant} not built ({" ".join(cmd[1:3])} in bench/ref/'
+                             f'{PEERS[variant][0]}): {" ".join(r.stderr.strip().splitlines()[-1:])}')
+                continue
+            self.exe[variant] = exe
+        self.env = dict(os.environ, GOMAXPROCS='1')
+
+    def after(self, program):
+        """Rows of the peers of the cases of one bench program."""
+        if program == 'bench_lp':
+            return self.lp_rows()
+        if program == 'bench_cql':
+            return self.cql_rows()
+        return []
+
+    def lp_rows(self):
+        cases = [x for x in self.lp_cases if x[1] in self.exe]
+        if not cases:
+            return []
+        opt, rows = self.opt, []
+        # the exact bytes of bench_lp's corpora, written by bench_lp itself
+        bench_lp = os.path.join(opt.build, 'bench', 'bench_lp')
+        if not os.access(bench_lp, os.X_OK):
+            return []
+        subprocess.run([bench_lp, '--benchmark_filter=^$'], check=True, capture_output=True,
+                       env=dict(os.environ, MOTE_LP_BENCH_DUMP=self.tmp))
+        for case, variant, corpus, kind in cases:
+            path = os.path.join(self.tmp, corpus + '.lp')
+            with open(path, 'rb') as f:
+                data = f.read()
+            argv = [self.exe[variant], '-reps', str(max(3, opt.repetitions)),
+                    '-min-time', str(opt.min_time)]
+            argv += ['-tokenize'] if kind == 'tokenize' else []
+            out = subprocess.run(argv + [path], check=True, capture_output=True, text=True,
+                                 env=self.env).stdout
+            m = re.search(r'cpu time: median ([0-9.]+) MB/s', out)
+            if not m:
+                sys.exit(f'{case}/{variant}: no "cpu time: median ... MB/s" in its output:\n{out}')
+            bps = float(m.group(1)) * 1e6
+            rows.append({'name': f'{case}/{variant}', 'ns': len(data) / bps * 1e9, 'bps': bps,
+                         'items': data.count(b'\n') * bps / len(data)})
+        return rows
+
+    def cql_rows(self):
+        if not self.cql_cases or 'gocql' not in self.exe:
+            return []
+        pattern = '^Benchmark(' + '|'.join(self.cql_cases) + ')$'
+        out = subprocess.run([self.exe['gocql'], '-test.run', '^$', '-test.bench', pattern,
+                              '-test.count', str(max(3, self.opt.repetitions)),
+                              '-test.benchtime', f'{self.opt.min_time}s'],
+                             check=True, capture_output=True, text=True, env=self.env).stdout
+        got = {}
+        for line in out.splitlines():
+            m = re.match(r'Benchmark(\w+?)(-\d+)?\s+\d+\s+([0-9.]+) ns/op\s+([0-9.]+) MB/s'
+                         r'\s+([0-9.]+) cpu-ns/op', line)
+            if m:  # bytes per op from wall time and MB/s; the rate from CPU time
+                nbytes = float(m.group(4)) * 1e6 * float(m.group(3)) * 1e-9
+                got.setdefault(m.group(1), []).append((float(m.group(5)), nbytes))
+        rows = []
+        for g, case in self.cql_cases.items():
+            if g in got:
+                ns = median([x[0] for x in got[g]])
+                rows.append({'name': f'{case}/gocql', 'ns': ns, 'bps': got[g][0][1] / ns * 1e9,
+                             'items': None})
+        return rows
 
 
 def main():
@@ -84,7 +240,9 @@ def main():
     ap.add_argument('--min-time', default='0.05')
     ap.add_argument('--json', help='write all raw results to this file')
     ap.add_argument('--cli-size-mb', type=float, default=200,
-                    help='size of the generated dump for the CLI rows (0: none)')
+                    help='size of the generated inputs for the CLI rows (0: none)')
+    ap.add_argument('--no-peers', dest='peers', action='store_false',
+                    help='skip the Go peers of bench/ref (run when a go toolchain is found)')
     opt = ap.parse_args()
 
     exes = sorted(glob.glob(os.path.join(opt.build, 'bench', 'bench_*')))
@@ -96,7 +254,9 @@ def main():
             f'--benchmark_repetitions={opt.repetitions}',
             f'--benchmark_min_time={opt.min_time}',
             '--benchmark_report_aggregates_only=true']
-    rows, raw = [], []
+    rows, raw, notes = [], [], []
+    tmp = tempfile.TemporaryDirectory(prefix='mote-peers-')
+    peers = Peers(opt, notes, tmp.name)
     for exe in exes:
         data = run_one(exe, args)
         raw.append({'program': os.path.basename(exe), 'result': data})
@@ -106,10 +266,15 @@ def main():
             name = b.get('run_name', b['name'])
             rows.append({
                 'name': name,
-                'ns': b['real_time'] * {'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9}[b.get('time_unit', 'ns')],
+                # CPU time, as the throughput google-benchmark computes: the
+                # time and the ratio then agree with it (real time also
+                # counts the run queue of a shared machine)
+                'ns': b['cpu_time'] * {'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9}[b.get('time_unit', 'ns')],
                 'bps': b.get('bytes_per_second'),
                 'items': b.get('items_per_second'),
             })
+        rows += peers.after(os.path.basename(exe))
+    tmp.cleanup()
     rows += cli_rows(opt)
     if raw and 'context' in raw[0]['result']:
         ctx = raw[0]['result']['context']
@@ -134,6 +299,12 @@ def main():
                    f"{r['items'] / 1e6:.1f} M/s" if r['items'] else '')
             ratio = f"{t / ours['ns']:.2f}x" if ours and r is not ours else ''
             print(f"{case:<44} {r['variant']:<16} {tstr:>12} {thr:>12} {ratio:>9}")
+    shown = {r['variant'] for r in rows}
+    for v, (d, what) in PEERS.items():
+        if v in shown:
+            print(f'# {v} (bench/ref/{d}): {what}')
+    for n in notes:
+        print(f'# {n}')
     if opt.json:
         with open(opt.json, 'w') as f:
             json.dump({'rows': rows, 'raw': raw}, f, indent=1)

@@ -120,10 +120,18 @@ static void check_int_parse(const uint8_t *data, size_t size, const char *z)
         else CHECK(eu == MOTE_OK && uv == w);
     }
     if (ei == MOTE_OK) { /* format round trip */
-        char buf[24];
-        size_t n = mote_num_format_i64(iv, buf, sizeof buf);
+        char buf[MOTE_NUM_F64_MAX], sbuf[MOTE_NUM_F64_MAX];
+        size_t n = 0, sn = 0;
         int64_t back;
+        CHECK(mote_num_format_i64(iv, buf, sizeof buf, &n) == MOTE_OK);
+        CHECK(small_mote_num_format_i64(iv, sbuf, sizeof sbuf, &sn) == MOTE_OK);
+        CHECK(n == sn && memcmp(buf, sbuf, n) == 0);
         CHECK(n > 0 && mote_num_parse_i64((const uint8_t *)buf, n, &back) == MOTE_OK && back == iv);
+        /* a too-small buffer: the size needed, nothing written */
+        char small[24];
+        memset(small, 'x', sizeof small);
+        CHECK(mote_num_format_i64(iv, small, n - 1, &sn) == MOTE_ERR_SPACE && sn == n);
+        CHECK(small[0] == 'x');
     }
 }
 
@@ -132,19 +140,24 @@ static void check_format(uint64_t bits)
     double v;
     memcpy(&v, &bits, sizeof v);
     char buf[MOTE_NUM_F64_MAX], sbuf[MOTE_NUM_F64_MAX];
-    size_t n = mote_num_format_f64(v, buf, sizeof buf);
-    size_t sn = small_mote_num_format_f64(v, sbuf, sizeof sbuf);
+    size_t n = 99, sn = 98;
+    mote_err e = mote_num_format_f64(v, buf, sizeof buf, &n);
+    CHECK(small_mote_num_format_f64(v, sbuf, sizeof sbuf, &sn) == e);
     CHECK(n == sn && memcmp(buf, sbuf, n) == 0);
     if ((bits & UINT64_C(0x7FF0000000000000)) == UINT64_C(0x7FF0000000000000)) {
-        CHECK(n == 0);
+        CHECK(e == MOTE_ERR_NOT_FINITE && n == 0);
         return;
     }
+    CHECK(e == MOTE_OK);
     CHECK(n > 0 && n <= MOTE_NUM_F64_MAX);
     double back = 0;
     CHECK(mote_num_parse_f64((const uint8_t *)buf, n, &back) == MOTE_OK);
     CHECK(bits_of(back) == bits);
-    /* a too-small buffer gets nothing */
-    CHECK(mote_num_format_f64(v, buf, n - 1) == 0);
+    /* a too-small buffer gets nothing, and the size needed */
+    char small[MOTE_NUM_F64_MAX];
+    memset(small, 'x', sizeof small);
+    CHECK(mote_num_format_f64(v, small, n - 1, &sn) == MOTE_ERR_SPACE && sn == n);
+    CHECK(small[0] == 'x');
 
     char d[17];
     int ex, nd = mote_num_f64_digits(v, d, &ex);

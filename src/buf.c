@@ -77,7 +77,8 @@ static MOTE_NOINLINE mote_err grow(mote_buf *b, size_t extra)
     size_t need;
     if (!mote_size_add(b->len, extra, &need)) return MOTE_ERR_OVERFLOW;
     if (need > b->max || (!b->pool && !b->arena)) return MOTE_ERR_LIMIT;
-    size_t want = b->cap > SIZE_MAX / 2 ? SIZE_MAX : b->cap * 2;
+    /* doubled; past half the address space that wraps, and need decides */
+    size_t want = b->cap * 2;
     if (want < need) want = need;
     if (want < MIN_CAP) want = MIN_CAP;
     if (want > b->max) want = b->max;

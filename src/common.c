@@ -3,47 +3,6 @@
 
 #include "mote/common.h"
 
-/* One entry per code in mote/common.h, in the same order: the code here,
- * "NAME\0message\0" (MOTE_SMALL: "NAME\0") in err_text. Packed rather than a table of pointers:
- * on a 32-bit microcontroller that saves 300 of 1550 bytes. */
-static const uint8_t err_codes[] = {
-    MOTE_OK,
-    MOTE_ERR_INVALID,
-    MOTE_ERR_NOMEM,
-    MOTE_ERR_OVERFLOW,
-    MOTE_ERR_LIMIT,
-    MOTE_ERR_IO,
-    MOTE_ERR_NEED_MORE,
-    MOTE_ERR_STATE,
-    MOTE_ERR_SPACE,
-    MOTE_ERR_TOO_LONG,
-    MOTE_ERR_UNTERMINATED_QUOTE,
-    MOTE_ERR_UNTERMINATED_COMMENT,
-    MOTE_ERR_BAD_DELIMITER,
-    MOTE_ERR_SYNTAX,
-    MOTE_ERR_NO_FIELDS,
-    MOTE_ERR_EMPTY_NAME,
-    MOTE_ERR_BAD_VALUE,
-    MOTE_ERR_RANGE,
-    MOTE_ERR_BAD_TIMESTAMP,
-    MOTE_ERR_BAD_ESCAPE,
-    MOTE_ERR_UNTERMINATED_STRING,
-    MOTE_ERR_NOT_FINITE,
-    MOTE_ERR_TYPE,
-    MOTE_ERR_TRUNCATED,
-    MOTE_ERR_TRAILING,
-    MOTE_ERR_BAD_LENGTH,
-    MOTE_ERR_BAD_VINT,
-    MOTE_ERR_UNEXPECTED_NULL,
-    MOTE_ERR_DIMENSION,
-    MOTE_ERR_BAD_TYPE,
-    MOTE_ERR_DEPTH,
-    MOTE_ERR_MISMATCH,
-    MOTE_ERR_DUPLICATE,
-    MOTE_ERR_PROTOCOL,
-    MOTE_ERR_UNKNOWN_STREAM,
-};
-
 /* MOTE_SMALL leaves the descriptions out: the message is then the name. */
 #if MOTE_SMALL
 #define MSG(text) ""
@@ -51,6 +10,12 @@ static const uint8_t err_codes[] = {
 #define MSG(text) text "\0"
 #endif
 
+/* One entry per code in mote/common.h, in the same order: "NAME\0message\0"
+ * (MOTE_SMALL: "NAME\0"), ended by an empty name. Codes count up by one
+ * from entry to entry; the first of each group in mote/common.h is marked
+ * by a byte below 'A' in front of its name: half its code, in octal (every
+ * name and message starts with a letter). No table of
+ * codes or pointers: Cortex-M size. */
 static const char err_text[] =
     "OK\0" MSG("success")
     "INVALID\0" MSG("invalid argument")
@@ -61,11 +26,11 @@ static const char err_text[] =
     "NEED_MORE\0" MSG("more input needed")
     "STATE\0" MSG("call not valid in this state")
     "SPACE\0" MSG("output buffer too small")
-    "TOO_LONG\0" MSG("token longer than the maximum")
+    "\012" "TOO_LONG\0" MSG("token longer than the maximum")
     "UNTERMINATED_QUOTE\0" MSG("end of input inside a quoted string")
     "UNTERMINATED_COMMENT\0" MSG("end of input inside a comment")
     "BAD_DELIMITER\0" MSG("invalid delimiter")
-    "SYNTAX\0" MSG("syntax error")
+    "\024" "SYNTAX\0" MSG("syntax error")
     "NO_FIELDS\0" MSG("point has no fields")
     "EMPTY_NAME\0" MSG("empty measurement, key or tag value")
     "BAD_VALUE\0" MSG("invalid field value")
@@ -75,7 +40,7 @@ static const char err_text[] =
     "UNTERMINATED_STRING\0" MSG("string value without closing quote")
     "NOT_FINITE\0" MSG("NaN or infinite number")
     "TYPE\0" MSG("value has another type")
-    "TRUNCATED\0" MSG("input ends before the value")
+    "\043" "TRUNCATED\0" MSG("input ends before the value")
     "TRAILING\0" MSG("trailing bytes after the value")
     "BAD_LENGTH\0" MSG("invalid count or length")
     "BAD_VINT\0" MSG("malformed vint")
@@ -85,15 +50,16 @@ static const char err_text[] =
     "DEPTH\0" MSG("nesting too deep")
     "MISMATCH\0" MSG("value does not fit the type")
     "DUPLICATE\0" MSG("set element or map key given twice")
-    "PROTOCOL\0" MSG("not a CQL v4 response frame")
-    "UNKNOWN_STREAM\0" MSG("response on a stream id not in flight");
+    "\062" "PROTOCOL\0" MSG("not a CQL v4 response frame")
+    "UNKNOWN_STREAM\0" MSG("response on a stream id not in flight"); /* + "": the end */
 
 /* The name (which 0) or message (which 1) of code, or NULL. */
 static const char *find_err(int code, int which)
 {
     const char *s = err_text;
-    for (size_t i = 0; i < sizeof err_codes; i++) {
-        if (err_codes[i] == code) return which && !MOTE_SMALL ? s + strlen(s) + 1 : s;
+    for (int c = 0; *s; c++) {
+        if (*s < 'A') c = 2 * *s++; /* a group starts */
+        if (c == code) return which && !MOTE_SMALL ? s + strlen(s) + 1 : s;
         s += strlen(s) + 1;
         if (!MOTE_SMALL) s += strlen(s) + 1;
     }
@@ -122,7 +88,7 @@ bool mote_utf8_valid(const void *data, size_t n)
         if (c < 0xc2 || c > 0xf4) return false;
         /* bytes that follow; the first of them has a narrower range after
          * E0 (no overlongs), ED (no surrogates), F0 (overlongs), F4 (max) */
-        size_t need = c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
+        size_t need = 1u + (c >= 0xe0) + (c >= 0xf0);
         uint8_t lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
         uint8_t hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
         if (n - i < need) return false;

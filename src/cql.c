@@ -400,19 +400,6 @@ static CQL_INLINE mote_err read_vint_elem(const uint8_t **pp, const uint8_t *end
     return MOTE_OK;
 }
 
-/* After a variable vector's dim elements, bytes remain: if they parse as
- * whole elements the value had more elements than the type (DIMENSION),
- * otherwise they are garbage (TRAILING). */
-static mote_err extra_elems_err(const uint8_t *p, const uint8_t *end)
-{
-    while (p < end) {
-        const uint8_t *vp;
-        size_t vl;
-        if (read_vint_elem(&p, end, &vp, &vl)) return MOTE_ERR_TRAILING;
-    }
-    return MOTE_ERR_DIMENSION;
-}
-
 /* ---- iterator ---------------------------------------------------------------- */
 
 mote_err mote_cql_iter_init(mote_cql_iter *it, const mote_cql_type *t, const uint8_t *in,
@@ -468,19 +455,19 @@ static bool iter_fail(mote_cql_iter *it, mote_err e)
 bool mote_cql_iter_next(mote_cql_iter *it, mote_cql_value *out)
 {
     if (!it || it->err) return false;
-    if (it->left == 0) {
-        if (it->p != it->end) {
-            it->err = it->type->kind == MOTE_CQL_VECTOR ? extra_elems_err(it->p, it->end)
-                                                        : MOTE_ERR_TRAILING;
-            if (it->type->kind == MOTE_CQL_VECTOR && it->type->sub->fixed >= 0)
-                it->err = MOTE_ERR_TRAILING;
-        }
-        return false;
-    }
     const mote_cql_type *t = it->next_type;
     const uint8_t *vp = NULL;
     size_t vl = 0;
     int k = it->type->kind;
+    /* Past the last element, bytes left are TRAILING; after a variable
+     * vector's dim elements, DIMENSION if they parse as whole elements (the
+     * value had more than the type), read below by the one element reader.
+     * A packed vector's length was checked whole by iter_init. */
+    bool extra = it->left == 0;
+    if (extra) {
+        if (it->p == it->end) return false;
+        if (k != MOTE_CQL_VECTOR || t->fixed >= 0) return iter_fail(it, MOTE_ERR_TRAILING);
+    }
     /* A tuple value may stop before its last components (the server stores
      * the literal (5) for tuple<int, text> as 0000000400000005): those are
      * null, as Cassandra's TupleType reads them. */
@@ -494,7 +481,10 @@ bool mote_cql_iter_next(mote_cql_iter *it, mote_cql_value *out)
         } else if (it->p == it->end) {
             e = MOTE_ERR_DIMENSION;
         } else {
-            e = read_vint_elem(&it->p, it->end, &vp, &vl);
+            do {
+                e = read_vint_elem(&it->p, it->end, &vp, &vl);
+            } while (extra && !e && it->p != it->end);
+            if (extra) return iter_fail(it, e ? MOTE_ERR_TRAILING : MOTE_ERR_DIMENSION);
         }
     } else if (!absent) {
         e = read_bytes(&it->p, it->end, &vp, &vl);
@@ -566,9 +556,14 @@ static void spec_list(cspec *c, int kind, const void *v, size_t n)
     c->pfx = PFX_INT;
 }
 
-static CQL_OUTLINE void spec_vector(cspec *c, int kind, int32_t fixed, const void *v, size_t n)
+/* A vector of kind; sub: its element type node (typed), or NULL (the
+ * element's length from its kind). */
+static CQL_OUTLINE void spec_vector(cspec *c, int kind, const mote_cql_type *sub, const void *v,
+                                    size_t n)
 {
+    int32_t fixed = sub ? sub->fixed : mote_cql_kind_fixed(kind);
     spec_list(c, kind, v, n);
+    c->typed = sub != NULL;
     c->fixed = fixed;
     c->pfx = fixed >= 0 ? PFX_NONE : PFX_VINT;
 }
@@ -736,7 +731,7 @@ mote_err mote_cql_list_size(mote_cql_kind kind, const void *v, size_t n, size_t 
 mote_err mote_cql_vector_size(mote_cql_kind kind, const void *v, size_t n, size_t *size)
 {
     cspec c;
-    spec_vector(&c, kind, mote_cql_kind_fixed(kind), v, n);
+    spec_vector(&c, kind, NULL, v, n);
     return csize_out(&c, size);
 }
 
@@ -760,7 +755,7 @@ mote_err mote_cql_encode_vector(mote_cql_kind kind, const void *v, size_t n, uin
                                 size_t *written)
 {
     cspec c;
-    spec_vector(&c, kind, mote_cql_kind_fixed(kind), v, n);
+    spec_vector(&c, kind, NULL, v, n);
     return cencode(&c, out, cap, written);
 }
 
@@ -782,7 +777,7 @@ mote_err mote_cql_encode_list_buf(mote_buf *b, mote_cql_kind kind, const void *v
 mote_err mote_cql_encode_vector_buf(mote_buf *b, mote_cql_kind kind, const void *v, size_t n)
 {
     cspec c;
-    spec_vector(&c, kind, mote_cql_kind_fixed(kind), v, n);
+    spec_vector(&c, kind, NULL, v, n);
     return cencode_buf(b, &c);
 }
 
@@ -805,8 +800,7 @@ mote_err mote_cql_encode_array(const mote_cql_type *t, const void *v, size_t n, 
     } else {
         if (t->kind != MOTE_CQL_VECTOR) return MOTE_ERR_TYPE;
         if (n != t->dim) return MOTE_ERR_DIMENSION;
-        spec_vector(&c, t->sub->kind, t->sub->fixed, v, n);
-        c.typed = true;
+        spec_vector(&c, t->sub->kind, t->sub, v, n);
     }
     return cencode(&c, out, cap, written);
 }
@@ -992,18 +986,17 @@ static bool valid_text(const uint8_t *s, size_t n, bool ascii)
 static mote_err check_duration(const uint8_t *p, size_t n)
 {
     size_t at = 0;
-    bool neg = false, pos = false, bad = false;
+    unsigned seen = 0; /* 1: a negative value, 2: a positive one, 4: too wide */
     for (int i = 0; i < 3; i++) {
         uint64_t u;
         size_t used;
         mote_err e = mote_cql_uvint_get(p + at, n - at, &u, &used);
         if (e) return e == MOTE_ERR_TRUNCATED ? MOTE_ERR_MISMATCH : e;
         at += used;
-        if (i < 2 && (u >> 32)) bad = true;
-        if (u & 1) neg = true;
-        else if (u) pos = true;
+        if (i < 2 && (u >> 32)) seen |= 4;
+        seen |= u & 1 ? 1 : u ? 2 : 0;
     }
-    return bad || at != n || (neg && pos) ? MOTE_ERR_MISMATCH : MOTE_OK;
+    return seen >= 3 || at != n ? MOTE_ERR_MISMATCH : MOTE_OK;
 }
 
 /* One non-collection value of kind, n bytes, as the server validates it. */
@@ -1272,15 +1265,16 @@ mote_err mote_cql_write_float(mote_cql_writer *w, double v)
     mote_err e = wclaim(w, false, &t, &pfx);
     if (e) return e;
     uint8_t b[8];
+    size_t n = 8;
     if (t->kind == MOTE_CQL_FLOAT) {
         mote_be_storef32(b, (float)v);
-        return wscalar(w, pfx, b, 4, false);
-    }
-    if (t->kind == MOTE_CQL_DOUBLE) {
+        n = 4;
+    } else if (t->kind == MOTE_CQL_DOUBLE) {
         mote_be_storef64(b, v);
-        return wscalar(w, pfx, b, 8, false);
+    } else {
+        return wfail(w, MOTE_ERR_MISMATCH);
     }
-    return wfail(w, MOTE_ERR_MISMATCH);
+    return wscalar(w, pfx, b, n, false);
 }
 
 mote_err mote_cql_write_begin(mote_cql_writer *w)

@@ -870,21 +870,24 @@ static void puts0(sink *o, const char *s)
 
 static void put_i64(sink *o, int64_t v)
 {
-    char b[24];
-    putn(o, b, mote_num_format_i64(v, b, sizeof b));
+    char b[MOTE_NUM_F64_MAX];
+    size_t n;
+    if (mote_num_format_i64(v, b, sizeof b, &n) == MOTE_OK) putn(o, b, n); /* always fits */
 }
 
 static void put_u64(sink *o, uint64_t v)
 {
-    char b[24];
-    putn(o, b, mote_num_format_u64(v, b, sizeof b));
+    char b[MOTE_NUM_F64_MAX];
+    size_t n;
+    if (mote_num_format_u64(v, b, sizeof b, &n) == MOTE_OK) putn(o, b, n); /* always fits */
 }
 
 /* v in at least w digits, zero-padded. */
 static void put_pad(sink *o, uint64_t v, int w)
 {
-    char b[24];
-    size_t n = mote_num_format_u64(v, b, sizeof b);
+    char b[MOTE_NUM_F64_MAX];
+    size_t n;
+    if (mote_num_format_u64(v, b, sizeof b, &n) != MOTE_OK) return; /* always fits */
     for (size_t i = n; i < (size_t)w; i++) put(o, '0');
     putn(o, b, n);
 }
@@ -936,7 +939,9 @@ static bool inside(const char *d, int nd, int dp, double lo, double hi, bool clo
     memcpy(b + k, d, (size_t)nd);
     k += (size_t)nd;
     b[k++] = 'e';
-    k += mote_num_format_i64(dp, b + k, sizeof b - k);
+    size_t el;
+    if (mote_num_format_i64(dp, b + k, sizeof b - k, &el) != MOTE_OK) return false;
+    k += el;
     double x;
     if (mote_num_parse_f64((const uint8_t *)b, k, &x) != MOTE_OK) return false;
     if (x > lo && x < hi) return true;
@@ -1002,7 +1007,8 @@ static void put_float(sink *o, double v, bool is_float)
     }
     if (!is_float) {
         char b[MOTE_NUM_F64_MAX];
-        putn(o, b, mote_num_format_f64(v, b, sizeof b));
+        size_t n;
+        if (mote_num_format_f64(v, b, sizeof b, &n) == MOTE_OK) putn(o, b, n); /* finite here */
         return;
     }
     float f = (float)v;

@@ -258,7 +258,10 @@ static TYPE_OUTLINE mote_err parse_all(tparser *p)
         bool wmarshal = h->wmarshal;
         for (;;) {
             if (!close_wraps(p, wraps, wmarshal)) return MOTE_ERR_BAD_TYPE;
-            if (depth == 0) return MOTE_OK;
+            if (depth == 0) { /* the whole text: nothing but spaces may follow */
+                skip_space(p);
+                return p->s == p->end ? MOTE_OK : MOTE_ERR_BAD_TYPE;
+            }
             tframe *f = &st[depth - 1];
             const char close = f->marshal ? ')' : '>';
             uint32_t dim = 0;
@@ -266,13 +269,12 @@ static TYPE_OUTLINE mote_err parse_all(tparser *p)
                 if (!eat(p, ',')) return MOTE_ERR_BAD_TYPE;
                 skip_space(p);
                 uint32_t d = 0; /* <= INT32_MAX / 10 before each step: no wrap */
-                const char *digits = p->s;
                 while (p->s < p->end && *p->s >= '0' && *p->s <= '9') {
                     if (d > INT32_MAX / 10) return MOTE_ERR_BAD_TYPE;
                     d = d * 10 + (uint32_t)(*p->s++ - '0');
                     if (d > INT32_MAX) return MOTE_ERR_BAD_TYPE;
                 }
-                if (p->s == digits || d == 0) return MOTE_ERR_BAD_TYPE;
+                if (d == 0) return MOTE_ERR_BAD_TYPE; /* no digits, or 0 */
                 dim = d;
                 /* A vector of a fixed-length type is itself fixed (Cassandra's
                  * VectorType.valueLengthIfFixed), so it packs inside vectors. */
@@ -312,10 +314,6 @@ mote_err mote_cql_type_parse(const char *text, size_t len, mote_cql_type *nodes,
     if ((!text && len > 0) || !root || (!nodes && cap > 0)) return MOTE_ERR_INVALID;
     tparser p = {text, text ? text + len : text, nodes, cap, 0};
     mote_err e = parse_all(&p);
-    if (!e) {
-        skip_space(&p);
-        if (p.s != p.end) e = MOTE_ERR_BAD_TYPE;
-    }
     if (e) return e;
     if (used) *used = p.count;
     if (p.count > cap) return MOTE_ERR_SPACE;

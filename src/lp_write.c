@@ -192,8 +192,10 @@ mote_err mote_lp_write_float(mote_lp_writer *w, const void *key, size_t klen, do
     /* Formatted here, with only w and v live: num's frames nearly fill a
      * Cortex-M0+'s 512 bytes. 24 bytes suffice (num.h); a finite v always
      * formats. */
-    char tmp[24];
-    return put(w, tmp, mote_num_format_f64(v, tmp, sizeof tmp));
+    char tmp[MOTE_NUM_F64_MAX];
+    size_t n;
+    rc = mote_num_format_f64(v, tmp, sizeof tmp, &n);
+    return rc != MOTE_OK ? rc : put(w, tmp, n);
 }
 
 /* An integer field: v as int64 (neg: v holds a negative int64's bits) or
@@ -202,15 +204,17 @@ static mote_err write_integer(mote_lp_writer *w, const void *key, size_t klen, u
                               bool neg, char suffix)
 {
     if (!w) return MOTE_ERR_INVALID;
-    char tmp[24];
-    size_t n = 0;
+    char tmp[MOTE_NUM_F64_MAX + 2];
+    size_t n = 0, len;
     if (neg) {
         tmp[n++] = '-';
         v = 0u - v; /* the magnitude, INT64_MIN's too */
     }
-    n += mote_num_format_u64(v, tmp + n, sizeof tmp - 2);
+    mote_err rc = mote_num_format_u64(v, tmp + n, sizeof tmp - 2, &len);
+    if (rc != MOTE_OK) return rc;
+    n += len;
     tmp[n++] = suffix;
-    mote_err rc = field_start(w, key, klen);
+    rc = field_start(w, key, klen);
     return rc != MOTE_OK ? rc : put(w, tmp, n);
 }
 
@@ -251,9 +255,11 @@ mote_err mote_lp_write_end(mote_lp_writer *w, const int64_t *time_ns)
     mote_err rc = line_state(w, W_FIELDS, W_FIELDS);
     if (rc != MOTE_OK) return rc;
     if (time_ns) {
-        char tmp[24];
+        char tmp[MOTE_NUM_F64_MAX];
+        size_t n;
         /* C division truncates toward zero, as Go's encoder does. */
-        size_t n = mote_num_format_i64(*time_ns / mote__lp_ns_per[w->precision], tmp, sizeof tmp);
+        rc = mote_num_format_i64(*time_ns / mote__lp_ns_per[w->precision], tmp, sizeof tmp, &n);
+        if (rc != MOTE_OK) return rc;
         put_byte(w, ' ');
         put(w, tmp, n);
     }

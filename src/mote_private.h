@@ -114,6 +114,19 @@ static inline uint64_t mote__load8(const uint8_t *p)
     return x;
 }
 
+/* The inverse of mote__load8: the low byte of x goes to p[0], on any host. */
+static inline void mote__store8(uint8_t *p, uint64_t x)
+{
+#if !defined(__BYTE_ORDER__)
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(x >> (8 * i));
+#else
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap64(x);
+#endif
+    memcpy(p, &x, 8);
+#endif
+}
+
 /* High bit of each byte equal to c. */
 static inline uint64_t mote__eq8(uint64_t x, uint8_t c)
 {

@@ -1,21 +1,25 @@
 /*
  * num.c - exact, locale-independent number parsing and formatting.
  *
- * Parsing decimal to double (mote_num_parse_f64), in order of cost:
- *   1. Clinger: at most 19 significant digits, w <= 2^53 and |q| <= 22 with
- *      value w * 10^q: one IEEE multiply or divide of two exact doubles is
- *      correctly rounded. Only where FLT_EVAL_METHOD == 0 (no x87 excess
- *      precision).
- *   2. Exact integer: w * 5^q fits in 128 bits for 0 <= q <= 27, so the value
+ * Parsing decimal to double (mote_num_parse_f64): one pass scans the span
+ * (digits eight at a time in the speed build) into w, the first 19
+ * significant digits, and q, with value ~ w * 10^q; then, in order of cost:
+ *   1. Clinger: at most 19 significant digits, w <= 2^53 and |q| <= 22: one
+ *      IEEE multiply or divide of two exact doubles is correctly rounded.
+ *      Only where FLT_EVAL_METHOD == 0 (no x87 excess precision).
+ *   2. Eisel-Lemire (D. Lemire, "Number Parsing at a Gigabyte per Second",
+ *      2021; fast_round): at most 19 digits and a normal result: w times
+ *      the 128-bit truncated power of five T(q) bounds the value within two
+ *      units of the product's top 128 bits; unless that interval touches a
+ *      halfway point, its top 53 bits rounded are the result. Nearly every
+ *      input ends here or in 1.
+ *   3. Exact integer: w * 5^q fits in 128 bits for 0 <= q <= 27, so the value
  *      (w * 5^q) * 2^q is rounded exactly in integer arithmetic.
- *   3. Interval (Eisel-Lemire style): w * T where T = floor(5^q / 2^s) is a
- *      128-bit truncated power of five. The exact value lies in [M, M + 2)
- *      units of the top 128 bits of the product; when that interval holds no
- *      rounding boundary the result is certain. With more than 19 digits the
- *      value lies between w * 10^q and (w + 1) * 10^q and both ends must
- *      round alike. Soundness needs only that the interval is a true bound,
- *      which is easy to check (see round_interval).
- *   4. Exact slow path, always correct: from a candidate within an ulp or
+ *   4. Interval, as 2 but for subnormal results too, and with more than 19
+ *      digits the value lying between w * 10^q and (w + 1) * 10^q: both
+ *      ends must round alike. Soundness needs only that the interval is a
+ *      true bound, which is easy to check (see round_interval).
+ *   5. Exact slow path, always correct: from a candidate within an ulp or
  *      two, compare the input digits with the exact decimal expansion of the
  *      halfway point between neighbouring doubles (a dyadic rational, so its
  *      expansion is finite: at most 1075 + 309 digits) and step the
@@ -32,12 +36,13 @@
  * [2^127, 2^128), for -343 <= e <= 324. MOTE_NUM_SMALL (default: MOTE_SMALL
  * from mote/common.h) selects the code:
  *   0: a generated 668-entry table (10.7 KiB of .rodata, src/num_pow5.inc,
- *      made by scripts/gen_num_pow5.py); all four parse steps; fastest.
+ *      made by scripts/gen_num_pow5.py); all five parse steps; digits
+ *      formatted eight at a time (digits8); fastest.
  *   1: each entry computed when needed with exact multi-precision arithmetic
  *      (up to ~30 short multiplications/divisions over <= 30 32-bit limbs,
- *      120 bytes of stack); parsing skips steps 1-3 and goes from a
- *      truncated candidate straight to step 4; digits are emitted one by
- *      one; no 64-bit division. For microcontrollers (~4.3 KiB on M4).
+ *      120 bytes of stack); parsing skips steps 1-4 and goes from a
+ *      truncated candidate straight to step 5; digits are emitted one by
+ *      one; no 64-bit division. For microcontrollers (~4 KiB on M4).
  * Both give identical results (tests/test_num.c and fuzz/fuzz_num_float.c
  * compile a second, small copy and compare every result).
  *
@@ -116,8 +121,13 @@ static uint64_t div10(uint64_t x)
 /* floor(x / 2^s) for signed x, independent of how >> treats negatives. */
 NUM_SMALL_NOINLINE static int floor_shr(int32_t x, int s)
 {
+#if MOTE_NUM_SMALL
     if (x >= 0) return x >> s;
     return -((-x + (((int32_t)1 << s) - 1)) >> s);
+#else
+    /* without a branch: shifted while made positive by 2^32 */
+    return (int)((((int64_t)x + (INT64_C(1) << 32)) >> s) - (INT64_C(1) << (32 - s)));
+#endif
 }
 
 /* floor(e * log2(5)); exact for |e| <= 400 (checked by the generator). */
@@ -262,30 +272,6 @@ mote_err mote_num_parse_size(const uint8_t *s, size_t n, size_t *out)
 mote_err mote_num_parse_i64(const uint8_t *s, size_t n, int64_t *out)
 {
     return mote__num_i64(s, n, true, out);
-}
-
-size_t mote_num_format_u64(uint64_t v, char *out, size_t cap)
-{
-    char tmp[20];
-    size_t n = 0;
-    do {
-        uint64_t q = div10(v);
-        tmp[n++] = (char)('0' + (unsigned)(v - q * 10));
-        v = q;
-    } while (v);
-    if (cap < n) return 0;
-    for (size_t i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
-    return n;
-}
-
-size_t mote_num_format_i64(int64_t v, char *out, size_t cap)
-{
-    if (v >= 0) return mote_num_format_u64((uint64_t)v, out, cap);
-    if (cap < 2) return 0;
-    size_t n = mote_num_format_u64((uint64_t)0 - (uint64_t)v, out + 1, cap - 1);
-    if (n == 0) return 0;
-    out[0] = '-';
-    return n + 1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -608,61 +594,6 @@ static bool round_w10q(uint64_t w, int q, bool force, uint64_t *bits)
 }
 #endif
 
-#if !MOTE_NUM_SMALL
-/* Eight ASCII digits at s (any alignment, any host byte order) as their
- * value, or -1 if any byte is not a digit (SWAR, mote_private.h). */
-static inline int64_t eight_digits(const uint8_t *s)
-{
-    uint64_t v = mote__load8(s);
-    return mote__is8digits(v) ? (int64_t)mote__value8(v) : -1;
-}
-
-/* Digits at s[i..n) into *w (wrapping: only used when <= 19 digits),
- * eight at a time where possible; returns the index after them. */
-static size_t scan_digits(const uint8_t *s, size_t i, size_t n, uint64_t *w)
-{
-    uint64_t v = *w;
-    int64_t v8;
-    while (n - i >= 8 && (v8 = eight_digits(s + i)) >= 0) {
-        v = v * 100000000 + (uint64_t)v8;
-        i += 8;
-    }
-    for (; i < n && is_digit(s[i]); i++) v = v * 10 + (unsigned)(s[i] - '0');
-    *w = v;
-    return i;
-}
-
-/* Mantissa s[i..mend) with more than 19 significant digits (syntax already
- * checked): the first 19 into *w, value ~ w * 10^*dexp; later digits only
- * set *truncated (if non-zero) and, before the point, scale *dexp. */
-static void scan_long(const uint8_t *s, size_t i, const uint8_t *mend, uint64_t *w,
-                      int64_t *dexp, bool *truncated)
-{
-    int nd = 0;
-    bool after_point = false;
-    *w = 0;
-    *dexp = 0;
-    *truncated = false;
-    for (; s + i < mend; i++) {
-        if (s[i] == '.') {
-            after_point = true;
-            continue;
-        }
-        unsigned dg = (unsigned)(s[i] - '0');
-        if (nd < 19) {
-            if (nd || dg) {
-                *w = *w * 10 + dg;
-                nd++;
-            }
-            if (after_point) --*dexp;
-        } else {
-            if (!after_point) ++*dexp;
-            *truncated |= dg != 0;
-        }
-    }
-}
-#endif
-
 /* What the slow path needs once the fast paths could not decide. */
 typedef struct slow_input {
     const uint8_t *sig, *mend; /* significant digits (may include a '.') */
@@ -674,12 +605,55 @@ typedef struct slow_input {
     uint64_t bits;             /* candidate, within an ulp or two */
 } slow_input;
 
-/* Parses s (syntax, zero, out-of-range exponents, Clinger's exact case);
- * returns MOTE_OK or an error when that decides, else MOTE_ERR_NEED_MORE
- * with st filled for rounding. Scanning, rounding and the exact slow path
- * are three sibling calls, not nested ones: on Cortex-M0+ this frame, the
- * 128-bit power computation and the slow path's big integers would not fit
- * the 512-byte stack budget one on top of the other. */
+/* The optional exponent at p, ( [eE] [+-]? digits )?, into *exp10 (0 if
+ * absent); returns the position after it, or NULL for an 'e' without
+ * digits. The value saturates at 10^17: far beyond any exponent that
+ * matters, even after 10^17 leading zeros, and sums with digit counts still
+ * fit int64 for any input that fits in memory. */
+static const uint8_t *scan_exp(const uint8_t *p, const uint8_t *end, int64_t *exp10)
+{
+    bool neg = false;
+    *exp10 = 0;
+    if (p == end || (*p | 0x20) != 'e') return p;
+    if (++p < end && (*p == '+' || *p == '-')) neg = *p++ == '-';
+    uint64_t x = 0;
+#if MOTE_NUM_SMALL
+    /* a loop of its own: the integer core would link a second copy of it
+     * into programs whose lp.c already inlines one */
+    const uint8_t *e0 = p;
+    for (; p < end && is_digit(*p); p++)
+        if (x < UINT64_C(100000000000000000)) x = x * 10 + (unsigned)(*p - '0');
+    if (p == e0) return NULL;
+#else
+    /* the digits must run to the end: through the integer core, 1 to 3
+     * digits inline (its loop-free case), longer exponents through the
+     * call, keeping the caller's frame small */
+    size_t ne = (size_t)(end - p);
+    mote_err e = ne - 1 < 3 ? mote__num_digits(p, ne, &x) : mote_num_parse_u64(p, ne, &x);
+    if (e == MOTE_ERR_BAD_VALUE) return NULL;
+    if (e != MOTE_OK || x > UINT64_C(100000000000000000)) x = UINT64_C(100000000000000000);
+    p = end;
+#endif
+    *exp10 = neg ? -(int64_t)x : (int64_t)x;
+    return p;
+}
+
+/* Stores bits (with the sign) in *out, or MOTE_ERR_RANGE past the largest. */
+static mote_err store_f64(uint64_t bits, bool neg, double *out)
+{
+    if (bits >= F64_INF_BITS) return MOTE_ERR_RANGE;
+    if (neg) bits |= F64_SIGN_BIT;
+    memcpy(out, &bits, sizeof *out);
+    return MOTE_OK;
+}
+
+#if MOTE_NUM_SMALL
+/* Parses s (syntax, zero, out-of-range exponents); returns MOTE_OK or an
+ * error when that decides, else MOTE_ERR_NEED_MORE with st filled for
+ * rounding. Scanning, rounding and the exact slow path are three sibling
+ * calls, not nested ones: on Cortex-M0+ this frame, the 128-bit power
+ * computation and the slow path's big integers would not fit the 512-byte
+ * stack budget one on top of the other. */
 MOTE_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double *out,
                                               slow_input *st)
 {
@@ -690,7 +664,6 @@ MOTE_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double 
         neg = s[0] == '-';
         i++;
     }
-#if MOTE_NUM_SMALL
     /* One loop over the mantissa: the first 19 significant digits into w
      * (value ~ w * 10^dexp), later ones only set truncated and, before the
      * point, scale dexp. */
@@ -720,79 +693,14 @@ MOTE_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double 
         }
     }
     const uint8_t *mend = s + i, *sig = s + sig0;
-    size_t nsig = (size_t)nd;
     if (ndig == 0) return MOTE_ERR_BAD_VALUE;
-#else
-    /* Scan the mantissa once, accumulating every digit from the first
-     * significant one into w; only when that is more than 19 digits (w then
-     * wrapped) is it rescanned by scan_long. sig remembers the first
-     * significant digit for the slow path. */
-    size_t start = i, sig0;
-    uint64_t w = 0;
-    while (i < n && s[i] == '0') i++;
-    sig0 = i;
-    i = scan_digits(s, i, n, &w);
-    size_t nint = i - start, nsig = i - sig0, nfrac = 0;
-    if (i < n && s[i] == '.') {
-        size_t f0 = ++i;
-        if (nsig == 0) {
-            while (i < n && s[i] == '0') i++;
-            sig0 = i;
-        }
-        size_t fs = i;
-        i = scan_digits(s, i, n, &w);
-        nsig += i - fs;
-        nfrac = i - f0;
-    }
-    const uint8_t *mend = s + i, *sig = s + sig0;
-    if (nint + nfrac == 0) return MOTE_ERR_BAD_VALUE;
-#endif
-    int64_t exp10 = 0;
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        bool eneg = false;
-        i++;
-        if (i < n && (s[i] == '+' || s[i] == '-')) {
-            eneg = s[i] == '-';
-            i++;
-        }
-        const size_t e0 = i;
-        while (i < n && is_digit(s[i])) {
-            /* saturate at 10^17: far beyond any exponent that matters, even
-             * after 10^17 leading zeros, and E = dexp + exp10 + nd still
-             * fits int64 for any input that fits in memory */
-            if (exp10 < INT64_C(100000000000000000)) exp10 = exp10 * 10 + (s[i] - '0');
-            i++;
-        }
-        if (i == e0) return MOTE_ERR_BAD_VALUE; /* no exponent digits */
-        if (eneg) exp10 = -exp10;
-    }
-    if (i != n) return MOTE_ERR_BAD_VALUE;
-    uint64_t bits = 0;
-    if (nsig == 0) goto done; /* a signed zero */
-#if !MOTE_NUM_SMALL
-    int64_t dexp = -(int64_t)nfrac;
-    bool truncated = false;
-    int nd = (int)nsig;
-    if (nsig > 19) {
-        scan_long(s, start, mend, &w, &dexp, &truncated);
-        nd = 19;
-    }
-#endif
-
-#if NUM_CLINGER
-    if (!truncated && w <= (UINT64_C(1) << 53) && dexp + exp10 >= -22 && dexp + exp10 <= 22) {
-        int q = (int)(dexp + exp10);
-        double d = (double)w;
-        d = q < 0 ? d / pow10_f64[-q] : d * pow10_f64[q];
-        *out = neg ? -d : d;
-        return MOTE_OK;
-    }
-#endif
-
+    int64_t exp10;
+    if (scan_exp(mend, s + n, &exp10) != s + n) return MOTE_ERR_BAD_VALUE;
     /* D = 0.d1d2... * 10^E with d1 the first non-zero digit */
     int64_t E = dexp + exp10 + nd;
-    if (E > 309) return MOTE_ERR_RANGE; /* D >= 10^309 */
-    if (E < -324) goto done; /* D < 10^-325, below half of 2^-1074: zero */
+    if (nd && E > 309) return MOTE_ERR_RANGE; /* D >= 10^309 */
+    /* a signed zero, or D < 10^-325, below half of 2^-1074: zero */
+    if (!nd || E < -324) return store_f64(0, neg, out);
     st->sig = sig;
     st->mend = mend;
     st->E = E;
@@ -801,21 +709,114 @@ MOTE_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double 
     st->truncated = truncated;
     st->neg = neg;
     return MOTE_ERR_NEED_MORE;
-
-done:
-    if (neg) bits |= F64_SIGN_BIT;
-    memcpy(out, &bits, sizeof *out);
-    return MOTE_OK;
 }
-
-/* Stores bits (with the sign) in *out, or MOTE_ERR_RANGE past the largest. */
-static mote_err store_f64(uint64_t bits, bool neg, double *out)
+#else
+/* The run of digits at p into *w (wrapping past 19 digits: the caller only
+ * trusts w when its count allows); returns the end of the run. Eight at a
+ * time while eight are digits (SWAR, mote_private.h). A word's shorter
+ * last run: with word_tail, in one step (no loop exit to mispredict, as
+ * where fractions of 14-16 digits end at varying places), else one by one
+ * (for integer parts, mostly short: the one-step form puts a count-dependent
+ * shift and table load on the value's critical path). Both measured on the
+ * 17-digit benchmark. */
+static MOTE_INLINE const uint8_t *scan_digits(const uint8_t *p, const uint8_t *end, uint64_t *w,
+                                              bool word_tail)
 {
-    if (bits >= F64_INF_BITS) return MOTE_ERR_RANGE;
-    if (neg) bits |= F64_SIGN_BIT;
-    memcpy(out, &bits, sizeof *out);
-    return MOTE_OK;
+    uint64_t v = *w;
+    while (end - p >= 8) {
+        uint64_t x = mote__load8(p);
+        uint64_t other = ~mote__lt8(x ^ (MOTE__ONES * '0'), 10) & MOTE__HIGHS;
+        if (!other) {
+            v = v * 100000000 + mote__value8(x);
+            p += 8;
+            continue;
+        }
+        if (!word_tail) break;
+        unsigned k = mote__first8(other); /* digits before the first other byte */
+        if (k) {
+            /* the k digits moved to the top of the word, zeros before them */
+            v = v * (pow5_u64((int)k) << k) + mote__value8(x << (64 - 8 * k));
+            p += k;
+        }
+        *w = v;
+        return p;
+    }
+    for (; p < end && is_digit(*p); p++) v = v * 10 + (unsigned)(*p - '0');
+    *w = v;
+    return p;
 }
+
+/* Mantissa m[0..mend) with more than 19 significant digits (syntax already
+ * checked): the first 19 into *w, value ~ w * 10^*dexp; later digits only
+ * set *truncated (if non-zero) and, before the point, scale *dexp. */
+static void scan_long(const uint8_t *m, const uint8_t *mend, uint64_t *w, int64_t *dexp,
+                      bool *truncated)
+{
+    int nd = 0;
+    bool after_point = false;
+    *w = 0;
+    *dexp = 0;
+    *truncated = false;
+    for (; m < mend; m++) {
+        if (*m == '.') {
+            after_point = true;
+            continue;
+        }
+        unsigned dg = (unsigned)(*m - '0');
+        if (nd < 19) {
+            if (nd || dg) {
+                *w = *w * 10 + dg;
+                nd++;
+            }
+            if (after_point) --*dexp;
+        } else {
+            if (!after_point) ++*dexp;
+            *truncated |= dg != 0;
+        }
+    }
+}
+
+/*
+ * Eisel-Lemire (D. Lemire, "Number Parsing at a Gigabyte per Second",
+ * 2021), for results in the normal range. w * T(q) is a 192-bit product;
+ * the exact value w * 10^q lies within [m, m + 2) units of the low word of
+ * its top 128 bits m = hi:lo (the dropped low word and T's truncation are
+ * each below one unit). The top 53 bits of hi are the candidate; the bits
+ * below decide the rounding unless the interval touches the halfway point:
+ * then false, and the caller falls back to the exact paths. Exact ties
+ * (w * 10^q halfway between two doubles) always land there. Usually the
+ * product with T's high word alone decides: its error is below one unit of
+ * hi, which matters only when the bits below the mantissa are within one of
+ * the halfway point. w != 0, POW5_MIN <= q <= POW5_MAX.
+ */
+static MOTE_INLINE bool fast_round(uint64_t w, int q, uint64_t *bits)
+{
+    int lz = clz64(w);
+    uint64_t wn = w << lz;
+    u128 t = pow5_128(q);
+    u128 b = mul64(wn, t.hi);
+    uint64_t lo = b.lo, hi = b.hi;
+    /* hi >= 2^62: the mantissa's last bit is bit sh of hi */
+    int sh = 10 + (int)(hi >> 63);
+    uint64_t half = UINT64_C(1) << (sh - 1);
+    uint64_t r = hi & ((half << 1) - 1);
+    if (MOTE_UNLIKELY(r - (half - 1) <= 1)) {
+        /* r is half - 1 or half: the low product's carry may matter (it
+         * cannot reach bit 63: r would be all ones) */
+        u128 a = mul64(wn, t.lo);
+        lo += a.hi;
+        hi += lo < a.hi;
+        r = hi & ((half << 1) - 1);
+        if ((r == half && lo == 0) || (r == half - 1 && lo == UINT64_MAX)) return false;
+    }
+    /* value = mant * 2^lsb (+ rounding), from T(q) = 5^q / 2^s and 2^q */
+    int lsb = floor_log2_pow5(q) + q - lz + 1 + sh;
+    if (lsb < -1074 || lsb > 971) return false; /* subnormal or overflow */
+    /* a carry out of the 53 bits steps the exponent, up to infinity */
+    *bits = ((uint64_t)(lsb + 1074) << 52) + (hi >> sh) + (r >= half);
+    return true;
+}
+#endif
 
 #if !MOTE_NUM_SMALL
 /* Exact 128-bit product for small exponents, then the interval path; returns
@@ -885,6 +886,7 @@ MOTE_NOINLINE static mote_err parse_f64_slow(const slow_input *st, double *out)
     return store_f64(bits, st->neg, out);
 }
 
+#if MOTE_NUM_SMALL
 mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
 {
     slow_input st;
@@ -893,6 +895,90 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
     if (e == MOTE_ERR_NEED_MORE) e = parse_f64_slow(&st, out);
     return e;
 }
+#else
+/* What the fast paths left, value ~ w * 10^q (w != 0) from the mantissa
+ * m0[0..mend): range checks, the exact-integer and interval paths, then the
+ * exact slow path, each a sibling call. */
+MOTE_NOINLINE static mote_err parse_f64_rest(const uint8_t *m0, const uint8_t *mend, uint64_t w,
+                                              int64_t q, bool truncated, bool neg, double *out)
+{
+    slow_input st;
+    int nd = 19; /* digits in w */
+    if (!truncated)
+        for (nd = 1; nd < 19 && w >= (pow5_u64(nd) << nd); nd++) {}
+    /* D = 0.d1d2... * 10^E with d1 the first non-zero digit */
+    int64_t E = q + nd;
+    if (E > 309) return MOTE_ERR_RANGE;           /* D >= 10^309 */
+    if (E < -324) return store_f64(0, neg, out);  /* below half of 2^-1074: zero */
+    while (*m0 == '0' || *m0 == '.') m0++;        /* w != 0: stops at a digit */
+    st.sig = m0;
+    st.mend = mend;
+    st.E = E;
+    st.w = w;
+    st.q = (int)q;
+    st.truncated = truncated;
+    st.neg = neg;
+    mote_err e = parse_f64_round(&st, out);
+    if (e == MOTE_ERR_NEED_MORE) e = parse_f64_slow(&st, out);
+    return e;
+}
+
+/* A mantissa of more than 19 digits (value ~ w * 10^q if the digits past
+ * leading zeros are at most 19, else w wrapped): not a fast path's case. */
+MOTE_NOINLINE static mote_err parse_f64_long(const uint8_t *m0, const uint8_t *mend, uint64_t w,
+                                              int64_t q, int64_t exp10, bool neg, double *out)
+{
+    bool truncated = false;
+    size_t zeros = 0, ndig = 0;
+    for (const uint8_t *z = m0; z < mend; z++) ndig += *z != '.';
+    for (const uint8_t *z = m0; z < mend && (*z == '0' || *z == '.'); z++) zeros += *z == '0';
+    if (ndig - zeros > 19) {
+        int64_t dexp;
+        scan_long(m0, mend, &w, &dexp, &truncated);
+        q = dexp + exp10;
+    }
+    if (w == 0) return store_f64(0, neg, out); /* a signed zero */
+    return parse_f64_rest(m0, mend, w, q, truncated, neg, out);
+}
+
+/* One pass over the input: the mantissa's digits into w (eight at a time),
+ * the exponent; then Clinger's exact case, Eisel-Lemire, and only if those
+ * cannot decide, parse_f64_rest. */
+mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
+{
+    if (n == 0 || s == NULL) return MOTE_ERR_BAD_VALUE;
+    const uint8_t *p = s, *end = s + n;
+    bool neg = *p == '-';
+    if (neg || *p == '+') p++;
+    const uint8_t *m0 = p;
+    uint64_t w = 0;
+    p = scan_digits(p, end, &w, false);
+    size_t ndig = (size_t)(p - m0), nfrac = 0;
+    if (p < end && *p == '.') {
+        const uint8_t *f0 = ++p;
+        p = scan_digits(p, end, &w, true);
+        nfrac = (size_t)(p - f0);
+        ndig += nfrac;
+    }
+    const uint8_t *mend = p;
+    int64_t exp10;
+    if (ndig == 0 || scan_exp(mend, end, &exp10) != end) return MOTE_ERR_BAD_VALUE;
+    int64_t q = exp10 - (int64_t)nfrac;
+    if (MOTE_UNLIKELY(ndig > 19)) return parse_f64_long(m0, mend, w, q, exp10, neg, out);
+    if (w == 0) return store_f64(0, neg, out); /* a signed zero */
+#if NUM_CLINGER
+    if (w <= (UINT64_C(1) << 53) && q >= -22 && q <= 22) {
+        double d = (double)w;
+        d = q < 0 ? d / pow10_f64[-q] : d * pow10_f64[q];
+        *out = neg ? -d : d;
+        return MOTE_OK;
+    }
+#endif
+    uint64_t bits;
+    if (q >= -342 && q <= 308 && fast_round(w, (int)q, &bits)) return store_f64(bits, neg, out);
+    return parse_f64_rest(m0, mend, w, q, false, neg, out);
+}
+#endif
 
 /* ------------------------------------------------------------------ */
 /* shortest digits: Schubfach                                           */
@@ -922,27 +1008,6 @@ NUM_SMALL_NOINLINE static uint64_t rop(const u128 *gp, uint64_t c, int h)
     return vbp | (((z & mask63) + mask63) >> 63);
 }
 
-#if !MOTE_NUM_SMALL
-static const char digit_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-/* Exactly nd digits of v (< 10^nd), ending just before end; two per step
- * (x / 100 = (x * 0x51EB851F) >> 37 for every 32-bit x). */
-static void put_rev(char *end, uint32_t v, int nd)
-{
-    for (; nd >= 2; nd -= 2) {
-        uint32_t q = (uint32_t)(((uint64_t)v * 0x51EB851Fu) >> 37), r = v - q * 100;
-        end -= 2;
-        end[0] = digit_pairs[2 * r];
-        end[1] = digit_pairs[2 * r + 1];
-        v = q;
-    }
-    if (nd) *--end = (char)('0' + v);
-}
-#endif
-
 /* Schubfach's choice among the candidates, given the interval's ends vbl,
  * vbr and v itself (vb), all scaled by 4 and rounded to odd; out is 1 when
  * the ends are excluded. A separate frame under MOTE_NUM_SMALL: its 64-bit
@@ -967,13 +1032,12 @@ NUM_SMALL_NOINLINE static uint64_t schubfach_pick(uint64_t vbl, uint64_t vb, uin
     return vb < mid2 || (vb == mid2 && !(s & 1)) ? s : s + 1;
 }
 
-int mote_num_f64_digits(double v, char digits[17], int *exp10)
+/* The shortest decimal f * 10^*k that rounds to the finite, non-zero double
+ * with bits b (sign bit clear), closest to it, ties to even; 1 <= f <= 10^17
+ * (trailing zeros possible: the caller strips them). */
+static uint64_t shortest(uint64_t b, int *kp)
 {
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    bits &= ~F64_SIGN_BIT;
-    if (bits == 0 || bits >= F64_INF_BITS) return 0;
-    uint64_t fe = bits >> 52, c = bits & F64_FRAC_MASK, f;
+    uint64_t fe = b >> 52, c = b & F64_FRAC_MASK;
     int q, k;
     if (fe) {
         c |= F64_HIDDEN;
@@ -982,9 +1046,8 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
         /* integers below 2^53: the digits of the integer itself (a
          * shortcut: Schubfach finds the same digits) */
         if (q < 0 && q > -53 && !(c & ((UINT64_C(1) << -q) - 1))) {
-            f = c >> -q;
-            k = 0;
-            goto emit;
+            *kp = 0;
+            return c >> -q;
         }
 #endif
     } else {
@@ -993,120 +1056,365 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
          * ten units of the last digit, outside the algorithm's premise:
          * 5e-324 and 1e-323 are their shortest forms. */
         if (c < 3) {
-            f = c == 1 ? 5 : 1;
-            k = c == 1 ? -324 : -323;
-            goto emit;
+            *kp = c == 1 ? -324 : -323;
+            return c == 1 ? 5 : 1;
         }
     }
-    {
-        /* v = c 2^q; cbl/cbr (x4) bound its rounding interval, which is
-         * narrower below at the bottom of a binade. */
-        unsigned out = (unsigned)(c & 1);
-        uint64_t cb = c << 2, cbr = cb + 2, cbl;
-        if (c != F64_HIDDEN || q == -1074) {
-            cbl = cb - 2;
-            k = flog10_pow2(q);
-        } else {
-            cbl = cb - 1;
-            k = flog10_three_quarters_pow2(q);
-        }
-        int h = q + flog2_pow10(-k) + 2;
-        /* g = floor(10^-k / 2^r) + 1 with 2^125 <= g < 2^126 */
-        u128 g = pow5_128(-k);
-        g.lo = (g.lo >> 2) | (g.hi << 62);
-        g.hi >>= 2;
-        g.lo++;
-        g.hi += g.lo == 0;
-        /* vbl, vb, vbr: the interval's ends and v, scaled (x4) */
-        const uint64_t vbl = rop(&g, cbl, h), vb = rop(&g, cb, h), vbr = rop(&g, cbr, h);
-        f = schubfach_pick(vbl, vb, vbr, out);
-    }
-emit:;
-#if MOTE_NUM_SMALL
-    /* one digit per step, from the end; f <= 10^17 has at most 18 */
-    char tmp[18];
-    int n = 18;
-    do {
-        uint64_t fq = div10(f);
-        tmp[--n] = (char)('0' + (unsigned)(f - fq * 10));
-        f = fq;
-    } while (f && n > 0);
-    int len = 18 - n;
-    *exp10 = k + len;
-    while (tmp[n + len - 1] == '0') len--; /* f != 0: stops at a digit */
-    if (len > 17) return 0; /* cannot happen: Schubfach gives <= 17 digits */
-    memcpy(digits, tmp + n, (size_t)len);
-    return len;
-#else
-    /* f <= 10^17: f = hi * 10^8 + lo with both parts 32-bit, converted as
-     * two independent short chains (no libc call, no 64-bit division) */
-    if (f > UINT64_C(100000000000000000)) return 0; /* cannot happen */
-    uint64_t hi64 = mul64(f, UINT64_C(0xABCC77118461CEFD)).hi >> 26; /* f / 10^8 */
-    uint32_t hi = (uint32_t)hi64, lo = (uint32_t)(f - hi64 * 100000000u);
-    char tmp[18];
-    int n = 8;
-    if (hi) {
-        for (uint64_t p = 10; n < 18 && hi >= p; p *= 10) n++;
-        n++;
+    /* v = c 2^q; cbl/cbr (x4) bound its rounding interval, which is
+     * narrower below at the bottom of a binade. */
+    unsigned out = (unsigned)(c & 1);
+    uint64_t cb = c << 2, cbr = cb + 2, cbl;
+    if (c != F64_HIDDEN || q == -1074) {
+        cbl = cb - 2;
+        k = flog10_pow2(q);
     } else {
-        n = 1;
-        for (uint32_t p = 10; n < 8 && lo >= p; p *= 10) n++;
+        cbl = cb - 1;
+        k = flog10_three_quarters_pow2(q);
     }
-    int lo_digits = hi ? 8 : n;
-    put_rev(tmp + n, lo, lo_digits);
-    put_rev(tmp + n - lo_digits, hi, n - lo_digits);
-    int e10 = k + n;
-    while (n > 1 && tmp[n - 1] == '0') n--;
-    if (n > 17) return 0; /* cannot happen: Schubfach gives <= 17 digits */
-    for (int i = 0; i < n; i++) digits[i] = tmp[i];
-    *exp10 = e10;
-    return n;
-#endif
+    int h = q + flog2_pow10(-k) + 2;
+    /* g = floor(10^-k / 2^r) + 1 with 2^125 <= g < 2^126 */
+    u128 g = pow5_128(-k);
+    g.lo = (g.lo >> 2) | (g.hi << 62);
+    g.hi >>= 2;
+    g.lo++;
+    g.hi += g.lo == 0;
+    /* vbl, vb, vbr: the interval's ends and v, scaled (x4) */
+    const uint64_t vbl = rop(&g, cbl, h), vb = rop(&g, cb, h), vbr = rop(&g, cbr, h);
+    *kp = k;
+    return schubfach_pick(vbl, vb, vbr, out);
 }
 
+#if MOTE_NUM_SMALL
 /* ------------------------------------------------------------------ */
-/* Go-style 'g' formatting                                              */
+/* digits one at a time (small code)                                    */
 
-size_t mote_num_format_f64(double v, char *out, size_t cap)
+/* The decimal digits of v written backwards ending just before end (at
+ * most 20); returns where they start. */
+NUM_SMALL_NOINLINE static char *put_dec(char *end, uint64_t v)
+{
+    do {
+        uint64_t q = div10(v);
+        *--end = (char)('0' + (unsigned)(v - q * 10));
+        v = q;
+    } while (v);
+    return end;
+}
+
+int mote_num_f64_digits(double v, char digits[17], int *exp10)
 {
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
-    if ((bits & ~F64_SIGN_BIT) >= F64_INF_BITS) return 0;
-    char tmpbuf[MOTE_NUM_F64_MAX], d[17];
-    char *buf = cap >= MOTE_NUM_F64_MAX ? out : tmpbuf; /* copy only if small */
-    size_t n = 0;
+    bits &= ~F64_SIGN_BIT;
+    if (bits == 0 || bits >= F64_INF_BITS) return 0;
+    int k;
+    char tmp[20];
+    const char *p = put_dec(tmp + sizeof tmp, shortest(bits, &k));
+    int len = (int)(tmp + sizeof tmp - p);
+    *exp10 = k + len;
+    while (p[len - 1] == '0') len--; /* f != 0: stops at a digit */
+    if (len > 17) return 0; /* cannot happen: Schubfach gives <= 17 digits */
+    memcpy(digits, p, (size_t)len);
+    return len;
+}
+
+/* The magnitude m, with a '-' before it if neg: one body for both
+ * formatters (smaller than one calling the other; neg last: the public
+ * calls' arguments stay where the ABI put them). */
+NUM_SMALL_NOINLINE static mote_err format_int(uint64_t m, char *out, size_t cap, size_t *len,
+                                             bool neg)
+{
+    char tmp[21];
+    char *p = put_dec(tmp + sizeof tmp, m);
+    if (neg) *--p = '-';
+    size_t n = (size_t)(tmp + sizeof tmp - p);
+    *len = n;
+    if (cap < n) return MOTE_ERR_SPACE;
+    memcpy(out, p, n);
+    return MOTE_OK;
+}
+
+mote_err mote_num_format_u64(uint64_t v, char *out, size_t cap, size_t *len)
+{
+    return format_int(v, out, cap, len, false);
+}
+
+mote_err mote_num_format_i64(int64_t v, char *out, size_t cap, size_t *len)
+{
+    return format_int(v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, out, cap, len, v < 0);
+}
+
+mote_err mote_num_format_f64(double v, char *out, size_t cap, size_t *len)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    *len = 0;
+    if ((bits & ~F64_SIGN_BIT) >= F64_INF_BITS) return MOTE_ERR_NOT_FINITE;
+    char buf[MOTE_NUM_F64_MAX], d[17], *p = buf;
     int dp, nd;
-    if (bits & F64_SIGN_BIT) buf[n++] = '-';
+    if (bits & F64_SIGN_BIT) *p++ = '-';
     nd = mote_num_f64_digits(v, d, &dp);
-    if (nd == 0) {
-        buf[n++] = '0';
-    } else if (dp - 1 < -4 || dp - 1 >= 6) {
+    if (nd == 0) { /* zero: the digit "0" before the point */
+        d[0] = '0';
+        nd = dp = 1;
+    }
+    /* strconv.FormatFloat(v, 'g', -1, 64): %e when the exponent x is below
+     * -4 or at least 6 (the shortest-precision rule), with at least two
+     * exponent digits; its mantissa is the plain form with the point after
+     * the first digit. */
+    int x = dp - 1;
+    bool sci = x < -4 || x >= 6;
+    int pdp = sci ? 1 : dp;
+    /* One pass over digit positions i (value 0.d0d1... * 10^pdp): a
+     * leading "0" when pdp <= 0 (from i = pdp - 1), the point before
+     * position pdp, zeros outside d; here -3 <= pdp <= 6. */
+    int end = nd > pdp ? nd : pdp;
+    for (int i = pdp > 0 ? 0 : pdp - 1; i < end; i++) {
+        if (i == pdp) *p++ = '.';
+        *p++ = i >= 0 && i < nd ? d[i] : '0';
+    }
+    if (sci) {
+        *p++ = 'e';
+        *p++ = x < 0 ? '-' : '+';
+        p += put_u32(p, (unsigned)(x < 0 ? -x : x), 2); /* |x| <= 324 */
+    }
+    size_t n = (size_t)(p - buf);
+    *len = n;
+    if (n > cap) return MOTE_ERR_SPACE;
+    memcpy(out, buf, n);
+    return MOTE_OK;
+}
+
+#else
+/* ------------------------------------------------------------------ */
+/* digits eight at a time                                               */
+
+/* v < 10^8 as eight digits, zero-padded: byte i of the word (in
+ * mote__store8's order) is the value 0..9 of digit i. Three splits (4+4,
+ * 2+2, 1+1) of all lanes of one word at once, each a multiply and shift that
+ * equals the division for the lane's range (checked exhaustively in
+ * tests/test_num.c through the formatters), instead of a division per
+ * digit. */
+static uint64_t digits8(uint32_t v)
+{
+    uint32_t hi = v / 10000;
+    uint64_t x = hi | (uint64_t)(v - hi * 10000) << 32;
+    uint64_t a = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F); /* / 100, lanes < 10^4 */
+    x = a | (x - a * 100) << 16;
+    uint64_t b = ((x * 103) >> 10) & UINT64_C(0x000F000F000F000F); /* / 10, lanes < 100 */
+    return b | (x - b * 10) << 8;
+}
+
+#define ASCII_ZEROS UINT64_C(0x3030303030303030)
+
+/* x / 10^8 for any uint64, as a multiply (no 64-bit division helper). */
+static uint64_t div1e8(uint64_t x)
+{
+    return mul64(x, UINT64_C(0xABCC77118461CEFD)).hi >> 26;
+}
+
+/* The ASCII digits of 1 <= f < 10^17 to d (room for 24 bytes; writes up to
+ * d[17] and leaves later bytes alone), no leading or trailing zeros; returns
+ * their count, and in *nf the number of digits of f. */
+static int f_digits(uint64_t f, char *d, int *nf)
+{
+    uint8_t *u = (uint8_t *)d;
+    if (f < 100000000) {
+        uint64_t w = digits8((uint32_t)f);
+        int lead = (int)mote__ctz64(w) >> 3;
+        mote__store8(u, (w >> 8 * lead) | ASCII_ZEROS);
+        *nf = 8 - lead;
+        return 8 - lead - ((int)mote__clz64(w) >> 3);
+    }
+    uint64_t hi = div1e8(f);
+    uint64_t wl = digits8((uint32_t)(f - hi * 100000000u));
+    int trail = wl ? (int)mote__clz64(wl) >> 3 : 8; /* trailing zeros of the low 8 */
+    if (hi < 100000000) {
+        uint64_t wh = digits8((uint32_t)hi);
+        int lead = (int)mote__ctz64(wh) >> 3;
+        mote__store8(u, (wh >> 8 * lead) | ASCII_ZEROS);
+        mote__store8(u + 8 - lead, wl | ASCII_ZEROS);
+        if (!wl) trail += (int)mote__clz64(wh) >> 3;
+        *nf = 16 - lead;
+        return 16 - lead - trail;
+    }
+    uint32_t top = (uint32_t)hi / 100000000u; /* 1..9 */
+    uint64_t wm = digits8((uint32_t)hi - top * 100000000u);
+    u[0] = (uint8_t)('0' + top);
+    mote__store8(u + 1, wm | ASCII_ZEROS);
+    mote__store8(u + 9, wl | ASCII_ZEROS);
+    if (!wl) trail += wm ? (int)mote__clz64(wm) >> 3 : 8;
+    *nf = 17;
+    return 17 - trail;
+}
+
+/* The shortest digits of the finite, non-zero |double| with bits b into d
+ * (24 bytes of room) as f_digits; *exp10 as mote_num_f64_digits. */
+static int shortest_digits(uint64_t b, char *d, int *exp10)
+{
+    int k, nf;
+    uint64_t f = shortest(b, &k);
+    if (f == UINT64_C(100000000000000000)) { /* 18 digits: "1" */
+        f = 1;
+        k += 17;
+    }
+    int nd = f_digits(f, d, &nf);
+    *exp10 = k + nf;
+    return nd;
+}
+
+int mote_num_f64_digits(double v, char digits[17], int *exp10)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    bits &= ~F64_SIGN_BIT;
+    if (bits == 0 || bits >= F64_INF_BITS) return 0;
+    char d[24];
+    int nd = shortest_digits(bits, d, exp10);
+    memcpy(digits, d, (size_t)nd);
+    return nd;
+}
+
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* The digits of v to p (room for 24 bytes, may all be written); returns
+ * their count. */
+static size_t put_u64(char *p, uint64_t v)
+{
+    uint8_t *u = (uint8_t *)p;
+    if (v < 100000000) {
+        uint64_t w = digits8((uint32_t)v);
+        int lead = w ? (int)mote__ctz64(w) >> 3 : 7; /* "0" for 0 */
+        mote__store8(u, (w >> 8 * lead) | ASCII_ZEROS);
+        return (size_t)(8 - lead);
+    }
+    uint64_t hi = div1e8(v);
+    uint64_t wl = digits8((uint32_t)(v - hi * 100000000u)) | ASCII_ZEROS;
+    if (hi < 100000000) {
+        uint64_t wh = digits8((uint32_t)hi);
+        int lead = (int)mote__ctz64(wh) >> 3;
+        mote__store8(u, (wh >> 8 * lead) | ASCII_ZEROS);
+        mote__store8(u + 8 - lead, wl);
+        return (size_t)(16 - lead);
+    }
+    uint64_t top = div1e8(hi); /* < 1845 */
+    uint64_t wt = digits8((uint32_t)top), wm = digits8((uint32_t)(hi - top * 100000000u));
+    int lead = (int)mote__ctz64(wt) >> 3;
+    mote__store8(u, (wt >> 8 * lead) | ASCII_ZEROS);
+    mote__store8(u + 8 - lead, wm | ASCII_ZEROS);
+    mote__store8(u + 16 - lead, wl);
+    return (size_t)(24 - lead);
+}
+
+/* Copies the n bytes of a formatted number from tmp to out when they fit,
+ * sets *len (MOTE_ERR_SPACE: the size needed, out untouched). */
+static mote_err give(const char *tmp, size_t n, char *out, size_t cap, size_t *len)
+{
+    *len = n;
+    if (n > cap) return MOTE_ERR_SPACE;
+    memcpy(out, tmp, n);
+    return MOTE_OK;
+}
+
+/* The integer formatters and mote_num_format_f64 write straight into out
+ * when it has MOTE_NUM_F64_MAX bytes (fixed-size stores, scratch past the
+ * number), else into a local buffer first. */
+mote_err mote_num_format_u64(uint64_t v, char *out, size_t cap, size_t *len)
+{
+    char tmp[MOTE_NUM_F64_MAX];
+    if (cap >= MOTE_NUM_F64_MAX) {
+        *len = put_u64(out, v);
+        return MOTE_OK;
+    }
+    return give(tmp, put_u64(tmp, v), out, cap, len);
+}
+
+mote_err mote_num_format_i64(int64_t v, char *out, size_t cap, size_t *len)
+{
+    char tmp[MOTE_NUM_F64_MAX];
+    char *p = cap >= MOTE_NUM_F64_MAX ? out : tmp;
+    size_t n = 0;
+    uint64_t m = (uint64_t)v;
+    if (v < 0) {
+        p[n++] = '-';
+        m = (uint64_t)0 - m;
+    }
+    n += put_u64(p + n, m);
+    if (p == out) {
+        *len = n;
+        return MOTE_OK;
+    }
+    return give(tmp, n, out, cap, len);
+}
+
+/* Go-style 'g' formatting into p (MOTE_NUM_F64_MAX bytes of room) of the
+ * finite v; returns the length. */
+static size_t format_g(uint64_t bits, char *p0)
+{
+    char *p = p0;
+    char d[24];
+    if (bits & F64_SIGN_BIT) *p++ = '-';
+    bits &= ~F64_SIGN_BIT;
+    if (bits == 0) {
+        *p++ = '0';
+        return (size_t)(p - p0);
+    }
+    /* d is all '0' past the digits: the plain form's zeros come from it */
+    memset(d, '0', sizeof d);
+    int dp, nd = shortest_digits(bits, d, &dp);
+    if (dp - 1 < -4 || dp - 1 >= 6) {
         /* strconv.FormatFloat(v, 'g', -1, 64): %e when the exponent is
          * below -4 or at least 6 (the shortest-precision rule), with at
          * least two exponent digits */
-        int x = dp - 1;
-        buf[n++] = d[0];
-        if (nd > 1) {
-            buf[n++] = '.';
-            memcpy(buf + n, d + 1, (size_t)(nd - 1));
-            n += (size_t)(nd - 1);
+        unsigned x = (unsigned)(dp > 0 ? dp - 1 : 1 - dp);
+        p[0] = d[0];
+        p[1] = '.';
+        memcpy(p + 2, d + 1, 16);
+        p += nd > 1 ? nd + 1 : 1;
+        p[0] = 'e';
+        p[1] = dp > 0 ? '+' : '-';
+        if (x >= 100) {
+            unsigned h = x / 100;
+            p[2] = (char)('0' + h);
+            x -= h * 100;
+            p++;
         }
-        buf[n++] = 'e';
-        buf[n++] = x < 0 ? '-' : '+';
-        if (x < 0) x = -x;
-        n += (size_t)put_u32(buf + n, (unsigned)x, 2); /* x <= 324 */
+        memcpy(p + 2, digit_pairs + 2 * x, 2);
+        p += 4;
+    } else if (dp <= 0) {
+        /* 0.000ddd: -3 <= dp <= 0 */
+        memcpy(p, "0.000", 5);
+        memcpy(p + 2 - dp, d, 24);
+        p += 2 - dp + nd;
+    } else if (dp >= nd) {
+        /* an integer: digits, then zeros up to dp <= 6 */
+        memcpy(p, d, 8);
+        p += dp;
     } else {
-        /* One pass over digit positions i (value 0.d0d1... * 10^dp): a
-         * leading "0" when dp <= 0 (from i = dp - 1), the point before
-         * position dp, zeros outside d; here -3 <= dp <= 6. */
-        int end = nd > dp ? nd : dp;
-        for (int i = dp > 0 ? 0 : dp - 1; i < end; i++) {
-            if (i == dp) buf[n++] = '.';
-            buf[n++] = i >= 0 && i < nd ? d[i] : '0';
-        }
+        /* ddd.ddd: 1 <= dp <= 6, dp < nd */
+        memcpy(p, d, 8);
+        p[dp] = '.';
+        memcpy(p + dp + 1, d + dp, 16);
+        p += nd + 1;
     }
-    if (buf == out) return n;
-    if (n > cap) return 0;
-    memcpy(out, buf, n);
-    return n;
+    return (size_t)(p - p0);
 }
+
+mote_err mote_num_format_f64(double v, char *out, size_t cap, size_t *len)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    if ((bits & ~F64_SIGN_BIT) >= F64_INF_BITS) {
+        *len = 0;
+        return MOTE_ERR_NOT_FINITE;
+    }
+    if (cap >= MOTE_NUM_F64_MAX) {
+        *len = format_g(bits, out);
+        return MOTE_OK;
+    }
+    char tmp[MOTE_NUM_F64_MAX];
+    return give(tmp, format_g(bits, tmp), out, cap, len);
+}
+#endif

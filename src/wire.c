@@ -102,6 +102,14 @@ static WIRE_OUTLINE void rd_raw(rd *r, size_t n, mote_view *v)
     if (v) *v = x;
 }
 
+/* The end of a parser: on error, out (size bytes) is zeroed again past its
+ * first keep bytes (the result kind or error code, kept). */
+static WIRE_OUTLINE mote_err parsed(const rd *r, void *out, size_t size, size_t keep)
+{
+    if (r->err) memset((char *)out + keep, 0, size - keep);
+    return r->err;
+}
+
 /* [string] and [short bytes]: [short] n, n bytes. */
 static void rd_string(rd *r, mote_view *v)
 {
@@ -214,14 +222,14 @@ static void owalk_place(owalk *o, mote_cql_type *nodes, mote_cql_type *t, size_t
 
 /* Read options until the tree is complete (MOTE_OK) or, when building, a
  * Custom option is met (MOTE_ERR_NEED_MORE, o->custom set: the caller
- * parses it and calls owalk_place for it). */
+ * parses it and calls owalk_place for it). Errors are also left in r. */
 static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
 {
     while (!o->done) {
         if (o->depth && ((o->udt >> (o->depth - 1)) & 1)) rd_string(r, NULL);
         uint16_t id = rd_u16(r);
+        if (o->depth + 1 > o->maxdepth) rd_fail(r, MOTE_ERR_DEPTH);
         if (r->err) return r->err;
-        if (o->depth + 1 > o->maxdepth) return MOTE_ERR_DEPTH;
         int kind = id < sizeof option_kinds ? option_kinds[id] : 0;
         uint16_t nchild = 0;
         bool udt = false;
@@ -265,12 +273,12 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
     return MOTE_OK;
 }
 
-/* Check and step over one [option]. */
-static mote_err skip_option(rd *r)
+/* Check and step over one [option] (errors stay in r). */
+static void skip_option(rd *r)
 {
     owalk o;
     owalk_init(&o, MOTE_WIRE_MAX_OPTION_DEPTH, false);
-    return owalk_run(&o, r, NULL, 0);
+    owalk_run(&o, r, NULL, 0);
 }
 
 mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size_t *used,
@@ -470,11 +478,9 @@ mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f)
     if (f->flags & MOTE_WIRE_F_WARNING) rd_string_list(&r, &f->warnings);
     /* each entry: [string] key (2+) and [bytes] value (4+) */
     if (f->flags & MOTE_WIRE_F_PAYLOAD) rd_items(&r, &f->payload, 6, true);
-    if (r.err) {
-        mote_view none = {NULL, 0};
-        f->tracing_id = f->warnings = f->payload = none;
-        return r.err;
-    }
+    /* on error: tracing id, warnings and payload (the frame's last fields)
+     * back to {NULL, 0} */
+    if (r.err) return parsed(&r, f, sizeof *f, offsetof(mote_wire_frame, tracing_id));
     f->body.ptr = r.p;
     f->body.len = (size_t)(r.end - r.p);
     return MOTE_OK;
@@ -718,8 +724,6 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_
     if (!r) return MOTE_ERR_INVALID;
     memset(r, 0, sizeof *r);
     r->stream = -1;
-    r->value_at = SIZE_MAX;
-    r->count_at = SIZE_MAX;
     mote_err e = check_ctx(w, out);
     if (!e && ((!stmt && len && op != MOTE_WIRE_BATCH) ||
                (p && !p->paging_state.ptr && p->paging_state.len)))
@@ -784,14 +788,14 @@ mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, ui
 /* Write the value count of the statement that is complete. */
 static void patch_count(mote_wire_req *r)
 {
-    if (r->count_at != SIZE_MAX) mote_be_store16(r->out->data + r->count_at, (uint16_t)r->nvalues);
+    if (r->count_at) mote_be_store16(r->out->data + r->count_at, (uint16_t)r->nvalues);
 }
 
 /* Is the request open, with no value open? Else STATE (sticky). */
 static mote_err req_ready(mote_wire_req *r)
 {
     if (!r) return MOTE_ERR_INVALID;
-    if (!r->err && (!r->w || r->value_at != SIZE_MAX)) r->err = MOTE_ERR_STATE;
+    if (!r->err && (!r->w || r->value_at)) r->err = MOTE_ERR_STATE;
     return r->err;
 }
 
@@ -830,7 +834,7 @@ static mote_err put_value(mote_wire_req *r, int32_t n, const void *v, size_t len
 {
     mote_err e = req_ready(r);
     if (e) return e;
-    if (r->count_at == SIZE_MAX) return req_fail(r, MOTE_ERR_STATE);
+    if (!r->count_at) return req_fail(r, MOTE_ERR_STATE);
     if (r->nvalues == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
     mote_buf *b = r->out;
     e = mote_buf_reserve(b, 4 + len);
@@ -871,13 +875,13 @@ mote_err mote_wire_value_close(mote_wire_req *r)
 {
     if (!r) return MOTE_ERR_INVALID;
     if (r->err) return r->err;
-    if (!r->w || r->value_at == SIZE_MAX || r->out->len < r->value_at + 4) {
+    if (!r->w || !r->value_at || r->out->len < r->value_at + 4) {
         return req_fail(r, MOTE_ERR_STATE);
     }
     size_t n = r->out->len - r->value_at - 4;
     if (n > MOTE_CQL_MAX_LEN) return req_fail(r, MOTE_ERR_OVERFLOW);
     mote_be_store32(r->out->data + r->value_at, (uint32_t)n);
-    r->value_at = SIZE_MAX;
+    r->value_at = 0;
     return MOTE_OK;
 }
 
@@ -939,11 +943,10 @@ mote_err mote_wire_strings(mote_wire_list *it, mote_view raw)
     if (raw.len == 0) return MOTE_OK;
     rd r;
     rd_init(&r, raw.ptr, raw.len);
-    mote_view v;
-    rd_string_list(&r, &v);
+    rd_string_list(&r, NULL);
     if (r.err) return r.err;
     it->p = raw.ptr + 2;
-    it->end = v.ptr + v.len;
+    it->end = r.p;
     it->left = mote_be_load16(raw.ptr);
     return MOTE_OK;
 }
@@ -970,45 +973,53 @@ size_t mote_wire_list_count(const mote_wire_list *it)
     return it ? it->left : 0;
 }
 
-static mote_err body_of(const mote_wire_frame *f, uint8_t op, rd *r)
+/* The body of f into r, if f is a frame of opcode op (or op2); out, the
+ * caller's result, must not be NULL and is zeroed (size bytes). */
+static mote_err body_of(const mote_wire_frame *f, uint8_t op, uint8_t op2, rd *r, void *out,
+                        size_t size)
 {
     if (!f || (!f->body.ptr && f->body.len)) return MOTE_ERR_INVALID;
-    if (f->opcode != op) return MOTE_ERR_TYPE;
+    if (f->opcode != op && f->opcode != op2) return MOTE_ERR_TYPE;
+    if (!out) return MOTE_ERR_INVALID;
+    memset(out, 0, size);
     rd_init(r, f->body.ptr, f->body.len);
+    return MOTE_OK;
+}
+
+/* A body that is one [string] (bytes false) or [bytes] (true), into *out
+ * (may be NULL). */
+static WIRE_OUTLINE mote_err parse_view(const mote_wire_frame *f, uint8_t op, uint8_t op2, bool bytes,
+                           mote_view *out)
+{
+    rd r;
+    mote_view v;
+    mote_err e = body_of(f, op, op2, &r, &v, 0);
+    if (e) return e;
+    if (bytes) {
+        rd_bytes(&r, &v);
+    } else {
+        rd_string(&r, &v);
+    }
+    if (r.err) return r.err;
+    if (out) *out = v;
     return MOTE_OK;
 }
 
 mote_err mote_wire_parse_authenticate(const mote_wire_frame *f, mote_view *authenticator)
 {
-    rd r;
-    mote_err e = body_of(f, MOTE_WIRE_AUTHENTICATE, &r);
-    if (e) return e;
-    mote_view v;
-    rd_string(&r, &v);
-    if (r.err) return r.err;
-    if (authenticator) *authenticator = v;
-    return MOTE_OK;
+    return parse_view(f, MOTE_WIRE_AUTHENTICATE, MOTE_WIRE_AUTHENTICATE, false, authenticator);
 }
 
 mote_err mote_wire_parse_auth_token(const mote_wire_frame *f, mote_view *token)
 {
-    rd r;
-    mote_err e = body_of(f, MOTE_WIRE_AUTH_SUCCESS, &r);
-    if (e == MOTE_ERR_TYPE) e = body_of(f, MOTE_WIRE_AUTH_CHALLENGE, &r);
-    if (e) return e;
-    mote_view v;
-    rd_bytes(&r, &v);
-    if (r.err) return r.err;
-    if (token) *token = v;
-    return MOTE_OK;
+    return parse_view(f, MOTE_WIRE_AUTH_SUCCESS, MOTE_WIRE_AUTH_CHALLENGE, true, token);
 }
 
 mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap *m)
 {
     rd r;
-    mote_err e = body_of(f, MOTE_WIRE_SUPPORTED, &r);
+    mote_err e = body_of(f, MOTE_WIRE_SUPPORTED, MOTE_WIRE_SUPPORTED, &r, m, 0);
     if (e) return e;
-    if (!m) return MOTE_ERR_INVALID;
     uint16_t n = rd_u16(&r);
     const uint8_t *start = r.p;
     if (n > rd_left(&r) / 4) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
@@ -1094,8 +1105,7 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
             rd_string(r, NULL);
         }
         rd_string(r, NULL);
-        mote_err e = skip_option(r);
-        if (e) rd_fail(r, e);
+        skip_option(r);
     }
     if (!r->err) {
         m->specs.ptr = start;
@@ -1106,10 +1116,8 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
 mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
 {
     rd r;
-    mote_err e = body_of(f, MOTE_WIRE_RESULT, &r);
+    mote_err e = body_of(f, MOTE_WIRE_RESULT, MOTE_WIRE_RESULT, &r, res, sizeof *res);
     if (e) return e;
-    if (!res) return MOTE_ERR_INVALID;
-    memset(res, 0, sizeof *res);
     res->kind = rd_i32(&r);
     switch (res->kind) {
     case MOTE_WIRE_RESULT_VOID:
@@ -1150,12 +1158,7 @@ mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
         rd_fail(&r, MOTE_ERR_BAD_TYPE);
         break;
     }
-    if (r.err) {
-        int32_t kind = res->kind;
-        memset(res, 0, sizeof *res);
-        res->kind = kind;
-    }
-    return r.err;
+    return parsed(&r, res, sizeof *res, sizeof res->kind);
 }
 
 int mote_wire_pk_index(const mote_wire_meta *m, size_t i)
@@ -1178,8 +1181,7 @@ bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
     const mote_wire_meta *m = it->m;
     rd r;
     rd_init(&r, it->p, (size_t)(m->specs.ptr + m->specs.len - it->p));
-    mote_wire_column col;
-    memset(&col, 0, sizeof col);
+    mote_wire_column col; /* every field is set below */
     if (m->flags & MOTE_WIRE_META_GLOBAL_SPEC) {
         col.keyspace = m->keyspace;
         col.table = m->table;
@@ -1260,10 +1262,8 @@ static const uint8_t err_prog[] = {
 mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
 {
     rd r;
-    mote_err err = body_of(f, MOTE_WIRE_ERROR, &r);
+    mote_err err = body_of(f, MOTE_WIRE_ERROR, MOTE_WIRE_ERROR, &r, e, sizeof *e);
     if (err) return err;
-    if (!e) return MOTE_ERR_INVALID;
-    memset(e, 0, sizeof *e);
     e->code = rd_i32(&r);
     rd_string(&r, &e->message);
     const uint8_t *op = err_prog;
@@ -1280,12 +1280,7 @@ mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
         default: rd_string_list(&r, (mote_view *)(void *)at); break;
         }
     }
-    if (r.err) {
-        int32_t code = e->code;
-        memset(e, 0, sizeof *e);
-        e->code = code;
-    }
-    return r.err;
+    return parsed(&r, e, sizeof *e, sizeof e->code);
 }
 
 bool mote_wire_error_retryable(int32_t code)
@@ -1298,10 +1293,8 @@ bool mote_wire_error_retryable(int32_t code)
 mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
 {
     rd r;
-    mote_err e = body_of(f, MOTE_WIRE_EVENT, &r);
+    mote_err e = body_of(f, MOTE_WIRE_EVENT, MOTE_WIRE_EVENT, &r, ev, sizeof *ev);
     if (e) return e;
-    if (!ev) return MOTE_ERR_INVALID;
-    memset(ev, 0, sizeof *ev);
     rd_string(&r, &ev->type);
     /* TOPOLOGY_CHANGE, STATUS_CHANGE, SCHEMA_CHANGE */
     uint8_t t0 = first(ev->type), t1 = ev->type.len > 1 ? ev->type.ptr[1] : 0;
@@ -1314,8 +1307,7 @@ mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
     } else if (t0 == 'S' && t1 == 'C') {
         rd_schema_change(&r, &ev->schema);
     }
-    if (r.err) memset(ev, 0, sizeof *ev);
-    return r.err;
+    return parsed(&r, ev, sizeof *ev, 0);
 }
 
 /* ---- Murmur3 partitioner token ---------------------------------------------
@@ -1361,6 +1353,9 @@ static MOTE_NOINLINE void mm3_mixin(mm3 *m, const uint8_t *p, bool round)
     for (unsigned i = round ? 16 : m->nbuf; i-- > 0;) {
         k[i >> 3] = k[i >> 3] << 8 ^ (round ? p[i] : (uint64_t)(int64_t)(int8_t)p[i]);
     }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 1 /* one copy of the lane (gcc peels it otherwise) */
+#endif
     for (unsigned j = 0; j < 2; j++) {
         m->h[j] ^= rotl64(k[j] * c[j], 31 + 2 * j) * c[j ^ 1];
         if (round) m->h[j] = (rotl64(m->h[j], 27 + 4 * j) + m->h[j ^ 1]) * 5 + add[j];

@@ -33,6 +33,20 @@ static void error_codes_have_distinct_names(void **state)
         }
     }
     assert_string_equal(mote_err_name(MOTE_ERR_TOO_LONG), "TOO_LONG");
+    /* the first and last code of each group (the table marks group starts) */
+    assert_string_equal(mote_err_name(MOTE_OK), "OK");
+    assert_string_equal(mote_err_name(MOTE_ERR_SPACE), "SPACE");
+    assert_string_equal(mote_err_name(MOTE_ERR_BAD_DELIMITER), "BAD_DELIMITER");
+    assert_string_equal(mote_err_name(MOTE_ERR_SYNTAX), "SYNTAX");
+    assert_string_equal(mote_err_name(MOTE_ERR_TYPE), "TYPE");
+    assert_string_equal(mote_err_name(MOTE_ERR_TRUNCATED), "TRUNCATED");
+    assert_string_equal(mote_err_name(MOTE_ERR_DUPLICATE), "DUPLICATE");
+    assert_string_equal(mote_err_name(MOTE_ERR_PROTOCOL), "PROTOCOL");
+    assert_string_equal(mote_err_name(MOTE_ERR_UNKNOWN_STREAM), "UNKNOWN_STREAM");
+    /* the message, or the name in size-optimised (MOTE_SMALL) builds */
+    const char *m = mote_err_message(MOTE_ERR_PROTOCOL);
+    assert_true(strcmp(m, "not a CQL v4 response frame") == 0 || strcmp(m, "PROTOCOL") == 0);
+    assert_string_equal(mote_err_message(MOTE_ERR_SYNTAX), strcmp(m, "PROTOCOL") ? "syntax error" : "SYNTAX");
 }
 
 /* Unknown codes get a static fallback, never NULL. */
@@ -41,6 +55,12 @@ static void unknown_code_has_fallback(void **state)
     (void)state;
     assert_string_equal(mote_err_name(12345), "UNKNOWN");
     assert_string_equal(mote_err_name(-1), "UNKNOWN");
+    /* codes in the gaps between the groups */
+    assert_string_equal(mote_err_name((mote_err)9), "UNKNOWN");
+    assert_string_equal(mote_err_name((mote_err)10), "UNKNOWN");
+    assert_string_equal(mote_err_name((mote_err)24), "UNKNOWN");
+    assert_string_equal(mote_err_name((mote_err)80), "UNKNOWN");
+    assert_string_equal(mote_err_name((mote_err)102), "UNKNOWN");
     assert_string_equal(mote_err_message(12345), "unknown error");
 }
 

@@ -430,6 +430,11 @@ static void validate_checks_scalars(void **state)
         {"duration", "020406", MOTE_OK},           /* 1mo2d3ns */
         {"duration", "010203", MOTE_ERR_MISMATCH}, /* mixed signs */
         {"duration", "0204", MOTE_ERR_MISMATCH},
+        {"duration", "010305", MOTE_OK},           /* all negative */
+        {"duration", "000000", MOTE_OK},
+        {"duration", "00008001", MOTE_ERR_BAD_VINT}, /* overlong vint: its own error */
+        {"duration", "f1000000000000", MOTE_ERR_MISMATCH}, /* months past 32 bits */
+        {"duration", "00f10000000000", MOTE_ERR_MISMATCH}, /* days past 32 bits */
         {"decimal", "0000000105", MOTE_OK},
         {"varint", "", MOTE_OK},                   /* empty values: see empty_values */
         {"vector<text, 2>", "0161", MOTE_ERR_DIMENSION},

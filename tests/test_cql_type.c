@@ -177,6 +177,7 @@ static void bad_types_are_rejected(void **state)
         "", " ", "lists<int>", "list<int", "list<int>>", "list<>", "list<int,int>",
         "map<int>", "map<int,int,int>", "vector<float>", "vector<float,0>",
         "vector<float,-1>", "vector<float,2147483648>", "vector<float, 3x>", "int<int>",
+        "vector<float,>", "vector<float, >", "vector<float,00>", "VectorType(FloatType,)",
         "tuple<>", "frozen<int", "frozen<ListType(Int32Type)>", "FrozenType<int>",
         "ListType<int>", "list(int)", "int int", "vector<vector<float,65536>,65536>",
         "org.apache.cassandra.db.marshal.Int32Typ", "Set Type(Int32Type)",

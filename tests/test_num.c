@@ -250,6 +250,27 @@ static void parse_f64_exact_halfway_points(void **state)
         if (b + 1 == UINT64_C(0x7FF0000000000000)) expect_err(buf, MOTE_ERR_RANGE);
         else expect_bits(buf, b + 1);
     }
+    /* The same halfway points cut to 16..20 significant digits, and one
+     * unit in the last place either side: within the 19 digits of the
+     * Eisel-Lemire path, the bits below the mantissa land right next to
+     * the halfway point, where it must give up rather than guess. */
+    for (int round = 0; round < 40000; round++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        uint64_t b = x & UINT64_C(0x7FEFFFFFFFFFFFFF);
+        if (round % 3 == 0) b &= UINT64_C(0x7FF00000000000FF); /* short mantissas */
+        long double mid = ((long double)from_bits(b) + (long double)from_bits(b + 1)) / 2;
+        snprintf(buf, sizeof buf, "%.*Le", 15 + round % 5, mid);
+        char *e = strchr(buf, 'e');
+        assert_non_null(e);
+        expect_strtod(buf);
+        char *q = e - 1;
+        if (*q != '0' && *q != '9') {
+            (*q)++;
+            expect_strtod(buf);
+            *q = (char)(*q - 2);
+            expect_strtod(buf);
+        }
+    }
 #endif
 }
 
@@ -397,39 +418,84 @@ static void parse_size_suffixes(void **state)
 static void format_integers(void **state)
 {
     (void)state;
-    char buf[32];
-    size_t n = mote_num_format_i64(INT64_MIN, buf, sizeof buf);
+    char buf[MOTE_NUM_F64_MAX];
+    size_t n = 99;
+    assert_int_equal(mote_num_format_i64(INT64_MIN, buf, sizeof buf, &n), MOTE_OK);
     assert_int_equal(n, 20);
     assert_memory_equal(buf, "-9223372036854775808", 20);
-    n = mote_num_format_i64(0, buf, sizeof buf);
+    assert_int_equal(mote_num_format_i64(0, buf, sizeof buf, &n), MOTE_OK);
     assert_int_equal(n, 1);
     assert_memory_equal(buf, "0", 1);
-    n = mote_num_format_u64(UINT64_MAX, buf, sizeof buf);
+    assert_int_equal(mote_num_format_u64(UINT64_MAX, buf, sizeof buf, &n), MOTE_OK);
     assert_int_equal(n, 20);
     assert_memory_equal(buf, "18446744073709551615", 20);
-    assert_int_equal(mote_num_format_u64(UINT64_MAX, buf, 19), 0);
-    assert_int_equal(mote_num_format_i64(-5, buf, 1), 0);
-    assert_int_equal(mote_num_format_i64(-5, buf, 2), 2);
-    /* round trip through the parsers */
+    /* too small: MOTE_ERR_SPACE, the size needed, nothing written */
+    memset(buf, 'x', sizeof buf);
+    assert_int_equal(mote_num_format_u64(UINT64_MAX, buf, 19, &n), MOTE_ERR_SPACE);
+    assert_int_equal(n, 20);
+    assert_int_equal(mote_num_format_i64(-5, buf, 1, &n), MOTE_ERR_SPACE);
+    assert_int_equal(n, 2);
+    assert_int_equal(buf[0], 'x');
+    assert_int_equal(mote_num_format_i64(-5, buf, 2, &n), MOTE_OK);
+    assert_int_equal(n, 2);
+    assert_memory_equal(buf, "-5", 2);
+    assert_int_equal(buf[2], 'x'); /* a small cap: nothing past the number */
+    /* out NULL, cap 0: measures */
+    assert_int_equal(mote_num_format_i64(-123, NULL, 0, &n), MOTE_ERR_SPACE);
+    assert_int_equal(n, 4);
+    assert_int_equal(mote_num_format_u64(0, NULL, 0, &n), MOTE_ERR_SPACE);
+    assert_int_equal(n, 1);
+    /* round trip through the parsers, the small copy agreeing, and every
+     * length of every power of ten and its neighbours (the SWAR digit
+     * splits' boundaries) */
     uint64_t x = 12345;
     for (int i = 0; i < 10000; i++) {
         x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         int64_t sv = (int64_t)(x >> (i % 64)) * ((i & 1) ? -1 : 1), back;
-        n = mote_num_format_i64(sv, buf, sizeof buf);
+        char sbuf[MOTE_NUM_F64_MAX];
+        size_t sn = 0;
+        assert_int_equal(mote_num_format_i64(sv, buf, sizeof buf, &n), MOTE_OK);
+        assert_int_equal(small_mote_num_format_i64(sv, sbuf, sizeof sbuf, &sn), MOTE_OK);
+        assert_true(n == sn && memcmp(buf, sbuf, n) == 0);
         assert_int_equal(mote_num_parse_i64((const uint8_t *)buf, n, &back), MOTE_OK);
         assert_true(back == sv);
     }
+    uint64_t p10 = 1;
+    for (int e = 0; e < 20; e++, p10 *= 10) {
+        for (int d = -1; d <= 1; d++) {
+            uint64_t v = p10 + (uint64_t)(int64_t)d, back;
+            char want[32];
+            snprintf(want, sizeof want, "%" PRIu64, v);
+            assert_int_equal(mote_num_format_u64(v, buf, sizeof buf, &n), MOTE_OK);
+            assert_true(n == strlen(want) && memcmp(buf, want, n) == 0);
+            assert_int_equal(mote_num_parse_u64((const uint8_t *)buf, n, &back), MOTE_OK);
+            assert_true(back == v);
+        }
+    }
+    /* the 8-digit word split, whose two 4-digit lanes are independent:
+     * every value of each lane, through 10^8 + v (the low eight digits are
+     * v's, zero-padded), read back by the parser (which checks digits) */
+    for (uint32_t v = 0; v < 100000000u; v += 1 + (v & 7)) {
+        uint64_t back = 0;
+        assert_int_equal(mote_num_format_u64(100000000u + v, buf, sizeof buf, &n), MOTE_OK);
+        if (n != 9 || buf[0] != '1' || mote_num_parse_u64((const uint8_t *)buf, n, &back) ||
+            back != 100000000u + v) {
+            fprintf(stderr, "format_u64 %u: got '%.*s'\n", 100000000u + v, (int)n, buf);
+            fail();
+        }
+    }
 }
 
-typedef size_t (*format_fn)(double, char *, size_t);
+typedef mote_err (*format_fn)(double, char *, size_t, size_t *);
 static const format_fn formatters[2] = {mote_num_format_f64, small_mote_num_format_f64};
 
 static void expect_format(double v, const char *want)
 {
     for (int k = 0; k < 2; k++) {
         char buf[MOTE_NUM_F64_MAX];
-        size_t n = formatters[k](v, buf, sizeof buf);
-        if (n != strlen(want) || memcmp(buf, want, n) != 0) {
+        size_t n = 0;
+        mote_err e = formatters[k](v, buf, sizeof buf, &n);
+        if (e != MOTE_OK || n != strlen(want) || memcmp(buf, want, n) != 0) {
             fprintf(stderr, "format %a (%s): got '%.*s' want '%s'\n", v, k ? "small" : "table",
                     (int)n, buf, want);
             fail();
@@ -464,11 +530,28 @@ static void format_f64_pinned(void **state)
     expect_format(1e100, "1e+100");
     expect_format(12345.678, "12345.678");
     expect_format(0.3, "0.3");
-    char buf[4];
-    assert_int_equal(mote_num_format_f64(1.5, buf, 3), 3);
-    assert_int_equal(mote_num_format_f64(1.25, buf, 3), 0); /* too small: nothing */
-    assert_int_equal(mote_num_format_f64(from_bits(UINT64_C(0x7FF0000000000000)), buf, 4), 0);
-    assert_int_equal(mote_num_format_f64(from_bits(UINT64_C(0x7FF8000000000000)), buf, 4), 0);
+    for (int k = 0; k < 2; k++) {
+        char buf[4] = "xxx";
+        size_t n = 99;
+        assert_int_equal(formatters[k](1.5, buf, 3, &n), MOTE_OK);
+        assert_int_equal(n, 3);
+        assert_memory_equal(buf, "1.5", 3);
+        memcpy(buf, "xxxx", 4);
+        /* too small: the size needed, nothing written */
+        assert_int_equal(formatters[k](-1.25, buf, 4, &n), MOTE_ERR_SPACE);
+        assert_int_equal(n, 5);
+        assert_memory_equal(buf, "xxxx", 4);
+        assert_int_equal(formatters[k](1.7976931348623157e308, NULL, 0, &n), MOTE_ERR_SPACE);
+        assert_int_equal(n, 23); /* measured */
+        assert_int_equal(formatters[k](-2.2250738585072014e-308, NULL, 0, &n), MOTE_ERR_SPACE);
+        assert_int_equal(n, 24); /* the longest */
+        assert_int_equal(formatters[k](from_bits(UINT64_C(0x7FF0000000000000)), buf, 4, &n),
+                         MOTE_ERR_NOT_FINITE);
+        assert_int_equal(n, 0);
+        assert_int_equal(formatters[k](from_bits(UINT64_C(0xFFF8000000000000)), buf, 4, &n),
+                         MOTE_ERR_NOT_FINITE);
+        assert_memory_equal(buf, "xxxx", 4);
+    }
     char d[17];
     int ex = 99;
     assert_int_equal(mote_num_f64_digits(0.0, d, &ex), 0);

@@ -98,5 +98,20 @@ check "series" 0 0 "$TMP/want" "$TMP/out"
 printf '' | "$MOTE" lp dump > "$TMP/out"; st=$?
 [ $st -eq 0 ] && [ ! -s "$TMP/out" ] && pass=$((pass + 1)) || { echo "FAIL empty input"; fails=$((fails + 1)); }
 
+# 8. byte-exact dump of a varied corpus (tests/gen_lp_varied.py: escapes,
+#    control bytes, UTF-8, every type and spelling, > 32 tags/fields, CRLF,
+#    bad lines), the same for any chunking; the data must be there
+VARIED=$DATA/lp/dump_varied
+if [ -s "$VARIED.lp" ] && [ -s "$VARIED.json" ]; then
+    cp "$VARIED.json" "$TMP/want" # check() writes beside its files: not into the tree
+    for c in 1 5 64 4096 65536; do
+        "$MOTE" lp dump --chunk $c "$VARIED.lp" > "$TMP/out"
+        check "dump varied --chunk $c" 1 $? "$TMP/want" "$TMP/out"
+    done
+else
+    echo "FAIL dump varied: $VARIED.lp or $VARIED.json missing"
+    fails=$((fails + 1))
+fi
+
 echo "$pass passed, $fails failed"
 [ $fails -eq 0 ]

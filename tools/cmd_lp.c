@@ -103,71 +103,109 @@ static int parse_args(int argc, char **argv, lp_run *r, const char *usage)
     return TOOL_OK;
 }
 
-static void print_text(lp_run *r, const mote_lp_text *t)
+/* ---- dump: JSON through the tool's buffer (out.c), no stdio per field ---- */
+
+/* A view's real bytes as a JSON string without its quotes: the view itself
+ * when it holds no escapes, else unescaped into the scratch first. Every
+ * byte below 0x20 or above 0x7e as \u00XX: the dump is ASCII, byte-exact. */
+static void dump_text(tool_buf *o, lp_run *r, const mote_lp_text *t)
 {
-    size_t n = 0;
-    if (mote_lp_unescape(t, r->scratch, t->len, &n) != MOTE_OK) n = 0;
-    tool_json_string(stdout, r->scratch, n);
+    const uint8_t *p = t->ptr;
+    size_t n = t->len;
+    if (t->escaped) {
+        if (mote_lp_unescape(t, r->scratch, t->len, &n) != MOTE_OK) n = 0;
+        p = r->scratch;
+    }
+    tool_buf_json(o, p, n, TOOL_JSON_BYTES);
 }
 
-static void dump_point(lp_run *r, const mote_lp_point *pt)
+static void dump_tag(tool_buf *o, lp_run *r, const mote_lp_tag *tag, bool first)
 {
-    fputs("{\"name\":", stdout);
-    print_text(r, &pt->measurement);
-    fputs(",\"tags\":[", stdout);
-    mote_lp_iter it;
-    mote_lp_tag tag;
-    bool first = true;
-    mote_lp_tags_begin(pt, &it);
-    while (mote_lp_tags_next(&it, &tag)) {
-        fputs(first ? "[" : ",[", stdout);
-        first = false;
-        print_text(r, &tag.key);
-        putchar(',');
-        print_text(r, &tag.value);
-        putchar(']');
+    if (first) tool_buf_lit(o, "[\"");
+    else tool_buf_lit(o, ",[\"");
+    dump_text(o, r, &tag->key);
+    tool_buf_lit(o, "\",\"");
+    dump_text(o, r, &tag->value);
+    tool_buf_lit(o, "\"]");
+}
+
+/* A field whose value is decoded; "string" values through dump_text. */
+static void dump_field(tool_buf *o, lp_run *r, const mote_lp_field *f, bool first)
+{
+    if (first) tool_buf_lit(o, "[\"");
+    else tool_buf_lit(o, ",[\"");
+    dump_text(o, r, &f->key);
+    /* the longest: '","float",' (10 bytes), 24 of a double, ']' */
+    uint8_t *d = tool_buf_room(o, 10 + MOTE_NUM_F64_MAX + 1);
+    switch (f->type) {
+    case MOTE_LP_FLOAT:
+        d = TOOL_PUT_LIT(d, "\",\"float\",");
+        size_t n; /* lp has no NaN or infinity: a failure cannot happen, and writes nothing */
+        if (mote_num_format_f64(f->value.f, (char *)d, MOTE_NUM_F64_MAX, &n) != MOTE_OK) n = 0;
+        d += n;
+        break;
+    case MOTE_LP_INT:
+        d = tool_put_i64(TOOL_PUT_LIT(d, "\",\"int\","), f->value.i);
+        break;
+    case MOTE_LP_UINT:
+        d = tool_put_u64(TOOL_PUT_LIT(d, "\",\"uint\","), f->value.u);
+        break;
+    case MOTE_LP_BOOL:
+        d = f->value.b ? TOOL_PUT_LIT(d, "\",\"bool\",true") : TOOL_PUT_LIT(d, "\",\"bool\",false");
+        break;
+    default:
+        d = TOOL_PUT_LIT(d, "\",\"string\",\"");
+        o->len = (size_t)(d - o->p);
+        dump_text(o, r, &f->value.s);
+        d = tool_buf_room(o, 2);
+        *d++ = '"';
+        break;
     }
-    fputs("],\"fields\":[", stdout);
-    mote_lp_field f;
-    first = true;
-    mote_lp_fields_begin(pt, &it);
-    while (mote_lp_fields_next(&it, &f)) {
-        if (mote_lp_field_decode(&f) != MOTE_OK) continue; /* cannot fail: the point decoded */
-        fputs(first ? "[" : ",[", stdout);
-        first = false;
-        print_text(r, &f.key);
-        char num[MOTE_NUM_F64_MAX];
-        size_t n;
-        switch (f.type) {
-        case MOTE_LP_FLOAT:
-            n = mote_num_format_f64(f.value.f, num, sizeof num);
-            printf(",\"float\",%.*s]", (int)n, num);
-            break;
-        case MOTE_LP_INT:
-            printf(",\"int\",%" PRId64 "]", f.value.i);
-            break;
-        case MOTE_LP_UINT:
-            printf(",\"uint\",%" PRIu64 "]", f.value.u);
-            break;
-        case MOTE_LP_BOOL:
-            printf(",\"bool\",%s]", f.value.b ? "true" : "false");
-            break;
-        default:
-            fputs(",\"string\",", stdout);
-            print_text(r, &f.value.s);
-            putchar(']');
-            break;
+    *d++ = ']';
+    o->len = (size_t)(d - o->p);
+}
+
+static void dump_point(tool_buf *o, lp_run *r, mote_lp_point *pt)
+{
+    tool_buf_lit(o, "{\"name\":\"");
+    dump_text(o, r, &pt->measurement);
+    tool_buf_lit(o, "\",\"tags\":[");
+    /* the point's arrays when they hold every tag / field (decoded by
+     * mote_lp_point_decode), else the iterators over all of them */
+    mote_lp_iter it;
+    if (pt->ntags <= pt->tags_cap) {
+        for (size_t i = 0; i < pt->ntags; i++) dump_tag(o, r, &pt->tags[i], i == 0);
+    } else {
+        mote_lp_tag tag;
+        mote_lp_tags_begin(pt, &it);
+        for (bool first = true; mote_lp_tags_next(&it, &tag); first = false)
+            dump_tag(o, r, &tag, first);
+    }
+    tool_buf_lit(o, "],\"fields\":[");
+    if (pt->nfields <= pt->fields_cap) {
+        bool first = true;
+        for (size_t i = 0; i < pt->nfields; i++) {
+            /* decoded with the point: the check cannot fail */
+            if (!pt->fields[i].decoded && mote_lp_field_decode(&pt->fields[i]) != MOTE_OK) continue;
+            dump_field(o, r, &pt->fields[i], first);
+            first = false;
+        }
+    } else {
+        mote_lp_field f;
+        bool first = true;
+        mote_lp_fields_begin(pt, &it);
+        while (mote_lp_fields_next(&it, &f)) {
+            if (mote_lp_field_decode(&f) != MOTE_OK) continue; /* cannot fail: the point decoded */
+            dump_field(o, r, &f, first);
+            first = false;
         }
     }
-    printf("],\"time\":%" PRId64 "}\n", pt->time);
+    uint8_t *d = tool_buf_room(o, 32);
+    d = tool_put_i64(TOOL_PUT_LIT(d, "],\"time\":"), pt->time);
+    d = TOOL_PUT_LIT(d, "}\n");
+    o->len = (size_t)(d - o->p);
 }
 
-static void dump_error(const mote_lp_error *e)
-{
-    printf("{\"error\":\"%s\",\"message\":", mote_err_name(e->code));
-    tool_json_string(stdout, (const uint8_t *)e->message, strlen(e->message));
-    printf(",\"line\":%" PRIu64 ",\"column\":%" PRIu64 "}\n", e->pos.line, e->pos.column);
-}
 
 /* FNV-1a over the series key bytes. */
 static uint64_t hash_bytes(const uint8_t *p, size_t n)
@@ -357,7 +395,9 @@ static int run(lp_run *r)
     if (r->check) r->hll = calloc((size_t)1 << HLL_P, 1);
     int status = TOOL_OK;
     mote_lp_stream s;
-    if (!chunk || !carry || !r->scratch || (r->check && !r->hll)) {
+    tool_buf out = {0}; /* dump's output; check prints its few lines with stdio */
+    if (!chunk || !carry || !r->scratch || (r->check && !r->hll) ||
+        (!r->check && tool_buf_open(&out, stdout) != 0)) {
         fputs("mote: out of memory\n", stderr);
         status = TOOL_IO;
     } else if (mote_lp_stream_init(&s, &r->opt, carry, carry_cap) != MOTE_OK) {
@@ -410,7 +450,7 @@ static int run(lp_run *r)
         }
         if (rc == MOTE_OK) {
             r->points++;
-            if (!r->check) dump_point(r, &pt);
+            if (!r->check) dump_point(&out, r, &pt);
             else if (count_series(r, &pt) != 0) {
                 fputs("mote: out of memory\n", stderr);
                 status = TOOL_IO;
@@ -420,7 +460,8 @@ static int run(lp_run *r)
             status = TOOL_DATA_ERROR;
             r->errors++;
             if (!r->check) {
-                dump_error(&err);
+                tool_buf_error(&out, mote_err_name(err.code), err.message, err.pos.line, "column",
+                               err.pos.column);
             } else if (r->errors <= max_shown) {
                 printf("error: line %" PRIu64 ", column %" PRIu64 " (offset %" PRIu64 "): %s: %s\n",
                        err.pos.line, err.pos.column, err.pos.offset, mote_err_name(err.code),
@@ -428,7 +469,7 @@ static int run(lp_run *r)
             }
         }
         /* a failed write stops the work: the rest would be lost as well */
-        if (tool_out_ok(stdout, "stdout")) {
+        if (r->check ? tool_out_ok(stdout, "stdout") != 0 : out.failed) {
             status = TOOL_IO;
             goto done;
         }
@@ -455,6 +496,9 @@ static int run(lp_run *r)
                secs);
     }
 done:
+    /* what is buffered goes out whatever stopped the work; a failed write
+     * (here or before) is reported once and exits 2 */
+    if (out.p && tool_buf_close(&out, "stdout")) status = TOOL_IO;
     if (in != stdin) fclose(in);
     free(chunk);
     free(carry);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "mote/arena.h"
-#include "mote/be.h"
 #include "mote/scan.h"
 
 static const char sql_usage[] =
@@ -63,242 +62,18 @@ static int parse_dialect(const char *s, mote_scan_dialect *d)
     return -1;
 }
 
-/* ---- JSON output ------------------------------------------------------
- * The writer is the CLI's cost (the scanner under it runs several GB/s), so
- * it fills its own buffer instead of going through stdio per byte: text is
- * checked for UTF-8 and escaped eight bytes at a time, and only the words
- * that hold a byte needing attention are walked byte by byte. 32 KiB is as
- * fast as 1 MiB here (measured) and keeps the process near the longest
- * statement in memory (the RSS check allows the longest statement + 2 MiB,
- * and libc, libm and the binary take about 1.3 MiB of that). */
-
-enum { OUT_CAP = 1u << 15 };
-
-typedef struct out_buf {
-    uint8_t *p;
-    size_t len;
-    FILE *f;
-    int failed; /* a write failed: stop, exit 2 */
-} out_buf;
-
-static void out_flush(out_buf *o)
-{
-    /* a short write leaves ferror(f) set: the caller reports it */
-    if (o->len && !o->failed && fwrite(o->p, 1, o->len, o->f) != o->len) o->failed = 1;
-    o->len = 0;
-}
-
-/* Room for n more bytes (n <= OUT_CAP). */
-static inline uint8_t *out_room(out_buf *o, size_t n)
-{
-    if (OUT_CAP - o->len < n) out_flush(o);
-    return o->p + o->len;
-}
-
-static void out_mem(out_buf *o, const char *s, size_t n)
-{
-    memcpy(out_room(o, n), s, n);
-    o->len += n;
-}
-#define out_lit(o, lit) out_mem((o), "" lit, sizeof(lit) - 1)
-
-static void out_str(out_buf *o, const char *s)
-{
-    out_mem(o, s, strlen(s));
-}
-
-/* Decimal digits of v at d, two at a time from a table, back to front
- * (the length found first by comparisons: through a stack temporary the
- * 2-byte stores stalled the wider load that copied them out); returns the
- * end. Four numbers per token made the library's digit-at-a-time
- * mote_num_format_u64 (small code for microcontrollers) 30% of the CLI's
- * time on COPY data, one short token per row. d needs 20 bytes. */
-static uint8_t *put_u64(uint8_t *d, uint64_t v)
-{
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-                                "25262728293031323334353637383940414243444546474849"
-                                "50515253545556575859606162636465666768697071727374"
-                                "75767778798081828384858687888990919293949596979899";
-    size_t n = 1;
-    for (uint64_t p = 10; n < 20 && v >= p; p *= 10) n++;
-    uint8_t *e = d + n;
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        e -= 2;
-        memcpy(e, pairs + 2 * r, 2);
-    }
-    if (v >= 10) {
-        memcpy(e - 2, pairs + 2 * v, 2);
-    } else {
-        e[-1] = (uint8_t)('0' + v);
-    }
-    return d + n;
-}
-
-static void out_u64(out_buf *o, uint64_t v)
-{
-    uint8_t *d = out_room(o, 20);
-    o->len = (size_t)(put_u64(d, v) - o->p);
-}
-
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
-
-/* Eight bytes as a little-endian word on any host: byte i in bits 8i..8i+7,
- * so the lowest set bit of a mask names the first byte, and the borrow in
- * needs_escape() runs toward later bytes only. */
-static inline uint64_t load64(const uint8_t *p)
-{
-    uint64_t w;
-#if MOTE_BE_HOST_LITTLE || MOTE_BE_HOST_BIG
-    memcpy(&w, p, 8);
-#if MOTE_BE_HOST_BIG
-    w = mote_bswap64(w);
-#endif
-#else
-    w = 0;
-    for (int i = 7; i >= 0; i--) w = w << 8 | p[i];
-#endif
-    return w;
-}
-
-/* Bit 7 of each byte of w that is < 0x20, '"' or '\\'. The lowest set bit
- * is exact (a subtraction's borrow only reaches bytes above a true hit),
- * which is all the callers use. */
-static inline uint64_t needs_escape(uint64_t w)
-{
-    uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
-    return ((w - ONES * 0x20) & ~w & HIGHS) | ((q - ONES) & ~q & HIGHS) |
-           ((b - ONES) & ~b & HIGHS);
-}
-
-/* Length of the run of bytes >= 0x80 at p[0..avail) (at least 1 when
- * p[0] is one). Valid UTF-8 is ASCII bytes and whole multibyte sequences,
- * whose bytes are all >= 0x80, so text is valid iff each such run is. */
-static inline size_t high_run(const uint8_t *p, size_t avail)
-{
-    size_t i = 0;
-    while (avail - i >= 8) {
-        uint64_t lo = ~load64(p + i) & HIGHS;
-        if (lo) return i + (size_t)__builtin_ctzll(lo) / 8;
-        i += 8;
-    }
-    while (i < avail && p[i] >= 0x80) i++;
-    return i;
-}
-
-/* Valid UTF-8 (RFC 3629; the library's validator decides each run of
- * non-ASCII bytes), ASCII words skipped eight bytes at a time. */
-static bool utf8_ok(const uint8_t *p, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        if (n - i >= 8) {
-            uint64_t h = load64(p + i) & HIGHS;
-            if (!h) {
-                i += 8;
-                continue;
-            }
-            i += (size_t)__builtin_ctzll(h) / 8;
-        } else if (p[i] < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len = high_run(p + i, n - i);
-        if (!mote_utf8_valid(p + i, len)) return false;
-        i += len;
-    }
-    return true;
-}
-
-enum { SLACK = 16 }; /* an 8-byte word store and a 4-byte sequence past a segment */
-
-/* p[0..n) as the inside of a JSON string: only '"', '\\' and bytes below
- * 0x20 are escaped (the short forms where JSON has them). With check set,
- * stops and returns false at the first byte that is not UTF-8 (the caller
- * then drops what was written); otherwise the bytes must be UTF-8. */
-static bool out_json_text(out_buf *o, const uint8_t *p, size_t n, bool check)
-{
-    static const char hex[] = "0123456789abcdef";
-    static const uint8_t short_esc[32] = {['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n',
-                                          ['\f'] = 'f', ['\r'] = 'r'};
-    const uint8_t *s = p, *pend = p + n;
-    while (s < pend) {
-        /* a segment whose worst case (6 output bytes per input byte) fits */
-        size_t left = (size_t)(pend - s), seg = (OUT_CAP - o->len) / 6;
-        seg = seg > SLACK ? seg - SLACK : 0;
-        if (seg < left && seg < 64) { /* (never when the caller made room for all) */
-            out_flush(o);
-            seg = OUT_CAP / 6 - SLACK;
-        }
-        if (seg > left) seg = left;
-        uint8_t *d = o->p + o->len;
-        const uint8_t *end = s + seg;
-        while (s < end) {
-            if (pend - s >= 8) {
-                uint64_t w = load64(s), m = needs_escape(w) | (check ? w & HIGHS : 0);
-                memcpy(d, s, 8); /* the clean bytes before the first hit */
-                if (!m) {
-                    d += 8;
-                    s += 8;
-                    continue;
-                }
-                size_t i = (size_t)__builtin_ctzll(m) / 8;
-                d += i;
-                s += i;
-                if (s >= end) break;
-            }
-            uint8_t c = *s;
-            if (c >= 0x80) {
-                /* the run, cut before a lead byte where it leaves the
-                 * segment (past it by 3 bytes at most: within the slack) */
-                size_t len = high_run(s, (size_t)(pend - s)), cap = (size_t)(end - s) + 3;
-                if (len > cap) {
-                    len = cap;
-                    while (len && (s[len] & 0xc0) == 0x80) len--;
-                    if (!len) len = 1; /* not UTF-8 anyway */
-                }
-                if (check && !mote_utf8_valid(s, len)) return false;
-                memcpy(d, s, len);
-                d += len;
-                s += len;
-                continue;
-            }
-            s++;
-            if (c >= 0x20 && c != '"' && c != '\\') {
-                *d++ = c;
-                continue;
-            }
-            /* a table, not a switch: the jump table's indirect branch
-             * mispredicted on every tab of COPY data */
-            uint8_t e2 = c < 0x20 ? short_esc[c] : c;
-            d[0] = '\\';
-            if (e2) {
-                d[1] = e2;
-                d += 2;
-            } else {
-                memcpy(d + 1, "u00", 3);
-                d[4] = (uint8_t)hex[c >> 4];
-                d[5] = (uint8_t)hex[c & 15];
-                d += 6;
-            }
-        }
-        o->len = (size_t)(d - o->p);
-    }
-    return true;
-}
+/* ---- JSON output: the tool's buffer and JSON writer (out.c) ---------- */
 
 /* p[0..n) as standard base64 with padding (RFC 4648). */
-static void out_base64(out_buf *o, const uint8_t *p, size_t n)
+static void out_base64(tool_buf *o, const uint8_t *p, size_t n)
 {
     static const char b64[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     while (n) {
-        size_t seg = (OUT_CAP - o->len) / 4 * 3;
+        size_t seg = (TOOL_BUF_CAP - o->len) / 4 * 3;
         if (seg < 48) {
-            out_flush(o);
-            seg = OUT_CAP / 4 * 3;
+            tool_buf_flush(o);
+            seg = TOOL_BUF_CAP / 4 * 3;
         }
         if (seg > n) seg = n;
         uint8_t *d = o->p + o->len;
@@ -329,22 +104,22 @@ static void out_base64(out_buf *o, const uint8_t *p, size_t n)
  * whose worst case fits the buffer is checked while it is escaped (one pass;
  * on a bad byte the output is dropped: room for all of it is made first, so
  * nothing of it has been flushed); a longer one is checked first. */
-static void out_token_text(out_buf *o, const uint8_t *p, size_t n)
+static void out_token_text(tool_buf *o, const uint8_t *p, size_t n)
 {
     static const char text_key[] = ",\"text\":\"";
-    size_t need = n < OUT_CAP / 6 ? (n + SLACK) * 6 + sizeof text_key : OUT_CAP + 1;
-    if (need <= OUT_CAP) {
-        out_room(o, need);
+    size_t need = n < TOOL_BUF_CAP / 6 ? (n + TOOL_BUF_SLACK) * 6 + sizeof text_key : TOOL_BUF_CAP + 1;
+    if (need <= TOOL_BUF_CAP) {
+        tool_buf_room(o, need);
         size_t mark = o->len;
-        out_mem(o, text_key, sizeof text_key - 1);
-        if (out_json_text(o, p, n, true)) return;
+        tool_buf_mem(o, text_key, sizeof text_key - 1);
+        if (tool_buf_json(o, p, n, TOOL_JSON_UTF8_CHECK)) return;
         o->len = mark;
-    } else if (utf8_ok(p, n)) {
-        out_mem(o, text_key, sizeof text_key - 1);
-        out_json_text(o, p, n, false);
+    } else if (tool_utf8_ok(p, n)) {
+        tool_buf_mem(o, text_key, sizeof text_key - 1);
+        tool_buf_json(o, p, n, TOOL_JSON_UTF8);
         return;
     }
-    out_lit(o, ",\"base64\":\"");
+    tool_buf_lit(o, ",\"base64\":\"");
     out_base64(o, p, n);
 }
 
@@ -352,49 +127,41 @@ static void out_token_text(out_buf *o, const uint8_t *p, size_t n)
 #define KIND_TAIL(k) \
     {{",\"kind\":\"" k "\",\"terminated\":false", sizeof(",\"kind\":\"" k "\",\"terminated\":false") - 1}, \
      {",\"kind\":\"" k "\",\"terminated\":true", sizeof(",\"kind\":\"" k "\",\"terminated\":true") - 1}}
-static const struct kind_tail { const char *s; size_t n; } kind_tails[][2] = {
+/* Fixed 48-byte entries: copied with one constant-size copy (a variable one
+ * was a libc call per token), the length added after. */
+static const struct kind_tail { char s[48]; uint8_t n; } kind_tails[][2] = {
     [MOTE_SCAN_STATEMENT] = KIND_TAIL("statement"), [MOTE_SCAN_COMMAND] = KIND_TAIL("command"),
     [MOTE_SCAN_COPY_DATA] = KIND_TAIL("copy_data"), [MOTE_SCAN_COPY_END] = KIND_TAIL("copy_end"),
     [MOTE_SCAN_COMMENT] = KIND_TAIL("comment"),
 };
 static const struct kind_tail unknown_tail[2] = KIND_TAIL("unknown");
 
-#define PUT_LIT(d, lit) (memcpy((d), lit, sizeof(lit) - 1), (d) + sizeof(lit) - 1)
-
-static int print_result(out_buf *o, mote_err e, const mote_scan_token *tok)
+static int print_result(tool_buf *o, mote_err e, const mote_scan_token *tok)
 {
     if (e == MOTE_OK) {
         /* the frame before the text in one go: at most 4 numbers of 20
          * digits, 40 bytes of keys and a 50-byte kind tail */
-        uint8_t *d = out_room(o, 200);
-        d = PUT_LIT(d, "{\"line\":");
-        d = put_u64(d, tok->pos.line);
-        d = PUT_LIT(d, ",\"column\":");
-        d = put_u64(d, tok->pos.column);
-        d = PUT_LIT(d, ",\"offset\":");
-        d = put_u64(d, tok->pos.offset);
-        d = PUT_LIT(d, ",\"length\":");
-        d = put_u64(d, tok->text.len);
+        uint8_t *d = tool_buf_room(o, 200);
+        d = TOOL_PUT_LIT(d, "{\"line\":");
+        d = tool_put_u64(d, tok->pos.line);
+        d = TOOL_PUT_LIT(d, ",\"column\":");
+        d = tool_put_u64(d, tok->pos.column);
+        d = TOOL_PUT_LIT(d, ",\"offset\":");
+        d = tool_put_u64(d, tok->pos.offset);
+        d = TOOL_PUT_LIT(d, ",\"length\":");
+        d = tool_put_u64(d, tok->text.len);
         const struct kind_tail *kt = (unsigned)tok->kind < sizeof kind_tails / sizeof kind_tails[0]
                                          ? kind_tails[tok->kind] : unknown_tail;
         kt += (tok->flags & MOTE_SCAN_TOK_DELIM) != 0;
-        memcpy(d, kt->s, kt->n);
+        memcpy(d, kt->s, sizeof kt->s);
         d += kt->n;
-        if (tok->flags & MOTE_SCAN_TOK_CR) d = PUT_LIT(d, ",\"cr\":true");
+        if (tok->flags & MOTE_SCAN_TOK_CR) d = TOOL_PUT_LIT(d, ",\"cr\":true");
         o->len = (size_t)(d - o->p);
         out_token_text(o, tok->text.ptr, tok->text.len);
-        out_lit(o, "\"}\n");
+        tool_buf_lit(o, "\"}\n");
         return 0;
     }
-    out_lit(o, "{\"error\":\"");
-    out_str(o, mote_err_name((int)e));
-    out_lit(o, "\",\"message\":\"");
-    out_json_text(o, (const uint8_t *)tok->message, strlen(tok->message), false);
-    out_lit(o, "\",\"line\":");
-    out_u64(o, tok->pos.line);
-    out_lit(o, ",\"offset\":");
-    out_u64(o, tok->pos.offset);
-    out_lit(o, "}\n");
+    tool_buf_error(o, mote_err_name((int)e), tok->message, tok->pos.line, "offset", tok->pos.offset);
     return 1;
 }
 
@@ -483,8 +250,8 @@ static int sql_split(int argc, char **argv)
         return TOOL_USAGE;
     }
     uint8_t *buf = malloc(chunk);
-    out_buf out = {malloc(OUT_CAP), 0, stdout, 0};
-    if (!buf || !out.p) {
+    tool_buf out;
+    if (tool_buf_open(&out, stdout) != 0 || !buf) {
         free(buf);
         free(out.p);
         fputs("mote: out of memory\n", stderr);
@@ -511,9 +278,7 @@ static int sql_split(int argc, char **argv)
         }
         if (n == 0 || out.failed) break;
     }
-    out_flush(&out);
-    if (out.failed) status = tool_out_ok(stdout, "stdout"); /* says why; TOOL_IO */
-    free(out.p);
+    if (tool_buf_close(&out, "stdout")) status = TOOL_IO; /* says why */
     free(buf);
     if (in != stdin) fclose(in);
     mote_buf_free(&carry);

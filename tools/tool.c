@@ -9,31 +9,6 @@
 
 #include "mote/num.h"
 
-void tool_json_bytes(FILE *out, const uint8_t *p, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++) {
-        uint8_t c = p[i];
-        if (c == '"' || c == '\\') {
-            putc('\\', out);
-            putc(c, out);
-        } else if (c < 0x20 || c > 0x7e) {
-            fputs("\\u00", out);
-            putc(hex[c >> 4], out);
-            putc(hex[c & 15], out);
-        } else {
-            putc(c, out);
-        }
-    }
-}
-
-void tool_json_string(FILE *out, const uint8_t *p, size_t n)
-{
-    putc('"', out);
-    tool_json_bytes(out, p, n);
-    putc('"', out);
-}
-
 int tool_usage_error(const char *fmt, ...)
 {
     va_list ap;

@@ -18,7 +18,7 @@
  *                     few us for typical inputs, slower near 1e+-300), no
  *                     lookup tables, no 64-bit division. Default: follows
  *                     MOTE_SMALL (mote/common.h; on at -Os, meson
- *                     -Dsmall=true/false). num.c.o is ~4.3 KiB (text+rodata)
+ *                     -Dsmall=true/false). num.c.o is ~4 KiB (text+rodata)
  *                     on Cortex-M4 at -Os.
  *   MOTE_NUM_NO_INT128=1  use the portable 64x64->128 multiply even where
  *                     the compiler has unsigned __int128 (for testing).
@@ -36,7 +36,8 @@
 extern "C" {
 #endif
 
-/* Enough for any mote_num_format_* output (sign, 17 digits, point, exponent). */
+/* Room for any mote_num_format_* output (24 bytes at most) and their
+ * fixed-size writes: with cap >= this, a format never needs a second call. */
 #define MOTE_NUM_F64_MAX 32
 
 /*
@@ -84,17 +85,21 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10);
  * shortest digits, %e style when x < -4 or x >= 6 ("1e+06", "1.234567e+06",
  * "1e-05", "1e+21", "5e-324": mantissa digits, 'e', sign, at least two
  * exponent digits), else plain ("123456", "0.0001", "0.1"); zero is "0" or
- * "-0". Writes no NUL; returns the length, or 0 (nothing written) if cap is
- * too small (MOTE_NUM_F64_MAX always suffices; at most 24 bytes are used)
- * or v is NaN/infinite.
+ * "-0". At most 24 bytes; no NUL. len MUST be valid; out may be NULL only
+ * if cap is 0 (which measures). Returns:
+ *   MOTE_OK              out[0..*len) holds the text;
+ *   MOTE_ERR_SPACE       cap < *len, the size needed; out untouched;
+ *   MOTE_ERR_NOT_FINITE  v is NaN or infinite; *len = 0, out untouched.
+ * With cap >= MOTE_NUM_F64_MAX the text is stored with fixed-size writes:
+ * out[*len..MOTE_NUM_F64_MAX) may be overwritten as scratch.
  */
-size_t mote_num_format_f64(double v, char *out, size_t cap);
+MOTE_NODISCARD mote_err mote_num_format_f64(double v, char *out, size_t cap, size_t *len);
 
-/* Decimal formatting of integers ("-9223372036854775808", "0"); returns the
- * length (no NUL) or 0, with nothing written, if cap is too small (21 always
- * suffices). */
-size_t mote_num_format_i64(int64_t v, char *out, size_t cap);
-size_t mote_num_format_u64(uint64_t v, char *out, size_t cap);
+/* Decimal formatting of integers ("-9223372036854775808", "0": at most 20
+ * bytes, no NUL), with the results and the scratch rule of
+ * mote_num_format_f64 (never MOTE_ERR_NOT_FINITE). */
+MOTE_NODISCARD mote_err mote_num_format_i64(int64_t v, char *out, size_t cap, size_t *len);
+MOTE_NODISCARD mote_err mote_num_format_u64(uint64_t v, char *out, size_t cap, size_t *len);
 
 #ifdef __cplusplus
 }

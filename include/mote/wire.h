@@ -336,8 +336,9 @@ typedef struct mote_wire_req {
     mote_wire *w;              /* private */
     mote_buf *out;
     size_t start;              /* offset of the frame header in out */
-    size_t count_at;           /* offset of the current [short] value count */
-    size_t value_at;           /* offset of an open value's [int], or SIZE_MAX */
+    size_t count_at;           /* offset of the current [short] value count, or 0
+                                  (none: no offset after a frame header is 0) */
+    size_t value_at;           /* offset of an open value's [int], or 0 (none) */
     size_t flags_at;           /* offset of the flags byte (QUERY/EXECUTE) */
     mote_wire_params p;
     uint32_t nvalues;          /* values of the current statement */

@@ -4,7 +4,13 @@
 // the number), and the timestamp in ns. The file is read into memory once;
 // each repetition decodes it from the in-memory bytes. MB = 10^6 bytes.
 //
-// Usage: go run . [-reps N] FILE
+// -tokenize: views only (NextFieldBytes: field values not parsed, TimeBytes:
+// the timestamp as written), the peer of mote's lp/<corpus>_tokenize.
+// -min-time S: each repetition decodes the file as many times as fit in S
+// seconds (at least once) and reports the mean per pass, as google-benchmark
+// does for mote's rows (bench/run.py runs it so).
+//
+// Usage: go run . [-reps N] [-min-time S] [-tokenize] FILE
 package main
 
 import (
@@ -13,6 +19,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"syscall"
 	"time"
 
 	"github.com/influxdata/line-protocol/v2/lineprotocol"
@@ -23,7 +30,13 @@ type totals struct {
 	sum                       uint64 // keeps every decoded value observable
 }
 
-func decodeAll(buf []byte) (t totals) {
+func decodeAll(buf []byte) totals   { return readAll(buf, false) }
+func tokenizeAll(buf []byte) totals { return readAll(buf, true) }
+
+// readAll reads every line: measurement, tags, then either every field typed
+// (NextField) and the time in ns, or (tokenize) only the raw field bytes
+// (NextFieldBytes) and the raw timestamp (TimeBytes).
+func readAll(buf []byte, tokenize bool) (t totals) {
 	d := lineprotocol.NewDecoderWithBytes(buf)
 	for d.Next() {
 		m, err := d.Measurement()
@@ -45,7 +58,17 @@ func decodeAll(buf []byte) (t totals) {
 			t.sum += uint64(len(k) + len(v))
 		}
 		for {
-			k, v, err := d.NextField()
+			var k []byte
+			var err error
+			if tokenize {
+				var raw []byte
+				k, _, raw, err = d.NextFieldBytes()
+				t.sum += uint64(len(raw))
+			} else {
+				var v lineprotocol.Value
+				k, v, err = d.NextField()
+				t.sum += valueSum(v)
+			}
 			if err != nil {
 				t.errs++
 				break
@@ -54,36 +77,63 @@ func decodeAll(buf []byte) (t totals) {
 				break
 			}
 			t.fields++
-			switch v.Kind() {
-			case lineprotocol.Int:
-				t.sum += uint64(v.IntV())
-			case lineprotocol.Uint:
-				t.sum += v.UintV()
-			case lineprotocol.Float:
-				t.sum += uint64(v.FloatV())
-			case lineprotocol.Bool:
-				if v.BoolV() {
-					t.sum++
-				}
-			case lineprotocol.String:
-				t.sum += uint64(len(v.BytesV()))
+		}
+		if tokenize {
+			ts, err := d.TimeBytes()
+			if err != nil {
+				t.errs++
 			}
+			t.sum += uint64(len(ts))
+		} else {
+			ts, err := d.Time(lineprotocol.Nanosecond, time.Time{})
+			if err != nil {
+				t.errs++
+			}
+			t.sum += uint64(ts.UnixNano())
 		}
-		ts, err := d.Time(lineprotocol.Nanosecond, time.Time{})
-		if err != nil {
-			t.errs++
-		}
-		t.sum += uint64(ts.UnixNano())
 		t.lines++
 	}
 	return t
 }
 
+// valueSum keeps a decoded value observable (0 for the zero Value after the
+// last field).
+func valueSum(v lineprotocol.Value) uint64 {
+	switch v.Kind() {
+	case lineprotocol.Int:
+		return uint64(v.IntV())
+	case lineprotocol.Uint:
+		return v.UintV()
+	case lineprotocol.Float:
+		return uint64(v.FloatV())
+	case lineprotocol.Bool:
+		if v.BoolV() {
+			return 1
+		}
+	case lineprotocol.String:
+		return uint64(len(v.BytesV()))
+	}
+	return 0
+}
+
+// cpuNow is the process's CPU time (user + system): on a shared machine the
+// wall time of a pass also counts the run queue; bench/run.py compares CPU
+// time with mote's rows.
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func main() {
 	reps := flag.Int("reps", 10, "repetitions")
+	minTime := flag.Float64("min-time", 0, "seconds per repetition (passes averaged)")
+	tokenize := flag.Bool("tokenize", false, "views only: field values and timestamp not parsed")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: lp_go [-reps N] FILE")
+		fmt.Fprintln(os.Stderr, "usage: lp_go [-reps N] [-min-time S] [-tokenize] FILE")
 		os.Exit(2)
 	}
 	buf, err := os.ReadFile(flag.Arg(0))
@@ -91,15 +141,25 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	var rates []float64
+	var rates, cpuRates []float64
 	var first totals
 	var ms0, ms1 runtime.MemStats
 	for r := 0; r < *reps; r++ {
 		runtime.GC()
 		runtime.ReadMemStats(&ms0)
-		st := time.Now()
-		t := decodeAll(buf)
-		el := time.Since(st)
+		run := decodeAll
+		if *tokenize {
+			run = tokenizeAll
+		}
+		st, c0 := time.Now(), cpuNow()
+		t := run(buf)
+		passes := 1
+		for time.Since(st).Seconds() < *minTime {
+			run(buf)
+			passes++
+		}
+		el := time.Since(st) / time.Duration(passes)
+		cpu := (cpuNow() - c0) / time.Duration(passes)
 		runtime.ReadMemStats(&ms1)
 		if r == 0 {
 			first = t
@@ -109,13 +169,25 @@ func main() {
 		}
 		mbs := float64(len(buf)) / 1e6 / el.Seconds()
 		rates = append(rates, mbs)
+		if cpu > 0 {
+			cpuRates = append(cpuRates, float64(len(buf))/1e6/cpu.Seconds())
+		}
 		fmt.Printf("rep %2d: %8.1f MB/s  %6.0f ns/line  %.2f allocs/line\n", r, mbs,
 			float64(el.Nanoseconds())/float64(t.lines),
-			float64(ms1.Mallocs-ms0.Mallocs)/float64(t.lines))
+			float64(ms1.Mallocs-ms0.Mallocs)/float64(t.lines)/float64(passes))
 	}
 	sort.Float64s(rates)
+	sort.Float64s(cpuRates)
 	fmt.Printf("file %s: %d bytes, %d lines, %d tags, %d fields, %d errors (checksum %x)\n",
 		flag.Arg(0), len(buf), first.lines, first.tags, first.fields, first.errs, first.sum)
-	fmt.Printf("line-protocol/v2 full decode: median %.1f MB/s, best %.1f MB/s over %d reps (%s)\n",
-		rates[len(rates)/2], rates[len(rates)-1], len(rates), runtime.Version())
+	what := "full decode"
+	if *tokenize {
+		what = "tokenize"
+	}
+	fmt.Printf("line-protocol/v2 %s: median %.1f MB/s, best %.1f MB/s over %d reps (%s)\n",
+		what, rates[len(rates)/2], rates[len(rates)-1], len(rates), runtime.Version())
+	if len(cpuRates) > 0 {
+		fmt.Printf("cpu time: median %.1f MB/s, best %.1f MB/s\n", cpuRates[len(cpuRates)/2],
+			cpuRates[len(cpuRates)-1])
+	}
 }

@@ -1,0 +1,343 @@
+/* out.c - the tool's buffered, checked output and its JSON writer, shared
+ * by 'mote sql split' and 'mote lp dump' (see tool.h).
+ *
+ * The writer is the CLI's cost (the parsers under it run at several GB/s),
+ * so output goes into one buffer of the tool's own instead of through stdio
+ * per byte or per field: text is escaped eight bytes at a time, and only the
+ * bytes that need attention are handled one by one. */
+#include "tool.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE2__) && !defined(MOTE_NO_SIMD)
+#define TOOL_SSE2 1
+#include <emmintrin.h>
+#endif
+
+#include "mote/be.h"
+#include "mote/common.h"
+
+static void esc_tables_init(void);
+
+int tool_buf_open(tool_buf *o, FILE *f)
+{
+    esc_tables_init();
+    o->p = malloc(TOOL_BUF_CAP);
+    o->len = 0;
+    o->f = f;
+    o->err = 0;
+    o->failed = false;
+    return o->p ? 0 : -1;
+}
+
+void tool_buf_flush(tool_buf *o)
+{
+    /* a short write leaves ferror(f) set and errno saying why */
+    if (o->len && !o->failed && fwrite(o->p, 1, o->len, o->f) != o->len) {
+        o->failed = true;
+        o->err = errno ? errno : EIO;
+    }
+    o->len = 0;
+}
+
+int tool_buf_check(tool_buf *o, const char *what)
+{
+    if (!o->failed) return 0;
+    errno = o->err; /* tool_out_ok reports errno's reason, once per stream */
+    int rc = tool_out_ok(o->f, what);
+    return rc ? rc : tool_io_error(what, o->err);
+}
+
+int tool_buf_close(tool_buf *o, const char *what)
+{
+    tool_buf_flush(o);
+    int rc = tool_buf_check(o, what);
+    free(o->p);
+    o->p = NULL;
+    return rc;
+}
+
+void tool_buf_str(tool_buf *o, const char *s)
+{
+    tool_buf_mem(o, s, strlen(s));
+}
+
+uint8_t *tool_put_i64(uint8_t *d, int64_t v)
+{
+    if (v >= 0) return tool_put_u64(d, (uint64_t)v);
+    *d++ = '-';
+    return tool_put_u64(d, 0 - (uint64_t)v); /* INT64_MIN too: unsigned negation */
+}
+
+void tool_buf_u64(tool_buf *o, uint64_t v)
+{
+    uint8_t *d = tool_buf_room(o, 20);
+    o->len = (size_t)(tool_put_u64(d, v) - o->p);
+}
+
+void tool_buf_error(tool_buf *o, const char *name, const char *message, uint64_t line,
+                    const char *pos_key, uint64_t pos)
+{
+    tool_buf_lit(o, "{\"error\":\"");
+    tool_buf_str(o, name);
+    tool_buf_lit(o, "\",\"message\":\"");
+    tool_buf_json(o, (const uint8_t *)message, strlen(message), TOOL_JSON_BYTES);
+    tool_buf_lit(o, "\",\"line\":");
+    tool_buf_u64(o, line);
+    tool_buf_lit(o, ",\"");
+    tool_buf_str(o, pos_key);
+    tool_buf_lit(o, "\":");
+    tool_buf_u64(o, pos);
+    tool_buf_lit(o, "}\n");
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+#define LOWS (~HIGHS)
+
+/* Eight bytes as a little-endian word on any host: byte i in bits 8i..8i+7,
+ * so the lowest set bit of a mask names the first byte. */
+static inline uint64_t load64(const uint8_t *p)
+{
+    uint64_t w;
+#if MOTE_BE_HOST_LITTLE || MOTE_BE_HOST_BIG
+    memcpy(&w, p, 8);
+#if MOTE_BE_HOST_BIG
+    w = mote_bswap64(w);
+#endif
+#else
+    w = 0;
+    for (int i = 7; i >= 0; i--) w = w << 8 | p[i];
+#endif
+    return w;
+}
+
+/* w's bytes at p, the inverse of load64. */
+static inline void store64(uint8_t *p, uint64_t w)
+{
+#if MOTE_BE_HOST_LITTLE || MOTE_BE_HOST_BIG
+#if MOTE_BE_HOST_BIG
+    w = mote_bswap64(w);
+#endif
+    memcpy(p, &w, 8);
+#else
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(w >> (8 * i));
+#endif
+}
+
+static inline uint32_t load32(const uint8_t *p)
+{
+    uint32_t w;
+#if MOTE_BE_HOST_LITTLE || MOTE_BE_HOST_BIG
+    memcpy(&w, p, 4);
+#if MOTE_BE_HOST_BIG
+    w = mote_bswap32(w);
+#endif
+#else
+    w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+#endif
+    return w;
+}
+
+/* The k bytes at p (1 <= k <= 7) as a word like load64's, zero above, from
+ * loads inside p[0..k) only: two overlapping 4-byte loads, or three single
+ * bytes (overlapping ones OR the same value twice). */
+static inline uint64_t load_partial(const uint8_t *p, size_t k)
+{
+    if (k >= 4) return load32(p) | (uint64_t)load32(p + k - 4) << (8 * (k - 4));
+    return p[0] | (uint64_t)p[k >> 1] << (8 * (k >> 1)) | (uint64_t)p[k - 1] << (8 * (k - 1));
+}
+
+#if !defined(TOOL_SSE2)
+/* Exact per-byte masks (bit 7 of each byte that matches, no borrow from one
+ * byte into the next: the high bit is set aside before adding), so every
+ * hit of a word is handled without loading it again. */
+static inline uint64_t bytes_eq(uint64_t w, uint8_t c)
+{
+    uint64_t x = w ^ (ONES * c);
+    return ~(((x & LOWS) + LOWS) | x) & HIGHS;
+}
+
+static inline uint64_t bytes_below_20(uint64_t w)
+{
+    return ~(((w & LOWS) + ONES * 0x60) | w) & HIGHS;
+}
+#endif
+
+/* Bytes of w the style writes otherwise than as themselves, as bits 0..7
+ * (bit i: byte i), only those of the first k bytes (1 <= k <= 8). SSE2 (all
+ * of x86-64) compares the eight bytes in a vector register: a third of the
+ * instructions of the portable masks, which stay for every other target and
+ * for -Dsimd=disabled (MOTE_NO_SIMD, as in the library). */
+static inline unsigned json_hits(uint64_t w, size_t k, tool_json_style style)
+{
+#if defined(TOOL_SSE2)
+    __m128i v = _mm_cvtsi64_si128((long long)w);
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
+                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+    if (style == TOOL_JSON_BYTES) /* >= 0x7f */
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7f)), v));
+    return (unsigned)_mm_movemask_epi8(m) & ((1u << k) - 1);
+#else
+    uint64_t m = bytes_below_20(w) | bytes_eq(w, '"') | bytes_eq(w, '\\');
+    if (style == TOOL_JSON_BYTES) m |= (((w & LOWS) + ONES) | w) & HIGHS; /* >= 0x7f */
+    m &= k == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * k)) - 1;
+    /* bit 7 of byte i to bit i (multiply-gather: no two terms carry into
+     * the same bit) */
+    return (unsigned)(((m >> 7) * 0x0102040810204080ull) >> 56);
+#endif
+}
+
+/* Length of the run of bytes >= 0x80 at p[0..avail) (at least 1 when
+ * p[0] is one). Valid UTF-8 is ASCII bytes and whole multibyte sequences,
+ * whose bytes are all >= 0x80, so text is valid iff each such run is. */
+static inline size_t high_run(const uint8_t *p, size_t avail)
+{
+    size_t i = 0;
+    while (avail - i >= 8) {
+        uint64_t lo = ~load64(p + i) & HIGHS;
+        if (lo) return i + (size_t)__builtin_ctzll(lo) / 8;
+        i += 8;
+    }
+    while (i < avail && p[i] >= 0x80) i++;
+    return i;
+}
+
+bool tool_utf8_ok(const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (n - i >= 8) {
+            uint64_t h = load64(p + i) & HIGHS;
+            if (!h) {
+                i += 8;
+                continue;
+            }
+            i += (size_t)__builtin_ctzll(h) / 8;
+        } else if (p[i] < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len = high_run(p + i, n - i);
+        if (!mote_utf8_valid(p + i, len)) return false;
+        i += len;
+    }
+    return true;
+}
+
+/* The escape of every byte, per style (0: the UTF-8 styles, 1: BYTES), as
+ * an 8-byte word and a length: a hit is written with one store and one add,
+ * no branch on which escape it is (a switch's jump table mispredicted on
+ * every tab of COPY data). Bytes written as themselves have length 1. */
+static struct esc_table {
+    uint8_t w[256][8];
+    uint8_t len[256];
+} esc_tables[2];
+
+static void esc_tables_init(void)
+{
+    static const char hex[] = "0123456789abcdef";
+    static const uint8_t short_esc[32] = {['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n',
+                                          ['\f'] = 'f', ['\r'] = 'r'};
+    if (esc_tables[0].len[0]) return;
+    for (int t = 0; t < 2; t++) {
+        for (unsigned c = 0; c < 256; c++) {
+            uint8_t *w = esc_tables[t].w[c];
+            bool hex_form = c < 0x20 || (t == 1 && c > 0x7e);
+            if (c == '"' || c == '\\' || (c < 0x20 && t == 0 && short_esc[c])) {
+                w[0] = '\\';
+                w[1] = c < 0x20 ? short_esc[c] : (uint8_t)c;
+                esc_tables[t].len[c] = 2;
+            } else if (hex_form) {
+                memcpy(w, "\\u00", 4);
+                w[4] = (uint8_t)hex[c >> 4];
+                w[5] = (uint8_t)hex[c & 15];
+                esc_tables[t].len[c] = 6;
+            } else {
+                w[0] = (uint8_t)c;
+                esc_tables[t].len[c] = 1;
+            }
+        }
+    }
+}
+
+/* The escape of one byte c (a hit of json_hits) at
+ * d, 8 bytes stored (the slack takes the rest); returns the end. */
+static inline uint8_t *put_escape(uint8_t *d, uint8_t c, const struct esc_table *t)
+{
+    memcpy(d, t->w[c], 8);
+    return d + t->len[c];
+}
+
+bool tool_buf_json(tool_buf *o, const uint8_t *p, size_t n, tool_json_style style)
+{
+    /* UTF-8 is checked after the text is written, only over the words that
+     * had a byte >= 0x80 (most text is ASCII), so the escape loop below has no
+     * UTF-8 case: multibyte sequences are copied like any clean byte. That
+     * needs the caller's room for all of it (nothing flushed to take back);
+     * without it, check first. */
+    if (style == TOOL_JSON_UTF8_CHECK && (TOOL_BUF_CAP - o->len) / 6 < n + TOOL_BUF_SLACK) {
+        if (!tool_utf8_ok(p, n)) return false;
+        style = TOOL_JSON_UTF8;
+    }
+    const struct esc_table *et = &esc_tables[style == TOOL_JSON_BYTES];
+    const uint8_t *s = p, *pend = p + n;
+    /* the words with a byte >= 0x80, from the first one's start to the last
+     * one's end: the bytes around them are ASCII, so this span starts and
+     * ends at whole sequences, and only it needs the validator */
+    const uint8_t *hi_first = NULL, *hi_end = NULL;
+    while (s < pend) {
+        /* a segment whose worst case (6 output bytes per input byte) fits */
+        size_t left = (size_t)(pend - s), seg = (TOOL_BUF_CAP - o->len) / 6;
+        seg = seg > TOOL_BUF_SLACK ? seg - TOOL_BUF_SLACK : 0;
+        if (seg < left && seg < 64) { /* (never when the caller made room for all) */
+            tool_buf_flush(o);
+            seg = TOOL_BUF_CAP / 6 - TOOL_BUF_SLACK;
+        }
+        if (seg > left) seg = left;
+        uint8_t *d = o->p + o->len;
+        const uint8_t *end = s + seg;
+        while (s < end) {
+            /* eight bytes, or the last 1..7 (text shorter than a word, a
+             * tail) without reading past them; the word is stored from the
+             * register, so nothing past the text is read either */
+            size_t k = (size_t)(pend - s);
+            uint64_t w;
+            if (k >= 8) {
+                k = 8;
+                w = load64(s);
+            } else {
+                w = load_partial(s, k);
+            }
+            unsigned m = json_hits(w, k, style);
+            if (w & HIGHS) {
+                if (!hi_first) hi_first = s;
+                hi_end = s + k;
+            }
+            store64(d, w); /* the clean bytes before the first hit */
+            if (!m) {
+                d += k;
+                s += k;
+                continue;
+            }
+            /* every hit of the word in turn, each followed by the rest of
+             * the word (the slack takes what lands past) */
+            size_t done = 0;
+            do {
+                size_t i = (size_t)__builtin_ctz(m);
+                d = put_escape(d + (i - done), (uint8_t)(w >> (8 * i)), et);
+                done = i + 1;
+                store64(d, w >> (8 * i) >> 8);
+                m &= m - 1;
+            } while (m);
+            d += k - done;
+            s += k;
+        }
+        o->len = (size_t)(d - o->p);
+    }
+    return style != TOOL_JSON_UTF8_CHECK || !hi_first ||
+           mote_utf8_valid(hi_first, (size_t)(hi_end - hi_first));
+}
