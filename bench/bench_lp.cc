@@ -168,15 +168,15 @@ size_t count_lines(const std::string &s) {
 
 void run_mote(benchmark::State &state, int which, bool tokenize) {
     const std::string &in = corpus(which);
-    mote_lp_options opt;
-    mote_lp_options_init(&opt);
+    mote_lp_config opt;
+    if (mote_lp_config_init(&opt) != MOTE_OK) abort();
     mote_lp_tag tags[16];
     mote_lp_field fields[16];
     for (auto _ : state) {
         mote_lp_decoder d;
         if (mote_lp_decoder_init(&d, in.data(), in.size(), &opt) != MOTE_OK) abort();
         mote_lp_point pt;
-        mote_lp_point_init(&pt, tags, 16, fields, 16);
+        if (mote_lp_point_init(&pt, tags, 16, fields, 16) != MOTE_OK) abort();
         uint64_t sum = 0;
         mote_err rc;
         while ((rc = mote_lp_next(&d, &pt, nullptr)) != MOTE_ERR_NEED_MORE) {
@@ -210,7 +210,7 @@ void run_mote_stream(benchmark::State &state, int which) {
         uint64_t sum = 0;
         for (;;) {
             mote_lp_point pt;
-            mote_lp_point_init(&pt, tags, 16, fields, 16);
+            if (mote_lp_point_init(&pt, tags, 16, fields, 16) != MOTE_OK) abort();
             mote_err rc = mote_lp_stream_next(&s, &pt, nullptr);
             if (rc == MOTE_ERR_NEED_MORE) {
                 if (done) break;

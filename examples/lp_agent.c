@@ -98,7 +98,7 @@
 
 typedef struct agent {
     mote_arena arena;
-    mote_lp_options opt;
+    mote_lp_config opt;
     FILE *out;      /* --out, or NULL */
     struct net *net; /* --cassandra, or NULL */
     const char *out_name; /* for messages */
@@ -1078,7 +1078,7 @@ int main(int argc, char **argv)
     const char *in_path = "-", *out_path = NULL;
     agent ag;
     memset(&ag, 0, sizeof ag);
-    mote_lp_options_init(&ag.opt);
+    if (mote_lp_config_init(&ag.opt) != MOTE_OK) return 2; /* not NULL: cannot fail */
     net_opts no = {.keyspace = "mote", .table = "metrics", .batch = 32, .inflight = 4};
     net nt;
 
@@ -1215,7 +1215,7 @@ int main(int argc, char **argv)
             if (mote_lp_stream_feed(&st, chunk, n) != MOTE_OK) return 2; /* likewise */
         }
         for (;;) {
-            mote_lp_point_init(&pt, tags, ARRAY_CAP, fields, ARRAY_CAP);
+            if (mote_lp_point_init(&pt, tags, ARRAY_CAP, fields, ARRAY_CAP) != MOTE_OK) return 2; /* cannot fail */
             mote_err e = mote_lp_stream_next(&st, &pt, &err);
             if (e == MOTE_ERR_NEED_MORE) break;
             if (e != MOTE_OK) report(&ag, "bad", err.pos.line, err.pos.column, e, err.message);

@@ -67,7 +67,7 @@ static int tour_lp(void)
     mote_lp_error err;
     if (mote_lp_decoder_init(&d, input, sizeof input - 1, NULL) != MOTE_OK) return 1; /* ns, no limits */
     for (;;) {
-        mote_lp_point_init(&pt, tags, 8, fields, 8);
+        if (mote_lp_point_init(&pt, tags, 8, fields, 8) != MOTE_OK) return 1;
         mote_err e = mote_lp_next(&d, &pt, &err);
         if (e == MOTE_ERR_NEED_MORE) break;
         if (e == MOTE_OK) e = mote_lp_point_decode(&pt, NULL, &err); /* type the values */

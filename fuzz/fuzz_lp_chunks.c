@@ -19,7 +19,7 @@ static uint32_t rnd(uint32_t *s)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 3) return 0;
-    mote_lp_options opt;
+    mote_lp_config opt;
     opts_from(data[0], &opt);
     size_t carry_cap = 2 + (size_t)data[1] * 2; /* 2..512 */
     uint32_t seed = data[2];
@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t guard = 0;; guard++) {
             if (guard > 4 * size + 16) abort();
             mote_lp_point pt;
-            mote_lp_point_init(&pt, tags, 3, fields, 3);
+            if (mote_lp_point_init(&pt, tags, 3, fields, 3) != MOTE_OK) abort();
             mote_lp_error err;
             mote_err rc = mote_lp_stream_next(&s, &pt, &err);
             if (rc == MOTE_OK) rc = mote_lp_point_decode(&pt, &opt, &err);

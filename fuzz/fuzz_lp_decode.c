@@ -50,7 +50,7 @@ static void same_field(const mote_lp_field *a, const mote_lp_field *b)
 
 /* The library and the small copy side by side over the whole input, with
  * caller arrays of cap entries. */
-static void against_small(const uint8_t *data, size_t size, const mote_lp_options *opt,
+static void against_small(const uint8_t *data, size_t size, const mote_lp_config *opt,
                           size_t cap)
 {
     mote_lp_decoder da, db;
@@ -61,8 +61,8 @@ static void against_small(const uint8_t *data, size_t size, const mote_lp_option
     for (size_t guard = 0; guard <= size + 1; guard++) {
         mote_lp_point a, b;
         mote_lp_error ea, eb;
-        mote_lp_point_init(&a, ta, cap, fa, cap);
-        small_lp_point_init(&b, tb, cap, fb, cap);
+        if (mote_lp_point_init(&a, ta, cap, fa, cap) != MOTE_OK) abort();
+        if (small_lp_point_init(&b, tb, cap, fb, cap) != MOTE_OK) abort();
         mote_err ra = mote_lp_next(&da, &a, &ea);
         mote_err rb = small_lp_next(&db, &b, &eb);
         if (ra != rb) abort();
@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0) return 0;
-    mote_lp_options opt;
+    mote_lp_config opt;
     opts_from(data[0], &opt);
     data++;
     size--;
@@ -130,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (;;) {
         mote_lp_point pt;
         mote_lp_error e;
-        mote_lp_point_init(&pt, NULL, 0, NULL, 0);
+        if (mote_lp_point_init(&pt, NULL, 0, NULL, 0) != MOTE_OK) abort();
         mote_err r = mote_lp_next(&tok, &pt, &e);
         if (r == MOTE_ERR_NEED_MORE) break;
         if (r != MOTE_OK) continue;

@@ -18,7 +18,7 @@ static uint8_t *unesc(const mote_lp_text *t, size_t *n)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0) return 0;
-    mote_lp_options opt;
+    mote_lp_config opt;
     opts_from(data[0], &opt);
     opt.precision = MOTE_LP_NS; /* the writer writes ns exactly */
     opt.default_time = 0;
@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!out) abort();
     for (;;) {
         mote_lp_point pt;
-        mote_lp_point_init(&pt, NULL, 0, NULL, 0);
+        if (mote_lp_point_init(&pt, NULL, 0, NULL, 0) != MOTE_OK) abort();
         mote_err rc = mote_lp_next(&d, &pt, NULL);
         if (rc == MOTE_ERR_NEED_MORE) break;
         if (rc == MOTE_OK) rc = mote_lp_point_decode(&pt, &opt, NULL);
@@ -81,14 +81,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         /* Decode what was written: one point, serialized the same way. The
          * limits stay off: escaping may make names longer. */
-        mote_lp_options o2;
-        mote_lp_options_init(&o2);
+        mote_lp_config o2;
+        if (mote_lp_config_init(&o2) != MOTE_OK) abort();
         fbuf a = {0}, b = {0};
         fb_point(&a, &pt, data, data + size);
         mote_lp_decoder d2;
         if (mote_lp_decoder_init(&d2, out, len, &o2) != MOTE_OK) abort();
         mote_lp_point back;
-        mote_lp_point_init(&back, NULL, 0, NULL, 0);
+        if (mote_lp_point_init(&back, NULL, 0, NULL, 0) != MOTE_OK) abort();
         if (mote_lp_next(&d2, &back, NULL) != MOTE_OK) abort();
         if (mote_lp_point_decode(&back, &o2, NULL) != MOTE_OK) abort();
         fb_point(&b, &back, out, out + len);

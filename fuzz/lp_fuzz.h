@@ -142,9 +142,9 @@ static inline void fb_error(fbuf *b, mote_err rc, const mote_lp_error *e, uint64
 }
 
 /* Options from one byte, so the fuzzer explores precisions and limits. */
-static inline void opts_from(uint8_t c, mote_lp_options *opt)
+static inline void opts_from(uint8_t c, mote_lp_config *opt)
 {
-    mote_lp_options_init(opt);
+    if (mote_lp_config_init(opt) != MOTE_OK) abort();
     opt->precision = (mote_lp_precision)(c & 3);
     opt->default_time = (c & 4) ? -1234567890123LL : 42;
     if (c & 8) opt->max_key = 8;
@@ -153,7 +153,7 @@ static inline void opts_from(uint8_t c, mote_lp_options *opt)
 }
 
 /* Decode all of data with the whole-input decoder into b. */
-static inline void decode_whole(const uint8_t *data, size_t size, const mote_lp_options *opt, fbuf *b)
+static inline void decode_whole(const uint8_t *data, size_t size, const mote_lp_config *opt, fbuf *b)
 {
     mote_lp_decoder d;
     if (mote_lp_decoder_init(&d, data, size, opt) != MOTE_OK) abort();
@@ -161,7 +161,7 @@ static inline void decode_whole(const uint8_t *data, size_t size, const mote_lp_
     mote_lp_field fields[3];
     for (size_t guard = 0; guard <= size + 1; guard++) {
         mote_lp_point pt;
-        mote_lp_point_init(&pt, tags, 3, fields, 3);
+        if (mote_lp_point_init(&pt, tags, 3, fields, 3) != MOTE_OK) abort();
         mote_lp_error err;
         mote_err rc = mote_lp_next(&d, &pt, &err);
         if (rc == MOTE_ERR_NEED_MORE) return;

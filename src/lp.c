@@ -1,10 +1,15 @@
 /*
  * lp.c - line-protocol tokenizer, typed decoder and streaming decoder.
  *
- * One function, parse_line(), reads one line from its first byte: it is used
- * on the whole input (mote_lp_next) and on stream chunks (mote_lp_stream_*),
- * where running into the end of the bytes at hand means "need more" instead
- * of "end of input". A second, much smaller machine, split_scan(), knows only
+ * One grammar, parse_line_impl(), reads one line from its first byte: it is
+ * used on the whole input (mote_lp_next), on stream chunks
+ * (mote_lp_stream_*), where running into the end of the bytes at hand means
+ * "need more" instead of "end of input", and by iteration (its name() and
+ * field()). Each token's common case (a plain name, a number, a string
+ * without escapes) is a scan primitive and a test or two; everything else
+ * (escapes, bytes >= 0x80, raw newlines, errors) goes on, from where the scan
+ * stopped, in a helper out of the way (name_slow, string_rest), so no line is
+ * read twice. A second, much smaller machine, split_scan(), knows only
  * enough of the grammar to find where a line ends (a '\n' outside a string
  * value, where a string value is a '"' right after a field's '='). It finds
  * the end of a bad line (so a batch goes on after it) and carries the state
@@ -19,11 +24,12 @@
 #include "lp_internal.h"
 #include "mote_private.h"
 
-/* Speed builds inline the scanners, keep two copies of the line parser (see
- * parse_line) and use the word-at-a-time paths and key prediction; small
- * builds (MOTE_SMALL: microcontrollers, -Os) keep one plain byte-by-byte
- * parser and take integer conversion from num.c. Both give the same results
- * (the unit suite runs on both). */
+/* Speed builds inline the scanners, instantiate the grammar twice (see
+ * BOUNDED) and use the fast paths of plain names and strings, the
+ * word-at-a-time scans and key prediction; small builds (MOTE_SMALL:
+ * microcontrollers, -Os) keep one instance that reads byte by byte and take
+ * integer conversion from num.c. Both give the same results (the unit suite
+ * runs on both; fuzz_lp_decode compares them). */
 #ifndef MOTE_LP_FAST /* tests/lp_small_copy.h sets it to 0 */
 #if !MOTE_SMALL
 #define MOTE_LP_FAST 1
@@ -263,13 +269,22 @@ static const char *msg_at(unsigned i)
     return m;
 }
 
+/* What the grammar reads and never changes while it reads a line, kept
+ * apart from the context so that it stays in registers (stores into the
+ * point could alias the context's pointers). */
+typedef struct lp_in {
+    const uint8_t *end;      /* end of the bytes at hand */
+    const uint8_t *safe;     /* key prediction: 24 bytes may be read at p <= safe */
+    mote_lp_decoder *kd;     /* its key prediction (speed builds): one base
+                                register for both arrays */
+} lp_in;
+
 typedef struct lp_ctx {
     const uint8_t *start;   /* first byte of the line */
     const uint8_t *end;     /* end of the bytes at hand */
     bool final;             /* end is the end of the input */
     int res;                /* R_MORE or R_ERROR when a helper returns NULL */
-    const uint8_t **kc_ptr;  /* key prediction cache, NULL: off */
-    uint8_t *kc_len;
+    mote_lp_decoder *kd;     /* key prediction (speed builds) */
     size_t max_key;          /* SIZE_MAX when unlimited */
     size_t max_string;       /* SIZE_MAX when unlimited */
     /* results */
@@ -303,52 +318,40 @@ static MOTE_LP_OUTLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, unsigne
 }
 
 /*
- * Scan a name (measurement when key is false, else tag key/value or field
- * key) from p: returns the first byte that ends it (or end). Escapes of the
- * context set *esc, bytes >= 0x80 set *hi. NULL: the bytes ran out and the
- * input is not final (a backslash at the end may escape the next byte).
+ * The grammar below is instantiated twice in speed builds, `bounded` a
+ * constant apart. Unbounded: the bytes at hand end in '\n' (every whole line
+ * of a buffer or chunk), which stops every scan, so no scan checks the end,
+ * and no limit on names and strings is set, so none is checked. Bounded
+ * (the only instance in small builds): the end is checked, and read as a
+ * '\n' would be, since either the bytes at hand are all there is (the
+ * input's last line when it lacks a '\n', carried lines, iteration) or they
+ * end in '\n' (lines under limits), where only a string value runs into
+ * the end (string_rest() says "need more" there); limits are checked.
  */
-static MOTE_LP_INLINE const uint8_t *scan_name(const uint8_t *p, const uint8_t *end,
-                                               unsigned mask, bool key, bool final,
-                                               bool sentinel, bool *esc, bool *hi)
+#define BOUNDED (!MOTE_LP_FAST || bounded)
+
+/* The byte at p, with the end of bounded bytes read as '\n'. */
+static MOTE_LP_INLINE uint8_t at(const uint8_t *p, const uint8_t *end, const bool bounded)
 {
-    for (;;) {
-        /* Byte by byte: names are short, and on regular data the branch
-         * predictor learns their lengths (an 8-byte word test was slower).
-         * With a '\n' as the last byte (sentinel) no bounds check is needed:
-         * '\n' stops every name, and nothing here steps over a stop byte. */
-        if (sentinel) {
-            /* Unrolled: each byte read is known to exist, since the bytes
-             * before it were not stops and the last byte is one. */
-            for (;;) {
-                if (CLS(p[0]) & mask) break;
-                if (CLS(p[1]) & mask) { p += 1; break; }
-                if (CLS(p[2]) & mask) { p += 2; break; }
-                if (CLS(p[3]) & mask) { p += 3; break; }
-                p += 4;
-            }
-        } else {
-            while (p < end && !(CLS(*p) & mask)) p++;
-        }
-        if (!sentinel && p == end) return final ? p : NULL;
-        uint8_t ch = *p;
-        if (UNLIKELY(ch >= 0x80)) {
-            *hi = true;
-            p++;
-            continue;
-        }
-        if (ch != '\\') return p;
-        if (UNLIKELY(p + 1 == end)) {
-            if (!final) return NULL;
-            return end; /* a backslash at the end of the input is literal */
-        }
-        uint8_t n = p[1];
-        if (n == ',' || n == ' ' || (key && n == '=')) {
-            *esc = true;
-            p += 2;
-            continue;
-        }
-        p++; /* literal backslash; the next byte is scanned normally */
+    return BOUNDED && p == end ? (uint8_t)'\n' : *p;
+}
+
+/* First byte at or after p with a class bit of mask (every mask stops at
+ * '\n'), or end. Byte by byte: names are short, and on regular data the
+ * branch predictor learns their lengths (an 8-byte word test was slower). */
+static MOTE_LP_INLINE const uint8_t *scan_cls(const uint8_t *p, const uint8_t *end,
+                                              unsigned mask, const bool bounded)
+{
+    if (BOUNDED) {
+        while (p < end && !(CLS(*p) & mask)) p++;
+        return p;
+    }
+    for (;;) { /* unrolled: each byte read exists, the last byte is a stop */
+        if (CLS(p[0]) & mask) return p;
+        if (CLS(p[1]) & mask) return p + 1;
+        if (CLS(p[2]) & mask) return p + 2;
+        if (CLS(p[3]) & mask) return p + 3;
+        p += 4;
     }
 }
 
@@ -367,37 +370,40 @@ static MOTE_LP_INLINE unsigned value_end8(const uint8_t *p)
     return 8;
 }
 
-/* Index of the first of the 8 bytes at p that may end or interrupt a
- * string value ('"' '\\' '\n' or a byte >= 0x80), or 8. */
-static MOTE_LP_INLINE unsigned string_stop8(const uint8_t *p)
-{
-    const uint64_t x = load8(p);
-    const uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
-    return m ? first8(m) : 8u;
-}
-
-/* End of an unquoted field value: ',' ' ' '\r' '\n' or end. */
+/* End of an unquoted field value (',' ' ' '\r' '\n', or end) whose first
+ * byte p[0] is not a stop. Most values (small integers, booleans) end in the
+ * next 4 bytes, and table tests cost less there than a word test; longer
+ * ones go 8 bytes at a time (no branch per byte to mispredict). */
 static MOTE_LP_INLINE const uint8_t *scan_value(const uint8_t *p, const uint8_t *end,
-                                                bool sentinel)
+                                                const bool bounded)
 {
-    if (sentinel) { /* as in scan_name */
-        for (;;) {
-            if (CLS(p[0]) & C_VAL) return p;
-            if (CLS(p[1]) & C_VAL) return p + 1;
-            if (CLS(p[2]) & C_VAL) return p + 2;
-            if (CLS(p[3]) & C_VAL) return p + 3;
-            p += 4;
-        }
+    if (!BOUNDED) {
+        if (CLS(p[1]) & C_VAL) return p + 1;
+        if (CLS(p[2]) & C_VAL) return p + 2;
+        if (CLS(p[3]) & C_VAL) return p + 3;
+        if (CLS(p[4]) & C_VAL) return p + 4;
+        p += 5;
     }
-    for (;;) {
-        if (!MOTE_LP_FAST || end - p < 8) {
-            while (p < end && !(CLS(*p) & C_VAL)) p++;
-            return p;
-        }
+    while (MOTE_LP_FAST && end - p >= 8) {
         const unsigned i = value_end8(p);
         if (i < 8) return p + i;
         p += 8;
     }
+    return scan_cls(p, end, C_VAL, bounded);
+}
+
+/* First byte at or after p that may end or interrupt a string value ('"'
+ * '\\' '\n' or a byte >= 0x80), or end. */
+static MOTE_LP_INLINE const uint8_t *scan_string(const uint8_t *p, const uint8_t *end,
+                                                 const bool bounded)
+{
+    while (MOTE_LP_FAST && end - p >= 8) {
+        const uint64_t x = load8(p);
+        const uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
+        if (m) return p + first8(m);
+        p += 8;
+    }
+    return scan_cls(p, end, C_STR, bounded);
 }
 
 /* End of the timestamp's bytes ('-' and digits). */
@@ -413,6 +419,7 @@ static inline const uint8_t *scan_time(const uint8_t *p, const uint8_t *end)
     return p;
 }
 
+#if MOTE_LP_FAST
 /* n bytes at a and b equal? Word compares (overlapping at the end). */
 static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
 {
@@ -423,45 +430,116 @@ static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t
         }
         return load8(a + n - 8) == load8(b + n - 8);
     }
-    if (n >= 4) {
-        uint32_t x, y, u, v;
-        memcpy(&x, a, 4);
-        memcpy(&y, b, 4);
-        memcpy(&u, a + n - 4, 4);
-        memcpy(&v, b + n - 4, 4);
-        return x == y && u == v;
-    }
     for (size_t i = 0; i < n; i++) {
         if (a[i] != b[i]) return false;
     }
     return true;
 }
+#endif
 
+#if MOTE_LP_FAST
 /*
- * A tag or field key at p, in position slot. Lines of one source mostly
- * repeat their keys, so the key seen last in this position is tried first:
- * if the same bytes follow, with '=' after them, scanning would stop exactly
- * there (the cached key holds no stop byte, escape or byte >= 0x80), so the
- * key is taken without scanning. Otherwise it is scanned and remembered.
+ * Key prediction (speed builds): the end of the key at p if it is the one
+ * remembered in slot `slot` (MOTE_LP_KEY_CACHE: none), else NULL. Lines of
+ * one source mostly repeat their keys, so the key last seen in this position
+ * (kp[0..n), remembered only after it passed every check of name(), with '='
+ * at kp[n]) is compared first: if p holds the same n + 1 bytes, scanning
+ * would stop exactly at the '=' and every check would pass. kp is earlier in
+ * the same buffer than p, so what may be read at p may be read at kp. A key
+ * and its '=' of up to 24 bytes compare as at most three words (overlapping;
+ * the bytes after a short key masked off).
  */
-static MOTE_LP_INLINE const uint8_t *scan_key(const uint8_t **kc_ptr, uint8_t *kc_len,
-                                              size_t slot, const uint8_t *p,
-                                              const uint8_t *end, bool final, bool sentinel,
-                                              bool *esc, bool *hi)
+static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *p, size_t slot)
 {
-    if (!MOTE_LP_FAST || !kc_ptr || slot >= MOTE_LP_KEY_CACHE) {
-        return scan_name(p, end, C_KEY, true, final, sentinel, esc, hi);
-    }
-    size_t n = kc_len[slot];
-    if (n && (size_t)(end - p) > n && p[n] == '=' && same_bytes(p, kc_ptr[slot], n)) {
+    /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
+    static const uint64_t first_bytes[8] = {
+        0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
+        0xffffffffffffffull, ~0ull};
+    size_t n = slot < MOTE_LP_KEY_CACHE ? c->kd->kc_len[slot] : 0;
+    if (n - 1 < 23 && p <= c->safe) {
+        const uint8_t *kp = c->kd->kc_ptr[slot];
+        uint64_t x = load8(p) ^ load8(kp);
+        if (n >= 8) {
+            x |= load8(p + n - 7) ^ load8(kp + n - 7);
+            if (n >= 16) x |= load8(p + 8) ^ load8(kp + 8);
+        } else {
+            x &= first_bytes[n];
+        }
+        if (LIKELY(!x)) return p + n;
+    } else if (n && (size_t)(c->end - p) > n && p[n] == '=' &&
+               same_bytes(p, c->kd->kc_ptr[slot], n)) {
         return p + n;
     }
-    const uint8_t *e = scan_name(p, end, C_KEY, true, final, sentinel, esc, hi);
-    if (e && e < end && *e == '=' && !*esc && !*hi && e > p && e - p <= 255) {
-        kc_ptr[slot] = p;
-        kc_len[slot] = (uint8_t)(e - p);
+    return NULL;
+}
+#endif
+
+/*
+ * A name of kind k from s whose scan stopped at p on a byte that is not the
+ * plain end of a non-empty name of its length limit (a backslash, a byte >=
+ * 0x80, another stop): the rest of the name, then its checks, in their
+ * order. Returns its end, or NULL with c->res R_ERROR, or R_MORE if the
+ * bytes ran out and the input is not final
+ * (a backslash at the end may escape the next byte). Out of the way of plain
+ * names.
+ */
+typedef struct lp_name {
+    const uint8_t *end; /* NULL: error or need more (c->res) */
+    bool esc;           /* holds an escape of its context */
+} lp_name;
+
+static MOTE_LP_OUTLINE lp_name name_slow(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k,
+                                          const bool bounded)
+{
+    lp_name r = {NULL, false};
+    const uint8_t *const end = c->end;
+    const unsigned mask = k == K_MEAS ? C_MEAS : C_KEY;
+    bool hi = false;
+    for (;;) {
+        p = scan_cls(p, end, mask, bounded);
+        if (BOUNDED && p == end) break;
+        const uint8_t ch = *p;
+        if (ch == '\\') {
+            if (BOUNDED && p + 1 == end) { /* a backslash at the end of the input is literal */
+                p = end;
+                break;
+            }
+            const uint8_t n = p[1];
+            if (n == ',' || n == ' ' || (k != K_MEAS && n == '=')) {
+                r.esc = true;
+                p++;
+            }
+            p++; /* else a literal backslash: the next byte is scanned normally */
+            continue;
+        }
+        if (ch < 0x80) break;
+        hi = true;
+        p++;
     }
-    return e;
+    if (p == end && !c->final) {
+        c->res = R_MORE;
+        return r;
+    }
+    const uint8_t ch = p < end ? *p : '\n';
+    unsigned e;
+    if ((k == K_TKEY || k == K_FKEY) && ch != '=') {
+        e = E_BAD + k;
+    } else if (p == s) {
+        /* A measurement can be empty only before a ',' (else the line starts
+         * with a byte no name can start with). */
+        e = k == K_MEAS && ch != ',' ? E_BAD + k : E_EMPTY + k;
+    } else if ((size_t)(p - s) > c->max_key) {
+        e = E_LONG;
+        p = s;
+    } else if (hi && !mote_utf8_valid(s, (size_t)(p - s))) {
+        e = E_UTF8;
+        p = s;
+    } else {
+        r.end = p;
+        return r;
+    }
+    fail(c, p, e);
+    return r;
 }
 
 static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8_t *e, bool esc, uint8_t ctx)
@@ -475,38 +553,44 @@ static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8
 }
 
 /*
- * A name of kind k at p: returns its end, having checked it (for keys the
- * end is their '='; length limit, UTF-8), or NULL with c->res R_MORE or
- * R_ERROR. slot: key prediction slot (keys only). Every call site passes a
- * constant k: speed builds inline a copy per kind, small builds keep one.
+ * A name of kind k at s: returns its end, having checked it (for keys the
+ * end is their '='; not empty, length limit, UTF-8), or NULL with c->res
+ * R_MORE or R_ERROR. slot: key prediction slot (keys only). Every call site
+ * passes a constant k: speed builds inline a copy per kind, small builds keep
+ * one.
  */
-static MOTE_LP_HOT const uint8_t *name(lp_ctx *c, const uint8_t *p, const uint8_t *end,
-                                          unsigned k, size_t slot, bool sentinel, bool *esc)
+static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s, unsigned k,
+                                 size_t slot, const bool bounded)
 {
-    const uint8_t *s = p;
-    bool hi = false;
-    *esc = false;
-    if (k == K_TKEY || k == K_FKEY) {
-        p = scan_key(c->kc_ptr, c->kc_len, slot, p, end, c->final, sentinel, esc, &hi);
-    } else {
-        p = scan_name(p, end, k == K_MEAS ? C_MEAS : C_KEY, k != K_MEAS, c->final, sentinel,
-                      esc, &hi);
+#if !MOTE_LP_FAST
+    /* Small builds: no fast path, name_slow() does it all. */
+    (void)in, (void)slot, (void)bounded;
+    return name_slow(c, s, s, k, true);
+#else
+    const uint8_t *const end = in->end;
+    const bool key = k == K_TKEY || k == K_FKEY;
+    lp_name r = {NULL, false};
+    if (key) {
+        r.end = predict_key(in, s, slot);
+        if (LIKELY(r.end != NULL)) return r;
     }
-    if (UNLIKELY(!p)) {
-        c->res = R_MORE;
-        return NULL;
+    const uint8_t *p = scan_cls(s, end, k == K_MEAS ? C_MEAS : C_KEY, bounded);
+    const uint8_t ch = at(p, end, bounded);
+    /* One branch per test, each rarely taken (cheaper than one combined). */
+    if (key) {
+        if (UNLIKELY(ch != '=')) return name_slow(c, s, p, k, bounded);
+    } else if (UNLIKELY(ch != ',' && ch != ' ')) {
+        return name_slow(c, s, p, k, bounded);
     }
-    if ((k == K_TKEY || k == K_FKEY) && UNLIKELY(p == end || *p != '=')) {
-        return failp(c, p, E_BAD + k);
+    if (UNLIKELY(p == s)) return name_slow(c, s, p, k, bounded);
+    if (BOUNDED && UNLIKELY((size_t)(p - s) > c->max_key)) return name_slow(c, s, p, k, bounded);
+    if (key && slot < MOTE_LP_KEY_CACHE && p - s <= 255) { /* a plain key: remember it */
+        in->kd->kc_ptr[slot] = s;
+        in->kd->kc_len[slot] = (uint8_t)(p - s);
     }
-    if (UNLIKELY(p == s)) {
-        /* A measurement can be empty only before a ',' (else the line starts
-         * with a byte no name can start with). */
-        return failp(c, p, k == K_MEAS && *p != ',' ? E_BAD + k : E_EMPTY + k);
-    }
-    if (UNLIKELY((size_t)(p - s) > c->max_key)) return failp(c, s, E_LONG);
-    if (UNLIKELY(hi) && !mote_utf8_valid(s, (size_t)(p - s))) return failp(c, s, E_UTF8);
-    return p;
+    r.end = p;
+    return r;
+#endif
 }
 
 /* The type of an unquoted non-boolean value by its last byte: 'i' int, 'u'
@@ -520,82 +604,88 @@ static MOTE_LP_INLINE mote_lp_type number_type(const uint8_t **v1)
 }
 
 /*
- * A field at p (key, '=', value) into f: returns the byte after its value
- * (after a string's closing quote), or NULL with c->res set. Adds the raw
- * newlines of a string value to c->nl.
+ * The rest of a string value from p (v0: its opening quote), in speed
+ * builds where the scan of a plain string stopped at a byte that is not its
+ * closing quote: returns the closing quote, or NULL with c->res set. Sets
+ * *esc for an escape, adds raw newlines to c->nl, checks the length limit
+ * and UTF-8. Out of the way of plain strings.
  */
-static MOTE_LP_HOT const uint8_t *field(lp_ctx *c, const uint8_t *p, const uint8_t *end,
-                                           mote_lp_field *f, size_t slot, bool sentinel)
+static MOTE_LP_OUTLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t *v0, const uint8_t *p,
+                                                  bool *esc)
 {
-    bool esc, hi = false;
-    const uint8_t *k0 = p;
-    p = name(c, p, end, K_FKEY, slot, sentinel, &esc);
-    if (!p) return NULL;
-    f->key = mk_text(k0, p, esc, MOTE_LP_ESC_KEY);
-    f->decoded = false;
-    p++;
-    if (p == end) return more(c, p, E_NO_VALUE);
-    const uint8_t *v0 = p;
-    uint8_t ch = *p;
-    if (ch == '"') {
-        const uint8_t *s0 = ++p;
-        size_t nl = 0;
-        esc = false;
-        for (;;) {
-            for (;;) {
-                if (!MOTE_LP_FAST || end - p < 8) {
-                    while (p < end && !(CLS(*p) & C_STR)) p++;
-                    break;
-                }
-                const unsigned i = string_stop8(p);
-                p += i;
-                if (i < 8) break;
+    const uint8_t *const end = c->end, *const s0 = v0 + 1;
+    size_t nl = 0;
+    bool hi = false;
+    for (;;) {
+        p = scan_string(p, end, true);
+        if (p == end) return more(c, v0, E_STRING);
+        const uint8_t ch = *p;
+        if (ch == '"') break;
+        if (ch == '\n') {
+            nl++;
+        } else if (ch >= 0x80) {
+            hi = true;
+        } else if (p + 1 == end) { /* backslash */
+            if (!c->final) {
+                c->res = R_MORE;
+                return NULL;
             }
-            if (p == end) return more(c, v0, E_STRING);
-            ch = *p;
-            if (ch == '"') break;
-            if (ch == '\n') {
-                nl++;
-            } else if (ch >= 0x80) {
-                hi = true;
-            } else if (p + 1 == end) { /* backslash */
-                if (!c->final) {
-                    c->res = R_MORE;
-                    return NULL;
-                }
-            } else if (p[1] == '"' || p[1] == '\\') {
-                esc = true;
-                p++;
-            }
+        } else if (p[1] == '"' || p[1] == '\\') {
+            *esc = true;
             p++;
         }
-        if ((size_t)(p - s0) > c->max_string) return failp(c, s0, E_LONG_STRING);
-        if (hi && !mote_utf8_valid(s0, (size_t)(p - s0))) return failp(c, s0, E_UTF8);
-        c->nl += nl;
-        f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
-        f->type = MOTE_LP_STRING;
-        f->value.s = f->raw;
-        f->decoded = true;
-        return p + 1;
+        p++;
     }
-    mote_lp_type type;
-    if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
-        type = MOTE_LP_BOOL;
-    } else if ((ch >= '0' && ch <= '9') || ch == '-' || ch == '.') {
-        type = MOTE_LP_FLOAT;
-    } else {
-        return failp(c, p, CLS(ch) & C_VAL ? E_NO_VALUE : E_VALUE);
-    }
-    p = scan_value(p, end, sentinel);
-    if (p == end && !c->final) {
-        c->res = R_MORE;
-        return NULL;
-    }
-    const uint8_t *v1 = p;
-    if (type == MOTE_LP_FLOAT) type = number_type(&v1);
-    f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
-    f->type = type;
+    if ((size_t)(p - s0) > c->max_string) return failp(c, s0, E_LONG_STRING);
+    if (hi && !mote_utf8_valid(s0, (size_t)(p - s0))) return failp(c, s0, E_UTF8);
+    c->nl += nl;
     return p;
+}
+
+/*
+ * A field at p (key, '=', value) into f: returns the byte after its value
+ * (after a string's closing quote), or NULL with c->res set.
+ */
+static MOTE_LP_HOT const uint8_t *field(lp_ctx *restrict c, const lp_in *in, const uint8_t *p,
+                                        mote_lp_field *f, size_t slot, const bool bounded)
+{
+    const uint8_t *const end = in->end;
+    const lp_name kn = name(c, in, p, K_FKEY, slot, bounded);
+    if (UNLIKELY(!kn.end)) return NULL;
+    f->key = mk_text(p, kn.end, kn.esc, MOTE_LP_ESC_KEY);
+    p = kn.end;
+    f->decoded = false;
+    const uint8_t *const v0 = ++p;
+    const uint8_t ch = at(p, end, bounded);
+    if (LIKELY((ch >= '0' && ch <= '9') || ch == '-' || ch == '.')) {
+        p = scan_value(p, end, bounded);
+        const uint8_t *v1 = p;
+        f->type = number_type(&v1);
+        f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
+        return p;
+    }
+    if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
+        p = scan_value(p, end, bounded);
+        f->raw = mk_text(v0, p, false, MOTE_LP_ESC_STRING);
+        f->type = MOTE_LP_BOOL;
+        return p;
+    }
+    if (UNLIKELY(ch != '"')) return failp(c, p, CLS(ch) & C_VAL ? E_NO_VALUE : E_VALUE);
+    const uint8_t *const s0 = ++p;
+    bool esc = false;
+    /* Small builds: string_rest() does it all. */
+    if (MOTE_LP_FAST) p = scan_string(p, end, bounded);
+    if (UNLIKELY(!MOTE_LP_FAST || p == end || *p != '"')) {
+        p = string_rest(c, v0, p, &esc);
+        if (!p) return NULL;
+    } else if (UNLIKELY(BOUNDED && (size_t)(p - s0) > c->max_string)) {
+        return failp(c, s0, E_LONG_STRING);
+    }
+    f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
+    f->type = MOTE_LP_STRING;
+    f->value.s = f->raw;
+    f->decoded = true;
+    return p + 1;
 }
 
 /*
@@ -606,11 +696,6 @@ static MOTE_LP_HOT const uint8_t *field(lp_ctx *c, const uint8_t *p, const uint8
 static int take_eol(lp_ctx *c, const uint8_t *p, unsigned e)
 {
     const uint8_t *end = c->end;
-    if (MOTE_LP_FAST && p < end && *p == '\n') { /* the common case first */
-        c->line_end = p + 1;
-        c->nl++;
-        return R_POINT;
-    }
     if (p < end && *p == '\r') {
         if (p + 1 < end && p[1] != '\n') return fail(c, p, E_CR);
         p++;
@@ -628,61 +713,67 @@ static int take_eol(lp_ctx *c, const uint8_t *p, unsigned e)
     return fail(c, p, e);
 }
 
-static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bool sentinel)
+/* A line that starts (after spaces) at p with '#', '\n' or '\r': a comment
+ * (printable ASCII and bytes >= 0x80) or blank line, skipped. */
+static MOTE_LP_OUTLINE int skip_line(lp_ctx *c, const uint8_t *p)
+{
+    if (p < c->end && *p == '#') {
+        p++;
+        while (p < c->end && *p >= 0x20 && *p != 0x7f) p++;
+    }
+    int r = take_eol(c, p, E_COMMENT);
+    return r == R_POINT ? R_SKIP : r;
+}
+
+/* The line grammar: one line from c->start into *pt. */
+static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt, const bool bounded)
 {
     const uint8_t *p = c->start;
     const uint8_t *const end = c->end;
-    const bool final = c->final;
-    int r;
+    /* No key starts at c->start: where fewer than 24 bytes are at hand, no
+     * key is compared by words. */
+    const lp_in in = {end, end - p >= 24 ? end - 24 : p, c->kd};
 
     c->nl = 0;
     /* Leading spaces, blank lines, comments. */
-    while (p < end && *p == ' ') p++;
-    if (p == end) {
-        if (!final) return R_MORE;
-        c->line_end = end;
-        return R_SKIP;
-    }
-    if (*p == '#' || *p == '\n' || *p == '\r') {
-        /* Comment bytes: printable ASCII and anything >= 0x80. */
-        if (*p == '#') {
-            p++;
-            while (p < end && *p >= 0x20 && *p != 0x7f) p++;
-        }
-        r = take_eol(c, p, E_COMMENT);
-        return r == R_POINT ? R_SKIP : r;
+    uint8_t ch = at(p, end, bounded);
+    if (!MOTE_LP_FAST || UNLIKELY(ch == ' ' || ch == '#' || ch == '\n' || ch == '\r')) {
+        while (p < end && *p == ' ') p++;
+        if (p == end || *p == '#' || *p == '\n' || *p == '\r') return skip_line(c, p);
     }
 
     /* Measurement, then tags: each name checked by name(), then what follows
      * it (the same after the measurement and after a tag value). */
-    const uint8_t *m0 = p;
-    bool esc;
-    p = name(c, p, end, K_MEAS, 0, sentinel, &esc);
-    if (UNLIKELY(!p)) return c->res;
-    pt->measurement = mk_text(m0, p, esc, MOTE_LP_ESC_MEASUREMENT);
+    const uint8_t *const m0 = p;
+    lp_name n = name(c, &in, p, K_MEAS, 0, bounded);
+    if (UNLIKELY(!n.end)) return c->res;
+    p = n.end;
+    pt->measurement = mk_text(m0, p, n.esc, MOTE_LP_ESC_MEASUREMENT);
     pt->offset = (uint64_t)(m0 - c->start); /* made absolute by the caller */
     pt->tag_section.ptr = p;
     pt->tag_section.len = 0;
-    const uint8_t *ts = p + 1;
+    mote_lp_tag *const tags = pt->tags;
+    const size_t tags_cap = pt->tags_cap;
+    const uint8_t *const ts = p + 1;
     size_t nt = 0;
     unsigned k = K_MEAS;
     for (;;) {
-        if (UNLIKELY(p == end)) return fail(c, p, E_NO_FIELDS);
-        if (*p != ',') {
-            if (*p == ' ') break;
-            return fail(c, p, *p == '\n' || *p == '\r' ? E_NO_FIELDS : E_BAD + k);
+        ch = at(p, end, bounded);
+        if (ch != ',') {
+            if (LIKELY(ch == ' ')) break;
+            return fail(c, p, ch == '\n' || ch == '\r' ? E_NO_FIELDS : E_BAD + k);
         }
-        const uint8_t *k0 = ++p;
-        bool kesc;
-        p = name(c, p, end, K_TKEY, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE,
-                 sentinel, &kesc);
-        if (UNLIKELY(!p)) return c->res;
-        const uint8_t *k1 = p, *v0 = ++p;
-        p = name(c, p, end, K_TVAL, 0, sentinel, &esc);
-        if (UNLIKELY(!p)) return c->res;
-        if (nt < pt->tags_cap) {
-            pt->tags[nt].key = mk_text(k0, k1, kesc, MOTE_LP_ESC_KEY);
-            pt->tags[nt].value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
+        const uint8_t *const k0 = ++p;
+        const lp_name kn = name(c, &in, p, K_TKEY, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE,
+                                bounded);
+        if (UNLIKELY(!kn.end)) return c->res;
+        const uint8_t *const v0 = kn.end + 1;
+        n = name(c, &in, v0, K_TVAL, 0, bounded);
+        if (UNLIKELY(!n.end)) return c->res;
+        p = n.end;
+        if (nt < tags_cap) {
+            tags[nt].key = mk_text(k0, kn.end, kn.esc, MOTE_LP_ESC_KEY);
+            tags[nt].value = mk_text(v0, p, n.esc, MOTE_LP_ESC_KEY);
         }
         nt++;
         k = K_TVAL;
@@ -694,252 +785,9 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *c, mote_lp_point *pt, const bo
     pt->ntags = nt;
 
     /* Fields: after one or more spaces. */
-    while (p < end && *p == ' ') p++;
-    if (p == end) {
-        if (!final) return R_MORE;
-        return fail(c, p, E_NO_FIELDS);
-    }
-    if (UNLIKELY(*p == '\n' || *p == '\r')) return fail(c, p, E_NO_FIELDS);
-
-    const uint8_t *fs = p;
-    size_t nf = 0;
-    mote_lp_field scratch;
-    for (;;) {
-        mote_lp_field *f = nf < pt->fields_cap ? &pt->fields[nf] : &scratch;
-        p = field(c, p, end, f,
-                  nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf : MOTE_LP_KEY_CACHE,
-                  sentinel);
-        if (UNLIKELY(!p)) return c->res;
-        nf++;
-        if (p == end) {
-            if (!final) return R_MORE;
-            break;
-        }
-        if (*p == ',') {
-            p++;
-            continue;
-        }
-        if (*p != ' ' && *p != '\n' && *p != '\r') return fail(c, p, E_AFTER_VALUE);
-        break;
-    }
-    pt->field_section.ptr = fs;
-    pt->field_section.len = (size_t)(p - fs);
-    pt->nfields = nf;
-
-    /* Timestamp. */
-    const uint8_t *t0 = NULL, *t1 = NULL;
-    while (p < end && *p == ' ') p++;
-    r = take_eol(c, p, E_AFTER_VALUE);
-    if (r == R_MORE) return r;
-    if (r == R_ERROR) {
-        if (*p == '\r') return r; /* a lone CR */
-        t0 = p;
-        p = scan_time(p, end);
-        t1 = p;
-        if (p == end && !final) return R_MORE;
-        if (p < end && *p != ' ' && *p != '\n' && *p != '\r') return fail(c, t0, E_TIME);
-        while (p < end && *p == ' ') p++;
-        r = take_eol(c, p, E_AFTER_TIME);
-        if (r != R_POINT) return r;
-    }
-
-    pt->has_time = t0 != NULL;
-    pt->time_text.ptr = t0 ? t0 : p;
-    pt->time_text.len = t0 ? (size_t)(t1 - t0) : 0;
-    pt->decoded = false;
-    pt->time = 0;
-    /* The line's text: without the "\n" / "\r\n" / final "\r". */
-    const uint8_t *te = c->line_end;
-    if (te > m0 && te[-1] == '\n') te--;
-    if (te > m0 && te[-1] == '\r') te--;
-    pt->text.ptr = m0;
-    pt->text.len = (size_t)(te - m0);
-    return R_POINT;
-}
-
-/* Two copies: with the input known to end in '\n' the name scans drop their
- * bounds checks. */
-#if MOTE_LP_FAST
-static int parse_line_sentinel(lp_ctx *c, mote_lp_point *pt)
-{
-    /* On a private copy: stores into the point cannot alias it, so its
-     * fields stay in registers. */
-    lp_ctx lc = *c;
-    int r = parse_line_impl(&lc, pt, true);
-    *c = lc;
-    return r;
-}
-
-/*
- * The quick parser (speed builds): the common shape of a line, from a
- * buffer that ends in '\n' and without key or string limits. It handles
- * names without bytes >= 0x80 (escapes only in the measurement and tag
- * values), numbers, booleans, strings without
- * raw newlines or bytes >= 0x80, and a timestamp directly before '\n'. On
- * anything else (blank, comment or bad line, escapes, CR, ...) it returns
- * R_PUNT having decided nothing, and the full parser reads the line again.
- * When it returns R_POINT the point is exactly the full parser's (the fuzz
- * target fuzz_lp_decode checks this against a build without it). Few
- * checks, each on a byte already at hand, and nothing kept across calls but
- * the key prediction (in d): that is where its speed comes from. Of c it
- * uses start and end, and sets line_end and nl.
- */
-enum { R_PUNT = 4 };
-
-/* First byte at or after p with a class bit of mask. Every mask used here
- * stops at '\n', which ends the buffer: no bounds check. */
-static MOTE_LP_INLINE const uint8_t *quick_scan(const uint8_t *p, unsigned mask)
-{
-    for (;;) {
-        if (CLS(p[0]) & mask) return p;
-        if (CLS(p[1]) & mask) return p + 1;
-        if (CLS(p[2]) & mask) return p + 2;
-        if (CLS(p[3]) & mask) return p + 3;
-        p += 4;
-    }
-}
-
-/* A measurement (mask C_MEAS) or tag value (C_KEY) whose scan stopped at p
- * (quick_scan): if that is a backslash, go on to the first stop byte that is
- * not one. Escapes ("\\," "\\ ", and "\\=" in tag values) set *esc and are
- * stepped over; any other backslash is a literal one (the next byte is
- * scanned normally), as in scan_name(). p[1] exists after a backslash: the
- * last byte is '\n'. Out of the way of names without backslashes. */
-static const uint8_t *quick_escapes(const uint8_t *p, unsigned mask, bool *esc)
-{
-    while (*p == '\\') {
-        uint8_t n = p[1];
-        if (n == ',' || n == ' ' || (mask == C_KEY && n == '=')) {
-            *esc = true;
-            p += 2;
-        } else {
-            p++;
-        }
-        p = quick_scan(p, mask);
-    }
-    return p;
-}
-
-/* End of an unquoted field value (as quick_scan with C_VAL): after the first
- * 4 bytes, 8 bytes at a time (long numbers: no branch per byte to
- * mispredict). Control bytes are flagged as candidates too (cheaper) and
- * then checked in the table. */
-static MOTE_LP_INLINE const uint8_t *quick_value(const uint8_t *p, const uint8_t *end)
-{
-    /* p[0] starts the value (the caller checked it: not a stop). The next
-     * 4 bytes through the table: most values (small integers, booleans) end
-     * there, and these tests cost less than a word test. */
-    if (CLS(p[1]) & C_VAL) return p + 1;
-    if (CLS(p[2]) & C_VAL) return p + 2;
-    if (CLS(p[3]) & C_VAL) return p + 3;
-    if (CLS(p[4]) & C_VAL) return p + 4;
-    p += 5;
-    while (end - p >= 8) {
-        const unsigned i = value_end8(p);
-        if (i < 8) return p + i;
-        p += 8;
-    }
-    return quick_scan(p, C_VAL);
-}
-
-/*
- * A tag or field key at p in d's prediction slot `slot` (MOTE_LP_KEY_CACHE:
- * none; 24 bytes may be read at p if p <= safe): returns its '=', or NULL
- * (punt: not a plain non-empty key before '='). Lines of one source mostly
- * repeat their keys, so the key last seen in this position (kp[0..n),
- * cached only after it passed every check of the full parser, with '=' at
- * kp[n]) is compared first: if p holds the same n + 1 bytes, scanning would
- * stop exactly at the '='. kp is earlier in the same buffer than p, so what
- * may be read at p may be read at kp. A key and its '=' of up to 24 bytes
- * compare as at most three words (overlapping; the bytes after a short key
- * masked off).
- */
-static MOTE_LP_INLINE const uint8_t *quick_key(mote_lp_decoder *d, const uint8_t *p,
-                                               const uint8_t *end, const uint8_t *safe,
-                                               size_t slot)
-{
-    /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
-    static const uint64_t first_bytes[8] = {
-        0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
-        0xffffffffffffffull, ~0ull};
-    size_t n = slot < MOTE_LP_KEY_CACHE ? d->kc_len[slot] : 0;
-    if (n - 1 < 23 && p <= safe) {
-        const uint8_t *kp = d->kc_ptr[slot];
-        uint64_t x = load8(p) ^ load8(kp);
-        if (n >= 8) {
-            x |= load8(p + n - 7) ^ load8(kp + n - 7);
-            if (n >= 16) x |= load8(p + 8) ^ load8(kp + 8);
-        } else {
-            x &= first_bytes[n];
-        }
-        if (LIKELY(!x)) return p + n;
-    } else if (n && (size_t)(end - p) > n && p[n] == '=' && same_bytes(p, d->kc_ptr[slot], n)) {
-        return p + n;
-    }
-    const uint8_t *e = quick_scan(p, C_KEY);
-    if (*e != '=' || e == p) return NULL;
-    if (slot < MOTE_LP_KEY_CACHE && e - p <= 255) {
-        d->kc_ptr[slot] = p;
-        d->kc_len[slot] = (uint8_t)(e - p);
-    }
-    return e;
-}
-
-static MOTE_LP_INLINE int parse_line_quick(lp_ctx *c, mote_lp_decoder *d, mote_lp_point *pt)
-{
-    const uint8_t *p = c->start;
-    const uint8_t *const end = c->end;
-    const uint8_t *const m0 = p;
-    /* Up to here 24 bytes may be read (m0 if there are fewer: no key starts
-     * at m0, so then no key is compared by words). */
-    const uint8_t *const safe = end - m0 >= 24 ? end - 24 : m0;
-
-    /* Measurement: up to ',' or ' ' (anything else: blank or comment line,
-     * escape, ... is the full parser's). */
-    if (UNLIKELY(*p == '#')) return R_PUNT; /* a comment */
-    bool esc = false;
-    p = quick_scan(p, C_MEAS);
-    if (*p != ',' && *p != ' ') {
-        p = quick_escapes(p, C_MEAS, &esc);
-        if (UNLIKELY(*p != ',' && *p != ' ')) return R_PUNT;
-    }
-    if (UNLIKELY(p == m0)) return R_PUNT;
-    pt->measurement = mk_text(m0, p, esc, MOTE_LP_ESC_MEASUREMENT);
-    pt->tag_section.ptr = p;
-    pt->tag_section.len = 0;
-
-    /* Tags. */
-    mote_lp_tag *const tags = pt->tags;
-    const size_t tags_cap = pt->tags_cap;
-    const uint8_t *const ts = p + 1;
-    size_t nt = 0;
-    while (*p == ',') {
-        const uint8_t *k0 = p + 1;
-        const uint8_t *k1 = quick_key(d, k0, end, safe,
-                                      nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE);
-        if (UNLIKELY(!k1)) return R_PUNT;
-        const uint8_t *v0 = k1 + 1;
-        esc = false;
-        p = quick_scan(v0, C_KEY);
-        if (*p != ',' && *p != ' ') {
-            p = quick_escapes(p, C_KEY, &esc);
-            if (UNLIKELY(*p != ',' && *p != ' ')) return R_PUNT;
-        }
-        if (UNLIKELY(p == v0)) return R_PUNT;
-        if (nt < tags_cap) {
-            tags[nt].key = mk_text(k0, k1, false, MOTE_LP_ESC_KEY);
-            tags[nt].value = mk_text(v0, p, esc, MOTE_LP_ESC_KEY);
-        }
-        nt++;
-    }
-    if (nt) {
-        pt->tag_section.ptr = ts;
-        pt->tag_section.len = (size_t)(p - ts);
-    }
-    pt->ntags = nt;
-
-    /* Fields, after one or more spaces. */
-    while (*p == ' ') p++;
+    do p++; while (at(p, end, bounded) == ' ');
+    ch = at(p, end, bounded);
+    if (UNLIKELY(ch == '\n' || ch == '\r')) return fail(c, p, E_NO_FIELDS);
     mote_lp_field *const fields = pt->fields;
     const size_t fields_cap = pt->fields_cap;
     const uint8_t *const fs = p;
@@ -947,108 +795,80 @@ static MOTE_LP_INLINE int parse_line_quick(lp_ctx *c, mote_lp_decoder *d, mote_l
     mote_lp_field scratch;
     for (;;) {
         mote_lp_field *f = nf < fields_cap ? &fields[nf] : &scratch;
-        const uint8_t *k0 = p;
-        const uint8_t *k1 = quick_key(d, k0, end, safe,
-                                      nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf
-                                                                 : MOTE_LP_KEY_CACHE);
-        if (UNLIKELY(!k1)) return R_PUNT;
-        const uint8_t *v0 = k1 + 1;
-        uint8_t ch = *v0;
-        f->key = mk_text(k0, k1, false, MOTE_LP_ESC_KEY);
-        f->decoded = false;
-        if (CLS(ch) & C_NUM) {
-            p = quick_value(v0, end);
-            const uint8_t *v1 = p;
-            f->type = number_type(&v1);
-            f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
-        } else if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
-            p = quick_value(v0, end);
-            f->raw = mk_text(v0, p, false, MOTE_LP_ESC_STRING);
-            f->type = MOTE_LP_BOOL;
-        } else if (ch == '"') {
-            const uint8_t *s0 = v0 + 1;
-            esc = false;
-            p = s0;
-            for (;;) {
-                while (end - p >= 8) {
-                    const unsigned i = string_stop8(p);
-                    p += i;
-                    if (i < 8) break;
-                }
-                while (!(CLS(*p) & C_STR)) p++; /* stops at '\n' at the latest */
-                if (*p == '"') break;
-                if (UNLIKELY(*p != '\\')) return R_PUNT;   /* raw newline or byte >= 0x80 */
-                if (p[1] == '"' || p[1] == '\\') { /* p[1] exists: p is not the last '\n' */
-                    esc = true;
-                    p++;
-                }
-                p++;
-            }
-            f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
-            f->type = MOTE_LP_STRING;
-            f->value.s = f->raw;
-            f->decoded = true;
-            p++;
-        } else {
-            return R_PUNT;
-        }
+        p = field(c, &in, p, f,
+                  nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf : MOTE_LP_KEY_CACHE,
+                  bounded);
+        if (UNLIKELY(!p)) return c->res;
         nf++;
-        if (*p == ',') {
+        ch = at(p, end, bounded);
+        if (ch == ',') {
             p++;
             continue;
         }
-        if (UNLIKELY(*p != ' ' && *p != '\n')) return R_PUNT;
-        break;
+        if (LIKELY(ch == ' ' || ch == '\n' || ch == '\r')) break;
+        return fail(c, p, E_AFTER_VALUE);
     }
     pt->field_section.ptr = fs;
     pt->field_section.len = (size_t)(p - fs);
     pt->nfields = nf;
 
-    /* Timestamp, if any, and the '\n'. */
-    while (*p == ' ') p++;
-    if (*p == '\n') {
-        pt->has_time = false;
-        pt->time_text.ptr = p;
-        pt->time_text.len = 0;
-    } else {
-        const uint8_t *t0 = p;
+    /* Timestamp, if any, and the end of the line. */
+    while (at(p, end, bounded) == ' ') p++;
+    const uint8_t *const t0 = p;
+    ch = at(p, end, bounded);
+    const bool has_time = ch != '\n' && ch != '\r';
+    if (has_time) {
         p = scan_time(p, end);
-        if (UNLIKELY(*p != '\n')) return R_PUNT; /* p < end: '\n' is not a time byte */
-        pt->has_time = true;
-        pt->time_text.ptr = t0;
         pt->time_text.len = (size_t)(p - t0);
+        ch = at(p, end, bounded);
+        if (UNLIKELY(ch != '\n')) {
+            if (ch != ' ' && ch != '\r') return fail(c, t0, E_TIME);
+            while (at(p, end, bounded) == ' ') p++;
+        }
+    } else {
+        pt->time_text.len = 0;
     }
+    if (LIKELY(!BOUNDED && *p == '\n')) { /* the common case first */
+        c->line_end = p + 1;
+        c->nl++;
+    } else {
+        const int r = take_eol(c, p, E_AFTER_TIME);
+        if (UNLIKELY(r != R_POINT)) return r;
+    }
+    pt->has_time = has_time;
+    pt->time_text.ptr = t0;
     pt->decoded = false;
     pt->time = 0;
+    /* The line's text: up to its "\n", "\r\n", final "\r" or end, all at p. */
     pt->text.ptr = m0;
     pt->text.len = (size_t)(p - m0);
-    pt->offset = 0;
-    c->line_end = p + 1;
-    c->nl = 1;
     return R_POINT;
 }
 
-static int parse_line_bounded(lp_ctx *c, mote_lp_point *pt)
-{
-    lp_ctx lc = *c;
-    int r = parse_line_impl(&lc, pt, false);
-    *c = lc;
-    return r;
-}
-#else
-static int parse_line_bounded(lp_ctx *c, mote_lp_point *pt)
+#if MOTE_LP_FAST
+static MOTE_LP_INLINE int parse_line_nl(lp_ctx *restrict c, mote_lp_point *pt)
 {
     return parse_line_impl(c, pt, false);
 }
-#endif
 
-static int parse_line(lp_ctx *c, mote_lp_point *pt)
+static int parse_line_bounded(lp_ctx *restrict c, mote_lp_point *pt)
 {
-#if MOTE_LP_FAST
-    if (c->end > c->start && c->end[-1] == '\n') return parse_line_sentinel(c, pt);
-#endif
+    return parse_line_impl(c, pt, true);
+}
+
+/* The unbounded instance for bytes that end in '\n' and no limit on names
+ * and strings (nearly every line), the bounded one for the rest. */
+static MOTE_LP_INLINE int parse_line(lp_ctx *c, mote_lp_point *pt)
+{
+    if (c->end[-1] == '\n' && (c->max_key & c->max_string) == SIZE_MAX) return parse_line_nl(c, pt);
     return parse_line_bounded(c, pt);
 }
+#else
+static int parse_line(lp_ctx *c, mote_lp_point *pt)
+{
+    return parse_line_impl(c, pt, true);
+}
+#endif
 
 /* ---- the line splitter -------------------------------------------------- */
 
@@ -1067,82 +887,21 @@ enum {
     S_TIME      /* timestamp and whatever follows it */
 };
 
-#if MOTE_LP_FAST
 /*
  * Advance the split state over [p, end). Returns the byte after the '\n' that
- * ends the line (state back to S_START), or NULL if the line goes on.
+ * ends the line (state back to S_START), or NULL if the line goes on. The
+ * machine is a table: for each state, the next one for each byte class in a
+ * nibble; class 0 is any other byte, 1..7 are the bytes of split_bytes; S_END
+ * means the line ended. Per state: a '\n' ends the line except inside a
+ * string; a '\\' moves to the escape state of names and strings, where the
+ * next byte is taken (another '\\' may escape again); ' ' moves from the
+ * measurement and tags to the fields and from the fields to the timestamp;
+ * '=' to a value's start, where '"' opens a string, which the next '"' ends;
+ * ',' from a value to the next key; '#' at the start makes a comment. (One
+ * machine for every build: written as a switch it took 328 bytes on a
+ * Cortex-M4, as this table 144; speed builds only find the byte class in a
+ * table of their own.)
  */
-static const uint8_t *split_scan(uint8_t *state, const uint8_t *p, const uint8_t *end)
-{
-    uint8_t s = *state;
-    for (; p < end; p++) {
-        uint8_t ch = *p;
-        if (ch == '\n' && s != S_STR && s != S_STR_ESC) {
-            *state = S_START;
-            return p + 1;
-        }
-        switch (s) {
-        case S_START:
-            if (ch == ' ') break;
-            if (ch == '#') {
-                s = S_COMMENT;
-                break;
-            }
-            s = ch == '\\' ? S_MEAS_ESC : S_MEAS;
-            break;
-        case S_COMMENT:
-        case S_TIME:
-            break;
-        case S_MEAS:
-            if (ch == '\\') s = S_MEAS_ESC;
-            else if (ch == ' ') s = S_FSTART;
-            break;
-        case S_MEAS_ESC:
-            /* "\ " is an escape; "\\" is a literal backslash followed by a
-             * backslash that may escape the next byte. */
-            s = ch == '\\' ? S_MEAS_ESC : S_MEAS;
-            break;
-        case S_FSTART:
-            if (ch == ' ') break;
-            /* first byte of a key */
-            /* fall through */
-        case S_KEY:
-            if (ch == '\\') s = S_KEY_ESC;
-            else if (ch == '=') s = S_VSTART;
-            else if (ch == ' ') s = S_TIME;
-            else s = S_KEY;
-            break;
-        case S_KEY_ESC:
-            if (ch == '\\') s = S_KEY_ESC;
-            else s = S_KEY; /* escaped ' ' ',' '=' or an ordinary byte */
-            break;
-        case S_VSTART:
-            if (ch == '"') {
-                s = S_STR;
-                break;
-            }
-            s = S_VALUE;
-            /* fall through */
-        case S_VALUE:
-            if (ch == ',') s = S_KEY;
-            else if (ch == ' ') s = S_TIME;
-            break;
-        case S_STR:
-            if (ch == '\\') s = S_STR_ESC;
-            else if (ch == '"') s = S_VALUE;
-            break;
-        case S_STR_ESC:
-            s = S_STR;
-            break;
-        }
-    }
-    *state = s;
-    return NULL;
-}
-#else
-/* The same machine as a table (small builds): for each state, the next one
- * for each byte class in a nibble; class 0 is any other byte, 1..7 are the
- * bytes of split_bytes; S_END means the line ended. */
 #define S_END 12
 static const uint32_t split_next[12] = {
     0x222310c2, /* S_START */
@@ -1159,14 +918,28 @@ static const uint32_t split_next[12] = {
     0xbbbbbbcb, /* S_TIME */
 };
 
-static const uint8_t *split_scan(uint8_t *state, const uint8_t *p, const uint8_t *end)
+#if MOTE_LP_FAST
+/* The byte classes as a table in speed builds (a stream splits the line it
+ * carries over a chunk boundary, so this runs on about 1% of the bytes). */
+static const uint8_t split_cls[256] = {
+    ['\n'] = 1, [' '] = 2, ['#'] = 3, ['\\'] = 4, ['='] = 5, ['"'] = 6, [','] = 7};
+#define SPLIT_CLASS(ch) split_cls[ch]
+#else
+static unsigned split_class(uint8_t ch)
 {
     static const char split_bytes[] = "\n #\\=\",";
+    unsigned k = 7;
+    while (k && (uint8_t)split_bytes[k - 1] != ch) k--;
+    return k;
+}
+#define SPLIT_CLASS(ch) split_class(ch)
+#endif
+
+static const uint8_t *split_scan(uint8_t *state, const uint8_t *p, const uint8_t *end)
+{
     unsigned s = *state;
     for (; p < end; p++) {
-        unsigned k = 7;
-        while (k && (uint8_t)split_bytes[k - 1] != *p) k--;
-        s = (split_next[s] >> (4 * k)) & 15u;
+        s = (split_next[s] >> (4 * SPLIT_CLASS(*p))) & 15u;
         if (s == S_END) {
             *state = S_START;
             return p + 1;
@@ -1175,47 +948,53 @@ static const uint8_t *split_scan(uint8_t *state, const uint8_t *p, const uint8_t
     *state = (uint8_t)s;
     return NULL;
 }
-#endif
 
 /* ---- whole-input decoder ------------------------------------------------ */
 
-void mote_lp_options_init(mote_lp_options *opt)
+mote_err mote_lp_config_init(mote_lp_config *cfg)
 {
-    if (!opt) return;
-    memset(opt, 0, sizeof *opt);
-    opt->precision = MOTE_LP_NS;
+    if (!cfg) return MOTE_ERR_INVALID;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->precision = MOTE_LP_NS;
+    return MOTE_OK;
 }
 
-void mote_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_cap,
-                        mote_lp_field *fields, size_t fields_cap)
+mote_err mote_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_cap,
+                            mote_lp_field *fields, size_t fields_cap)
 {
-    if (!pt) return;
+    if (!pt) return MOTE_ERR_INVALID;
     memset(pt, 0, sizeof *pt);
+    if ((!tags && tags_cap) || (!fields && fields_cap)) return MOTE_ERR_INVALID;
     pt->tags = tags;
-    pt->tags_cap = tags ? tags_cap : 0;
+    pt->tags_cap = tags_cap;
     pt->fields = fields;
-    pt->fields_cap = fields ? fields_cap : 0;
+    pt->fields_cap = fields_cap;
+    return MOTE_OK;
 }
 
-static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_options *opt)
+static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_config *cfg)
 {
-    if (opt) {
-        if ((unsigned)opt->precision > MOTE_LP_S) return MOTE_ERR_INVALID;
-        d->opt = *opt;
+    if (cfg) {
+        if ((unsigned)cfg->precision > MOTE_LP_S) return MOTE_ERR_INVALID;
+        d->cfg = *cfg;
     } else {
-        mote_lp_options_init(&d->opt);
+        d->cfg.precision = MOTE_LP_NS; /* the rest is zero (callers clear d) */
     }
+    /* No limit: the largest one (what the parser compares with). */
+    if (!d->cfg.max_line) d->cfg.max_line = SIZE_MAX;
+    if (!d->cfg.max_key) d->cfg.max_key = SIZE_MAX;
+    if (!d->cfg.max_string) d->cfg.max_string = SIZE_MAX;
     d->offset = 0;
     d->line = 1;
     return MOTE_OK;
 }
 
 mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
-                              const mote_lp_options *opt)
+                              const mote_lp_config *cfg)
 {
     if (!d || (!data && len > 0)) return MOTE_ERR_INVALID;
     memset(d, 0, sizeof *d);
-    mote_err rc = init_dec(d, opt);
+    mote_err rc = init_dec(d, cfg);
     if (rc != MOTE_OK) return rc;
     d->cur = data;
     d->end = d->cur + len;
@@ -1255,18 +1034,20 @@ static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end
                             uint64_t line, size_t max_line, mote_lp_point *pt,
                             mote_lp_error *err)
 {
+    /* The line's bytes with its '\n' first: within the limit, so is the
+     * line (and without a limit, max_line is SIZE_MAX). */
     size_t len = (size_t)(rec_end - c->start);
-    if (len > 0 && rec_end[-1] == '\n') len--;
-    if (max_line && len > max_line) {
-        r = fail(c, c->start, E_LINE);
+    if (UNLIKELY(len > max_line)) {
+        if (rec_end[-1] == '\n') len--;
+        if (len > max_line) r = fail(c, c->start, E_LINE);
     }
-    if (r == R_SKIP) return MOTE_ERR_NEED_MORE;
-    if (r == R_POINT) {
+    if (LIKELY(r == R_POINT)) {
         pt->column = 1 + pt->offset; /* a line starts in column 1 */
         pt->offset += offset;
         pt->line = line;
         return MOTE_OK;
     }
+    if (r == R_SKIP) return MOTE_ERR_NEED_MORE;
     const char *m = msg_at(c->err);
     set_error(err, m, c->start, c->err_at, offset, line);
     return (mote_err)m[0];
@@ -1278,13 +1059,9 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
     c->start = start;
     c->end = end;
     c->final = final;
-    c->max_string = d->opt.max_string ? d->opt.max_string : SIZE_MAX;
-    c->kc_ptr = d->kc_ptr;
-    c->kc_len = d->kc_len;
-    c->max_key = d->opt.max_key ? d->opt.max_key : SIZE_MAX;
-    c->line_end = NULL;
-    c->nl = 0;
-    c->err_at = start;
+    c->max_string = d->cfg.max_string;
+    c->kd = d;
+    c->max_key = d->cfg.max_key;
 }
 
 /* Internal result of line_at(): the line does not end in the bytes at hand
@@ -1305,21 +1082,6 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, boo
     int r = R_MORE;
     const uint8_t *p = d->cur, *rec_end;
     size_t nl;
-#if MOTE_LP_FAST
-    if (pend > p && pend[-1] == '\n' && !d->opt.max_key && !d->opt.max_string) {
-        /* Most lines: the quick parser, with only what it needs set up. */
-        c.start = p;
-        c.end = pend;
-        if (parse_line_quick(&c, d, pt) == R_POINT) {
-            uint64_t offset = d->offset, line = d->line;
-            rec_end = c.line_end;
-            d->cur = rec_end;
-            d->offset += (uint64_t)(rec_end - p);
-            d->line++;
-            return finish_line(&c, R_POINT, rec_end, offset, line, d->opt.max_line, pt, err);
-        }
-    }
-#endif
     if (p < pend) {
         ctx_init(&c, d, p, pend, final);
         r = parse_line(&c, pt);
@@ -1346,7 +1108,7 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, boo
     d->cur = rec_end;
     d->offset += (uint64_t)(rec_end - p);
     d->line += nl;
-    return finish_line(&c, r, rec_end, offset, line, d->opt.max_line, pt, err);
+    return finish_line(&c, r, rec_end, offset, line, d->cfg.max_line, pt, err);
 }
 
 mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
@@ -1362,17 +1124,17 @@ mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
 
 /* ---- streaming decoder -------------------------------------------------- */
 
-mote_err mote_lp_stream_init(mote_lp_stream *s, const mote_lp_options *opt,
+mote_err mote_lp_stream_init(mote_lp_stream *s, const mote_lp_config *cfg,
                              uint8_t *carry, size_t carry_cap)
 {
     if (!s || !carry || carry_cap < 2) return MOTE_ERR_INVALID;
     memset(s, 0, sizeof *s);
-    mote_err rc = init_dec(&s->dec, opt);
+    mote_err rc = init_dec(&s->dec, cfg);
     if (rc != MOTE_OK) return rc;
     /* A line that straddles chunks must fit the carry buffer with its '\n':
      * the effective limit is the smaller of max_line and carry_cap - 1. */
-    if (s->dec.opt.max_line == 0 || s->dec.opt.max_line > carry_cap - 1) {
-        s->dec.opt.max_line = carry_cap - 1;
+    if (s->dec.cfg.max_line > carry_cap - 1) {
+        s->dec.cfg.max_line = carry_cap - 1;
     }
     s->carry = carry;
     s->carry_cap = carry_cap;
@@ -1449,11 +1211,17 @@ static MOTE_LP_OUTLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, 
     const uint8_t *b = s->carry, *e = s->carry + s->carry_len;
     lp_ctx c;
     ctx_init(&c, d, b, e, true);
-    c.kc_ptr = NULL; /* the carry is overwritten by the next line */
-    c.kc_len = NULL;
+    /* No key prediction across the carry and the chunk: the words compared
+     * at a remembered key must be in the buffer the key is in. */
+#if MOTE_LP_FAST
+    memset(d->kc_len, 0, sizeof d->kc_len);
+#endif
     int r = parse_line(&c, pt);
+#if MOTE_LP_FAST
+    memset(d->kc_len, 0, sizeof d->kc_len);
+#endif
     s->carry_len = 0;
-    return finish_line(&c, r, e, s->rec_offset, s->rec_line, d->opt.max_line, pt, err);
+    return finish_line(&c, r, e, s->rec_offset, s->rec_line, d->cfg.max_line, pt, err);
 }
 
 mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
@@ -1512,13 +1280,15 @@ bool mote_lp_tags_next(mote_lp_iter *it, mote_lp_tag *tag)
     if (!it || !tag || !it->p || it->p >= it->end) return false;
     lp_ctx c;
     iter_ctx(&c, it->end);
-    bool kesc, vesc;
-    const uint8_t *k0 = it->p, *k1 = name(&c, k0, it->end, K_TKEY, MOTE_LP_KEY_CACHE, false, &kesc);
-    if (!k1) return false;
-    const uint8_t *p = name(&c, k1 + 1, it->end, K_TVAL, 0, false, &vesc);
-    if (!p) return false;
-    tag->key = mk_text(k0, k1, kesc, MOTE_LP_ESC_KEY);
-    tag->value = mk_text(k1 + 1, p, vesc, MOTE_LP_ESC_KEY);
+    const uint8_t *k0 = it->p;
+    const lp_in in = {it->end, NULL, NULL};
+    const lp_name kn = name(&c, &in, k0, K_TKEY, MOTE_LP_KEY_CACHE, true);
+    if (!kn.end) return false;
+    const lp_name vn = name(&c, &in, kn.end + 1, K_TVAL, 0, true);
+    if (!vn.end) return false;
+    const uint8_t *p = vn.end;
+    tag->key = mk_text(k0, kn.end, kn.esc, MOTE_LP_ESC_KEY);
+    tag->value = mk_text(kn.end + 1, p, vn.esc, MOTE_LP_ESC_KEY);
     if (p < it->end) p++; /* ',' */
     it->p = p;
     return true;
@@ -1536,7 +1306,8 @@ bool mote_lp_fields_next(mote_lp_iter *it, mote_lp_field *f)
     if (!it || !f || !it->p || it->p >= it->end) return false;
     lp_ctx c;
     iter_ctx(&c, it->end);
-    const uint8_t *p = field(&c, it->p, it->end, f, MOTE_LP_KEY_CACHE, false);
+    const lp_in in = {it->end, NULL, NULL};
+    const uint8_t *p = field(&c, &in, it->p, f, MOTE_LP_KEY_CACHE, true);
     if (!p) return false;
     if (p < it->end) p++; /* ',' */
     it->p = p;
@@ -1593,17 +1364,17 @@ static MOTE_LP_OUTLINE mote_err field_error(const mote_lp_point *pt, const mote_
 }
 
 /* The timestamp part of mote_lp_point_decode(). */
-static MOTE_LP_OUTLINE mote_err point_time(mote_lp_point *pt, const mote_lp_options *opt,
+static MOTE_LP_OUTLINE mote_err point_time(mote_lp_point *pt, const mote_lp_config *cfg,
                                            mote_lp_error *err)
 {
-    mote_lp_precision prec = opt ? opt->precision : MOTE_LP_NS;
+    mote_lp_precision prec = cfg ? cfg->precision : MOTE_LP_NS;
 #if MOTE_LP_FAST
     /* The time text of a parsed point is known to be [-0-9]+: no recheck. */
     if (!pt->has_time) {
-        pt->time = truncate_time(opt ? opt->default_time : 0, prec);
+        pt->time = truncate_time(cfg ? cfg->default_time : 0, prec);
     } else if (decode_time(pt->time_text.ptr, pt->time_text.len, prec, &pt->time) != MOTE_OK) {
 #else
-    if (mote_lp_point_decode_time(pt, prec, opt ? opt->default_time : 0) != MOTE_OK) {
+    if (mote_lp_point_decode_time(pt, prec, cfg ? cfg->default_time : 0) != MOTE_OK) {
 #endif
         return point_error(pt, pt->time_text.ptr, MOTE_ERR_BAD_TIMESTAMP, E_TIME, err);
     }
@@ -1611,9 +1382,9 @@ static MOTE_LP_OUTLINE mote_err point_time(mote_lp_point *pt, const mote_lp_opti
     return MOTE_OK;
 }
 
-mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mote_lp_error *err)
+mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_config *cfg, mote_lp_error *err)
 {
-    if (!pt || (opt && (unsigned)opt->precision > MOTE_LP_S)) return MOTE_ERR_INVALID;
+    if (!pt || (cfg && (unsigned)cfg->precision > MOTE_LP_S)) return MOTE_ERR_INVALID;
     /* Field by field, here and not in a helper, with four live values: a
      * float's parse needs nearly all of a Cortex-M0+'s 512-byte budget. */
     mote_lp_field *f = NULL;
@@ -1633,7 +1404,7 @@ mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mot
         f->decoded = rc == MOTE_OK;
         if (rc != MOTE_OK) return field_error(pt, f, rc, err);
     }
-    return point_time(pt, opt, err);
+    return point_time(pt, cfg, err);
 }
 
 mote_err mote_lp_point_decode_time(mote_lp_point *pt, mote_lp_precision precision,

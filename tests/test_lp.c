@@ -16,7 +16,7 @@ static mote_lp_field g_fields[8];
 
 static void init_pt(mote_lp_point *pt)
 {
-    mote_lp_point_init(pt, g_tags, 8, g_fields, 8);
+    assert_int_equal(mote_lp_point_init(pt, g_tags, 8, g_fields, 8), MOTE_OK);
 }
 
 /* Unescape into a static buffer and compare with a C string. */
@@ -30,7 +30,7 @@ static void assert_text(const mote_lp_text *t, const char *want)
 }
 
 static mote_err decode_one(const char *in, mote_lp_point *pt, mote_lp_error *err,
-                           const mote_lp_options *opt)
+                           const mote_lp_config *opt)
 {
     static mote_lp_decoder d;
     assert_int_equal(mote_lp_decoder_init(&d, in, strlen(in), opt), MOTE_OK);
@@ -151,7 +151,7 @@ typedef struct outcome {
 } outcome;
 
 /* Decode everything, recording each result in order. */
-static size_t decode_all(const char *in, size_t len, const mote_lp_options *opt,
+static size_t decode_all(const char *in, size_t len, const mote_lp_config *opt,
                          outcome *out, size_t cap)
 {
     mote_lp_decoder d;
@@ -253,7 +253,7 @@ static void no_fixed_limit_on_tags_and_fields(void **state)
     mote_lp_tag tags[2];
     mote_lp_field fields[3];
     mote_lp_point pt;
-    mote_lp_point_init(&pt, tags, 2, fields, 3);
+    assert_int_equal(mote_lp_point_init(&pt, tags, 2, fields, 3), MOTE_OK);
     mote_lp_decoder d;
     assert_int_equal(mote_lp_decoder_init(&d, in, k, NULL), MOTE_OK);
     assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_OK);
@@ -283,7 +283,7 @@ static void no_fixed_limit_on_tags_and_fields(void **state)
     }
     assert_int_equal(n, 100);
     /* iteration only: no arrays at all */
-    mote_lp_point_init(&pt, NULL, 0, NULL, 0);
+    assert_int_equal(mote_lp_point_init(&pt, NULL, 0, NULL, 0), MOTE_OK);
     assert_int_equal(mote_lp_decoder_init(&d, in, k, NULL), MOTE_OK);
     assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_OK);
     assert_int_equal(pt.nfields, 100);
@@ -415,8 +415,8 @@ static void typed_values_and_their_limits(void **state)
 static void timestamps_precision_overflow_default(void **state)
 {
     (void)state;
-    mote_lp_options opt;
-    mote_lp_options_init(&opt);
+    mote_lp_config opt;
+    assert_int_equal(mote_lp_config_init(&opt), MOTE_OK);
     mote_lp_point pt;
     static const int64_t mul[4] = {1, 1000, 1000000, 1000000000};
     for (int p = 0; p < 4; p++) {
@@ -448,8 +448,8 @@ static void timestamps_precision_overflow_default(void **state)
 static void limits_reported_not_truncated(void **state)
 {
     (void)state;
-    mote_lp_options opt;
-    mote_lp_options_init(&opt);
+    mote_lp_config opt;
+    assert_int_equal(mote_lp_config_init(&opt), MOTE_OK);
     opt.max_line = 12;
     opt.max_key = 4;
     opt.max_string = 3;
@@ -489,8 +489,8 @@ static void tokenize_then_decode(void **state)
     assert_true(pt.fields[2].value.f == 1e5);
     assert_int_equal(mote_lp_point_decode_time(&pt, MOTE_LP_MS, 0), MOTE_OK);
     assert_true(pt.time == 77000000);
-    mote_lp_options opt;
-    mote_lp_options_init(&opt);
+    mote_lp_config opt;
+    assert_int_equal(mote_lp_config_init(&opt), MOTE_OK);
     assert_int_equal(mote_lp_point_decode(&pt, &opt, &err), MOTE_ERR_BAD_VALUE);
     assert_int_equal(err.pos.offset, 10);
     assert_int_equal(err.pos.column, 11);
@@ -517,7 +517,7 @@ typedef struct rec {
     char text[64];
 } rec;
 
-static size_t run_whole(const char *in, size_t len, const mote_lp_options *opt, rec *out, size_t cap)
+static size_t run_whole(const char *in, size_t len, const mote_lp_config *opt, rec *out, size_t cap)
 {
     mote_lp_decoder d;
     assert_int_equal(mote_lp_decoder_init(&d, in, len, opt), MOTE_OK);
@@ -549,7 +549,7 @@ static size_t run_whole(const char *in, size_t len, const mote_lp_options *opt, 
     }
 }
 
-static size_t run_chunks(const char *in, size_t len, size_t chunk, const mote_lp_options *opt,
+static size_t run_chunks(const char *in, size_t len, size_t chunk, const mote_lp_config *opt,
                          uint8_t *carry, size_t carry_cap, rec *out, size_t cap)
 {
     mote_lp_stream s;
@@ -650,8 +650,8 @@ static void streaming_carry_overflow_is_too_long(void **state)
     static const char in[] = "a s=\"1\"\nbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb s=\"2\"\nc s=\"3\"\n";
     size_t len = sizeof in - 1;
     uint8_t carry[16];
-    mote_lp_options opt;
-    mote_lp_options_init(&opt);
+    mote_lp_config opt;
+    assert_int_equal(mote_lp_config_init(&opt), MOTE_OK);
     opt.max_line = sizeof carry - 1;
     rec whole[8], part[8];
     size_t nw = run_whole(in, len, &opt, whole, 8);
@@ -677,10 +677,19 @@ static void bad_arguments_and_state(void **state)
     assert_int_equal(mote_lp_decoder_init(&d, NULL, 0, NULL), MOTE_OK);
     assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_ERR_NEED_MORE);
     assert_int_equal(mote_lp_next(&d, NULL, NULL), MOTE_ERR_INVALID);
-    mote_lp_options opt;
-    mote_lp_options_init(&opt);
+    mote_lp_config opt;
+    assert_int_equal(mote_lp_config_init(&opt), MOTE_OK);
     opt.precision = (mote_lp_precision)9;
     assert_int_equal(mote_lp_decoder_init(&d, "x", 1, &opt), MOTE_ERR_INVALID);
+    assert_int_equal(mote_lp_config_init(NULL), MOTE_ERR_INVALID);
+    assert_int_equal(mote_lp_point_init(NULL, NULL, 0, NULL, 0), MOTE_ERR_INVALID);
+    /* a NULL array with a cap: refused, and the point is left with no arrays */
+    mote_lp_field one[1];
+    assert_int_equal(mote_lp_point_init(&pt, NULL, 2, one, 1), MOTE_ERR_INVALID);
+    assert_true(pt.tags == NULL && pt.tags_cap == 0 && pt.fields == NULL && pt.fields_cap == 0);
+    assert_int_equal(mote_lp_point_init(&pt, g_tags, 8, NULL, 1), MOTE_ERR_INVALID);
+    assert_true(pt.tags == NULL && pt.tags_cap == 0 && pt.fields_cap == 0);
+    init_pt(&pt);
     mote_lp_stream s;
     uint8_t carry[8];
     assert_int_equal(mote_lp_stream_init(&s, NULL, carry, 1), MOTE_ERR_INVALID);

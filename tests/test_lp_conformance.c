@@ -308,8 +308,8 @@ static void add_point(result *r, const mote_lp_point *pt)
 static void run_decode(const tcase *c, size_t chunk, result *r)
 {
     memset(r, 0, sizeof *r);
-    mote_lp_options opt;
-    mote_lp_options_init(&opt);
+    mote_lp_config opt;
+    assert_int_equal(mote_lp_config_init(&opt), MOTE_OK);
     opt.precision = c->prec;
     opt.default_time = c->default_time;
     mote_lp_tag tags[4];
@@ -321,7 +321,7 @@ static void run_decode(const tcase *c, size_t chunk, result *r)
         mote_lp_decoder d;
         assert_int_equal(mote_lp_decoder_init(&d, c->input.p, c->input.n, &opt), MOTE_OK);
         for (;;) {
-            mote_lp_point_init(&pt, tags, 4, fields, 4);
+            assert_int_equal(mote_lp_point_init(&pt, tags, 4, fields, 4), MOTE_OK);
             rc = mote_lp_next(&d, &pt, &err);
             if (rc == MOTE_ERR_NEED_MORE) break;
             if (rc == MOTE_OK) rc = mote_lp_point_decode(&pt, &opt, &err);
@@ -340,7 +340,7 @@ static void run_decode(const tcase *c, size_t chunk, result *r)
     size_t off = 0;
     bool fed_all = false;
     for (;;) {
-        mote_lp_point_init(&pt, tags, 4, fields, 4);
+        assert_int_equal(mote_lp_point_init(&pt, tags, 4, fields, 4), MOTE_OK);
         rc = mote_lp_stream_next(&s, &pt, &err);
         if (rc == MOTE_OK) rc = mote_lp_point_decode(&pt, &opt, &err);
         if (rc == MOTE_ERR_NEED_MORE) {

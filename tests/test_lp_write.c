@@ -173,7 +173,7 @@ static void written_lines_decode_back(void **state)
     mote_lp_tag tags[2];
     mote_lp_field fields[2];
     mote_lp_point pt;
-    mote_lp_point_init(&pt, tags, 2, fields, 2);
+    assert_int_equal(mote_lp_point_init(&pt, tags, 2, fields, 2), MOTE_OK);
     assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_OK);
     assert_int_equal(mote_lp_point_decode(&pt, NULL, NULL), MOTE_OK);
     uint8_t buf[64];
@@ -234,7 +234,7 @@ static void buf_writer_appends_and_rolls_back(void **state)
     mote_lp_point pt;
     mote_lp_field f[1];
     int n = 0;
-    mote_lp_point_init(&pt, NULL, 0, f, 1);
+    assert_int_equal(mote_lp_point_init(&pt, NULL, 0, f, 1), MOTE_OK);
     while (mote_lp_next(&d, &pt, NULL) == MOTE_OK) {
         assert_int_equal(mote_lp_point_decode(&pt, NULL, NULL), MOTE_OK);
         assert_true(f[0].value.i == n);

@@ -39,7 +39,7 @@ static const char check_usage[] =
 #define HLL_P 18
 
 typedef struct lp_run {
-    mote_lp_options opt;
+    mote_lp_config opt;
     size_t chunk;
     size_t max_line;
     const char *path;
@@ -60,7 +60,7 @@ typedef struct lp_run {
 
 static int parse_args(int argc, char **argv, lp_run *r, const char *usage)
 {
-    mote_lp_options_init(&r->opt);
+    if (mote_lp_config_init(&r->opt) != MOTE_OK) return TOOL_IO; /* r is not NULL: cannot fail */
     r->chunk = 65536;
     r->max_line = 1 << 20;
     r->path = "-";
@@ -412,9 +412,9 @@ static int run(lp_run *r)
     const unsigned max_shown = 10;
     for (;;) {
         mote_lp_point pt;
-        mote_lp_point_init(&pt, tags, 32, fields, 32);
         mote_lp_error err;
-        mote_err rc = mote_lp_stream_next(&s, &pt, &err);
+        mote_err rc = mote_lp_point_init(&pt, tags, 32, fields, 32); /* arrays given: cannot fail */
+        if (rc == MOTE_OK) rc = mote_lp_stream_next(&s, &pt, &err);
         if (rc == MOTE_OK) rc = mote_lp_point_decode(&pt, &r->opt, &err);
         if (rc == MOTE_ERR_NEED_MORE) {
             if (eof) break;

@@ -127,7 +127,7 @@ static size_t run_lp(float *vec, size_t cap)
     size_t n = 0;
     check(mote_lp_decoder_init(&d, input, sizeof input - 1, NULL) == MOTE_OK, "lp_decoder_init");
     for (;;) {
-        mote_lp_point_init(&pt, tags, 4, fields, 4);
+        check(mote_lp_point_init(&pt, tags, 4, fields, 4) == MOTE_OK, "lp_point_init");
         mote_err e = mote_lp_next(&d, &pt, &err);
         if (e == MOTE_ERR_NEED_MORE) break;
         if (e != MOTE_OK) {

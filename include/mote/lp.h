@@ -150,15 +150,14 @@ typedef struct mote_lp_error {
     uint64_t line_offset;    /* byte offset of the start of the bad line */
 } mote_lp_error;
 
-typedef struct mote_lp_options {
+typedef struct mote_lp_config {
     mote_lp_precision precision; /* of timestamps in the input; default ns */
     int64_t default_time;        /* ns, for points without a timestamp; default 0 */
     size_t max_line;             /* longest line in bytes (without "\n"), 0 = no limit */
     size_t max_key;              /* longest measurement/tag key/tag value/field key as
                                     written, 0 = no limit */
     size_t max_string;           /* longest string field value as written, 0 = no limit */
-    unsigned flags;              /* reserved, 0 */
-} mote_lp_options;
+} mote_lp_config;
 
 #define MOTE_LP_KEY_CACHE 32
 
@@ -168,7 +167,7 @@ typedef struct mote_lp_decoder {
     const uint8_t *end;
     uint64_t offset;     /* stream offset of cur */
     uint64_t line;       /* line number at cur */
-    mote_lp_options opt;
+    mote_lp_config cfg;
     /* Key prediction: where the last keys seen in each tag/field position
      * are in the input (len 0: none). A key equal to its predecessor is
      * compared, not scanned. */
@@ -176,22 +175,25 @@ typedef struct mote_lp_decoder {
     uint8_t kc_len[MOTE_LP_KEY_CACHE];
 } mote_lp_decoder;
 
-/* Defaults: ns precision, default time 0, no limits. */
-void mote_lp_options_init(mote_lp_options *opt);
+/* Defaults: ns precision, default time 0, no limits. Returns MOTE_OK, or
+ * MOTE_ERR_INVALID if cfg is NULL. */
+MOTE_NODISCARD mote_err mote_lp_config_init(mote_lp_config *cfg);
 
 /* Set the caller arrays of a point (either may be NULL with cap 0) and clear
- * the rest. */
-void mote_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_cap,
-                        mote_lp_field *fields, size_t fields_cap);
+ * the rest. Returns MOTE_OK, or MOTE_ERR_INVALID if pt is NULL (nothing
+ * written) or an array is NULL with a cap > 0 (the point is cleared and
+ * left with no arrays: it can still be used for iteration). */
+MOTE_NODISCARD mote_err mote_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_cap,
+                                           mote_lp_field *fields, size_t fields_cap);
 
 /*
- * Start decoding data[0..len), the complete input. opt may be NULL
+ * Start decoding data[0..len), the complete input. cfg may be NULL
  * (defaults). The caller keeps data alive and unchanged while the decoder and
  * any point views are used. Returns MOTE_OK, or MOTE_ERR_INVALID (d NULL,
  * data NULL with len > 0, bad precision).
  */
 MOTE_NODISCARD mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
-                              const mote_lp_options *opt);
+                              const mote_lp_config *cfg);
 
 /*
  * Tokenize the next line (blank and comment lines are skipped): every view,
@@ -219,18 +221,18 @@ MOTE_NODISCARD mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote
  * Typed decoding of a point from mote_lp_next()/mote_lp_stream_next():
  * converts the values of the fields in the caller array (value set, decoded
  * true), checks those beyond it, and converts the timestamp to ns in
- * opt->precision (absent: opt->default_time rounded down to the precision).
- * opt may be NULL (ns, default time 0). Returns MOTE_OK (pt->decoded set), or
+ * cfg->precision (absent: cfg->default_time rounded down to the precision).
+ * cfg may be NULL (ns, default time 0). Returns MOTE_OK (pt->decoded set), or
  * for a bad value MOTE_ERR_BAD_VALUE, MOTE_ERR_RANGE or
  * MOTE_ERR_BAD_TIMESTAMP with *err (if not NULL) giving its position: the
  * whole line is then bad (decoding goes on with the next line as usual).
  * MOTE_ERR_INVALID for a NULL pt or a bad precision.
  *
  *   while ((rc = mote_lp_next(&d, &pt, &err)) != MOTE_ERR_NEED_MORE) {
- *       if (rc == MOTE_OK) rc = mote_lp_point_decode(&pt, &opt, &err);
+ *       if (rc == MOTE_OK) rc = mote_lp_point_decode(&pt, &cfg, &err);
  *       ...
  */
-MOTE_NODISCARD mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_options *opt, mote_lp_error *err);
+MOTE_NODISCARD mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_config *cfg, mote_lp_error *err);
 
 /*
  * Streaming decoder: the same points and errors as mote_lp_next() on the
@@ -241,7 +243,7 @@ MOTE_NODISCARD mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_op
  * A line that straddles chunks is gathered in the caller's carry buffer: its
  * bytes are copied there once, and the split state (section, string, escape)
  * is kept, so nothing already seen is scanned again when the next chunk
- * arrives. A line longer than carry_cap - 1 bytes (or than opt->max_line) is
+ * arrives. A line longer than carry_cap - 1 bytes (or than cfg->max_line) is
  * dropped and reported as MOTE_ERR_TOO_LONG at its start; memory use is
  * fixed at carry_cap.
  */
@@ -264,7 +266,7 @@ typedef struct mote_lp_stream {
  * line of up to carry_cap - 1 bytes can straddle). Returns MOTE_OK or
  * MOTE_ERR_INVALID.
  */
-MOTE_NODISCARD mote_err mote_lp_stream_init(mote_lp_stream *s, const mote_lp_options *opt,
+MOTE_NODISCARD mote_err mote_lp_stream_init(mote_lp_stream *s, const mote_lp_config *cfg,
                              uint8_t *carry, size_t carry_cap);
 
 /*
