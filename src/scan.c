@@ -316,12 +316,13 @@ static void build_cls(mote_scanner *sc)
 #endif
 }
 
-void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
+mote_err mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
 {
-    if (!cfg) return;
+    if (!cfg) return MOTE_ERR_INVALID;
     memset(cfg, 0, sizeof *cfg);
     cfg->dialect = dialect;
     cfg->escape = '\\';
+    return (unsigned)dialect > MOTE_SCAN_LINES ? MOTE_ERR_INVALID : MOTE_OK;
 }
 
 /* The fixed dialects as data: quote openers, closers and escapes per slot

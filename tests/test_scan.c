@@ -12,7 +12,7 @@
 static mote_scan_config cfg_of(mote_scan_dialect d)
 {
     mote_scan_config c;
-    mote_scan_config_init(&c, d);
+    assert_int_equal(mote_scan_config_init(&c, d), MOTE_OK);
     return c;
 }
 
@@ -465,6 +465,10 @@ static void misuse_is_reported(void **state)
     c.flags = MOTE_SCAN_PIECES;
     assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_ERR_INVALID);
     assert_int_equal(mote_scan_init(NULL, &c, &b), MOTE_ERR_INVALID);
+    assert_int_equal(mote_scan_config_init(NULL, MOTE_SCAN_MYSQL), MOTE_ERR_INVALID);
+    assert_int_equal(mote_scan_config_init(&c, (mote_scan_dialect)5), MOTE_ERR_INVALID);
+    assert_int_equal(c.dialect, 5);
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_ERR_INVALID);
     c = cfg_of(MOTE_SCAN_GENERIC);
     assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_OK);
     assert_int_equal(mote_scan_feed(&sc, "a;b", 3), MOTE_OK);

@@ -224,8 +224,10 @@ typedef struct mote_scan_config {
     unsigned comments;   /* MOTE_SCAN_COMMENT_* */
 } mote_scan_config;
 
-/* Fill *cfg with the defaults of a dialect (delim NULL, no max, flags 0). */
-void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect);
+/* Fill *cfg with the defaults of a dialect (delim NULL, no max, flags 0).
+ * Returns MOTE_OK, or MOTE_ERR_INVALID for a NULL cfg or an unknown dialect
+ * (*cfg is filled all the same; mote_scan_init() rejects that dialect). */
+MOTE_NODISCARD mote_err mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect);
 
 /* What a token is. Errors come with MOTE_SCAN_STATEMENT. */
 typedef enum mote_scan_kind {
