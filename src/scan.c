@@ -267,12 +267,18 @@ static void blk_setup(mote_scanner *sc)
                                ? BLK_DASH : 0));
     /* every byte that matters outside strings must stop the path or be
      * handled by it (the quote, escapes, line breaks, dashes) */
+    unsigned n = 0;
     for (unsigned c = 0; c < 256; c++) {
-        if (!(sc->cls[c] & C_NORM)) continue;
-        if (t[c] & (PB(P_QUOTE) | PB(P_STOP) | PB(P_LB))) continue;
+        if (!(sc->cls[c] & C_NORM) || c == q || c == '\n' || c == '\r') continue;
         if (c == '\\' && (f & BLK_ESC_OUT)) continue;
-        return;
+        if (!(t[c] & PB(P_STOP))) return;
+        /* the SIMD classifiers compare with exactly these (6 at most) */
+        if (n == sizeof sc->blk_stop) return;
+        sc->blk_stop[n++] = (uint8_t)c;
     }
+    /* unused entries repeat a stop byte; with none the delimiter is a
+     * line break, which stops the path anyway */
+    for (unsigned j = n; j < sizeof sc->blk_stop; j++) sc->blk_stop[j] = n ? sc->blk_stop[0] : d0;
     sc->blk = (uint8_t)(1 + (q == '"'));
     sc->blk_flags = f;
 }
@@ -714,13 +720,12 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
            (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 | (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
 }
 
-static MOTE_INLINE __m128i blk_stops(__m128i v, __m128i other)
+/* The scanner's stop bytes (sc->blk_stop), broadcast. */
+static MOTE_INLINE __m128i blk_stops(__m128i v, const __m128i *sv)
 {
-#define BLK_STOP_CMP(c) s = _mm_or_si128(s, _mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
-    __m128i s = _mm_cmpeq_epi8(v, other);
-    BLK_STOP_BYTES(BLK_STOP_CMP)
-#undef BLK_STOP_CMP
-    return s;
+    __m128i s = _mm_or_si128(_mm_cmpeq_epi8(v, sv[0]), _mm_cmpeq_epi8(v, sv[1]));
+    s = _mm_or_si128(s, _mm_or_si128(_mm_cmpeq_epi8(v, sv[2]), _mm_cmpeq_epi8(v, sv[3])));
+    return _mm_or_si128(s, _mm_or_si128(_mm_cmpeq_epi8(v, sv[4]), _mm_cmpeq_epi8(v, sv[5])));
 }
 #else
 #define BLK_SSE2 0
@@ -741,33 +746,41 @@ static MOTE_INLINE uint64_t blk_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, u
     return vgetq_lane_u64(vreinterpretq_u64_u8(s), 0);
 }
 
-static MOTE_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, uint8x16_t other)
+static MOTE_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, const uint8x16_t *sv)
 {
-#define BLK_STOP_CMP(c) s = vorrq_u8(s, vceqq_u8(v, vdupq_n_u8(c)));
-    uint8x16_t s = vceqq_u8(v, other);
-    BLK_STOP_BYTES(BLK_STOP_CMP)
-#undef BLK_STOP_CMP
-    return s;
+    uint8x16_t s = vorrq_u8(vceqq_u8(v, sv[0]), vceqq_u8(v, sv[1]));
+    s = vorrq_u8(s, vorrq_u8(vceqq_u8(v, sv[2]), vceqq_u8(v, sv[3])));
+    return vorrq_u8(s, vorrq_u8(vceqq_u8(v, sv[4]), vceqq_u8(v, sv[5])));
 }
 #else
 #define BLK_NEON 0
 #endif
 
-static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const uint8_t *r,
-                                            uint64_t *q, uint64_t *stop, uint64_t *bs, uint64_t *nl,
-                                            uint64_t *cr)
+#if BLK_SSE2
+typedef __m128i blk_vec;
+#define BLK_SPLAT(c) _mm_set1_epi8((char)(c))
+#elif BLK_NEON
+typedef uint8x16_t blk_vec;
+#define BLK_SPLAT(c) vdupq_n_u8(c)
+#else
+typedef uint8_t blk_vec; /* the portable version looks stops up in the table */
+#define BLK_SPLAT(c) (c)
+#endif
+
+static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_vec *sv,
+                                     const uint8_t *r, uint64_t *q, uint64_t *stop, uint64_t *bs,
+                                     uint64_t *nl, uint64_t *cr)
 {
 #if BLK_SSE2
     (void)t;
     const __m128i vq = _mm_set1_epi8(blk == 1 ? '\'' : '"');
-    const __m128i vo = _mm_set1_epi8(blk == 1 ? '"' : '\'');
     const __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)r);
     const __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(r + 16));
     const __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(r + 32));
     const __m128i v3 = _mm_loadu_si128((const __m128i *)(const void *)(r + 48));
 #define BLK_EQ(c) _mm_cmpeq_epi8(v0, c), _mm_cmpeq_epi8(v1, c), _mm_cmpeq_epi8(v2, c), _mm_cmpeq_epi8(v3, c)
     *q = blk_movemask(BLK_EQ(vq));
-    *stop = blk_movemask(blk_stops(v0, vo), blk_stops(v1, vo), blk_stops(v2, vo), blk_stops(v3, vo));
+    *stop = blk_movemask(blk_stops(v0, sv), blk_stops(v1, sv), blk_stops(v2, sv), blk_stops(v3, sv));
     const __m128i vb = _mm_set1_epi8('\\'), vn = _mm_set1_epi8('\n'), vr = _mm_set1_epi8('\r');
     *bs = blk_movemask(BLK_EQ(vb));
     *nl = blk_movemask(BLK_EQ(vn));
@@ -775,20 +788,20 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const uint
 #undef BLK_EQ
 #elif BLK_NEON
     (void)t;
-    const uint8x16_t vo = vdupq_n_u8(blk == 1 ? '"' : '\'');
     const uint8x16_t v0 = vld1q_u8(r), v1 = vld1q_u8(r + 16), v2 = vld1q_u8(r + 32),
                      v3 = vld1q_u8(r + 48);
 #define BLK_EQ(c) blk_bits(vceqq_u8(v0, vdupq_n_u8(c)), vceqq_u8(v1, vdupq_n_u8(c)), \
                            vceqq_u8(v2, vdupq_n_u8(c)), vceqq_u8(v3, vdupq_n_u8(c)))
     *q = BLK_EQ(blk == 1 ? '\'' : '"');
-    *stop = blk_bits(blk_stops_neon(v0, vo), blk_stops_neon(v1, vo), blk_stops_neon(v2, vo),
-                     blk_stops_neon(v3, vo));
+    *stop = blk_bits(blk_stops_neon(v0, sv), blk_stops_neon(v1, sv), blk_stops_neon(v2, sv),
+                     blk_stops_neon(v3, sv));
     *bs = BLK_EQ('\\');
     *nl = BLK_EQ('\n');
     *cr = BLK_EQ('\r');
 #undef BLK_EQ
 #else
     (void)blk;
+    (void)sv;
     uint64_t qq = 0, st = 0, b = 0, lb = 0;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 4
@@ -822,12 +835,42 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const uint
 }
 
 /*
+ * Inside quote slot `slot` at i: the bytes of a string up to its closer, by
+ * the class table (one loop for the byte path's hot strings and for the
+ * strings of the other quote kinds the block path meets). Returns the index
+ * after the closer (*closed set), or where the general switch must look (a
+ * line break, an escape before one or at lim), or lim.
+ */
+static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
+                                    unsigned slot, bool *closed)
+{
+    const uint8_t mask = (uint8_t)(C_Q0 << slot);
+    const uint8_t close = sc->q_close[slot];
+    const int esc = sc->q_esc[slot];
+    *closed = false;
+    for (;;) {
+        i = skip(sc->cls, p, i, lim, mask);
+        if (i >= lim) return i;
+        const uint8_t c = p[i];
+        if (c == close) {
+            *closed = true;
+            return i + 1;
+        }
+        if ((int)c != esc || lim - i < 2 || p[i + 1] == '\n' || p[i + 1] == '\r') return i;
+        sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+        i += 2;
+    }
+}
+
+/*
  * The block path: from i (state NORMAL or the first quote kind, no delimiter
  * byte matched, no line break just counted as "\r"), as long as 64 bytes
  * remain below lim, find the first byte that needs the general switch
  * outside a string (a stop byte, a lone backslash where escapes work only in
- * strings, "--", the delimiter line break) or anywhere ('\r'). Counts lines,
- * sets the escape flag, open_pos and the state at the returned index.
+ * strings, "--", the delimiter line break) or anywhere ('\r'). Strings of
+ * the other quote kinds are read in place (quote_run()) and the block goes
+ * on after them: quote-dense text stays on this path. Counts lines, sets the
+ * escape flag, open_pos, slot and the state at the returned index.
  */
 static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
@@ -836,58 +879,95 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
     const size_t start = i;
     uint64_t inq = sc->state == S_QUOTE ? UINT64_MAX : 0; /* state before the block, all bits */
     uint64_t pend = 0;
+    unsigned slot = 0;
+    blk_vec sv[sizeof sc->blk_stop];
+    for (unsigned j = 0; j < sizeof sc->blk_stop; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
     while (lim - i >= 64) {
-        uint64_t q, stop, bs, nl, cr;
-        blk_classify(t, sc->blk, p + i, &q, &stop, &bs, &nl, &cr);
+        uint64_t q, stop0, bs0, nl, cr;
+        blk_classify(t, sc->blk, sv, p + i, &q, &stop0, &bs0, &nl, &cr);
         uint64_t esc = 0;
         if (f & BLK_ESC) {
-            if (bs | pend) esc = escaped_by(bs, &pend);
+            if (bs0 | pend) esc = escaped_by(bs0, &pend);
         } else {
-            bs = 0; /* no escapes at all: a backslash is text */
+            bs0 = 0; /* no escapes at all: a backslash is text */
         }
-        const uint64_t qq = q & ~esc;
-        const uint64_t in = prefix_xor(qq) ^ inq;
-        const uint64_t out = ~in & ~esc;
-        stop = (stop & out) | cr;
-        if (!(f & BLK_ESC_OUT)) stop |= bs & ~in; /* outside strings '\' is text: the switch says */
-        if (f & BLK_NL_STOP) stop |= nl & out;
-        /* a '-' stops only as "--" where that may open a comment */
-        unsigned k;
+        /* Segments of the block: from bit s on, with the state inq. A
+         * string of another quote kind ends one (the next starts after its
+         * closer); a backslash run never spans a quote, so the escape bits
+         * after a segment's start stay right. */
+        unsigned s = 0;
         for (;;) {
-            k = stop ? low_bit(stop) : 64u;
-            if (k == 64 || p[i + k] != '-') break;
-            if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
-            stop &= stop - 1;
+            const uint64_t from = UINT64_MAX << s;
+            const uint64_t qq = q & ~esc & from;
+            const uint64_t in = (prefix_xor(qq) ^ inq) & from;
+            const uint64_t out = ~in & ~esc;
+            const uint64_t bs = bs0 & from;
+            uint64_t stop = ((stop0 & out) | cr) & from;
+            if (!(f & BLK_ESC_OUT)) stop |= bs & ~in; /* outside strings '\' is text: the switch says */
+            if (f & BLK_NL_STOP) stop |= nl & out & from;
+            /* a '-' stops only as "--" where that may open a comment */
+            unsigned k;
+            for (;;) {
+                k = stop ? low_bit(stop) : 64u;
+                if (k == 64 || p[i + k] != '-') break;
+                if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
+                stop &= stop - 1;
+            }
+            const uint64_t below = (k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u) & from;
+            /* state at byte k (before it; stop bytes are no quotes), or after
+             * the block */
+            const uint64_t inside = k == 64 ? in >> 63 : (in >> k) & 1u;
+            if (bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+            const uint64_t opens = qq & in & below;
+            if (inside && opens) {
+                const unsigned o = high_bit(opens);
+                blk_pos(sc, &sc->open_pos, i, nl & (((uint64_t)1 << o) - 1u), i + o);
+            }
+            const uint64_t nlb = nl & below;
+            if (nlb) {
+                sc->line += pop_count(nlb);
+                sc->cr = 0;
+                sc->line_start = sc->base + i + high_bit(nlb) + 1;
+            }
+            inq = (uint64_t)0 - inside;
+            if (k == 64) {
+                i += 64;
+                break;
+            }
+            const uint8_t c = p[i + k];
+            const unsigned os = sc->open_slot[c];
+            if (inside || os < 2 || c == sc->delim[0]) {
+                /* the switch's byte */
+                i += k;
+                pend = (esc >> k) & 1u;
+                goto done;
+            }
+            /* a string of another quote kind */
+            bool closed;
+            set_pos(sc, &sc->open_pos, i + k);
+            const size_t e = quote_run(sc, p, i + k + 1, lim, os - 1u, &closed);
+            if (!closed) {
+                i = e;
+                pend = 0;
+                inq = UINT64_MAX;
+                slot = os - 1u;
+                goto done;
+            }
+            if (e - i >= 64) { /* it ended in a later block */
+                i = e;
+                pend = 0;
+                break;
+            }
+            s = (unsigned)(e - i);
         }
-        const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
-        /* state at byte k (before it; stop bytes are no quotes), or after
-         * the block */
-        const uint64_t inside = k == 64 ? in >> 63 : (in >> k) & 1u;
-        if (bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
-        const uint64_t opens = qq & in & below;
-        if (inside && opens) {
-            const unsigned o = high_bit(opens);
-            blk_pos(sc, &sc->open_pos, i, nl & (((uint64_t)1 << o) - 1u), i + o);
-        }
-        const uint64_t nlb = nl & below;
-        if (nlb) {
-            sc->line += pop_count(nlb);
-            sc->cr = 0;
-            sc->line_start = sc->base + i + high_bit(nlb) + 1;
-        }
-        inq = (uint64_t)0 - inside;
-        if (k < 64) {
-            i += k;
-            pend = (esc >> k) & 1u;
-            break;
-        }
-        i += 64;
     }
-    sc->slot = 0;
+done:
+    sc->slot = (uint8_t)slot;
     sc->state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
-    /* a short run means text this path does not suit: leave it to the
-     * byte loops for a while, longer after each miss in a row */
-    if (i - start < 64) {
+    /* a short run that did not end at the delimiter means text this path
+     * does not suit: leave it to the byte loops for a while, longer after
+     * each miss in a row */
+    if (i - start < 64 && (lim - i < 64 || p[i] != sc->delim[0])) {
         sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
         if (sc->blk_miss < 4) sc->blk_miss++;
     } else {
@@ -913,44 +993,33 @@ static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
  */
 static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    const uint8_t *cls = sc->cls;
     unsigned slot = sc->slot;
-    if (sc->state == S_QUOTE && (slot != 0 || !blk_ok(sc, i, lim))) goto quote;
+    bool in_quote = sc->state == S_QUOTE && (slot != 0 || !blk_ok(sc, i, lim));
     for (;;) {
-        if (blk_ok(sc, i, lim)) {
-            i = block_text(sc, p, i, lim);
-            slot = 0;
-            if (sc->state == S_QUOTE) goto quote;
-            if (sc->state != S_NORMAL) return i;
-        }
-        i = skip(cls, p, i, lim, C_NORM);
-        if (i >= lim) return i;
-        slot = sc->open_slot[p[i]];
-        /* a quote byte that also starts the delimiter: the switch matches
-         * the delimiter first */
-        if (!slot || p[i] == sc->delim[0]) return i;
-        slot--;
-        sc->state = S_QUOTE;
-        sc->slot = (uint8_t)slot;
-        set_pos(sc, &sc->open_pos, i);
-        i++;
-    quote:;
-        const uint8_t mask = (uint8_t)(C_Q0 << slot);
-        const uint8_t close = sc->q_close[slot];
-        const int esc = sc->q_esc[slot];
-        for (;;) {
-            i = skip(cls, p, i, lim, mask);
-            if (i >= lim) return i;
-            uint8_t c = p[i];
-            if (c == close) break;
-            if ((int)c == esc && lim - i >= 2 && p[i + 1] != '\n' && p[i + 1] != '\r') {
-                sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
-                i += 2;
-                continue;
+        if (!in_quote) {
+            if (blk_ok(sc, i, lim)) {
+                i = block_text(sc, p, i, lim);
+                slot = sc->slot;
+                if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
             }
-            return i;
+            if (sc->state == S_NORMAL) {
+                i = skip(sc->cls, p, i, lim, C_NORM);
+                if (i >= lim) return i;
+                slot = sc->open_slot[p[i]];
+                /* a quote byte that also starts the delimiter: the switch
+                 * matches the delimiter first */
+                if (!slot || p[i] == sc->delim[0]) return i;
+                slot--;
+                sc->state = S_QUOTE;
+                sc->slot = (uint8_t)slot;
+                set_pos(sc, &sc->open_pos, i);
+                i++;
+            }
         }
-        i++;
+        in_quote = false;
+        bool closed;
+        i = quote_run(sc, p, i, lim, slot, &closed);
+        if (!closed) return i;
         sc->state = S_NORMAL;
         /* (and where words, comments or '*' matter: see sc->slow) */
         if (!TRIG_SKIP(sc->trig) || sc->slow) return i;
