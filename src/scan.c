@@ -882,7 +882,8 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
     unsigned slot = 0;
     blk_vec sv[sizeof sc->blk_stop];
     for (unsigned j = 0; j < sizeof sc->blk_stop; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
-    while (lim - i >= 64) {
+    bool more = true; /* false: stopped at a byte for the switch */
+    while (more && lim - i >= 64) {
         uint64_t q, stop0, bs0, nl, cr;
         blk_classify(t, sc->blk, sv, p + i, &q, &stop0, &bs0, &nl, &cr);
         uint64_t esc = 0;
@@ -940,7 +941,8 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
                 /* the switch's byte */
                 i += k;
                 pend = (esc >> k) & 1u;
-                goto done;
+                more = false;
+                break;
             }
             /* a string of another quote kind */
             bool closed;
@@ -951,7 +953,8 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
                 pend = 0;
                 inq = UINT64_MAX;
                 slot = os - 1u;
-                goto done;
+                more = false;
+                break;
             }
             if (e - i >= 64) { /* it ended in a later block */
                 i = e;
@@ -961,7 +964,6 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
             s = (unsigned)(e - i);
         }
     }
-done:
     sc->slot = (uint8_t)slot;
     sc->state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
     /* a short run that did not end at the delimiter means text this path
@@ -1282,6 +1284,390 @@ static void lit_end(mote_scanner *sc)
     set_word(sc, keyword(sc, n), 1);
 }
 
+/* ------------------------------------------------------- state handlers */
+
+/* What a state handler asks of run() after a byte: take the next byte, or
+ * look at this one again in the state it has set (A_AGAIN: with the
+ * delimiter match; A_CODE: as a byte of code, the match already done), or
+ * end the token: a delimiter completed (A_DELIM, unless a trigger body,
+ * parentheses or BEGIN ... END hold it), a command or COPY line ended. */
+enum { A_NEXT, A_END, A_LINE, A_AGAIN, A_CODE, A_DELIM };
+
+/* The first word's bytes: mysql and postgres keep them while they may
+ * still spell a keyword that matters, sqlite while its trigger state needs
+ * them. */
+static int on_word(mote_scanner *sc, uint8_t c)
+{
+    const uint8_t lc = lower(c);
+    if (sc->wlen == 0) sc->whash = 2166136261u;
+    sc->whash = (sc->whash ^ lc) * 16777619u;
+    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
+    if (sc->wlen < 255) sc->wlen++;
+    /* most statements show in a letter or two that their first word does
+     * not matter: back to the skip loops */
+    if (sc->wcls == WC_FIRST && !first_word_may(sc)) {
+        words_stop(sc);
+        sc->wlen = 0;
+    }
+    return A_NEXT;
+}
+
+/* A byte of code outside quotes and comments (no word being read). idx is
+ * its index, idx + 1 the next byte's. */
+static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
+{
+    const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE, pg = sc->dialect == MOTE_SCAN_POSTGRES;
+    if (sc->lead && !is_blank(c) && !lead_opener(sc, c)) {
+        lead_code(sc);
+        if (pg && c == '\\') {
+            /* a psql meta-command at statement start: its line */
+            sc->state = S_PCMD;
+            sc->kind = MOTE_SCAN_COMMAND;
+            words_stop(sc);
+            return A_NEXT;
+        }
+    }
+    uint8_t next = S_NORMAL;
+    if (sc->open_slot[c]) {
+        unsigned slot = sc->open_slot[c] - 1u;
+        if (pg && c == '\'') {
+            /* E'..' (also right after the close of one: '') */
+            int b1 = prev_byte(sc, idx, 1);
+            if (sc->base + idx == sc->eclose || ((b1 == 'E' || b1 == 'e') && word_start(sc, idx, 2)))
+                slot = 2;
+        }
+        sc->slot = (uint8_t)slot;
+        sc->km = 0; /* now: fast_text() may leave the quote without the switch */
+        if (sqlite) sq_tok(sc, TK_OTHER);
+        if (sc->slow & SL_WORDS) word_punct(sc, c);
+        next = S_QUOTE;
+    } else if ((int)c == sc->esc_out) {
+        sc->state = S_ESC;
+        sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+        return A_NEXT;
+    } else if (c == '#' && (sc->comments & MOTE_SCAN_COMMENT_HASH)) {
+        sc->state = S_LINE;
+        lead_comment(sc, idx + 1);
+        return A_NEXT;
+    } else if (c == '-' && (sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))) {
+        sc->state = S_DASH;
+        return A_NEXT;
+    } else if (c == '/' && (sc->comments & MOTE_SCAN_COMMENT_BLOCK)) {
+        next = S_SLASH;
+    } else if (c == '*' && sc->xc) {
+        sc->state = S_XSTAR;
+        return A_NEXT;
+    } else if (c == '$' && pg && word_start(sc, idx, 1)) {
+        sc->taglen = 0;
+        next = S_DTAG;
+    } else if (pg && c == '(') {
+        sc->pdepth++;
+    } else if (pg && c == ')' && sc->pdepth) {
+        sc->pdepth--;
+    }
+    if (next != S_NORMAL) {
+        /* a quote or comment may open here: where an error points */
+        sc->state = next;
+        set_pos(sc, &sc->open_pos, idx);
+        return A_NEXT;
+    }
+    if (sqlite) {
+        if (sq_idchar(c)) {
+            if (!TRIG_SKIP(sc->trig)) return on_word(sc, c);
+        } else if (!is_blank(c) || c == '\v') {
+            sq_tok(sc, TK_OTHER);
+        }
+    } else if (sc->slow & SL_WORDS) {
+        if (word_char(sc, c)) return on_word(sc, c);
+        if (!is_blank(c)) word_punct(sc, c);
+    }
+    return A_NEXT;
+}
+
+static int on_head(mote_scanner *sc, uint8_t c);
+
+/* Blanks before a statement (sql dialects). */
+static int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
+{
+    /* sqlite3_complete() counts \v as a token, not as space */
+    const bool blank = is_blank(c) && !(sc->dialect == MOTE_SCAN_SQLITE && c == '\v');
+    /* trimmed blanks and dropped comments move the token's start */
+    const bool hold = sc->cmt && keep_comments(sc);
+    /* where kept comments end (only they need it) */
+    if (!blank && (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) set_pos(sc, &sc->lead_pos, idx);
+    if (!hold) {
+        sc->tok_start = blank ? idx + 1 : idx;
+        set_pos(sc, &sc->tok_pos, sc->tok_start);
+    }
+    if (blank) return A_NEXT;
+    /* mysql: a DELIMITER command? (wlen is 0 since reset_token()) */
+    if (sc->dialect != MOTE_SCAN_MYSQL) {
+        sc->state = S_NORMAL;
+        return A_CODE;
+    }
+    sc->state = S_HEAD;
+    return on_head(sc, c);
+}
+
+/* mysql: the letters of "delimiter" at statement start, then a blank. */
+static int on_head(mote_scanner *sc, uint8_t c)
+{
+    if (sc->wlen < 9) {
+        /* all its letters lower case: c | 0x20 matches both cases */
+        if ((c | 0x20) == "delimiter"[sc->wlen]) {
+            sc->wlen++;
+            return A_NEXT;
+        }
+    } else if (c == ' ' || c == '\t') {
+        /* arglen and argbad were cleared by reset_token() */
+        sc->state = S_DCMD_WS;
+        sc->kind = MOTE_SCAN_COMMAND;
+        lead_code(sc);
+        words_stop(sc);
+        return A_NEXT;
+    } else if (c == '\n' || c == '\r') {
+        return A_LINE; /* no argument: arglen is 0, the command fails */
+    }
+    if (sc->wlen) words_stop(sc); /* a word starting "d": not SET */
+    sc->wlen = 0;
+    sc->state = S_NORMAL;
+    return A_CODE;
+}
+
+/* A command line: mysql DELIMITER (blanks, the argument, the ignored
+ * rest) or a psql meta-command. */
+static int on_command(mote_scanner *sc, uint8_t c)
+{
+    const uint8_t st = sc->state;
+    if (c == '\n' || c == '\r') return A_LINE;
+    if (st == S_PCMD) return A_NEXT;
+    if (c == ' ' || c == '\t') {
+        if (st == S_DCMD_ARG) sc->state = S_DCMD_REST;
+        return A_NEXT;
+    }
+    if (st == S_DCMD_REST) return A_NEXT;
+    sc->state = S_DCMD_ARG;
+    /* too long or holding a backslash: the command fails */
+    if (sc->arglen < sizeof sc->arg && c != '\\') sc->arg[sc->arglen++] = c;
+    else sc->argbad = 1;
+    return A_NEXT;
+}
+
+/* A lone '-' or '/' was an operator: a token for sqlite; c is code. */
+static int lone(mote_scanner *sc)
+{
+    if (sc->lead) lead_code(sc);
+    if (sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
+    sc->state = S_NORMAL;
+    return A_CODE;
+}
+
+/* Comment openers and closers, executable comments. */
+static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
+{
+    const uint8_t st = sc->state;
+    switch (st) {
+    case S_DASH:
+        if (c != '-') return lone(sc);
+        if (sc->comments & MOTE_SCAN_COMMENT_DASH) {
+            sc->state = S_LINE;
+            lead_comment(sc, idx + 1);
+        } else {
+            sc->state = S_DASH2;
+        }
+        return A_NEXT;
+    case S_DASH2:
+        if (c <= 0x20 || c == 0x7f) {
+            sc->km = 0;
+            lead_comment(sc, idx + 1);
+            sc->state = (c == '\n' || c == '\r') ? after_comment(sc) : S_LINE;
+            return A_NEXT;
+        }
+        if (sc->lead) lead_code(sc);
+        sc->state = S_NORMAL;
+        return A_CODE;
+    case S_SLASH:
+        if (c != '*') return lone(sc);
+        sc->depth = 1;
+        if (sc->dialect == MOTE_SCAN_MYSQL && !sc->xc) {
+            sc->state = S_XOPEN; /* executable? */
+            return A_NEXT;
+        }
+        sc->state = S_BLOCK;
+        lead_comment(sc, idx + 1);
+        return A_NEXT;
+    case S_XOPEN:
+    case S_XM:
+        if (c == '!') {
+            /* slash-star-bang, slash-star-M-bang: code up to star-slash */
+            sc->xc = 1;
+            sc->slow |= SL_XC;
+            if (sc->lead) lead_code(sc);
+            sc->state = S_NORMAL;
+            return A_NEXT;
+        }
+        if (c == 'M' && st == S_XOPEN) {
+            sc->state = S_XM;
+            return A_NEXT;
+        }
+        /* an ordinary comment; c is its first byte */
+        lead_comment(sc, idx + 1);
+        sc->state = S_BLOCK;
+        return A_AGAIN;
+    case S_XSTAR:
+        sc->state = S_NORMAL;
+        if (c != '/') return A_CODE;
+        sc->xc = 0;
+        sc->slow &= (uint8_t)~SL_XC;
+        return A_NEXT;
+    case S_LINE:
+        if (c != '\n') return A_NEXT;
+        /* the newline ends the comment and is itself a normal byte (it
+         * may be, or start, the delimiter) */
+        sc->state = after_comment(sc);
+        return A_AGAIN;
+    case S_BLOCK:
+        if (c == '*') sc->state = S_BSTAR;
+        else if (c == '/' && (sc->comments & MOTE_SCAN_COMMENT_NESTED)) sc->state = S_BSLASH;
+        return A_NEXT;
+    case S_BSTAR:
+        if (c == '/') sc->state = --sc->depth == 0 ? after_comment(sc) : S_BLOCK;
+        else if (c != '*') sc->state = S_BLOCK;
+        return A_NEXT;
+    default: /* S_BSLASH */
+        if (c == '*') {
+            if (sc->depth < UINT32_MAX) sc->depth++;
+            sc->state = S_BLOCK;
+        } else if (c != '/') {
+            sc->state = S_BLOCK;
+        }
+        return A_NEXT;
+    }
+}
+
+/* Strings: quotes and their escapes, postgres dollar quotes. */
+static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
+{
+    switch (sc->state) {
+    case S_QUOTE:
+        if (c == sc->q_close[sc->slot]) {
+            sc->state = S_NORMAL;
+            /* an escape string closed: a quote right here reopens it */
+            if (sc->dialect == MOTE_SCAN_POSTGRES && sc->q_esc[sc->slot] >= 0) sc->eclose = sc->base + idx + 1;
+            if (sc->slow & SL_LIT) lit_end(sc);
+        } else if ((int)c == sc->q_esc[sc->slot]) {
+            sc->state = S_QESC;
+            sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+        } else if (sc->slow & SL_LIT) {
+            lit_byte(sc, c);
+        }
+        return A_NEXT;
+    case S_QESC:
+        sc->state = S_QUOTE;
+        if (sc->slow & SL_LIT) lit_byte(sc, c);
+        return A_NEXT;
+    case S_DTAG:
+        if (c == '$') {
+            sc->state = S_DOLLAR;
+            return A_NEXT;
+        }
+        if (sc->taglen < sizeof sc->tag && (pg_tag_first(c) || (sc->taglen && is_digit(c)))) {
+            sc->tag[sc->taglen++] = c;
+            return A_NEXT;
+        }
+        sc->state = S_NORMAL;
+        return A_CODE;
+    case S_DOLLAR:
+        if (c == '$') {
+            sc->state = S_DMATCH;
+            sc->tagk = 0;
+        }
+        return A_NEXT;
+    default: /* S_DMATCH */
+        if (c == '$') {
+            if (sc->tagk == sc->taglen) sc->state = S_NORMAL;
+            else sc->tagk = 0;
+        } else if (sc->tagk < sc->taglen && c == sc->tag[sc->tagk]) {
+            sc->tagk++;
+        } else {
+            sc->state = S_DOLLAR;
+        }
+        return A_NEXT;
+    }
+}
+
+/* One byte in the current state. The states where the delimiter counts
+ * are matched here, in one place: a delimiter completed there ends the
+ * statement. Comments and DELIMITER commands start the match afresh (reset
+ * at their first byte: nothing reads km before); an escape outside quotes
+ * keeps it. */
+static int step(mote_scanner *sc, uint8_t c, size_t idx)
+{
+    const uint8_t st = sc->state;
+    const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE;
+    if ((1u << st) & KMP_STATES) {
+        if (kmp_step(sc, c)) {
+            /* (from S_LEAD: an empty token; ';' still ends it) */
+            if (sqlite && sc->wlen) sq_word_end(sc);
+            else if (sqlite && st != S_NORMAL) sq_tok(sc, TK_OTHER);
+            else if (!sqlite && st == S_NORMAL && sc->wlen) word_end(sc);
+            sc->state = S_NORMAL;
+            return A_DELIM;
+        }
+    } else if (st != S_ESC) {
+        sc->km = 0;
+    }
+    switch (st) {
+    case S_LEAD: return on_lead(sc, c, idx);
+    case S_HEAD: return on_head(sc, c);
+    case S_DCMD_WS:
+    case S_DCMD_ARG:
+    case S_DCMD_REST:
+    case S_PCMD: return on_command(sc, c);
+    case S_CSKIP:
+        /* the COPY line's rest: blanks; data starts on the next line */
+        if (c != '\n' && is_blank(c)) {
+            sc->tok_start = idx + 1;
+            return A_NEXT;
+        }
+        sc->state = S_COPY;
+        sc->tok_start = c == '\n' ? idx + 1 : idx;
+        set_pos(sc, &sc->tok_pos, sc->tok_start);
+        return A_NEXT;
+    case S_COPY: return c == '\n' ? A_LINE : A_NEXT;
+    case S_NORMAL:
+        if (sc->wlen) {
+            if (sqlite ? sq_idchar(c) : word_char(sc, c)) return on_word(sc, c);
+            if (sqlite) sq_word_end(sc);
+            else word_end(sc);
+        }
+        return A_CODE;
+    case S_ESC:
+        sc->state = S_NORMAL;
+        return A_NEXT;
+    case S_QUOTE:
+    case S_QESC:
+    case S_DTAG:
+    case S_DOLLAR:
+    case S_DMATCH: return on_string(sc, c, idx);
+    default: return on_comment(sc, c, idx);
+    }
+}
+
+/* A delimiter completed: it ends the statement unless a sqlite trigger
+ * body or postgres parentheses or BEGIN ATOMIC body hold it. */
+static int on_delim(mote_scanner *sc)
+{
+    if (sc->dialect == MOTE_SCAN_SQLITE) {
+        const uint8_t nt = sq_trans[sc->trig][TK_SEMI];
+        if (nt != 1) {
+            sc->trig = nt; /* ';' inside a trigger body */
+            return A_NEXT;
+        }
+    }
+    return sc->pdepth | sc->bdepth ? A_NEXT : A_END;
+}
+
 /*
  * Run the state machine over chunk[pos..lim). Returns R_LIMIT at lim,
  * R_END when a delimiter completed (pos just after it; possibly before any
@@ -1299,17 +1685,14 @@ static MOTE_SMALL_NOINLINE int run(mote_scanner *sc, size_t lim)
     size_t i = sc->pos;
     const size_t start = i;
     int r = R_LIMIT;
-    const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE;
-    const bool pg = sc->dialect == MOTE_SCAN_POSTGRES;
-    /* In sqlite the quote opener is an OTHER token, a no-op in the states
-     * where the skip runs; postgres needs lookback for E'' strings. */
 #if !MOTE_SMALL
-    const bool fast_quotes = !pg;
+    /* postgres needs lookback for E'' strings */
+    const bool fast_quotes = sc->dialect != MOTE_SCAN_POSTGRES;
 #endif
 
     while (i < lim) {
         if (sc->split) break;
-        uint8_t st = sc->state;
+        const uint8_t st = sc->state;
 #if MOTE_SMALL
         /* One skip for every state; quotes go through the general switch. */
         uint8_t mask = 0;
@@ -1362,383 +1745,14 @@ static MOTE_SMALL_NOINLINE int run(mote_scanner *sc, size_t lim)
         const size_t idx = i;
         const uint8_t c = p[i++];
         if (c == '\n' || c == '\r') newline(sc, c, idx);
-
-    again: /* re-dispatch c in sc->state, KMP included */
-        st = sc->state;
-        /* The states where the delimiter counts, all in one place: a
-         * delimiter completed there ends the statement. Comments and
-         * DELIMITER commands start the match afresh (reset at their first
-         * byte: nothing reads km before); an escape outside quotes keeps it. */
-        if ((1u << st) & KMP_STATES) {
-            if (kmp_step(sc, c)) {
-                /* (from S_LEAD: an empty token; ';' still ends it) */
-                if (sqlite && sc->wlen) sq_word_end(sc);
-                else if (st != S_NORMAL) sq_tok(sc, TK_OTHER);
-                else if (sc->wlen) word_end(sc);
-                sc->state = S_NORMAL;
-                goto delim;
-            }
-        } else if (st != S_ESC) {
-            sc->km = 0;
-        }
-        switch (st) {
-        case S_LEAD:
-        {
-            /* sqlite3_complete() counts \v as a token, not as space */
-            const bool blank = is_blank(c) && !(sqlite && c == '\v');
-            /* trimmed blanks and dropped comments move the token's start */
-            const bool hold = sc->cmt && keep_comments(sc);
-            /* where kept comments end (only they need it) */
-            if (!blank && (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) set_pos(sc, &sc->lead_pos, idx);
-            if (!hold) {
-                sc->tok_start = blank ? i : idx;
-                set_pos(sc, &sc->tok_pos, sc->tok_start);
-            }
-            if (blank) continue;
-        }
-            if (sc->dialect == MOTE_SCAN_MYSQL) {
-                sc->state = S_HEAD; /* wlen is 0 since reset_token() */
-                goto head;
-            }
-            sc->state = S_NORMAL;
-            goto normal;
-
-        case S_HEAD:
-        head:
-            if (sc->wlen < 9) {
-                /* all its letters lower case: c | 0x20 matches both cases */
-                if ((c | 0x20) == "delimiter"[sc->wlen]) {
-                    sc->wlen++;
-                    continue;
-                }
-            } else if (c == ' ' || c == '\t') {
-                /* arglen and argbad were cleared by reset_token() */
-                sc->state = S_DCMD_WS;
-                sc->kind = MOTE_SCAN_COMMAND;
-                lead_code(sc);
-                words_stop(sc);
-                continue;
-            } else if (c == '\n' || c == '\r') {
-                goto cmd; /* no argument: arglen is 0, the command fails */
-            }
-            if (sc->wlen) words_stop(sc); /* a word starting "d": not SET */
-            sc->wlen = 0;
-            sc->state = S_NORMAL;
-            goto normal;
-
-        case S_DCMD_WS:   /* blanks before the argument */
-        case S_DCMD_ARG:
-        case S_DCMD_REST: /* rest of the line, ignored */
-        case S_PCMD:
-            if (c == '\n' || c == '\r') {
-            cmd:
-                r = R_LINE;
-                goto out;
-            }
-            if (st == S_PCMD) continue;
-            if (c == ' ' || c == '\t') {
-                if (st == S_DCMD_ARG) sc->state = S_DCMD_REST;
-                continue;
-            }
-            if (st == S_DCMD_REST) continue;
-            sc->state = S_DCMD_ARG;
-            /* too long or holding a backslash: the command fails */
-            if (sc->arglen < sizeof sc->arg && c != '\\') sc->arg[sc->arglen++] = c;
-            else sc->argbad = 1;
-            continue;
-
-        case S_CSKIP:
-            /* the COPY line's rest: blanks; data starts on the next line */
-            if (c != '\n' && is_blank(c)) {
-                sc->tok_start = i;
-                continue;
-            }
-            sc->state = S_COPY;
-            sc->tok_start = c == '\n' ? i : idx;
-            set_pos(sc, &sc->tok_pos, sc->tok_start);
-            continue;
-        case S_COPY:
-            if (c == '\n') {
-                r = R_LINE;
-                goto out;
-            }
-            continue;
-
-        case S_NORMAL:
-            if (sc->wlen) {
-                if (sqlite ? sq_idchar(c) : word_char(sc, c)) goto word;
-                if (sqlite) sq_word_end(sc);
-                else word_end(sc);
-            }
-        normal:
-            if (sc->lead && !is_blank(c) && !lead_opener(sc, c)) {
-                lead_code(sc);
-                if (pg && c == '\\') {
-                    /* a psql meta-command at statement start: its line */
-                    sc->state = S_PCMD;
-                    sc->kind = MOTE_SCAN_COMMAND;
-                    words_stop(sc);
-                    continue;
-                }
-            }
-            if (sc->open_slot[c]) {
-                unsigned slot = sc->open_slot[c] - 1u;
-                if (pg && c == '\'') {
-                    /* E'..' (also right after the close of one: '') */
-                    int b1 = prev_byte(sc, idx, 1);
-                    if (sc->base + idx == sc->eclose ||
-                        ((b1 == 'E' || b1 == 'e') && word_start(sc, idx, 2)))
-                        slot = 2;
-                }
-                sc->state = S_QUOTE;
-                sc->slot = (uint8_t)slot;
-                sc->km = 0; /* now: fast_text() may leave the quote without the switch */
-                sq_tok(sc, TK_OTHER);
-                if (sc->slow & SL_WORDS) word_punct(sc, c);
-                goto opened;
-            }
-            if ((int)c == sc->esc_out) {
-                sc->state = S_ESC;
-                sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
-                continue;
-            }
-            switch (c) {
-            case '#':
-                if (sc->comments & MOTE_SCAN_COMMENT_HASH) {
-                    sc->state = S_LINE;
-                    lead_comment(sc, i);
-                    continue;
-                }
-                break;
-            case '-':
-                if (sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE)) {
-                    sc->state = S_DASH;
-                    continue;
-                }
-                break;
-            case '/':
-                if (sc->comments & MOTE_SCAN_COMMENT_BLOCK) {
-                    sc->state = S_SLASH;
-                    goto opened;
-                }
-                break;
-            case '*':
-                if (sc->xc) {
-                    sc->state = S_XSTAR;
-                    continue;
-                }
-                break;
-            case '$':
-                if (pg && word_start(sc, idx, 1)) {
-                    sc->state = S_DTAG;
-                    sc->taglen = 0;
-                    goto opened;
-                }
-                break;
-            case '(':
-                if (pg) sc->pdepth++;
-                break;
-            case ')':
-                if (pg && sc->pdepth) sc->pdepth--;
-                break;
-            default:
-                break;
-            }
-            /* sqlite words (wlen is 0 here); a no-op in the other dialects */
-            if (sqlite) {
-                if (sq_idchar(c)) {
-                    if (!TRIG_SKIP(sc->trig)) goto word;
-                } else if (!is_blank(c) || c == '\v') {
-                    sq_tok(sc, TK_OTHER);
-                }
-            } else if (sc->slow & SL_WORDS) {
-                if (word_char(sc, c)) goto word;
-                if (!is_blank(c)) word_punct(sc, c);
-            }
-            continue;
-        word:
-            {
-                const uint8_t lc = lower(c);
-                if (sc->wlen == 0) sc->whash = 2166136261u;
-                sc->whash = (sc->whash ^ lc) * 16777619u;
-                if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
-                if (sc->wlen < 255) sc->wlen++;
-                /* most statements show in a letter or two that their first
-                 * word does not matter: back to the skip loops */
-                if (sc->wcls == WC_FIRST && !first_word_may(sc)) {
-                    words_stop(sc);
-                    sc->wlen = 0;
-                }
-            }
-            continue;
-        opened: /* a quote or comment may open here: where an error points */
-            set_pos(sc, &sc->open_pos, idx);
-            continue;
-
-        delim:
-            {
-                uint8_t nt = sq_trans[sc->trig][TK_SEMI];
-                if (nt != 1) {
-                    sc->trig = nt; /* ';' inside a trigger body */
-                    continue;
-                }
-            }
-            /* postgres: inside parentheses or a BEGIN ATOMIC body */
-            if (sc->pdepth | sc->bdepth) continue;
-            r = R_END;
-            goto out;
-
-        case S_DASH:
-            if (c == '-') {
-                if (sc->comments & MOTE_SCAN_COMMENT_DASH) {
-                    sc->state = S_LINE;
-                    lead_comment(sc, i);
-                } else {
-                    sc->state = S_DASH2;
-                }
-                continue;
-            }
-            goto lone; /* the '-' was an operator */
-
-        case S_DASH2:
-            if (c <= 0x20 || c == 0x7f) {
-                sc->km = 0;
-                lead_comment(sc, i);
-                sc->state = (c == '\n' || c == '\r') ? after_comment(sc) : S_LINE;
-                continue;
-            }
-            if (sc->lead) lead_code(sc);
-            sc->state = S_NORMAL;
-            goto normal;
-
-        case S_SLASH:
-            if (c == '*') {
-                sc->depth = 1;
-                if (sc->dialect == MOTE_SCAN_MYSQL && !sc->xc) {
-                    sc->state = S_XOPEN; /* executable? */
-                    continue;
-                }
-                sc->state = S_BLOCK;
-                lead_comment(sc, i);
-                continue;
-            }
-        lone: /* a lone '-' or '/' is an operator: a token for sqlite */
-            if (sc->lead) lead_code(sc);
-            sq_tok(sc, TK_OTHER);
-            sc->state = S_NORMAL;
-            goto normal;
-
-        case S_XOPEN:
-        case S_XM:
-            if (c == '!') {
-                /* slash-star-bang, slash-star-M-bang: code up to star-slash */
-                sc->xc = 1;
-                sc->slow |= SL_XC;
-                if (sc->lead) lead_code(sc);
-                sc->state = S_NORMAL;
-                continue;
-            }
-            if (c == 'M' && st == S_XOPEN) {
-                sc->state = S_XM;
-                continue;
-            }
-            /* an ordinary comment; c is its first byte */
-            lead_comment(sc, i);
-            sc->state = S_BLOCK;
-            goto again;
-        case S_XSTAR:
-            if (c == '/') {
-                sc->xc = 0;
-                sc->slow &= (uint8_t)~SL_XC;
-                sc->state = S_NORMAL;
-                continue;
-            }
-            sc->state = S_NORMAL;
-            goto normal;
-
-        case S_LINE:
-            if (c == '\n') {
-                /* the newline ends the comment and is itself a normal byte
-                 * (it may be, or start, the delimiter) */
-                sc->state = after_comment(sc);
-                goto again;
-            }
-            continue;
-
-        case S_BLOCK:
-            if (c == '*') sc->state = S_BSTAR;
-            else if (c == '/' && (sc->comments & MOTE_SCAN_COMMENT_NESTED)) sc->state = S_BSLASH;
-            continue;
-        case S_BSTAR:
-            if (c == '/') {
-                if (--sc->depth == 0) sc->state = after_comment(sc);
-                else sc->state = S_BLOCK;
-            } else if (c != '*') {
-                sc->state = S_BLOCK;
-            }
-            continue;
-        case S_BSLASH:
-            if (c == '*') {
-                if (sc->depth < UINT32_MAX) sc->depth++;
-                sc->state = S_BLOCK;
-            } else if (c != '/') {
-                sc->state = S_BLOCK;
-            }
-            continue;
-
-        case S_QUOTE:
-            if (c == sc->q_close[sc->slot]) {
-                sc->state = S_NORMAL;
-                /* an escape string closed: a quote right here reopens it */
-                if (pg && sc->q_esc[sc->slot] >= 0) sc->eclose = sc->base + i;
-                if (sc->slow & SL_LIT) lit_end(sc);
-            } else if ((int)c == sc->q_esc[sc->slot]) {
-                sc->state = S_QESC;
-                sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
-            } else if (sc->slow & SL_LIT) {
-                lit_byte(sc, c);
-            }
-            continue;
-        case S_QESC:
-            sc->state = S_QUOTE;
-            if (sc->slow & SL_LIT) lit_byte(sc, c);
-            continue;
-        case S_ESC:
-            sc->state = S_NORMAL;
-            continue;
-
-        case S_DTAG:
-            if (c == '$') {
-                sc->state = S_DOLLAR;
-                continue;
-            }
-            if (sc->taglen < sizeof sc->tag && (pg_tag_first(c) || (sc->taglen && is_digit(c)))) {
-                sc->tag[sc->taglen++] = c;
-                continue;
-            }
-            sc->state = S_NORMAL;
-            goto normal;
-        case S_DOLLAR:
-            if (c == '$') {
-                sc->state = S_DMATCH;
-                sc->tagk = 0;
-            }
-            continue;
-        case S_DMATCH:
-            if (c == '$') {
-                if (sc->tagk == sc->taglen) sc->state = S_NORMAL;
-                else sc->tagk = 0;
-            } else if (sc->tagk < sc->taglen && c == sc->tag[sc->tagk]) {
-                sc->tagk++;
-            } else {
-                sc->state = S_DOLLAR;
-            }
-            continue;
-        default:
-            continue;
+        int a = step(sc, c, idx);
+        while (a >= A_AGAIN)
+            a = a == A_AGAIN ? step(sc, c, idx) : a == A_CODE ? on_code(sc, c, idx) : on_delim(sc);
+        if (a != A_NEXT) {
+            r = a == A_END ? R_END : R_LINE;
+            break;
         }
     }
-out:
     if (r == R_LIMIT && sc->split) r = R_SPLIT;
     sc->stats.bytes_examined += i - start;
     sc->pos = i;
@@ -1895,6 +1909,7 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     const uint8_t *p;
     size_t n;
     const bool dropped = sc->dropping;
+    bool handed = false; /* a token (or nothing) was handed out */
     sc->dropping = 0;
     unsigned kind = tok_kind(sc);
     if (r != R_END && sc->dialect == MOTE_SCAN_MYSQL && !dcmd_done(sc)) {
@@ -1921,13 +1936,14 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
         e = MOTE_ERR_NEED_MORE;
         if (n || sc->pieces_out || kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))
             e = give(sc, tok, p, n, &sc->tok_pos, flags, kind);
-        goto next;
+        handed = true;
     }
-    /* a failed command or carry, or a dropped token: nothing is kept (a
-     * dropped token's carry is already empty) */
-    if (e != MOTE_ERR_NEED_MORE) e = fail(sc, tok, e, &sc->tok_pos);
-    mote_buf_clear(sc->carry);
-next:
+    if (!handed) {
+        /* a failed command or carry, or a dropped token: nothing is kept
+         * (a dropped token's carry is already empty) */
+        if (e != MOTE_ERR_NEED_MORE) e = fail(sc, tok, e, &sc->tok_pos);
+        mote_buf_clear(sc->carry);
+    }
     /* a COPY ... FROM STDIN statement: data follows */
     if (r == R_END && sc->copy == 1) sc->copy = 2;
     /* a SET statement changed how strings are read */
