@@ -1290,8 +1290,10 @@ static void lit_end(mote_scanner *sc)
  * look at this one again in the state it has set (A_AGAIN: with the
  * delimiter match; A_CODE: as a byte of code, the match already done), or
  * end the token: a delimiter completed (A_DELIM, unless a trigger body,
- * parentheses or BEGIN ... END hold it), a command or COPY line ended. */
-enum { A_NEXT, A_END, A_LINE, A_AGAIN, A_CODE, A_DELIM };
+ * parentheses or BEGIN ... END hold it), a command or COPY line ended.
+ * A_WORD and A_HEAD hand the byte to on_word() and on_head(), so that each
+ * handler has one call site (the small build inlines them all). */
+enum { A_NEXT, A_END, A_LINE, A_AGAIN, A_CODE, A_WORD, A_HEAD, A_DELIM };
 
 /* The first word's bytes: mysql and postgres keep them while they may
  * still spell a keyword that matters, sqlite while its trigger state needs
@@ -1373,18 +1375,16 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     }
     if (sqlite) {
         if (sq_idchar(c)) {
-            if (!TRIG_SKIP(sc->trig)) return on_word(sc, c);
+            if (!TRIG_SKIP(sc->trig)) return A_WORD;
         } else if (!is_blank(c) || c == '\v') {
             sq_tok(sc, TK_OTHER);
         }
     } else if (sc->slow & SL_WORDS) {
-        if (word_char(sc, c)) return on_word(sc, c);
+        if (word_char(sc, c)) return A_WORD;
         if (!is_blank(c)) word_punct(sc, c);
     }
     return A_NEXT;
 }
-
-static int on_head(mote_scanner *sc, uint8_t c);
 
 /* Blanks before a statement (sql dialects). */
 static int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
@@ -1406,7 +1406,7 @@ static int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
         return A_CODE;
     }
     sc->state = S_HEAD;
-    return on_head(sc, c);
+    return A_HEAD;
 }
 
 /* mysql: the letters of "delimiter" at statement start, then a blank. */
@@ -1619,7 +1619,7 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
     }
     switch (st) {
     case S_LEAD: return on_lead(sc, c, idx);
-    case S_HEAD: return on_head(sc, c);
+    case S_HEAD: return A_HEAD;
     case S_DCMD_WS:
     case S_DCMD_ARG:
     case S_DCMD_REST:
@@ -1637,7 +1637,7 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
     case S_COPY: return c == '\n' ? A_LINE : A_NEXT;
     case S_NORMAL:
         if (sc->wlen) {
-            if (sqlite ? sq_idchar(c) : word_char(sc, c)) return on_word(sc, c);
+            if (sqlite ? sq_idchar(c) : word_char(sc, c)) return A_WORD;
             if (sqlite) sq_word_end(sc);
             else word_end(sc);
         }
@@ -1745,9 +1745,16 @@ static MOTE_SMALL_NOINLINE int run(mote_scanner *sc, size_t lim)
         const size_t idx = i;
         const uint8_t c = p[i++];
         if (c == '\n' || c == '\r') newline(sc, c, idx);
-        int a = step(sc, c, idx);
-        while (a >= A_AGAIN)
-            a = a == A_AGAIN ? step(sc, c, idx) : a == A_CODE ? on_code(sc, c, idx) : on_delim(sc);
+        int a = A_AGAIN;
+        while (a >= A_AGAIN) {
+            switch (a) {
+            case A_AGAIN: a = step(sc, c, idx); break;
+            case A_CODE: a = on_code(sc, c, idx); break;
+            case A_WORD: a = on_word(sc, c); break;
+            case A_HEAD: a = on_head(sc, c); break;
+            default: a = on_delim(sc); break;
+            }
+        }
         if (a != A_NEXT) {
             r = a == A_END ? R_END : R_LINE;
             break;
