@@ -276,9 +276,9 @@ static void blk_setup(mote_scanner *sc)
         if (n == sizeof sc->blk_stop) return;
         sc->blk_stop[n++] = (uint8_t)c;
     }
-    /* unused entries repeat a stop byte; with none the delimiter is a
-     * line break, which stops the path anyway */
-    for (unsigned j = n; j < sizeof sc->blk_stop; j++) sc->blk_stop[j] = n ? sc->blk_stop[0] : d0;
+    /* unused entries repeat a stop byte */
+    for (unsigned j = n; j < sizeof sc->blk_stop; j++) sc->blk_stop[j] = sc->blk_stop[0];
+    sc->blk_nstop = (uint8_t)n;
     sc->blk = (uint8_t)(1 + (q == '"'));
     sc->blk_flags = f;
 }
@@ -720,12 +720,14 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
            (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 | (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
 }
 
-/* The scanner's stop bytes (sc->blk_stop), broadcast. */
-static MOTE_INLINE __m128i blk_stops(__m128i v, const __m128i *sv)
+/* The scanner's stop bytes (sc->blk_stop, n > 0 of them), broadcast; in
+ * pairs (an odd count repeats one). */
+static MOTE_INLINE __m128i blk_stops(__m128i v, const __m128i *sv, unsigned n)
 {
     __m128i s = _mm_or_si128(_mm_cmpeq_epi8(v, sv[0]), _mm_cmpeq_epi8(v, sv[1]));
-    s = _mm_or_si128(s, _mm_or_si128(_mm_cmpeq_epi8(v, sv[2]), _mm_cmpeq_epi8(v, sv[3])));
-    return _mm_or_si128(s, _mm_or_si128(_mm_cmpeq_epi8(v, sv[4]), _mm_cmpeq_epi8(v, sv[5])));
+    if (n > 2) s = _mm_or_si128(s, _mm_or_si128(_mm_cmpeq_epi8(v, sv[2]), _mm_cmpeq_epi8(v, sv[3])));
+    if (n > 4) s = _mm_or_si128(s, _mm_or_si128(_mm_cmpeq_epi8(v, sv[4]), _mm_cmpeq_epi8(v, sv[5])));
+    return s;
 }
 #else
 #define BLK_SSE2 0
@@ -746,11 +748,12 @@ static MOTE_INLINE uint64_t blk_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, u
     return vgetq_lane_u64(vreinterpretq_u64_u8(s), 0);
 }
 
-static MOTE_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, const uint8x16_t *sv)
+static MOTE_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, const uint8x16_t *sv, unsigned n)
 {
     uint8x16_t s = vorrq_u8(vceqq_u8(v, sv[0]), vceqq_u8(v, sv[1]));
-    s = vorrq_u8(s, vorrq_u8(vceqq_u8(v, sv[2]), vceqq_u8(v, sv[3])));
-    return vorrq_u8(s, vorrq_u8(vceqq_u8(v, sv[4]), vceqq_u8(v, sv[5])));
+    if (n > 2) s = vorrq_u8(s, vorrq_u8(vceqq_u8(v, sv[2]), vceqq_u8(v, sv[3])));
+    if (n > 4) s = vorrq_u8(s, vorrq_u8(vceqq_u8(v, sv[4]), vceqq_u8(v, sv[5])));
+    return s;
 }
 #else
 #define BLK_NEON 0
@@ -768,7 +771,7 @@ typedef uint8_t blk_vec; /* the portable version looks stops up in the table */
 #endif
 
 static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_vec *sv,
-                                     const uint8_t *r, uint64_t *q, uint64_t *stop, uint64_t *bs,
+                                     unsigned ns, const uint8_t *r, uint64_t *q, uint64_t *stop, uint64_t *bs,
                                      uint64_t *nl, uint64_t *cr)
 {
 #if BLK_SSE2
@@ -780,7 +783,9 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_
     const __m128i v3 = _mm_loadu_si128((const __m128i *)(const void *)(r + 48));
 #define BLK_EQ(c) _mm_cmpeq_epi8(v0, c), _mm_cmpeq_epi8(v1, c), _mm_cmpeq_epi8(v2, c), _mm_cmpeq_epi8(v3, c)
     *q = blk_movemask(BLK_EQ(vq));
-    *stop = blk_movemask(blk_stops(v0, sv), blk_stops(v1, sv), blk_stops(v2, sv), blk_stops(v3, sv));
+    *stop = ns ? blk_movemask(blk_stops(v0, sv, ns), blk_stops(v1, sv, ns), blk_stops(v2, sv, ns),
+                              blk_stops(v3, sv, ns))
+               : 0;
     const __m128i vb = _mm_set1_epi8('\\'), vn = _mm_set1_epi8('\n'), vr = _mm_set1_epi8('\r');
     *bs = blk_movemask(BLK_EQ(vb));
     *nl = blk_movemask(BLK_EQ(vn));
@@ -793,8 +798,9 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_
 #define BLK_EQ(c) blk_bits(vceqq_u8(v0, vdupq_n_u8(c)), vceqq_u8(v1, vdupq_n_u8(c)), \
                            vceqq_u8(v2, vdupq_n_u8(c)), vceqq_u8(v3, vdupq_n_u8(c)))
     *q = BLK_EQ(blk == 1 ? '\'' : '"');
-    *stop = blk_bits(blk_stops_neon(v0, sv), blk_stops_neon(v1, sv), blk_stops_neon(v2, sv),
-                     blk_stops_neon(v3, sv));
+    *stop = ns ? blk_bits(blk_stops_neon(v0, sv, ns), blk_stops_neon(v1, sv, ns),
+                          blk_stops_neon(v2, sv, ns), blk_stops_neon(v3, sv, ns))
+               : 0;
     *bs = BLK_EQ('\\');
     *nl = BLK_EQ('\n');
     *cr = BLK_EQ('\r');
@@ -802,6 +808,7 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_
 #else
     (void)blk;
     (void)sv;
+    (void)ns;
     uint64_t qq = 0, st = 0, b = 0, lb = 0;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 4
@@ -862,15 +869,130 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
     }
 }
 
+/* One 64-byte block's masks (bit j: byte j): the first quote kind, stop
+ * bytes, backslashes, '\n', '\r', and the bytes escaped by a backslash. */
+typedef struct blk_masks {
+    uint64_t q, stop, bs, nl, cr, esc;
+} blk_masks;
+
+/*
+ * A segment of the block at i: from the state inq (all bits) at its start,
+ * find the first byte that needs the general switch outside a string (a
+ * stop byte, a lone backslash where escapes work only in strings, "--", the
+ * delimiter line break) or anywhere ('\r'): its bit k (64: none). Counts the
+ * lines before it, sets the escape flag and open_pos; *inside: the state at
+ * byte k (before it; stop bytes are no quotes), or after the block.
+ */
+static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
+                                        const blk_masks *m, unsigned f, uint64_t inq,
+                                        uint64_t *inside)
+{
+    const uint64_t qq = m->q & ~m->esc;
+    const uint64_t in = prefix_xor(qq) ^ inq;
+    const uint64_t out = ~in & ~m->esc;
+    uint64_t stop = (m->stop & out) | m->cr;
+    if (!(f & BLK_ESC_OUT)) stop |= m->bs & ~in; /* outside strings '\' is text: the switch says */
+    if (f & BLK_NL_STOP) stop |= m->nl & out;
+    /* a '-' stops only as "--" where that may open a comment */
+    unsigned k;
+    for (;;) {
+        k = stop ? low_bit(stop) : 64u;
+        if (k == 64 || p[i + k] != '-') break;
+        if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
+        stop &= stop - 1;
+    }
+    const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
+    *inside = k == 64 ? in >> 63 : (in >> k) & 1u;
+    if (m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+    const uint64_t opens = qq & in & below;
+    if (*inside && opens) {
+        const unsigned o = high_bit(opens);
+        blk_pos(sc, &sc->open_pos, i, m->nl & (((uint64_t)1 << o) - 1u), i + o);
+    }
+    const uint64_t nlb = m->nl & below;
+    if (nlb) {
+        sc->line += pop_count(nlb);
+        sc->cr = 0;
+        sc->line_start = sc->base + i + high_bit(nlb) + 1;
+    }
+    return k;
+}
+
+/*
+ * The block at i stopped at bit k outside strings. A string of another
+ * quote kind is read in place (quote_run()) and the block goes on after
+ * it: the masks lose the bits up to its closer and the next segment starts
+ * outside strings (a backslash run never spans a quote, so the escape bits
+ * after the closer stay right). Returns where the path goes on (*go: 1 at
+ * a string's end in a later block, 2 after this block, *st S_QUOTE if
+ * inside the first quote kind there) or stops (*go 0, *st: the state
+ * there). Out of line: the block loop keeps its masks in registers.
+ */
+static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
+                                      blk_masks m, unsigned f, unsigned k, uint64_t inside,
+                                      unsigned *go, uint8_t *st)
+{
+    for (;;) {
+        const uint8_t c = p[i + k];
+        const unsigned os = sc->open_slot[c];
+        if (inside || os < 2 || c == sc->delim[0]) { /* the switch's byte */
+            const bool esc = (m.esc >> k) & 1u;
+            *st = inside ? (esc ? S_QESC : S_QUOTE) : (esc ? S_ESC : S_NORMAL);
+            return i + k;
+        }
+        bool closed = false;
+        size_t e = 0;
+        set_pos(sc, &sc->open_pos, i + k);
+        if (sc->q_close[os - 1u] == c && k < 63) {
+            /* its closer is a stop byte too: the first unescaped one,
+             * unless a line break comes first (the switch counts it) */
+            const bool qe = sc->q_esc[os - 1u] >= 0;
+            uint64_t cand = m.stop & (UINT64_MAX << (k + 1)) & ~(qe ? m.esc : 0);
+            while (cand && p[i + low_bit(cand)] != c) cand &= cand - 1;
+            if (cand) {
+                const unsigned j = low_bit(cand);
+                const uint64_t span = (((uint64_t)1 << j) - 1u) & (UINT64_MAX << (k + 1));
+                if (!((m.nl | m.cr) & span)) {
+                    if (qe && (m.bs & span)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+                    closed = true;
+                    e = i + j + 1;
+                }
+            }
+        }
+        if (!closed) e = quote_run(sc, p, i + k + 1, lim, os - 1u, &closed);
+        sc->blk_others++;
+        if (!closed) {
+            sc->slot = (uint8_t)(os - 1u);
+            *st = S_QUOTE;
+            return e;
+        }
+        if (e - i >= 64) { /* it ended in a later block */
+            *go = 1;
+            return e;
+        }
+        const uint64_t keep = UINT64_MAX << (e - i);
+        m.q &= keep;
+        m.stop &= keep;
+        m.bs &= keep;
+        m.nl &= keep;
+        m.cr &= keep;
+        m.esc &= keep;
+        k = blk_segment(sc, p, i, lim, &m, f, 0, &inside);
+        if (k == 64) {
+            *go = 2;
+            if (inside) *st = S_QUOTE;
+            return i + 64;
+        }
+    }
+}
+
 /*
  * The block path: from i (state NORMAL or the first quote kind, no delimiter
  * byte matched, no line break just counted as "\r"), as long as 64 bytes
- * remain below lim, find the first byte that needs the general switch
- * outside a string (a stop byte, a lone backslash where escapes work only in
- * strings, "--", the delimiter line break) or anywhere ('\r'). Strings of
- * the other quote kinds are read in place (quote_run()) and the block goes
- * on after them: quote-dense text stays on this path. Counts lines, sets the
- * escape flag, open_pos, slot and the state at the returned index.
+ * remain below lim, blocks are classified into masks and their segments
+ * walked (blk_segment()). Strings of the other quote kinds do not stop it
+ * (blk_other()): quote-dense text stays on this path. Sets the state and
+ * slot at the returned index.
  */
 static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
@@ -879,97 +1001,49 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
     const size_t start = i;
     uint64_t inq = sc->state == S_QUOTE ? UINT64_MAX : 0; /* state before the block, all bits */
     uint64_t pend = 0;
-    unsigned slot = 0;
+    uint8_t state = 0; /* 0: still going */
+    sc->slot = 0;
+    sc->blk_others = 0;
     blk_vec sv[sizeof sc->blk_stop];
     for (unsigned j = 0; j < sizeof sc->blk_stop; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
-    bool more = true; /* false: stopped at a byte for the switch */
-    while (more && lim - i >= 64) {
-        uint64_t q, stop0, bs0, nl, cr;
-        blk_classify(t, sc->blk, sv, p + i, &q, &stop0, &bs0, &nl, &cr);
-        uint64_t esc = 0;
+    while (!state && lim - i >= 64) {
+        blk_masks m;
+        blk_classify(t, sc->blk, sv, sc->blk_nstop, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
+        m.esc = 0;
         if (f & BLK_ESC) {
-            if (bs0 | pend) esc = escaped_by(bs0, &pend);
+            if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
         } else {
-            bs0 = 0; /* no escapes at all: a backslash is text */
+            m.bs = 0; /* no escapes at all: a backslash is text */
         }
-        /* Segments of the block: from bit s on, with the state inq. A
-         * string of another quote kind ends one (the next starts after its
-         * closer); a backslash run never spans a quote, so the escape bits
-         * after a segment's start stay right. */
-        unsigned s = 0;
-        for (;;) {
-            const uint64_t from = UINT64_MAX << s;
-            const uint64_t qq = q & ~esc & from;
-            const uint64_t in = (prefix_xor(qq) ^ inq) & from;
-            const uint64_t out = ~in & ~esc;
-            const uint64_t bs = bs0 & from;
-            uint64_t stop = ((stop0 & out) | cr) & from;
-            if (!(f & BLK_ESC_OUT)) stop |= bs & ~in; /* outside strings '\' is text: the switch says */
-            if (f & BLK_NL_STOP) stop |= nl & out & from;
-            /* a '-' stops only as "--" where that may open a comment */
-            unsigned k;
-            for (;;) {
-                k = stop ? low_bit(stop) : 64u;
-                if (k == 64 || p[i + k] != '-') break;
-                if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
-                stop &= stop - 1;
-            }
-            const uint64_t below = (k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u) & from;
-            /* state at byte k (before it; stop bytes are no quotes), or after
-             * the block */
-            const uint64_t inside = k == 64 ? in >> 63 : (in >> k) & 1u;
-            if (bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
-            const uint64_t opens = qq & in & below;
-            if (inside && opens) {
-                const unsigned o = high_bit(opens);
-                blk_pos(sc, &sc->open_pos, i, nl & (((uint64_t)1 << o) - 1u), i + o);
-            }
-            const uint64_t nlb = nl & below;
-            if (nlb) {
-                sc->line += pop_count(nlb);
-                sc->cr = 0;
-                sc->line_start = sc->base + i + high_bit(nlb) + 1;
-            }
-            inq = (uint64_t)0 - inside;
-            if (k == 64) {
-                i += 64;
-                break;
-            }
-            const uint8_t c = p[i + k];
-            const unsigned os = sc->open_slot[c];
-            if (inside || os < 2 || c == sc->delim[0]) {
-                /* the switch's byte */
-                i += k;
-                pend = (esc >> k) & 1u;
-                more = false;
-                break;
-            }
-            /* a string of another quote kind */
-            bool closed;
-            set_pos(sc, &sc->open_pos, i + k);
-            const size_t e = quote_run(sc, p, i + k + 1, lim, os - 1u, &closed);
-            if (!closed) {
-                i = e;
-                pend = 0;
-                inq = UINT64_MAX;
-                slot = os - 1u;
-                more = false;
-                break;
-            }
-            if (e - i >= 64) { /* it ended in a later block */
-                i = e;
-                pend = 0;
-                break;
-            }
-            s = (unsigned)(e - i);
+        uint64_t inside;
+        const unsigned k = blk_segment(sc, p, i, lim, &m, f, inq, &inside);
+        inq = (uint64_t)0 - inside;
+        if (MOTE_LIKELY(k == 64)) {
+            i += 64;
+            continue;
         }
+        const uint8_t c = p[i + k];
+        if (inside || sc->open_slot[c] < 2 || c == sc->delim[0]) {
+            /* the switch's byte (blk_other() would say so too) */
+            i += k;
+            pend = (m.esc >> k) & 1u;
+            break;
+        }
+        unsigned go = 0;
+        uint8_t st = S_NORMAL;
+        i = blk_other(sc, p, i, lim, m, f, k, inside, &go, &st);
+        inq = st == S_QUOTE ? UINT64_MAX : 0;
+        if (go == 1) pend = 0; /* (2: the block's own) */
+        if (!go) state = st;
     }
-    sc->slot = (uint8_t)slot;
-    sc->state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
-    /* a short run that did not end at the delimiter means text this path
-     * does not suit: leave it to the byte loops for a while, longer after
-     * each miss in a row */
-    if (i - start < 64 && (lim - i < 64 || p[i] != sc->delim[0])) {
+    if (!state) state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
+    sc->state = state;
+    /* A short run that did not end at the delimiter means text this path
+     * does not suit, and so do strings of the other quote kinds closer than
+     * 32 bytes apart (the byte loops are faster there): leave it to the
+     * byte loops for a while, longer after each miss in a row. */
+    if ((i - start < 64 && (lim - i < 64 || p[i] != sc->delim[0])) ||
+        (size_t)sc->blk_others * 32u > i - start) {
         sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
         if (sc->blk_miss < 4) sc->blk_miss++;
     } else {
@@ -995,35 +1069,34 @@ static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
  */
 static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    unsigned slot = sc->slot;
-    bool in_quote = sc->state == S_QUOTE && (slot != 0 || !blk_ok(sc, i, lim));
-    for (;;) {
-        if (!in_quote) {
-            if (blk_ok(sc, i, lim)) {
-                i = block_text(sc, p, i, lim);
-                slot = sc->slot;
-                if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
-            }
-            if (sc->state == S_NORMAL) {
-                i = skip(sc->cls, p, i, lim, C_NORM);
-                if (i >= lim) return i;
-                slot = sc->open_slot[p[i]];
-                /* a quote byte that also starts the delimiter: the switch
-                 * matches the delimiter first */
-                if (!slot || p[i] == sc->delim[0]) return i;
-                slot--;
-                sc->state = S_QUOTE;
-                sc->slot = (uint8_t)slot;
-                set_pos(sc, &sc->open_pos, i);
-                i++;
-            }
-        }
-        in_quote = false;
-        bool closed;
-        i = quote_run(sc, p, i, lim, slot, &closed);
+    bool closed;
+    if (sc->state == S_QUOTE && (sc->slot != 0 || !blk_ok(sc, i, lim))) {
+        i = quote_run(sc, p, i, lim, sc->slot, &closed);
         if (!closed) return i;
         sc->state = S_NORMAL;
         /* (and where words, comments or '*' matter: see sc->slow) */
+        if (!TRIG_SKIP(sc->trig) || sc->slow) return i;
+    }
+    for (;;) {
+        if (blk_ok(sc, i, lim)) {
+            i = block_text(sc, p, i, lim);
+            if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
+        }
+        if (sc->state == S_NORMAL) {
+            i = skip(sc->cls, p, i, lim, C_NORM);
+            if (i >= lim) return i;
+            const unsigned slot = sc->open_slot[p[i]];
+            /* a quote byte that also starts the delimiter: the switch
+             * matches the delimiter first */
+            if (!slot || p[i] == sc->delim[0]) return i;
+            sc->state = S_QUOTE;
+            sc->slot = (uint8_t)(slot - 1u);
+            set_pos(sc, &sc->open_pos, i);
+            i++;
+        }
+        i = quote_run(sc, p, i, lim, sc->slot, &closed);
+        if (!closed) return i;
+        sc->state = S_NORMAL;
         if (!TRIG_SKIP(sc->trig) || sc->slow) return i;
     }
 }

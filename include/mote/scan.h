@@ -321,7 +321,8 @@ typedef struct mote_scanner {
     uint8_t hist[2], hist_n; /* last bytes of the token handed out or dropped */
     uint8_t cr;              /* the last line break was "\r" */
     uint8_t blk, blk_flags, blk_miss; /* hosted builds: 64-byte block path (0: off) */
-    uint8_t blk_stop[6];     /* ... the bytes that stop it outside strings */
+    uint8_t blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
+    uint32_t blk_others;     /* ... strings of the other quote kinds it read in one run */
     unsigned depth;          /* nested comment depth */
     unsigned tokflags;
     const uint8_t *chunk, *next_chunk;
