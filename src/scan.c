@@ -367,11 +367,18 @@ static void apply_mode(mote_scanner *sc)
         sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : -1;
 }
 
+/* reset_token() clears mysql's per-token fields with postgres's */
+_Static_assert(offsetof(mote_scanner, d.my.vmode) >= offsetof(mote_scanner, d.pg.copy),
+               "mysql's per-token fields within postgres's");
+
 static void reset_token(mote_scanner *sc)
 {
     const bool words = sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES;
     sc->state = sc->trim ? S_LEAD : (sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
-    memset(&sc->kind, 0, offsetof(mote_scanner, bdepth) + sizeof sc->bdepth - offsetof(mote_scanner, kind));
+    /* (with the per-token fields that open the dialect data: mysql's fit
+     * in postgres's, and what follows them in mysql is not read before it
+     * is written) */
+    memset(&sc->kind, 0, offsetof(mote_scanner, d.pg.copy) - offsetof(mote_scanner, kind));
     /* with no comment styles nothing can be comment-only */
     if (sc->comments & 0x0fu) {
         sc->lead = 1;
@@ -382,15 +389,17 @@ static void reset_token(mote_scanner *sc)
         sc->slow |= SL_WORDS;
     }
     sc->mode_next = sc->mode;
-    if (sc->copy >= 2) {
-        /* COPY data: the rest of the COPY line, then one token per line */
-        sc->state = sc->copy == 2 ? S_CSKIP : S_COPY;
-        sc->copy = 3;
-        sc->kind = MOTE_SCAN_COPY_DATA;
-        sc->lead = sc->slow = 0;
-        sc->wcls = WC_NONE;
-    } else {
-        sc->copy = 0;
+    if (sc->dialect == MOTE_SCAN_POSTGRES) {
+        if (sc->d.pg.copy >= 2) {
+            /* COPY data: the rest of the COPY line, then one token per line */
+            sc->state = sc->d.pg.copy == 2 ? S_CSKIP : S_COPY;
+            sc->d.pg.copy = 3;
+            sc->kind = MOTE_SCAN_COPY_DATA;
+            sc->lead = sc->slow = 0;
+            sc->wcls = WC_NONE;
+        } else {
+            sc->d.pg.copy = 0;
+        }
     }
     sc->wlen = 0;
     sc->trig = sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
@@ -400,8 +409,6 @@ static void reset_token(mote_scanner *sc)
     set_pos(sc, &sc->tok_pos, sc->pos);
     sc->pieces_out = 0;
     sc->hist_n = 0;
-    sc->arglen = 0;
-    sc->argbad = 0;
 }
 
 mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry)
@@ -1106,8 +1113,8 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
 /* Finish a mysql DELIMITER command: install the argument or flag an error. */
 static bool dcmd_done(mote_scanner *sc)
 {
-    if (sc->arglen == 0 || sc->argbad) return false;
-    set_delim(sc, sc->arg, sc->arglen);
+    if (sc->d.my.arglen == 0 || sc->d.my.argbad) return false;
+    set_delim(sc, sc->d.my.arg, sc->d.my.arglen);
     build_cls(sc);
     return true;
 }
@@ -1181,18 +1188,18 @@ static int keyword(const mote_scanner *sc, size_t n)
 static uint8_t var_mode(const mote_scanner *sc, uint32_t h)
 {
     for (unsigned j = 0; j < 2; j++)
-        if (sc->vhash[j] == h) return sc->vmode[j];
+        if (sc->d.my.vhash[j] == h) return sc->d.my.vmode[j];
     return sc->flags & MODE_NBE;
 }
 
 static void var_save(mote_scanner *sc, uint32_t h, uint8_t m)
 {
-    if (sc->vhash[0] != h) {
-        sc->vhash[1] = sc->vhash[0];
-        sc->vmode[1] = sc->vmode[0];
-        sc->vhash[0] = h;
+    if (sc->d.my.vhash[0] != h) {
+        sc->d.my.vhash[1] = sc->d.my.vhash[0];
+        sc->d.my.vmode[1] = sc->d.my.vmode[0];
+        sc->d.my.vhash[0] = h;
     }
-    sc->vmode[0] = m;
+    sc->d.my.vmode[0] = m;
 }
 
 /* A word (how: 0), literal (1) or user variable (2) of a SET statement.
@@ -1223,10 +1230,10 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
         if (how == 1) return;
         if (k == K_SQL_MODE || (k >= K_AT_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE)) {
             sc->wst = 1;
-            sc->vt = 0;
+            sc->d.my.vt = 0;
         } else if (how == 2) {
             sc->wst = 1;
-            sc->vt = sc->whash | 1u;
+            sc->d.my.vt = sc->whash | 1u;
         }
     } else if (sc->wst == 2) {
         uint8_t m = sc->flags & MODE_NBE; /* an expression: the configured mode */
@@ -1234,7 +1241,7 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
         else if (k >= K_AT_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE) m = sc->mode_next & MODE_NBE;
         else if (k == K_DEFAULT) m = 0;
         else if (how == 2) m = var_mode(sc, sc->whash | 1u);
-        if (sc->vt) var_save(sc, sc->vt, m);
+        if (sc->d.my.vt) var_save(sc, sc->d.my.vt, m);
         else sc->mode_next = (uint8_t)((sc->mode_next & ~MODE_NBE) | m);
         sc->wst = 3;
     }
@@ -1273,16 +1280,16 @@ static void word_end(mote_scanner *sc)
             if (k == K_RESET) sc->wcls = WC_RESET;
             if (k == K_CREATE) {
                 sc->wcls = WC_CREATE;
-                sc->ids[0] = 'c';
-                sc->idn = 1;
+                sc->d.pg.ids[0] = 'c';
+                sc->d.pg.idn = 1;
             }
         }
         if (sc->wcls == WC_NONE) words_stop(sc);
         return;
     case WC_COPY:
         /* COPY ... FROM STDIN: the words FROM STDIN outside parentheses */
-        if (sc->pdepth) return;
-        if (sc->wst && k == K_STDIN) sc->copy = 1;
+        if (sc->d.pg.pdepth) return;
+        if (sc->wst && k == K_STDIN) sc->d.pg.copy = 1;
         sc->wst = k == K_FROM;
         return;
     case WC_CREATE:
@@ -1290,18 +1297,18 @@ static void word_end(mote_scanner *sc)
         /* psql's rule: the leading words CREATE [OR REPLACE]
          * FUNCTION|PROCEDURE (first letters of the first four) make BEGIN
          * (and CASE inside it) open what END closes, outside parentheses */
-        uint8_t *d = sc->ids;
-        if (sc->idn < 4 && (k == K_CREATE || k == K_FUNCTION || k == K_PROCEDURE || k == K_OR ||
+        uint8_t *d = sc->d.pg.ids;
+        if (sc->d.pg.idn < 4 && (k == K_CREATE || k == K_FUNCTION || k == K_PROCEDURE || k == K_OR ||
                             k == K_REPLACE))
-            d[sc->idn] = sc->word[0];
-        if (sc->idn < 255) sc->idn++;
+            d[sc->d.pg.idn] = sc->word[0];
+        if (sc->d.pg.idn < 255) sc->d.pg.idn++;
         const bool body = d[1] == 'f' || d[1] == 'p' ||
                           (d[1] == 'o' && d[2] == 'r' && (d[3] == 'f' || d[3] == 'p'));
         if (!body) {
-            if (sc->idn >= 4) words_stop(sc);
-        } else if (sc->pdepth == 0) {
-            if (k == K_BEGIN || (k == K_CASE && sc->bdepth)) sc->bdepth++;
-            else if (k == K_END && sc->bdepth) sc->bdepth--;
+            if (sc->d.pg.idn >= 4) words_stop(sc);
+        } else if (sc->d.pg.pdepth == 0) {
+            if (k == K_BEGIN || (k == K_CASE && sc->d.pg.bdepth)) sc->d.pg.bdepth++;
+            else if (k == K_END && sc->d.pg.bdepth) sc->d.pg.bdepth--;
         }
         return;
     }
@@ -1408,7 +1415,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         if (pg && c == '\'') {
             /* E'..' (also right after the close of one: '') */
             int b1 = prev_byte(sc, idx, 1);
-            if (sc->base + idx == sc->eclose || ((b1 == 'E' || b1 == 'e') && word_start(sc, idx, 2)))
+            if (sc->base + idx == sc->d.pg.eclose || ((b1 == 'E' || b1 == 'e') && word_start(sc, idx, 2)))
                 slot = 2;
         }
         sc->slot = (uint8_t)slot;
@@ -1429,16 +1436,16 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         return A_NEXT;
     } else if (c == '/' && (sc->comments & MOTE_SCAN_COMMENT_BLOCK)) {
         next = S_SLASH;
-    } else if (c == '*' && sc->xc) {
+    } else if (c == '*' && sc->dialect == MOTE_SCAN_MYSQL && sc->d.my.xc) {
         sc->state = S_XSTAR;
         return A_NEXT;
     } else if (c == '$' && pg && word_start(sc, idx, 1)) {
-        sc->taglen = 0;
+        sc->d.pg.taglen = 0;
         next = S_DTAG;
     } else if (pg && c == '(') {
-        sc->pdepth++;
-    } else if (pg && c == ')' && sc->pdepth) {
-        sc->pdepth--;
+        sc->d.pg.pdepth++;
+    } else if (pg && c == ')' && sc->d.pg.pdepth) {
+        sc->d.pg.pdepth--;
     }
     if (next != S_NORMAL) {
         /* a quote or comment may open here: where an error points */
@@ -1521,8 +1528,8 @@ static int on_command(mote_scanner *sc, uint8_t c)
     if (st == S_DCMD_REST) return A_NEXT;
     sc->state = S_DCMD_ARG;
     /* too long or holding a backslash: the command fails */
-    if (sc->arglen < sizeof sc->arg && c != '\\') sc->arg[sc->arglen++] = c;
-    else sc->argbad = 1;
+    if (sc->d.my.arglen < sizeof sc->d.my.arg && c != '\\') sc->d.my.arg[sc->d.my.arglen++] = c;
+    else sc->d.my.argbad = 1;
     return A_NEXT;
 }
 
@@ -1562,7 +1569,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_SLASH:
         if (c != '*') return lone(sc);
         sc->depth = 1;
-        if (sc->dialect == MOTE_SCAN_MYSQL && !sc->xc) {
+        if (sc->dialect == MOTE_SCAN_MYSQL && !sc->d.my.xc) {
             sc->state = S_XOPEN; /* executable? */
             return A_NEXT;
         }
@@ -1573,7 +1580,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_XM:
         if (c == '!') {
             /* slash-star-bang, slash-star-M-bang: code up to star-slash */
-            sc->xc = 1;
+            sc->d.my.xc = 1;
             sc->slow |= SL_XC;
             if (sc->lead) lead_code(sc);
             sc->state = S_NORMAL;
@@ -1590,7 +1597,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_XSTAR:
         sc->state = S_NORMAL;
         if (c != '/') return A_CODE;
-        sc->xc = 0;
+        sc->d.my.xc = 0;
         sc->slow &= (uint8_t)~SL_XC;
         return A_NEXT;
     case S_LINE:
@@ -1626,7 +1633,7 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
         if (c == sc->q_close[sc->slot]) {
             sc->state = S_NORMAL;
             /* an escape string closed: a quote right here reopens it */
-            if (sc->dialect == MOTE_SCAN_POSTGRES && sc->q_esc[sc->slot] >= 0) sc->eclose = sc->base + idx + 1;
+            if (sc->dialect == MOTE_SCAN_POSTGRES && sc->q_esc[sc->slot] >= 0) sc->d.pg.eclose = sc->base + idx + 1;
             if (sc->slow & SL_LIT) lit_end(sc);
         } else if ((int)c == sc->q_esc[sc->slot]) {
             sc->state = S_QESC;
@@ -1644,8 +1651,8 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
             sc->state = S_DOLLAR;
             return A_NEXT;
         }
-        if (sc->taglen < sizeof sc->tag && (pg_tag_first(c) || (sc->taglen && is_digit(c)))) {
-            sc->tag[sc->taglen++] = c;
+        if (sc->d.pg.taglen < sizeof sc->d.pg.tag && (pg_tag_first(c) || (sc->d.pg.taglen && is_digit(c)))) {
+            sc->d.pg.tag[sc->d.pg.taglen++] = c;
             return A_NEXT;
         }
         sc->state = S_NORMAL;
@@ -1653,15 +1660,15 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
     case S_DOLLAR:
         if (c == '$') {
             sc->state = S_DMATCH;
-            sc->tagk = 0;
+            sc->d.pg.tagk = 0;
         }
         return A_NEXT;
     default: /* S_DMATCH */
         if (c == '$') {
-            if (sc->tagk == sc->taglen) sc->state = S_NORMAL;
-            else sc->tagk = 0;
-        } else if (sc->tagk < sc->taglen && c == sc->tag[sc->tagk]) {
-            sc->tagk++;
+            if (sc->d.pg.tagk == sc->d.pg.taglen) sc->state = S_NORMAL;
+            else sc->d.pg.tagk = 0;
+        } else if (sc->d.pg.tagk < sc->d.pg.taglen && c == sc->d.pg.tag[sc->d.pg.tagk]) {
+            sc->d.pg.tagk++;
         } else {
             sc->state = S_DOLLAR;
         }
@@ -1680,10 +1687,14 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
     const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE;
     if ((1u << st) & KMP_STATES) {
         if (kmp_step(sc, c)) {
-            /* (from S_LEAD: an empty token; ';' still ends it) */
-            if (sqlite && sc->wlen) sq_word_end(sc);
-            else if (sqlite && st != S_NORMAL) sq_tok(sc, TK_OTHER);
-            else if (!sqlite && st == S_NORMAL && sc->wlen) word_end(sc);
+            /* (from S_LEAD: an empty token; ';' still ends it; sqlite reads
+             * words only in S_NORMAL, mysql's S_HEAD matches no word) */
+            if (st == S_NORMAL && sc->wlen) {
+                if (sqlite) sq_word_end(sc);
+                else word_end(sc);
+            } else if (sqlite && st != S_NORMAL) {
+                sq_tok(sc, TK_OTHER);
+            }
             sc->state = S_NORMAL;
             return A_DELIM;
         }
@@ -1738,14 +1749,15 @@ static int on_delim(mote_scanner *sc)
             return A_NEXT;
         }
     }
-    return sc->pdepth | sc->bdepth ? A_NEXT : A_END;
+    if (sc->dialect == MOTE_SCAN_POSTGRES && (sc->d.pg.pdepth | sc->d.pg.bdepth)) return A_NEXT;
+    return A_END;
 }
 
 /*
  * Run the state machine over chunk[pos..lim). Returns R_LIMIT at lim,
  * R_END when a delimiter completed (pos just after it; possibly before any
  * token byte, then the token is empty), R_LINE when a command line or COPY
- * data line ended at its line break (a DELIMITER command: sc->argbad tells
+ * data line ended at its line break (a DELIMITER command: sc->d.my.argbad tells
  * failure), R_SPLIT when the token's leading comments end where its first
  * code byte (sc->lead_pos) starts.
  */
@@ -2011,7 +2023,7 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
         }
         if (kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.') {
             kind = MOTE_SCAN_COPY_END;
-            sc->copy = 0;
+            sc->d.pg.copy = 0;
         }
         e = MOTE_ERR_NEED_MORE;
         if (n || sc->pieces_out || kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))
@@ -2025,7 +2037,7 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
         mote_buf_clear(sc->carry);
     }
     /* a COPY ... FROM STDIN statement: data follows */
-    if (r == R_END && sc->copy == 1) sc->copy = 2;
+    if (r == R_END && sc->dialect == MOTE_SCAN_POSTGRES && sc->d.pg.copy == 1) sc->d.pg.copy = 2;
     /* a SET statement changed how strings are read */
     if (sc->mode_next != sc->mode) {
         sc->mode = sc->mode_next;
