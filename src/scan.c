@@ -1013,7 +1013,7 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
     sc->blk_others = 0;
     blk_vec sv[sizeof sc->blk_stop];
     for (unsigned j = 0; j < sizeof sc->blk_stop; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
-    while (!state && lim - i >= 64) {
+    while (lim - i >= 64) {
         blk_masks m;
         blk_classify(t, sc->blk, sv, sc->blk_nstop, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
         m.esc = 0;
@@ -1041,7 +1041,10 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
         i = blk_other(sc, p, i, lim, m, f, k, inside, &go, &st);
         inq = st == S_QUOTE ? UINT64_MAX : 0;
         if (go == 1) pend = 0; /* (2: the block's own) */
-        if (!go) state = st;
+        if (!go) {
+            state = st;
+            break;
+        }
     }
     if (!state) state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
     sc->state = state;
