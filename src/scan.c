@@ -8,10 +8,14 @@
  * a skip loop jumps over bytes that cannot change the state, looked up in a
  * 256-entry class table with one bit per state; only "interesting" bytes
  * (quotes, escapes, the delimiter's first byte, comment openers, line breaks
- * for positions) go through the full switch. Hosted builds add a block path
- * for ordinary text and the first quote kind (SQL dumps, records): 64 bytes
- * at a time become bit masks, and string state, escapes and line counts come
- * from word arithmetic, with no branch per quote (see block_text()).
+ * for positions) go through the state handlers (run(): step() and the
+ * on_* functions, one per group of states, with the dialect tests in them;
+ * each returns what the loop does next, no handler jumps into another).
+ * Hosted builds add a block path for ordinary text and strings (SQL dumps,
+ * records): 64 bytes at a time become bit masks; string state of the first
+ * quote kind, escapes and line counts come from word arithmetic, with no
+ * branch per quote, and strings of the other kinds are read in place (see
+ * block_text()). Dialect state lives in a union (mote_scanner.d).
  */
 #include "mote/scan.h"
 #include "mote_private.h"
