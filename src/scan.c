@@ -1130,9 +1130,10 @@ static bool dcmd_done(mote_scanner *sc)
 
 /* The first code byte of the token: what came before it was comments (or
  * nothing). Kept comments are handed out apart from it (run() returns
- * R_SPLIT at the next byte). */
+ * R_SPLIT at the next byte). A no-op past the first code byte. */
 static void lead_code(mote_scanner *sc)
 {
+    if (!sc->lead) return;
     sc->lead = 0;
     sc->slow &= (uint8_t)~SL_LEAD;
     if (sc->cmt && sc->trim && keep_comments(sc) && !sc->dropping) sc->split = 1;
@@ -1543,7 +1544,7 @@ static int on_command(mote_scanner *sc, uint8_t c)
 /* A lone '-' or '/' was an operator: a token for sqlite; c is code. */
 static int lone(mote_scanner *sc)
 {
-    if (sc->lead) lead_code(sc);
+    lead_code(sc);
     if (sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
     sc->state = S_NORMAL;
     return A_CODE;
@@ -1570,7 +1571,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
             sc->state = (c == '\n' || c == '\r') ? after_comment(sc) : S_LINE;
             return A_NEXT;
         }
-        if (sc->lead) lead_code(sc);
+        lead_code(sc);
         sc->state = S_NORMAL;
         return A_CODE;
     case S_SLASH:
@@ -1589,7 +1590,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
             /* slash-star-bang, slash-star-M-bang: code up to star-slash */
             sc->d.my.xc = 1;
             sc->slow |= SL_XC;
-            if (sc->lead) lead_code(sc);
+            lead_code(sc);
             sc->state = S_NORMAL;
             return A_NEXT;
         }
