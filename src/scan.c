@@ -1787,22 +1787,15 @@ static MOTE_SMALL_NOINLINE int run(mote_scanner *sc, size_t lim)
         if (sc->split) break;
         const uint8_t st = sc->state;
 #if MOTE_SMALL
-        /* One skip for every state; quotes go through the general switch. */
-        uint8_t mask = 0;
-        switch (st) {
-        case S_NORMAL:
-            if (sc->km == 0 && TRIG_SKIP(sc->trig) && !sc->slow) mask = C_NORM;
-            break;
-        case S_QUOTE:
-            if (!(sc->slow & SL_LIT)) mask = (uint8_t)(C_Q0 << sc->slot);
-            break;
-        case S_BLOCK: mask = C_BLOCK; break;
-        case S_LINE:
-        case S_COPY:
-        case S_PCMD: mask = C_LINE; break;
-        case S_DOLLAR: mask = C_DOLLAR; break;
-        default: break;
-        }
+        /* One skip for every state (its class bit; 0: none); quotes go
+         * through the general switch. */
+        static const uint8_t skip_mask[S_PCMD + 1] = {
+            [S_NORMAL] = C_NORM, [S_QUOTE] = C_Q0, [S_BLOCK] = C_BLOCK, [S_LINE] = C_LINE,
+            [S_COPY] = C_LINE, [S_PCMD] = C_LINE, [S_DOLLAR] = C_DOLLAR,
+        };
+        uint8_t mask = skip_mask[st];
+        if (st == S_NORMAL && (sc->km || !TRIG_SKIP(sc->trig) || sc->slow)) mask = 0;
+        if (st == S_QUOTE) mask = (sc->slow & SL_LIT) ? 0 : (uint8_t)(C_Q0 << sc->slot);
         if (mask) i = skip(cls, p, i, lim, mask);
 #else
         switch (st) {
