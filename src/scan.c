@@ -1992,6 +1992,12 @@ static MOTE_SMALL_NOINLINE mote_err at_split(mote_scanner *sc, mote_scan_token *
     return e;
 }
 
+/* The COPY data line "\." ends the data. */
+static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t n)
+{
+    return kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.';
+}
+
 /* A delimiter completed (R_END) or a command or COPY line ended (R_LINE, or
  * R_EOL_EOF at the end of input): hand out the token, drop it, or report
  * the error; then start the next token.
@@ -2022,7 +2028,7 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
             n--;
             flags |= MOTE_SCAN_TOK_CR;
         }
-        if (kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.') {
+        if (copy_end(kind, p, n)) {
             kind = MOTE_SCAN_COPY_END;
             sc->d.pg.copy = 0;
         }
@@ -2067,7 +2073,7 @@ static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
     size_t n = sc->carry->len;
     if (n == 0 && !sc->pieces_out) return MOTE_ERR_NEED_MORE;
     const uint8_t *p = sc->carry->data;
-    if (kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.') kind = MOTE_SCAN_COPY_END;
+    if (copy_end(kind, p, n)) kind = MOTE_SCAN_COPY_END;
     sc->carry_drop = n;
     return give(sc, tok, p, n, &sc->tok_pos, sc->tokflags, kind);
 }
