@@ -1795,7 +1795,7 @@ static MOTE_SMALL_NOINLINE int run(mote_scanner *sc, size_t lim)
         };
         uint8_t mask = skip_mask[st];
         if (st == S_NORMAL && (sc->km || !TRIG_SKIP(sc->trig) || sc->slow)) mask = 0;
-        if (st == S_QUOTE) mask = (sc->slow & SL_LIT) ? 0 : (uint8_t)(C_Q0 << sc->slot);
+        if (st == S_QUOTE) mask = (uint8_t)((sc->slow & SL_LIT) ? 0 : C_Q0 << sc->slot);
         if (mask) i = skip(cls, p, i, lim, mask);
 #else
         switch (st) {
