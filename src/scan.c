@@ -951,26 +951,9 @@ static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t
             *st = inside ? (esc ? S_QESC : S_QUOTE) : (esc ? S_ESC : S_NORMAL);
             return i + k;
         }
-        bool closed = false;
-        size_t e = 0;
+        bool closed;
         set_pos(sc, &sc->open_pos, i + k);
-        if (sc->q_close[os - 1u] == c && k < 63) {
-            /* its closer is a stop byte too: the first unescaped one,
-             * unless a line break comes first (the switch counts it) */
-            const bool qe = sc->q_esc[os - 1u] >= 0;
-            uint64_t cand = m.stop & (UINT64_MAX << (k + 1)) & ~(qe ? m.esc : 0);
-            while (cand && p[i + low_bit(cand)] != c) cand &= cand - 1;
-            if (cand) {
-                const unsigned j = low_bit(cand);
-                const uint64_t span = (((uint64_t)1 << j) - 1u) & (UINT64_MAX << (k + 1));
-                if (!((m.nl | m.cr) & span)) {
-                    if (qe && (m.bs & span)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
-                    closed = true;
-                    e = i + j + 1;
-                }
-            }
-        }
-        if (!closed) e = quote_run(sc, p, i + k + 1, lim, os - 1u, &closed);
+        const size_t e = quote_run(sc, p, i + k + 1, lim, os - 1u, &closed);
         sc->blk_others++;
         if (!closed) {
             sc->slot = (uint8_t)(os - 1u);
