@@ -227,7 +227,7 @@ void BM_mote(benchmark::State &state, int which, const ScanApi *api)
         mote_buf carry;
         must(mote_buf_init_pool(&carry, &pool, 0));
         mote_scan_config cfg;
-        mote_scan_config_init(&cfg, which == 3 ? MOTE_SCAN_LINES : which == 4 ? MOTE_SCAN_POSTGRES : MOTE_SCAN_MYSQL);
+        must(mote_scan_config_init(&cfg, which == 3 ? MOTE_SCAN_LINES : which == 4 ? MOTE_SCAN_POSTGRES : MOTE_SCAN_MYSQL));
         mote_scanner sc;
         api->init(&sc, &cfg, &carry);
         mote_scan_token tok;

@@ -158,9 +158,9 @@ int main(int argc, char **argv)
     mote_buf carry;
     mote_scanner sc;
     mote_scan_config cfg;
-    mote_scan_config_init(&cfg, MOTE_SCAN_SQLITE);
+    mote_err e = mote_scan_config_init(&cfg, MOTE_SCAN_SQLITE);
     cfg.max_token = max;
-    mote_err e = mote_arena_init(&arena, NULL, 0, mote_heap_alloc, NULL);
+    if (e == MOTE_OK) e = mote_arena_init(&arena, NULL, 0, mote_heap_alloc, NULL);
     if (e == MOTE_OK) e = mote_buf_init_arena(&carry, &arena, 0);
     if (e == MOTE_OK) e = mote_scan_init(&sc, &cfg, &carry);
     if (e != MOTE_OK) { /* cannot happen with this config; checked all the same */

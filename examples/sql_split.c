@@ -87,9 +87,9 @@ int main(int argc, char **argv)
     if (mote_arena_init(&arena, block, sizeof block, mote_heap_alloc, NULL) != MOTE_OK) return 2;
     uint8_t *chunk = mote_arena_alloc_array(&arena, chunk_size, 1, 1);
     if (mote_buf_init_arena(&carry, &arena, 0) != MOTE_OK) return 2;
-    mote_scan_config_init(&cfg, MOTE_SCAN_MYSQL);
+    mote_err ce = mote_scan_config_init(&cfg, MOTE_SCAN_MYSQL);
     cfg.max_token = max;
-    if (!chunk || mote_scan_init(&sc, &cfg, &carry) != MOTE_OK) {
+    if (!chunk || ce != MOTE_OK || mote_scan_init(&sc, &cfg, &carry) != MOTE_OK) {
         fprintf(stderr, "sql_split: out of memory\n");
         return 2;
     }

@@ -40,7 +40,7 @@ static int tour_scan(void)
     mote_scan_config cfg;
     mote_scan_token tok;
     if (mote_buf_init_fixed(&carry, carry_mem, sizeof carry_mem) != MOTE_OK) return 1; /* holds only a straddling statement */
-    mote_scan_config_init(&cfg, MOTE_SCAN_MYSQL);
+    if (mote_scan_config_init(&cfg, MOTE_SCAN_MYSQL) != MOTE_OK) return 1;
     if (mote_scan_init(&sc, &cfg, &carry) != MOTE_OK) return 1;
 
     for (size_t i = 0; i <= 3; i++) {

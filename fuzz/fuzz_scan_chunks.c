@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 6 || size > 8192) return 0;
     tr_show_escapes = 1;
     mote_scan_config cfg;
-    mote_scan_config_init(&cfg, (mote_scan_dialect)((data[0] & 7) % 5));
+    if (mote_scan_config_init(&cfg, (mote_scan_dialect)((data[0] & 7) % 5)) != MOTE_OK) abort();
     if (data[0] & 0x08) cfg.flags |= MOTE_SCAN_KEEP_BLANK;
     if (data[0] & 0x20) cfg.flags |= MOTE_SCAN_KEEP_LEADING;
     if (data[0] & 0x40) cfg.max_token = 1u + (data[1] & 63u);

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (mote_split(in, n, d, parts, count, &count2) != MOTE_OK || count2 != count) abort();
 
     mote_scan_config cfg;
-    mote_scan_config_init(&cfg, MOTE_SCAN_GENERIC);
+    if (mote_scan_config_init(&cfg, MOTE_SCAN_GENERIC) != MOTE_OK) abort();
     cfg.quotes = "\"";
     cfg.escape = '\\';
     cfg.delim = &d;

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (n >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF) return 0;
 
     mote_scan_config cfg;
-    mote_scan_config_init(&cfg, MOTE_SCAN_SQLITE);
+    if (mote_scan_config_init(&cfg, MOTE_SCAN_SQLITE) != MOTE_OK) abort();
     /* comment-only statements are statements to sqlite3_complete() */
     cfg.flags = MOTE_SCAN_KEEP_BLANK | MOTE_SCAN_KEEP_COMMENTS;
     uint8_t *mem = malloc(n + 1);

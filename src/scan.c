@@ -8,10 +8,14 @@
  * a skip loop jumps over bytes that cannot change the state, looked up in a
  * 256-entry class table with one bit per state; only "interesting" bytes
  * (quotes, escapes, the delimiter's first byte, comment openers, line breaks
- * for positions) go through the full switch. Hosted builds add a block path
- * for ordinary text and the first quote kind (SQL dumps, records): 64 bytes
- * at a time become bit masks, and string state, escapes and line counts come
- * from word arithmetic, with no branch per quote (see block_text()).
+ * for positions) go through the state handlers (run(): step() and the
+ * on_* functions, one per group of states, with the dialect tests in them;
+ * each returns what the loop does next, no handler jumps into another).
+ * Hosted builds add a block path for ordinary text and strings (SQL dumps,
+ * records): 64 bytes at a time become bit masks; string state of the first
+ * quote kind, escapes and line counts come from word arithmetic, with no
+ * branch per quote, and strings of the other kinds are read in place (see
+ * block_text()). Dialect state lives in a union (mote_scanner.d).
  */
 #include "mote/scan.h"
 #include "mote_private.h"
@@ -267,12 +271,18 @@ static void blk_setup(mote_scanner *sc)
                                ? BLK_DASH : 0));
     /* every byte that matters outside strings must stop the path or be
      * handled by it (the quote, escapes, line breaks, dashes) */
+    unsigned n = 0;
     for (unsigned c = 0; c < 256; c++) {
-        if (!(sc->cls[c] & C_NORM)) continue;
-        if (t[c] & (PB(P_QUOTE) | PB(P_STOP) | PB(P_LB))) continue;
+        if (!(sc->cls[c] & C_NORM) || c == q || c == '\n' || c == '\r') continue;
         if (c == '\\' && (f & BLK_ESC_OUT)) continue;
-        return;
+        if (!(t[c] & PB(P_STOP))) return;
+        /* the SIMD classifiers compare with exactly these (6 at most) */
+        if (n == sizeof sc->blk_stop) return;
+        sc->blk_stop[n++] = (uint8_t)c;
     }
+    /* unused entries repeat a stop byte */
+    for (unsigned j = n; j < sizeof sc->blk_stop; j++) sc->blk_stop[j] = sc->blk_stop[0];
+    sc->blk_nstop = (uint8_t)n;
     sc->blk = (uint8_t)(1 + (q == '"'));
     sc->blk_flags = f;
 }
@@ -316,12 +326,13 @@ static void build_cls(mote_scanner *sc)
 #endif
 }
 
-void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
+mote_err mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
 {
-    if (!cfg) return;
+    if (!cfg) return MOTE_ERR_INVALID;
     memset(cfg, 0, sizeof *cfg);
     cfg->dialect = dialect;
     cfg->escape = '\\';
+    return (unsigned)dialect > MOTE_SCAN_LINES ? MOTE_ERR_INVALID : MOTE_OK;
 }
 
 /* The fixed dialects as data: quote openers, closers and escapes per slot
@@ -360,11 +371,18 @@ static void apply_mode(mote_scanner *sc)
         sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : -1;
 }
 
+/* reset_token() clears mysql's per-token fields with postgres's */
+_Static_assert(offsetof(mote_scanner, d.my.vmode) >= offsetof(mote_scanner, d.pg.copy),
+               "mysql's per-token fields within postgres's");
+
 static void reset_token(mote_scanner *sc)
 {
     const bool words = sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES;
     sc->state = sc->trim ? S_LEAD : (sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
-    memset(&sc->kind, 0, offsetof(mote_scanner, bdepth) + sizeof sc->bdepth - offsetof(mote_scanner, kind));
+    /* (with the per-token fields that open the dialect data: mysql's fit
+     * in postgres's, and what follows them in mysql is not read before it
+     * is written) */
+    memset(&sc->kind, 0, offsetof(mote_scanner, d.pg.copy) - offsetof(mote_scanner, kind));
     /* with no comment styles nothing can be comment-only */
     if (sc->comments & 0x0fu) {
         sc->lead = 1;
@@ -375,15 +393,17 @@ static void reset_token(mote_scanner *sc)
         sc->slow |= SL_WORDS;
     }
     sc->mode_next = sc->mode;
-    if (sc->copy >= 2) {
-        /* COPY data: the rest of the COPY line, then one token per line */
-        sc->state = sc->copy == 2 ? S_CSKIP : S_COPY;
-        sc->copy = 3;
-        sc->kind = MOTE_SCAN_COPY_DATA;
-        sc->lead = sc->slow = 0;
-        sc->wcls = WC_NONE;
-    } else {
-        sc->copy = 0;
+    if (sc->dialect == MOTE_SCAN_POSTGRES) {
+        if (sc->d.pg.copy >= 2) {
+            /* COPY data: the rest of the COPY line, then one token per line */
+            sc->state = sc->d.pg.copy == 2 ? S_CSKIP : S_COPY;
+            sc->d.pg.copy = 3;
+            sc->kind = MOTE_SCAN_COPY_DATA;
+            sc->lead = sc->slow = 0;
+            sc->wcls = WC_NONE;
+        } else {
+            sc->d.pg.copy = 0;
+        }
     }
     sc->wlen = 0;
     sc->trig = sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
@@ -393,8 +413,6 @@ static void reset_token(mote_scanner *sc)
     set_pos(sc, &sc->tok_pos, sc->pos);
     sc->pieces_out = 0;
     sc->hist_n = 0;
-    sc->arglen = 0;
-    sc->argbad = 0;
 }
 
 mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry)
@@ -713,12 +731,13 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
            (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 | (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
 }
 
-static MOTE_INLINE __m128i blk_stops(__m128i v, __m128i other)
+/* The scanner's stop bytes (sc->blk_stop, n > 0 of them), broadcast; in
+ * pairs (an odd count repeats one). */
+static MOTE_INLINE __m128i blk_stops(__m128i v, const __m128i *sv, unsigned n)
 {
-#define BLK_STOP_CMP(c) s = _mm_or_si128(s, _mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
-    __m128i s = _mm_cmpeq_epi8(v, other);
-    BLK_STOP_BYTES(BLK_STOP_CMP)
-#undef BLK_STOP_CMP
+    __m128i s = _mm_or_si128(_mm_cmpeq_epi8(v, sv[0]), _mm_cmpeq_epi8(v, sv[1]));
+    if (n > 2) s = _mm_or_si128(s, _mm_or_si128(_mm_cmpeq_epi8(v, sv[2]), _mm_cmpeq_epi8(v, sv[3])));
+    if (n > 4) s = _mm_or_si128(s, _mm_or_si128(_mm_cmpeq_epi8(v, sv[4]), _mm_cmpeq_epi8(v, sv[5])));
     return s;
 }
 #else
@@ -740,33 +759,44 @@ static MOTE_INLINE uint64_t blk_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, u
     return vgetq_lane_u64(vreinterpretq_u64_u8(s), 0);
 }
 
-static MOTE_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, uint8x16_t other)
+static MOTE_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, const uint8x16_t *sv, unsigned n)
 {
-#define BLK_STOP_CMP(c) s = vorrq_u8(s, vceqq_u8(v, vdupq_n_u8(c)));
-    uint8x16_t s = vceqq_u8(v, other);
-    BLK_STOP_BYTES(BLK_STOP_CMP)
-#undef BLK_STOP_CMP
+    uint8x16_t s = vorrq_u8(vceqq_u8(v, sv[0]), vceqq_u8(v, sv[1]));
+    if (n > 2) s = vorrq_u8(s, vorrq_u8(vceqq_u8(v, sv[2]), vceqq_u8(v, sv[3])));
+    if (n > 4) s = vorrq_u8(s, vorrq_u8(vceqq_u8(v, sv[4]), vceqq_u8(v, sv[5])));
     return s;
 }
 #else
 #define BLK_NEON 0
 #endif
 
-static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const uint8_t *r,
-                                            uint64_t *q, uint64_t *stop, uint64_t *bs, uint64_t *nl,
-                                            uint64_t *cr)
+#if BLK_SSE2
+typedef __m128i blk_vec;
+#define BLK_SPLAT(c) _mm_set1_epi8((char)(c))
+#elif BLK_NEON
+typedef uint8x16_t blk_vec;
+#define BLK_SPLAT(c) vdupq_n_u8(c)
+#else
+typedef uint8_t blk_vec; /* the portable version looks stops up in the table */
+#define BLK_SPLAT(c) (c)
+#endif
+
+static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_vec *sv,
+                                     unsigned ns, const uint8_t *r, uint64_t *q, uint64_t *stop, uint64_t *bs,
+                                     uint64_t *nl, uint64_t *cr)
 {
 #if BLK_SSE2
     (void)t;
     const __m128i vq = _mm_set1_epi8(blk == 1 ? '\'' : '"');
-    const __m128i vo = _mm_set1_epi8(blk == 1 ? '"' : '\'');
     const __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)r);
     const __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(r + 16));
     const __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(r + 32));
     const __m128i v3 = _mm_loadu_si128((const __m128i *)(const void *)(r + 48));
 #define BLK_EQ(c) _mm_cmpeq_epi8(v0, c), _mm_cmpeq_epi8(v1, c), _mm_cmpeq_epi8(v2, c), _mm_cmpeq_epi8(v3, c)
     *q = blk_movemask(BLK_EQ(vq));
-    *stop = blk_movemask(blk_stops(v0, vo), blk_stops(v1, vo), blk_stops(v2, vo), blk_stops(v3, vo));
+    *stop = ns ? blk_movemask(blk_stops(v0, sv, ns), blk_stops(v1, sv, ns), blk_stops(v2, sv, ns),
+                              blk_stops(v3, sv, ns))
+               : 0;
     const __m128i vb = _mm_set1_epi8('\\'), vn = _mm_set1_epi8('\n'), vr = _mm_set1_epi8('\r');
     *bs = blk_movemask(BLK_EQ(vb));
     *nl = blk_movemask(BLK_EQ(vn));
@@ -774,20 +804,22 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const uint
 #undef BLK_EQ
 #elif BLK_NEON
     (void)t;
-    const uint8x16_t vo = vdupq_n_u8(blk == 1 ? '"' : '\'');
     const uint8x16_t v0 = vld1q_u8(r), v1 = vld1q_u8(r + 16), v2 = vld1q_u8(r + 32),
                      v3 = vld1q_u8(r + 48);
 #define BLK_EQ(c) blk_bits(vceqq_u8(v0, vdupq_n_u8(c)), vceqq_u8(v1, vdupq_n_u8(c)), \
                            vceqq_u8(v2, vdupq_n_u8(c)), vceqq_u8(v3, vdupq_n_u8(c)))
     *q = BLK_EQ(blk == 1 ? '\'' : '"');
-    *stop = blk_bits(blk_stops_neon(v0, vo), blk_stops_neon(v1, vo), blk_stops_neon(v2, vo),
-                     blk_stops_neon(v3, vo));
+    *stop = ns ? blk_bits(blk_stops_neon(v0, sv, ns), blk_stops_neon(v1, sv, ns),
+                          blk_stops_neon(v2, sv, ns), blk_stops_neon(v3, sv, ns))
+               : 0;
     *bs = BLK_EQ('\\');
     *nl = BLK_EQ('\n');
     *cr = BLK_EQ('\r');
 #undef BLK_EQ
 #else
     (void)blk;
+    (void)sv;
+    (void)ns;
     uint64_t qq = 0, st = 0, b = 0, lb = 0;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 4
@@ -821,12 +853,140 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const uint
 }
 
 /*
+ * Inside quote slot `slot` at i: the bytes of a string up to its closer, by
+ * the class table (one loop for the byte path's hot strings and for the
+ * strings of the other quote kinds the block path meets). Returns the index
+ * after the closer (*closed set), or where the general switch must look (a
+ * line break, an escape before one or at lim), or lim.
+ */
+static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
+                                    unsigned slot, bool *closed)
+{
+    const uint8_t mask = (uint8_t)(C_Q0 << slot);
+    const uint8_t close = sc->q_close[slot];
+    const int esc = sc->q_esc[slot];
+    *closed = false;
+    for (;;) {
+        i = skip(sc->cls, p, i, lim, mask);
+        if (i >= lim) return i;
+        const uint8_t c = p[i];
+        if (c == close) {
+            *closed = true;
+            return i + 1;
+        }
+        if ((int)c != esc || lim - i < 2 || p[i + 1] == '\n' || p[i + 1] == '\r') return i;
+        sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+        i += 2;
+    }
+}
+
+/* One 64-byte block's masks (bit j: byte j): the first quote kind, stop
+ * bytes, backslashes, '\n', '\r', and the bytes escaped by a backslash. */
+typedef struct blk_masks {
+    uint64_t q, stop, bs, nl, cr, esc;
+} blk_masks;
+
+/*
+ * A segment of the block at i: from the state inq (all bits) at its start,
+ * find the first byte that needs the general switch outside a string (a
+ * stop byte, a lone backslash where escapes work only in strings, "--", the
+ * delimiter line break) or anywhere ('\r'): its bit k (64: none). Counts the
+ * lines before it, sets the escape flag and open_pos; *inside: the state at
+ * byte k (before it; stop bytes are no quotes), or after the block.
+ */
+static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
+                                        const blk_masks *m, unsigned f, uint64_t inq,
+                                        uint64_t *inside)
+{
+    const uint64_t qq = m->q & ~m->esc;
+    const uint64_t in = prefix_xor(qq) ^ inq;
+    const uint64_t out = ~in & ~m->esc;
+    uint64_t stop = (m->stop & out) | m->cr;
+    if (!(f & BLK_ESC_OUT)) stop |= m->bs & ~in; /* outside strings '\' is text: the switch says */
+    if (f & BLK_NL_STOP) stop |= m->nl & out;
+    /* a '-' stops only as "--" where that may open a comment */
+    unsigned k;
+    for (;;) {
+        k = stop ? low_bit(stop) : 64u;
+        if (k == 64 || p[i + k] != '-') break;
+        if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
+        stop &= stop - 1;
+    }
+    const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
+    *inside = k == 64 ? in >> 63 : (in >> k) & 1u;
+    if (m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+    const uint64_t opens = qq & in & below;
+    if (*inside && opens) {
+        const unsigned o = high_bit(opens);
+        blk_pos(sc, &sc->open_pos, i, m->nl & (((uint64_t)1 << o) - 1u), i + o);
+    }
+    const uint64_t nlb = m->nl & below;
+    if (nlb) {
+        sc->line += pop_count(nlb);
+        sc->cr = 0;
+        sc->line_start = sc->base + i + high_bit(nlb) + 1;
+    }
+    return k;
+}
+
+/*
+ * The block at i stopped at bit k outside strings. A string of another
+ * quote kind is read in place (quote_run()) and the block goes on after
+ * it: the masks lose the bits up to its closer and the next segment starts
+ * outside strings (a backslash run never spans a quote, so the escape bits
+ * after the closer stay right). Returns where the path goes on (*go: 1 at
+ * a string's end in a later block, 2 after this block, *st S_QUOTE if
+ * inside the first quote kind there) or stops (*go 0, *st: the state
+ * there). Out of line: the block loop keeps its masks in registers.
+ */
+static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
+                                      blk_masks m, unsigned f, unsigned k, uint64_t inside,
+                                      unsigned *go, uint8_t *st)
+{
+    for (;;) {
+        const uint8_t c = p[i + k];
+        const unsigned os = sc->open_slot[c];
+        if (inside || os < 2 || c == sc->delim[0]) { /* the switch's byte */
+            const bool esc = (m.esc >> k) & 1u;
+            *st = inside ? (esc ? S_QESC : S_QUOTE) : (esc ? S_ESC : S_NORMAL);
+            return i + k;
+        }
+        bool closed;
+        set_pos(sc, &sc->open_pos, i + k);
+        const size_t e = quote_run(sc, p, i + k + 1, lim, os - 1u, &closed);
+        sc->blk_others++;
+        if (!closed) {
+            sc->slot = (uint8_t)(os - 1u);
+            *st = S_QUOTE;
+            return e;
+        }
+        if (e - i >= 64) { /* it ended in a later block */
+            *go = 1;
+            return e;
+        }
+        const uint64_t keep = UINT64_MAX << (e - i);
+        m.q &= keep;
+        m.stop &= keep;
+        m.bs &= keep;
+        m.nl &= keep;
+        m.cr &= keep;
+        m.esc &= keep;
+        k = blk_segment(sc, p, i, lim, &m, f, 0, &inside);
+        if (k == 64) {
+            *go = 2;
+            if (inside) *st = S_QUOTE;
+            return i + 64;
+        }
+    }
+}
+
+/*
  * The block path: from i (state NORMAL or the first quote kind, no delimiter
  * byte matched, no line break just counted as "\r"), as long as 64 bytes
- * remain below lim, find the first byte that needs the general switch
- * outside a string (a stop byte, a lone backslash where escapes work only in
- * strings, "--", the delimiter line break) or anywhere ('\r'). Counts lines,
- * sets the escape flag, open_pos and the state at the returned index.
+ * remain below lim, blocks are classified into masks and their segments
+ * walked (blk_segment()). Strings of the other quote kinds do not stop it
+ * (blk_other()): quote-dense text stays on this path. Sets the state and
+ * slot at the returned index.
  */
 static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
@@ -835,58 +995,52 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
     const size_t start = i;
     uint64_t inq = sc->state == S_QUOTE ? UINT64_MAX : 0; /* state before the block, all bits */
     uint64_t pend = 0;
+    uint8_t state = 0; /* 0: still going */
+    sc->slot = 0;
+    sc->blk_others = 0;
+    blk_vec sv[sizeof sc->blk_stop];
+    for (unsigned j = 0; j < sizeof sc->blk_stop; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
     while (lim - i >= 64) {
-        uint64_t q, stop, bs, nl, cr;
-        blk_classify(t, sc->blk, p + i, &q, &stop, &bs, &nl, &cr);
-        uint64_t esc = 0;
+        blk_masks m;
+        blk_classify(t, sc->blk, sv, sc->blk_nstop, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
+        m.esc = 0;
         if (f & BLK_ESC) {
-            if (bs | pend) esc = escaped_by(bs, &pend);
+            if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
         } else {
-            bs = 0; /* no escapes at all: a backslash is text */
+            m.bs = 0; /* no escapes at all: a backslash is text */
         }
-        const uint64_t qq = q & ~esc;
-        const uint64_t in = prefix_xor(qq) ^ inq;
-        const uint64_t out = ~in & ~esc;
-        stop = (stop & out) | cr;
-        if (!(f & BLK_ESC_OUT)) stop |= bs & ~in; /* outside strings '\' is text: the switch says */
-        if (f & BLK_NL_STOP) stop |= nl & out;
-        /* a '-' stops only as "--" where that may open a comment */
-        unsigned k;
-        for (;;) {
-            k = stop ? low_bit(stop) : 64u;
-            if (k == 64 || p[i + k] != '-') break;
-            if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
-            stop &= stop - 1;
-        }
-        const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
-        /* state at byte k (before it; stop bytes are no quotes), or after
-         * the block */
-        const uint64_t inside = k == 64 ? in >> 63 : (in >> k) & 1u;
-        if (bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
-        const uint64_t opens = qq & in & below;
-        if (inside && opens) {
-            const unsigned o = high_bit(opens);
-            blk_pos(sc, &sc->open_pos, i, nl & (((uint64_t)1 << o) - 1u), i + o);
-        }
-        const uint64_t nlb = nl & below;
-        if (nlb) {
-            sc->line += pop_count(nlb);
-            sc->cr = 0;
-            sc->line_start = sc->base + i + high_bit(nlb) + 1;
-        }
+        uint64_t inside;
+        const unsigned k = blk_segment(sc, p, i, lim, &m, f, inq, &inside);
         inq = (uint64_t)0 - inside;
-        if (k < 64) {
+        if (MOTE_LIKELY(k == 64)) {
+            i += 64;
+            continue;
+        }
+        const uint8_t c = p[i + k];
+        if (inside || sc->open_slot[c] < 2 || c == sc->delim[0]) {
+            /* the switch's byte (blk_other() would say so too) */
             i += k;
-            pend = (esc >> k) & 1u;
+            pend = (m.esc >> k) & 1u;
             break;
         }
-        i += 64;
+        unsigned go = 0;
+        uint8_t st = S_NORMAL;
+        i = blk_other(sc, p, i, lim, m, f, k, inside, &go, &st);
+        inq = st == S_QUOTE ? UINT64_MAX : 0;
+        if (go == 1) pend = 0; /* (2: the block's own) */
+        if (!go) {
+            state = st;
+            break;
+        }
     }
-    sc->slot = 0;
-    sc->state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
-    /* a short run means text this path does not suit: leave it to the
-     * byte loops for a while, longer after each miss in a row */
-    if (i - start < 64) {
+    if (!state) state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
+    sc->state = state;
+    /* A short run that did not end at the delimiter means text this path
+     * does not suit, and so do strings of the other quote kinds closer than
+     * 32 bytes apart (the byte loops are faster there): leave it to the
+     * byte loops for a while, longer after each miss in a row. */
+    if ((i - start < 64 && (lim - i < 64 || p[i] != sc->delim[0])) ||
+        (size_t)sc->blk_others * 32u > i - start) {
         sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
         if (sc->blk_miss < 4) sc->blk_miss++;
     } else {
@@ -912,46 +1066,34 @@ static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
  */
 static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    const uint8_t *cls = sc->cls;
-    unsigned slot = sc->slot;
-    if (sc->state == S_QUOTE && (slot != 0 || !blk_ok(sc, i, lim))) goto quote;
+    bool closed;
+    if (sc->state == S_QUOTE && (sc->slot != 0 || !blk_ok(sc, i, lim))) {
+        i = quote_run(sc, p, i, lim, sc->slot, &closed);
+        if (!closed) return i;
+        sc->state = S_NORMAL;
+        /* (and where words, comments or '*' matter: see sc->slow) */
+        if (!TRIG_SKIP(sc->trig) || sc->slow) return i;
+    }
     for (;;) {
         if (blk_ok(sc, i, lim)) {
             i = block_text(sc, p, i, lim);
-            slot = 0;
-            if (sc->state == S_QUOTE) goto quote;
-            if (sc->state != S_NORMAL) return i;
+            if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
         }
-        i = skip(cls, p, i, lim, C_NORM);
-        if (i >= lim) return i;
-        slot = sc->open_slot[p[i]];
-        /* a quote byte that also starts the delimiter: the switch matches
-         * the delimiter first */
-        if (!slot || p[i] == sc->delim[0]) return i;
-        slot--;
-        sc->state = S_QUOTE;
-        sc->slot = (uint8_t)slot;
-        set_pos(sc, &sc->open_pos, i);
-        i++;
-    quote:;
-        const uint8_t mask = (uint8_t)(C_Q0 << slot);
-        const uint8_t close = sc->q_close[slot];
-        const int esc = sc->q_esc[slot];
-        for (;;) {
-            i = skip(cls, p, i, lim, mask);
+        if (sc->state == S_NORMAL) {
+            i = skip(sc->cls, p, i, lim, C_NORM);
             if (i >= lim) return i;
-            uint8_t c = p[i];
-            if (c == close) break;
-            if ((int)c == esc && lim - i >= 2 && p[i + 1] != '\n' && p[i + 1] != '\r') {
-                sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
-                i += 2;
-                continue;
-            }
-            return i;
+            const unsigned slot = sc->open_slot[p[i]];
+            /* a quote byte that also starts the delimiter: the switch
+             * matches the delimiter first */
+            if (!slot || p[i] == sc->delim[0]) return i;
+            sc->state = S_QUOTE;
+            sc->slot = (uint8_t)(slot - 1u);
+            set_pos(sc, &sc->open_pos, i);
+            i++;
         }
-        i++;
+        i = quote_run(sc, p, i, lim, sc->slot, &closed);
+        if (!closed) return i;
         sc->state = S_NORMAL;
-        /* (and where words, comments or '*' matter: see sc->slow) */
         if (!TRIG_SKIP(sc->trig) || sc->slow) return i;
     }
 }
@@ -961,8 +1103,8 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
 /* Finish a mysql DELIMITER command: install the argument or flag an error. */
 static bool dcmd_done(mote_scanner *sc)
 {
-    if (sc->arglen == 0 || sc->argbad) return false;
-    set_delim(sc, sc->arg, sc->arglen);
+    if (sc->d.my.arglen == 0 || sc->d.my.argbad) return false;
+    set_delim(sc, sc->d.my.arg, sc->d.my.arglen);
     build_cls(sc);
     return true;
 }
@@ -971,9 +1113,10 @@ static bool dcmd_done(mote_scanner *sc)
 
 /* The first code byte of the token: what came before it was comments (or
  * nothing). Kept comments are handed out apart from it (run() returns
- * R_SPLIT at the next byte). */
+ * R_SPLIT at the next byte). A no-op past the first code byte. */
 static void lead_code(mote_scanner *sc)
 {
+    if (!sc->lead) return;
     sc->lead = 0;
     sc->slow &= (uint8_t)~SL_LEAD;
     if (sc->cmt && sc->trim && keep_comments(sc) && !sc->dropping) sc->split = 1;
@@ -1036,18 +1179,18 @@ static int keyword(const mote_scanner *sc, size_t n)
 static uint8_t var_mode(const mote_scanner *sc, uint32_t h)
 {
     for (unsigned j = 0; j < 2; j++)
-        if (sc->vhash[j] == h) return sc->vmode[j];
+        if (sc->d.my.vhash[j] == h) return sc->d.my.vmode[j];
     return sc->flags & MODE_NBE;
 }
 
 static void var_save(mote_scanner *sc, uint32_t h, uint8_t m)
 {
-    if (sc->vhash[0] != h) {
-        sc->vhash[1] = sc->vhash[0];
-        sc->vmode[1] = sc->vmode[0];
-        sc->vhash[0] = h;
+    if (sc->d.my.vhash[0] != h) {
+        sc->d.my.vhash[1] = sc->d.my.vhash[0];
+        sc->d.my.vmode[1] = sc->d.my.vmode[0];
+        sc->d.my.vhash[0] = h;
     }
-    sc->vmode[0] = m;
+    sc->d.my.vmode[0] = m;
 }
 
 /* A word (how: 0), literal (1) or user variable (2) of a SET statement.
@@ -1078,10 +1221,10 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
         if (how == 1) return;
         if (k == K_SQL_MODE || (k >= K_AT_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE)) {
             sc->wst = 1;
-            sc->vt = 0;
+            sc->d.my.vt = 0;
         } else if (how == 2) {
             sc->wst = 1;
-            sc->vt = sc->whash | 1u;
+            sc->d.my.vt = sc->whash | 1u;
         }
     } else if (sc->wst == 2) {
         uint8_t m = sc->flags & MODE_NBE; /* an expression: the configured mode */
@@ -1089,7 +1232,7 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
         else if (k >= K_AT_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE) m = sc->mode_next & MODE_NBE;
         else if (k == K_DEFAULT) m = 0;
         else if (how == 2) m = var_mode(sc, sc->whash | 1u);
-        if (sc->vt) var_save(sc, sc->vt, m);
+        if (sc->d.my.vt) var_save(sc, sc->d.my.vt, m);
         else sc->mode_next = (uint8_t)((sc->mode_next & ~MODE_NBE) | m);
         sc->wst = 3;
     }
@@ -1128,16 +1271,16 @@ static void word_end(mote_scanner *sc)
             if (k == K_RESET) sc->wcls = WC_RESET;
             if (k == K_CREATE) {
                 sc->wcls = WC_CREATE;
-                sc->ids[0] = 'c';
-                sc->idn = 1;
+                sc->d.pg.ids[0] = 'c';
+                sc->d.pg.idn = 1;
             }
         }
         if (sc->wcls == WC_NONE) words_stop(sc);
         return;
     case WC_COPY:
         /* COPY ... FROM STDIN: the words FROM STDIN outside parentheses */
-        if (sc->pdepth) return;
-        if (sc->wst && k == K_STDIN) sc->copy = 1;
+        if (sc->d.pg.pdepth) return;
+        if (sc->wst && k == K_STDIN) sc->d.pg.copy = 1;
         sc->wst = k == K_FROM;
         return;
     case WC_CREATE:
@@ -1145,18 +1288,18 @@ static void word_end(mote_scanner *sc)
         /* psql's rule: the leading words CREATE [OR REPLACE]
          * FUNCTION|PROCEDURE (first letters of the first four) make BEGIN
          * (and CASE inside it) open what END closes, outside parentheses */
-        uint8_t *d = sc->ids;
-        if (sc->idn < 4 && (k == K_CREATE || k == K_FUNCTION || k == K_PROCEDURE || k == K_OR ||
+        uint8_t *d = sc->d.pg.ids;
+        if (sc->d.pg.idn < 4 && (k == K_CREATE || k == K_FUNCTION || k == K_PROCEDURE || k == K_OR ||
                             k == K_REPLACE))
-            d[sc->idn] = sc->word[0];
-        if (sc->idn < 255) sc->idn++;
+            d[sc->d.pg.idn] = sc->word[0];
+        if (sc->d.pg.idn < 255) sc->d.pg.idn++;
         const bool body = d[1] == 'f' || d[1] == 'p' ||
                           (d[1] == 'o' && d[2] == 'r' && (d[3] == 'f' || d[3] == 'p'));
         if (!body) {
-            if (sc->idn >= 4) words_stop(sc);
-        } else if (sc->pdepth == 0) {
-            if (k == K_BEGIN || (k == K_CASE && sc->bdepth)) sc->bdepth++;
-            else if (k == K_END && sc->bdepth) sc->bdepth--;
+            if (sc->d.pg.idn >= 4) words_stop(sc);
+        } else if (sc->d.pg.pdepth == 0) {
+            if (k == K_BEGIN || (k == K_CASE && sc->d.pg.bdepth)) sc->d.pg.bdepth++;
+            else if (k == K_END && sc->d.pg.bdepth) sc->d.pg.bdepth--;
         }
         return;
     }
@@ -1212,11 +1355,400 @@ static void lit_end(mote_scanner *sc)
     set_word(sc, keyword(sc, n), 1);
 }
 
+/* ------------------------------------------------------- state handlers */
+
+/* What a state handler asks of run() after a byte: take the next byte, or
+ * look at this one again in the state it has set (A_AGAIN: with the
+ * delimiter match; A_CODE: as a byte of code, the match already done), or
+ * end the token: a delimiter completed (A_DELIM, unless a trigger body,
+ * parentheses or BEGIN ... END hold it), a command or COPY line ended.
+ * A_WORD and A_HEAD hand the byte to on_word() and on_head(), so that each
+ * handler has one call site (the small build inlines them all). */
+enum { A_NEXT, A_END, A_LINE, A_AGAIN, A_CODE, A_WORD, A_HEAD, A_DELIM };
+
+/* The first word's bytes: mysql and postgres keep them while they may
+ * still spell a keyword that matters, sqlite while its trigger state needs
+ * them. */
+static int on_word(mote_scanner *sc, uint8_t c)
+{
+    const uint8_t lc = lower(c);
+    if (sc->wlen == 0) sc->whash = 2166136261u;
+    sc->whash = (sc->whash ^ lc) * 16777619u;
+    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
+    if (sc->wlen < 255) sc->wlen++;
+    /* most statements show in a letter or two that their first word does
+     * not matter: back to the skip loops */
+    if (sc->wcls == WC_FIRST && !first_word_may(sc)) {
+        words_stop(sc);
+        sc->wlen = 0;
+    }
+    return A_NEXT;
+}
+
+/* A byte of code outside quotes and comments (no word being read). idx is
+ * its index, idx + 1 the next byte's. */
+static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
+{
+    const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE, pg = sc->dialect == MOTE_SCAN_POSTGRES;
+    if (sc->lead && !is_blank(c) && !lead_opener(sc, c)) {
+        lead_code(sc);
+        if (pg && c == '\\') {
+            /* a psql meta-command at statement start: its line */
+            sc->state = S_PCMD;
+            sc->kind = MOTE_SCAN_COMMAND;
+            words_stop(sc);
+            return A_NEXT;
+        }
+    }
+    uint8_t next = S_NORMAL;
+    if (sc->open_slot[c]) {
+        unsigned slot = sc->open_slot[c] - 1u;
+        if (pg && c == '\'') {
+            /* E'..' (also right after the close of one: '') */
+            int b1 = prev_byte(sc, idx, 1);
+            if (sc->base + idx == sc->d.pg.eclose || ((b1 == 'E' || b1 == 'e') && word_start(sc, idx, 2)))
+                slot = 2;
+        }
+        sc->slot = (uint8_t)slot;
+        sc->km = 0; /* now: fast_text() may leave the quote without the switch */
+        if (sqlite) sq_tok(sc, TK_OTHER);
+        if (sc->slow & SL_WORDS) word_punct(sc, c);
+        next = S_QUOTE;
+    } else if ((int)c == sc->esc_out) {
+        sc->state = S_ESC;
+        sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+        return A_NEXT;
+    } else if (c == '#' && (sc->comments & MOTE_SCAN_COMMENT_HASH)) {
+        sc->state = S_LINE;
+        lead_comment(sc, idx + 1);
+        return A_NEXT;
+    } else if (c == '-' && (sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))) {
+        sc->state = S_DASH;
+        return A_NEXT;
+    } else if (c == '/' && (sc->comments & MOTE_SCAN_COMMENT_BLOCK)) {
+        next = S_SLASH;
+    } else if (c == '*' && sc->dialect == MOTE_SCAN_MYSQL && sc->d.my.xc) {
+        sc->state = S_XSTAR;
+        return A_NEXT;
+    } else if (c == '$' && pg && word_start(sc, idx, 1)) {
+        sc->d.pg.taglen = 0;
+        next = S_DTAG;
+    } else if (pg && c == '(') {
+        sc->d.pg.pdepth++;
+    } else if (pg && c == ')' && sc->d.pg.pdepth) {
+        sc->d.pg.pdepth--;
+    }
+    if (next != S_NORMAL) {
+        /* a quote or comment may open here: where an error points */
+        sc->state = next;
+        set_pos(sc, &sc->open_pos, idx);
+        return A_NEXT;
+    }
+    if (sqlite) {
+        if (sq_idchar(c)) {
+            if (!TRIG_SKIP(sc->trig)) return A_WORD;
+        } else if (!is_blank(c) || c == '\v') {
+            sq_tok(sc, TK_OTHER);
+        }
+    } else if (sc->slow & SL_WORDS) {
+        if (word_char(sc, c)) return A_WORD;
+        if (!is_blank(c)) word_punct(sc, c);
+    }
+    return A_NEXT;
+}
+
+/* Blanks before a statement (sql dialects). */
+static int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
+{
+    /* sqlite3_complete() counts \v as a token, not as space */
+    const bool blank = is_blank(c) && !(sc->dialect == MOTE_SCAN_SQLITE && c == '\v');
+    /* trimmed blanks and dropped comments move the token's start */
+    const bool hold = sc->cmt && keep_comments(sc);
+    /* where kept comments end (only they need it) */
+    if (!blank && (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) set_pos(sc, &sc->lead_pos, idx);
+    if (!hold) {
+        sc->tok_start = blank ? idx + 1 : idx;
+        set_pos(sc, &sc->tok_pos, sc->tok_start);
+    }
+    if (blank) return A_NEXT;
+    /* mysql: a DELIMITER command? (wlen is 0 since reset_token()) */
+    if (sc->dialect != MOTE_SCAN_MYSQL) {
+        sc->state = S_NORMAL;
+        return A_CODE;
+    }
+    sc->state = S_HEAD;
+    return A_HEAD;
+}
+
+/* mysql: the letters of "delimiter" at statement start, then a blank. */
+static int on_head(mote_scanner *sc, uint8_t c)
+{
+    if (sc->wlen < 9) {
+        /* all its letters lower case: c | 0x20 matches both cases */
+        if ((c | 0x20) == "delimiter"[sc->wlen]) {
+            sc->wlen++;
+            return A_NEXT;
+        }
+    } else if (c == ' ' || c == '\t') {
+        /* arglen and argbad were cleared by reset_token() */
+        sc->state = S_DCMD_WS;
+        sc->kind = MOTE_SCAN_COMMAND;
+        lead_code(sc);
+        words_stop(sc);
+        return A_NEXT;
+    } else if (c == '\n' || c == '\r') {
+        return A_LINE; /* no argument: arglen is 0, the command fails */
+    }
+    if (sc->wlen) words_stop(sc); /* a word starting "d": not SET */
+    sc->wlen = 0;
+    sc->state = S_NORMAL;
+    return A_CODE;
+}
+
+/* A command line: mysql DELIMITER (blanks, the argument, the ignored
+ * rest) or a psql meta-command. */
+static int on_command(mote_scanner *sc, uint8_t c)
+{
+    const uint8_t st = sc->state;
+    if (c == '\n' || c == '\r') return A_LINE;
+    if (st == S_PCMD) return A_NEXT;
+    if (c == ' ' || c == '\t') {
+        if (st == S_DCMD_ARG) sc->state = S_DCMD_REST;
+        return A_NEXT;
+    }
+    if (st == S_DCMD_REST) return A_NEXT;
+    sc->state = S_DCMD_ARG;
+    /* too long or holding a backslash: the command fails */
+    if (sc->d.my.arglen < sizeof sc->d.my.arg && c != '\\') sc->d.my.arg[sc->d.my.arglen++] = c;
+    else sc->d.my.argbad = 1;
+    return A_NEXT;
+}
+
+/* A lone '-' or '/' was an operator: a token for sqlite; c is code. */
+static int lone(mote_scanner *sc)
+{
+    lead_code(sc);
+    if (sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
+    sc->state = S_NORMAL;
+    return A_CODE;
+}
+
+/* Comment openers and closers, executable comments. */
+static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
+{
+    const uint8_t st = sc->state;
+    switch (st) {
+    case S_DASH:
+        if (c != '-') return lone(sc);
+        if (sc->comments & MOTE_SCAN_COMMENT_DASH) {
+            sc->state = S_LINE;
+            lead_comment(sc, idx + 1);
+        } else {
+            sc->state = S_DASH2;
+        }
+        return A_NEXT;
+    case S_DASH2:
+        if (c <= 0x20 || c == 0x7f) {
+            sc->km = 0;
+            lead_comment(sc, idx + 1);
+            sc->state = (c == '\n' || c == '\r') ? after_comment(sc) : S_LINE;
+            return A_NEXT;
+        }
+        lead_code(sc);
+        sc->state = S_NORMAL;
+        return A_CODE;
+    case S_SLASH:
+        if (c != '*') return lone(sc);
+        sc->depth = 1;
+        if (sc->dialect == MOTE_SCAN_MYSQL && !sc->d.my.xc) {
+            sc->state = S_XOPEN; /* executable? */
+            return A_NEXT;
+        }
+        sc->state = S_BLOCK;
+        lead_comment(sc, idx + 1);
+        return A_NEXT;
+    case S_XOPEN:
+    case S_XM:
+        if (c == '!') {
+            /* slash-star-bang, slash-star-M-bang: code up to star-slash */
+            sc->d.my.xc = 1;
+            sc->slow |= SL_XC;
+            lead_code(sc);
+            sc->state = S_NORMAL;
+            return A_NEXT;
+        }
+        if (c == 'M' && st == S_XOPEN) {
+            sc->state = S_XM;
+            return A_NEXT;
+        }
+        /* an ordinary comment; c is its first byte */
+        lead_comment(sc, idx + 1);
+        sc->state = S_BLOCK;
+        return A_AGAIN;
+    case S_XSTAR:
+        sc->state = S_NORMAL;
+        if (c != '/') return A_CODE;
+        sc->d.my.xc = 0;
+        sc->slow &= (uint8_t)~SL_XC;
+        return A_NEXT;
+    case S_LINE:
+        if (c != '\n') return A_NEXT;
+        /* the newline ends the comment and is itself a normal byte (it
+         * may be, or start, the delimiter) */
+        sc->state = after_comment(sc);
+        return A_AGAIN;
+    case S_BLOCK:
+        if (c == '*') sc->state = S_BSTAR;
+        else if (c == '/' && (sc->comments & MOTE_SCAN_COMMENT_NESTED)) sc->state = S_BSLASH;
+        return A_NEXT;
+    case S_BSTAR:
+        if (c == '/') sc->state = --sc->depth == 0 ? after_comment(sc) : S_BLOCK;
+        else if (c != '*') sc->state = S_BLOCK;
+        return A_NEXT;
+    default: /* S_BSLASH */
+        if (c == '*') {
+            if (sc->depth < UINT32_MAX) sc->depth++;
+            sc->state = S_BLOCK;
+        } else if (c != '/') {
+            sc->state = S_BLOCK;
+        }
+        return A_NEXT;
+    }
+}
+
+/* Strings: quotes and their escapes, postgres dollar quotes. */
+static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
+{
+    switch (sc->state) {
+    case S_QUOTE:
+        if (c == sc->q_close[sc->slot]) {
+            sc->state = S_NORMAL;
+            /* an escape string closed: a quote right here reopens it */
+            if (sc->dialect == MOTE_SCAN_POSTGRES && sc->q_esc[sc->slot] >= 0) sc->d.pg.eclose = sc->base + idx + 1;
+            if (sc->slow & SL_LIT) lit_end(sc);
+        } else if ((int)c == sc->q_esc[sc->slot]) {
+            sc->state = S_QESC;
+            sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+        } else if (sc->slow & SL_LIT) {
+            lit_byte(sc, c);
+        }
+        return A_NEXT;
+    case S_QESC:
+        sc->state = S_QUOTE;
+        if (sc->slow & SL_LIT) lit_byte(sc, c);
+        return A_NEXT;
+    case S_DTAG:
+        if (c == '$') {
+            sc->state = S_DOLLAR;
+            return A_NEXT;
+        }
+        if (sc->d.pg.taglen < sizeof sc->d.pg.tag && (pg_tag_first(c) || (sc->d.pg.taglen && is_digit(c)))) {
+            sc->d.pg.tag[sc->d.pg.taglen++] = c;
+            return A_NEXT;
+        }
+        sc->state = S_NORMAL;
+        return A_CODE;
+    case S_DOLLAR:
+        if (c == '$') {
+            sc->state = S_DMATCH;
+            sc->d.pg.tagk = 0;
+        }
+        return A_NEXT;
+    default: /* S_DMATCH */
+        if (c == '$') {
+            if (sc->d.pg.tagk == sc->d.pg.taglen) sc->state = S_NORMAL;
+            else sc->d.pg.tagk = 0;
+        } else if (sc->d.pg.tagk < sc->d.pg.taglen && c == sc->d.pg.tag[sc->d.pg.tagk]) {
+            sc->d.pg.tagk++;
+        } else {
+            sc->state = S_DOLLAR;
+        }
+        return A_NEXT;
+    }
+}
+
+/* One byte in the current state. The states where the delimiter counts
+ * are matched here, in one place: a delimiter completed there ends the
+ * statement. Comments and DELIMITER commands start the match afresh (reset
+ * at their first byte: nothing reads km before); an escape outside quotes
+ * keeps it. */
+static int step(mote_scanner *sc, uint8_t c, size_t idx)
+{
+    const uint8_t st = sc->state;
+    const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE;
+    if ((1u << st) & KMP_STATES) {
+        if (kmp_step(sc, c)) {
+            /* (from S_LEAD: an empty token; ';' still ends it; sqlite reads
+             * words only in S_NORMAL, mysql's S_HEAD matches no word) */
+            if (st == S_NORMAL && sc->wlen) {
+                if (sqlite) sq_word_end(sc);
+                else word_end(sc);
+            } else if (sqlite && st != S_NORMAL) {
+                sq_tok(sc, TK_OTHER);
+            }
+            sc->state = S_NORMAL;
+            return A_DELIM;
+        }
+    } else if (st != S_ESC) {
+        sc->km = 0;
+    }
+    switch (st) {
+    case S_LEAD: return on_lead(sc, c, idx);
+    case S_HEAD: return A_HEAD;
+    case S_DCMD_WS:
+    case S_DCMD_ARG:
+    case S_DCMD_REST:
+    case S_PCMD: return on_command(sc, c);
+    case S_CSKIP:
+        /* the COPY line's rest: blanks; data starts on the next line */
+        if (c != '\n' && is_blank(c)) {
+            sc->tok_start = idx + 1;
+            return A_NEXT;
+        }
+        sc->state = S_COPY;
+        sc->tok_start = c == '\n' ? idx + 1 : idx;
+        set_pos(sc, &sc->tok_pos, sc->tok_start);
+        return A_NEXT;
+    case S_COPY: return c == '\n' ? A_LINE : A_NEXT;
+    case S_NORMAL:
+        if (sc->wlen) {
+            if (sqlite ? sq_idchar(c) : word_char(sc, c)) return A_WORD;
+            if (sqlite) sq_word_end(sc);
+            else word_end(sc);
+        }
+        return A_CODE;
+    case S_ESC:
+        sc->state = S_NORMAL;
+        return A_NEXT;
+    case S_QUOTE:
+    case S_QESC:
+    case S_DTAG:
+    case S_DOLLAR:
+    case S_DMATCH: return on_string(sc, c, idx);
+    default: return on_comment(sc, c, idx);
+    }
+}
+
+/* A delimiter completed: it ends the statement unless a sqlite trigger
+ * body or postgres parentheses or BEGIN ATOMIC body hold it. */
+static int on_delim(mote_scanner *sc)
+{
+    if (sc->dialect == MOTE_SCAN_SQLITE) {
+        const uint8_t nt = sq_trans[sc->trig][TK_SEMI];
+        if (nt != 1) {
+            sc->trig = nt; /* ';' inside a trigger body */
+            return A_NEXT;
+        }
+    }
+    if (sc->dialect == MOTE_SCAN_POSTGRES && (sc->d.pg.pdepth | sc->d.pg.bdepth)) return A_NEXT;
+    return A_END;
+}
+
 /*
  * Run the state machine over chunk[pos..lim). Returns R_LIMIT at lim,
  * R_END when a delimiter completed (pos just after it; possibly before any
  * token byte, then the token is empty), R_LINE when a command line or COPY
- * data line ended at its line break (a DELIMITER command: sc->argbad tells
+ * data line ended at its line break (a DELIMITER command: sc->d.my.argbad tells
  * failure), R_SPLIT when the token's leading comments end where its first
  * code byte (sc->lead_pos) starts.
  */
@@ -1229,34 +1761,24 @@ static MOTE_SMALL_NOINLINE int run(mote_scanner *sc, size_t lim)
     size_t i = sc->pos;
     const size_t start = i;
     int r = R_LIMIT;
-    const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE;
-    const bool pg = sc->dialect == MOTE_SCAN_POSTGRES;
-    /* In sqlite the quote opener is an OTHER token, a no-op in the states
-     * where the skip runs; postgres needs lookback for E'' strings. */
 #if !MOTE_SMALL
-    const bool fast_quotes = !pg;
+    /* postgres needs lookback for E'' strings */
+    const bool fast_quotes = sc->dialect != MOTE_SCAN_POSTGRES;
 #endif
 
     while (i < lim) {
         if (sc->split) break;
-        uint8_t st = sc->state;
+        const uint8_t st = sc->state;
 #if MOTE_SMALL
-        /* One skip for every state; quotes go through the general switch. */
-        uint8_t mask = 0;
-        switch (st) {
-        case S_NORMAL:
-            if (sc->km == 0 && TRIG_SKIP(sc->trig) && !sc->slow) mask = C_NORM;
-            break;
-        case S_QUOTE:
-            if (!(sc->slow & SL_LIT)) mask = (uint8_t)(C_Q0 << sc->slot);
-            break;
-        case S_BLOCK: mask = C_BLOCK; break;
-        case S_LINE:
-        case S_COPY:
-        case S_PCMD: mask = C_LINE; break;
-        case S_DOLLAR: mask = C_DOLLAR; break;
-        default: break;
-        }
+        /* One skip for every state (its class bit; 0: none); quotes go
+         * through the general switch. */
+        static const uint8_t skip_mask[S_PCMD + 1] = {
+            [S_NORMAL] = C_NORM, [S_QUOTE] = C_Q0, [S_BLOCK] = C_BLOCK, [S_LINE] = C_LINE,
+            [S_COPY] = C_LINE, [S_PCMD] = C_LINE, [S_DOLLAR] = C_DOLLAR,
+        };
+        uint8_t mask = skip_mask[st];
+        if (st == S_NORMAL && (sc->km || !TRIG_SKIP(sc->trig) || sc->slow)) mask = 0;
+        if (st == S_QUOTE) mask = (uint8_t)((sc->slow & SL_LIT) ? 0 : C_Q0 << sc->slot);
         if (mask) i = skip(cls, p, i, lim, mask);
 #else
         switch (st) {
@@ -1292,383 +1814,21 @@ static MOTE_SMALL_NOINLINE int run(mote_scanner *sc, size_t lim)
         const size_t idx = i;
         const uint8_t c = p[i++];
         if (c == '\n' || c == '\r') newline(sc, c, idx);
-
-    again: /* re-dispatch c in sc->state, KMP included */
-        st = sc->state;
-        /* The states where the delimiter counts, all in one place: a
-         * delimiter completed there ends the statement. Comments and
-         * DELIMITER commands start the match afresh (reset at their first
-         * byte: nothing reads km before); an escape outside quotes keeps it. */
-        if ((1u << st) & KMP_STATES) {
-            if (kmp_step(sc, c)) {
-                /* (from S_LEAD: an empty token; ';' still ends it) */
-                if (sqlite && sc->wlen) sq_word_end(sc);
-                else if (st != S_NORMAL) sq_tok(sc, TK_OTHER);
-                else if (sc->wlen) word_end(sc);
-                sc->state = S_NORMAL;
-                goto delim;
+        int a = A_AGAIN;
+        while (a >= A_AGAIN) {
+            switch (a) {
+            case A_AGAIN: a = step(sc, c, idx); break;
+            case A_CODE: a = on_code(sc, c, idx); break;
+            case A_WORD: a = on_word(sc, c); break;
+            case A_HEAD: a = on_head(sc, c); break;
+            default: a = on_delim(sc); break;
             }
-        } else if (st != S_ESC) {
-            sc->km = 0;
         }
-        switch (st) {
-        case S_LEAD:
-        {
-            /* sqlite3_complete() counts \v as a token, not as space */
-            const bool blank = is_blank(c) && !(sqlite && c == '\v');
-            /* trimmed blanks and dropped comments move the token's start */
-            const bool hold = sc->cmt && keep_comments(sc);
-            /* where kept comments end (only they need it) */
-            if (!blank && (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) set_pos(sc, &sc->lead_pos, idx);
-            if (!hold) {
-                sc->tok_start = blank ? i : idx;
-                set_pos(sc, &sc->tok_pos, sc->tok_start);
-            }
-            if (blank) continue;
-        }
-            if (sc->dialect == MOTE_SCAN_MYSQL) {
-                sc->state = S_HEAD; /* wlen is 0 since reset_token() */
-                goto head;
-            }
-            sc->state = S_NORMAL;
-            goto normal;
-
-        case S_HEAD:
-        head:
-            if (sc->wlen < 9) {
-                /* all its letters lower case: c | 0x20 matches both cases */
-                if ((c | 0x20) == "delimiter"[sc->wlen]) {
-                    sc->wlen++;
-                    continue;
-                }
-            } else if (c == ' ' || c == '\t') {
-                /* arglen and argbad were cleared by reset_token() */
-                sc->state = S_DCMD_WS;
-                sc->kind = MOTE_SCAN_COMMAND;
-                lead_code(sc);
-                words_stop(sc);
-                continue;
-            } else if (c == '\n' || c == '\r') {
-                goto cmd; /* no argument: arglen is 0, the command fails */
-            }
-            if (sc->wlen) words_stop(sc); /* a word starting "d": not SET */
-            sc->wlen = 0;
-            sc->state = S_NORMAL;
-            goto normal;
-
-        case S_DCMD_WS:   /* blanks before the argument */
-        case S_DCMD_ARG:
-        case S_DCMD_REST: /* rest of the line, ignored */
-        case S_PCMD:
-            if (c == '\n' || c == '\r') {
-            cmd:
-                r = R_LINE;
-                goto out;
-            }
-            if (st == S_PCMD) continue;
-            if (c == ' ' || c == '\t') {
-                if (st == S_DCMD_ARG) sc->state = S_DCMD_REST;
-                continue;
-            }
-            if (st == S_DCMD_REST) continue;
-            sc->state = S_DCMD_ARG;
-            /* too long or holding a backslash: the command fails */
-            if (sc->arglen < sizeof sc->arg && c != '\\') sc->arg[sc->arglen++] = c;
-            else sc->argbad = 1;
-            continue;
-
-        case S_CSKIP:
-            /* the COPY line's rest: blanks; data starts on the next line */
-            if (c != '\n' && is_blank(c)) {
-                sc->tok_start = i;
-                continue;
-            }
-            sc->state = S_COPY;
-            sc->tok_start = c == '\n' ? i : idx;
-            set_pos(sc, &sc->tok_pos, sc->tok_start);
-            continue;
-        case S_COPY:
-            if (c == '\n') {
-                r = R_LINE;
-                goto out;
-            }
-            continue;
-
-        case S_NORMAL:
-            if (sc->wlen) {
-                if (sqlite ? sq_idchar(c) : word_char(sc, c)) goto word;
-                if (sqlite) sq_word_end(sc);
-                else word_end(sc);
-            }
-        normal:
-            if (sc->lead && !is_blank(c) && !lead_opener(sc, c)) {
-                lead_code(sc);
-                if (pg && c == '\\') {
-                    /* a psql meta-command at statement start: its line */
-                    sc->state = S_PCMD;
-                    sc->kind = MOTE_SCAN_COMMAND;
-                    words_stop(sc);
-                    continue;
-                }
-            }
-            if (sc->open_slot[c]) {
-                unsigned slot = sc->open_slot[c] - 1u;
-                if (pg && c == '\'') {
-                    /* E'..' (also right after the close of one: '') */
-                    int b1 = prev_byte(sc, idx, 1);
-                    if (sc->base + idx == sc->eclose ||
-                        ((b1 == 'E' || b1 == 'e') && word_start(sc, idx, 2)))
-                        slot = 2;
-                }
-                sc->state = S_QUOTE;
-                sc->slot = (uint8_t)slot;
-                sc->km = 0; /* now: fast_text() may leave the quote without the switch */
-                sq_tok(sc, TK_OTHER);
-                if (sc->slow & SL_WORDS) word_punct(sc, c);
-                goto opened;
-            }
-            if ((int)c == sc->esc_out) {
-                sc->state = S_ESC;
-                sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
-                continue;
-            }
-            switch (c) {
-            case '#':
-                if (sc->comments & MOTE_SCAN_COMMENT_HASH) {
-                    sc->state = S_LINE;
-                    lead_comment(sc, i);
-                    continue;
-                }
-                break;
-            case '-':
-                if (sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE)) {
-                    sc->state = S_DASH;
-                    continue;
-                }
-                break;
-            case '/':
-                if (sc->comments & MOTE_SCAN_COMMENT_BLOCK) {
-                    sc->state = S_SLASH;
-                    goto opened;
-                }
-                break;
-            case '*':
-                if (sc->xc) {
-                    sc->state = S_XSTAR;
-                    continue;
-                }
-                break;
-            case '$':
-                if (pg && word_start(sc, idx, 1)) {
-                    sc->state = S_DTAG;
-                    sc->taglen = 0;
-                    goto opened;
-                }
-                break;
-            case '(':
-                if (pg) sc->pdepth++;
-                break;
-            case ')':
-                if (pg && sc->pdepth) sc->pdepth--;
-                break;
-            default:
-                break;
-            }
-            /* sqlite words (wlen is 0 here); a no-op in the other dialects */
-            if (sqlite) {
-                if (sq_idchar(c)) {
-                    if (!TRIG_SKIP(sc->trig)) goto word;
-                } else if (!is_blank(c) || c == '\v') {
-                    sq_tok(sc, TK_OTHER);
-                }
-            } else if (sc->slow & SL_WORDS) {
-                if (word_char(sc, c)) goto word;
-                if (!is_blank(c)) word_punct(sc, c);
-            }
-            continue;
-        word:
-            {
-                const uint8_t lc = lower(c);
-                if (sc->wlen == 0) sc->whash = 2166136261u;
-                sc->whash = (sc->whash ^ lc) * 16777619u;
-                if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
-                if (sc->wlen < 255) sc->wlen++;
-                /* most statements show in a letter or two that their first
-                 * word does not matter: back to the skip loops */
-                if (sc->wcls == WC_FIRST && !first_word_may(sc)) {
-                    words_stop(sc);
-                    sc->wlen = 0;
-                }
-            }
-            continue;
-        opened: /* a quote or comment may open here: where an error points */
-            set_pos(sc, &sc->open_pos, idx);
-            continue;
-
-        delim:
-            {
-                uint8_t nt = sq_trans[sc->trig][TK_SEMI];
-                if (nt != 1) {
-                    sc->trig = nt; /* ';' inside a trigger body */
-                    continue;
-                }
-            }
-            /* postgres: inside parentheses or a BEGIN ATOMIC body */
-            if (sc->pdepth | sc->bdepth) continue;
-            r = R_END;
-            goto out;
-
-        case S_DASH:
-            if (c == '-') {
-                if (sc->comments & MOTE_SCAN_COMMENT_DASH) {
-                    sc->state = S_LINE;
-                    lead_comment(sc, i);
-                } else {
-                    sc->state = S_DASH2;
-                }
-                continue;
-            }
-            goto lone; /* the '-' was an operator */
-
-        case S_DASH2:
-            if (c <= 0x20 || c == 0x7f) {
-                sc->km = 0;
-                lead_comment(sc, i);
-                sc->state = (c == '\n' || c == '\r') ? after_comment(sc) : S_LINE;
-                continue;
-            }
-            if (sc->lead) lead_code(sc);
-            sc->state = S_NORMAL;
-            goto normal;
-
-        case S_SLASH:
-            if (c == '*') {
-                sc->depth = 1;
-                if (sc->dialect == MOTE_SCAN_MYSQL && !sc->xc) {
-                    sc->state = S_XOPEN; /* executable? */
-                    continue;
-                }
-                sc->state = S_BLOCK;
-                lead_comment(sc, i);
-                continue;
-            }
-        lone: /* a lone '-' or '/' is an operator: a token for sqlite */
-            if (sc->lead) lead_code(sc);
-            sq_tok(sc, TK_OTHER);
-            sc->state = S_NORMAL;
-            goto normal;
-
-        case S_XOPEN:
-        case S_XM:
-            if (c == '!') {
-                /* slash-star-bang, slash-star-M-bang: code up to star-slash */
-                sc->xc = 1;
-                sc->slow |= SL_XC;
-                if (sc->lead) lead_code(sc);
-                sc->state = S_NORMAL;
-                continue;
-            }
-            if (c == 'M' && st == S_XOPEN) {
-                sc->state = S_XM;
-                continue;
-            }
-            /* an ordinary comment; c is its first byte */
-            lead_comment(sc, i);
-            sc->state = S_BLOCK;
-            goto again;
-        case S_XSTAR:
-            if (c == '/') {
-                sc->xc = 0;
-                sc->slow &= (uint8_t)~SL_XC;
-                sc->state = S_NORMAL;
-                continue;
-            }
-            sc->state = S_NORMAL;
-            goto normal;
-
-        case S_LINE:
-            if (c == '\n') {
-                /* the newline ends the comment and is itself a normal byte
-                 * (it may be, or start, the delimiter) */
-                sc->state = after_comment(sc);
-                goto again;
-            }
-            continue;
-
-        case S_BLOCK:
-            if (c == '*') sc->state = S_BSTAR;
-            else if (c == '/' && (sc->comments & MOTE_SCAN_COMMENT_NESTED)) sc->state = S_BSLASH;
-            continue;
-        case S_BSTAR:
-            if (c == '/') {
-                if (--sc->depth == 0) sc->state = after_comment(sc);
-                else sc->state = S_BLOCK;
-            } else if (c != '*') {
-                sc->state = S_BLOCK;
-            }
-            continue;
-        case S_BSLASH:
-            if (c == '*') {
-                if (sc->depth < UINT32_MAX) sc->depth++;
-                sc->state = S_BLOCK;
-            } else if (c != '/') {
-                sc->state = S_BLOCK;
-            }
-            continue;
-
-        case S_QUOTE:
-            if (c == sc->q_close[sc->slot]) {
-                sc->state = S_NORMAL;
-                /* an escape string closed: a quote right here reopens it */
-                if (pg && sc->q_esc[sc->slot] >= 0) sc->eclose = sc->base + i;
-                if (sc->slow & SL_LIT) lit_end(sc);
-            } else if ((int)c == sc->q_esc[sc->slot]) {
-                sc->state = S_QESC;
-                sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
-            } else if (sc->slow & SL_LIT) {
-                lit_byte(sc, c);
-            }
-            continue;
-        case S_QESC:
-            sc->state = S_QUOTE;
-            if (sc->slow & SL_LIT) lit_byte(sc, c);
-            continue;
-        case S_ESC:
-            sc->state = S_NORMAL;
-            continue;
-
-        case S_DTAG:
-            if (c == '$') {
-                sc->state = S_DOLLAR;
-                continue;
-            }
-            if (sc->taglen < sizeof sc->tag && (pg_tag_first(c) || (sc->taglen && is_digit(c)))) {
-                sc->tag[sc->taglen++] = c;
-                continue;
-            }
-            sc->state = S_NORMAL;
-            goto normal;
-        case S_DOLLAR:
-            if (c == '$') {
-                sc->state = S_DMATCH;
-                sc->tagk = 0;
-            }
-            continue;
-        case S_DMATCH:
-            if (c == '$') {
-                if (sc->tagk == sc->taglen) sc->state = S_NORMAL;
-                else sc->tagk = 0;
-            } else if (sc->tagk < sc->taglen && c == sc->tag[sc->tagk]) {
-                sc->tagk++;
-            } else {
-                sc->state = S_DOLLAR;
-            }
-            continue;
-        default:
-            continue;
+        if (a != A_NEXT) {
+            r = a == A_END ? R_END : R_LINE;
+            break;
         }
     }
-out:
     if (r == R_LIMIT && sc->split) r = R_SPLIT;
     sc->stats.bytes_examined += i - start;
     sc->pos = i;
@@ -1815,6 +1975,12 @@ static MOTE_SMALL_NOINLINE mote_err at_split(mote_scanner *sc, mote_scan_token *
     return e;
 }
 
+/* The COPY data line "\." ends the data. */
+static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t n)
+{
+    return kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.';
+}
+
 /* A delimiter completed (R_END) or a command or COPY line ended (R_LINE, or
  * R_EOL_EOF at the end of input): hand out the token, drop it, or report
  * the error; then start the next token.
@@ -1825,6 +1991,7 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     const uint8_t *p;
     size_t n;
     const bool dropped = sc->dropping;
+    bool handed = false; /* a token (or nothing) was handed out */
     sc->dropping = 0;
     unsigned kind = tok_kind(sc);
     if (r != R_END && sc->dialect == MOTE_SCAN_MYSQL && !dcmd_done(sc)) {
@@ -1844,22 +2011,23 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
             n--;
             flags |= MOTE_SCAN_TOK_CR;
         }
-        if (kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.') {
+        if (copy_end(kind, p, n)) {
             kind = MOTE_SCAN_COPY_END;
-            sc->copy = 0;
+            sc->d.pg.copy = 0;
         }
         e = MOTE_ERR_NEED_MORE;
         if (n || sc->pieces_out || kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))
             e = give(sc, tok, p, n, &sc->tok_pos, flags, kind);
-        goto next;
+        handed = true;
     }
-    /* a failed command or carry, or a dropped token: nothing is kept (a
-     * dropped token's carry is already empty) */
-    if (e != MOTE_ERR_NEED_MORE) e = fail(sc, tok, e, &sc->tok_pos);
-    mote_buf_clear(sc->carry);
-next:
+    if (!handed) {
+        /* a failed command or carry, or a dropped token: nothing is kept
+         * (a dropped token's carry is already empty) */
+        if (e != MOTE_ERR_NEED_MORE) e = fail(sc, tok, e, &sc->tok_pos);
+        mote_buf_clear(sc->carry);
+    }
     /* a COPY ... FROM STDIN statement: data follows */
-    if (r == R_END && sc->copy == 1) sc->copy = 2;
+    if (r == R_END && sc->dialect == MOTE_SCAN_POSTGRES && sc->d.pg.copy == 1) sc->d.pg.copy = 2;
     /* a SET statement changed how strings are read */
     if (sc->mode_next != sc->mode) {
         sc->mode = sc->mode_next;
@@ -1888,7 +2056,7 @@ static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
     size_t n = sc->carry->len;
     if (n == 0 && !sc->pieces_out) return MOTE_ERR_NEED_MORE;
     const uint8_t *p = sc->carry->data;
-    if (kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.') kind = MOTE_SCAN_COPY_END;
+    if (copy_end(kind, p, n)) kind = MOTE_SCAN_COPY_END;
     sc->carry_drop = n;
     return give(sc, tok, p, n, &sc->tok_pos, sc->tokflags, kind);
 }

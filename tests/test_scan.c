@@ -12,7 +12,7 @@
 static mote_scan_config cfg_of(mote_scan_dialect d)
 {
     mote_scan_config c;
-    mote_scan_config_init(&c, d);
+    assert_int_equal(mote_scan_config_init(&c, d), MOTE_OK);
     return c;
 }
 
@@ -465,6 +465,10 @@ static void misuse_is_reported(void **state)
     c.flags = MOTE_SCAN_PIECES;
     assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_ERR_INVALID);
     assert_int_equal(mote_scan_init(NULL, &c, &b), MOTE_ERR_INVALID);
+    assert_int_equal(mote_scan_config_init(NULL, MOTE_SCAN_MYSQL), MOTE_ERR_INVALID);
+    assert_int_equal(mote_scan_config_init(&c, (mote_scan_dialect)5), MOTE_ERR_INVALID);
+    assert_int_equal(c.dialect, 5);
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_ERR_INVALID);
     c = cfg_of(MOTE_SCAN_GENERIC);
     assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_OK);
     assert_int_equal(mote_scan_feed(&sc, "a;b", 3), MOTE_OK);
@@ -805,6 +809,42 @@ static void block_path_matches_byte_loop(void **state)
     tr_show_escapes = 0;
 }
 
+/* The block path reads strings of the other quote kinds in place when they
+ * are far apart: a mysql row with a backtick and a "..." string (escaped
+ * quote, ';' inside) every ~80 bytes, a sqlite [...] and a generic
+ * configuration whose second quote is '|'. Tokens, positions and the
+ * escape flag must match the byte loops, and every byte is examined once. */
+static void block_path_reads_other_quote_kinds(void **state)
+{
+    (void)state;
+    static const struct {
+        mote_scan_dialect d;
+        const char *quotes, *row;
+    } cases[] = {
+        {MOTE_SCAN_MYSQL, NULL, "(1,'plain text; not a delimiter',`col;x`,\"dq \\\" ;\",'it''s',NULL),"},
+        {MOTE_SCAN_SQLITE, NULL, "(1,'plain text; not a delimiter',[col;x],\"dq ; x\",'it''s',NULL),"},
+        {MOTE_SCAN_GENERIC, "\"|", "(1,\"plain text; not a delimiter\",|col;x|,\"a \\\" b\",NULL),"},
+    };
+    char text[4096];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        size_t n = (size_t)sprintf(text, "insert into t values ");
+        for (unsigned r = 0; r < 30; r++) n += (size_t)sprintf(text + n, "%s", cases[k].row);
+        n += (size_t)sprintf(text + n, "(0);\nselect 2;");
+        mote_scan_config c = cfg_of(cases[k].d);
+        if (cases[k].quotes) c.quotes = cases[k].quotes;
+        tr_show_escapes = 1;
+        transcript whole = scan_all(&c, text, n, n, 0);
+        transcript one = scan_all(&c, text, n, 1, 0);
+        tr_show_escapes = 0;
+        assert_string_equal(whole.s, one.s);
+        assert_int_equal(whole.stats.bytes_examined, n);
+        assert_int_equal(whole.stats.tokens, 2);
+        assert_non_null(strstr(whole.s, "select 2|"));
+        free(whole.s);
+        free(one.s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -828,6 +868,7 @@ int main(void)
         cmocka_unit_test(unterminated_quote_names_opening_line),
         cmocka_unit_test(bom_skipped_crlf_one_break_nul_is_data),
         cmocka_unit_test(block_path_matches_byte_loop),
+        cmocka_unit_test(block_path_reads_other_quote_kinds),
         cmocka_unit_test(lines_quotes_hold_newlines_crlf_stripped),
         cmocka_unit_test(postgres_dollar_quotes_e_strings_nested_comments),
         cmocka_unit_test(sqlite_trigger_body_is_one_statement),

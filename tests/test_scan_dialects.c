@@ -40,7 +40,7 @@ static void check_script(const char *s)
 {
     size_t n = strlen(s);
     mote_scan_config cfg;
-    mote_scan_config_init(&cfg, MOTE_SCAN_SQLITE);
+    assert_int_equal(mote_scan_config_init(&cfg, MOTE_SCAN_SQLITE), MOTE_OK);
     cfg.flags = MOTE_SCAN_KEEP_BLANK | MOTE_SCAN_KEEP_COMMENTS;
     uint8_t *mem = malloc(n + 1);
     mote_buf b;
@@ -164,7 +164,7 @@ static void mysql_delimiter_command_split_anywhere(void **state)
     const char *in = "select 1;\nDELIMITER $$\nselect 2; select 3$$\nDELIMITER ;\nselect 4;";
     size_t n = strlen(in);
     mote_scan_config cfg;
-    mote_scan_config_init(&cfg, MOTE_SCAN_MYSQL);
+    assert_int_equal(mote_scan_config_init(&cfg, MOTE_SCAN_MYSQL), MOTE_OK);
     transcript whole = scan_all(&cfg, in, n, n, 0);
     assert_string_equal(whole.s, "1:1@0|select 1|\n2:1@10C|DELIMITER $$|\n3:1@23|select 2; select 3|\n"
                                  "4:1@44C|DELIMITER ;|\n5:1@56|select 4|\n");
@@ -201,7 +201,7 @@ static void postgres_dollar_tag_rules(void **state)
 {
     (void)state;
     mote_scan_config cfg;
-    mote_scan_config_init(&cfg, MOTE_SCAN_POSTGRES);
+    assert_int_equal(mote_scan_config_init(&cfg, MOTE_SCAN_POSTGRES), MOTE_OK);
     const char *in = "do $fn$ begin perform 1; $f$ ; $fn ; end $fn$;"
                      "select $a$$$a$;select $_9$;$_9$;select $1,$2;";
     transcript t = scan_all(&cfg, in, strlen(in), 3, 0);

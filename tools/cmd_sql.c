@@ -217,7 +217,8 @@ static int sql_split(int argc, char **argv)
     }
 
     mote_scan_config cfg;
-    mote_scan_config_init(&cfg, dialect);
+    if (mote_scan_config_init(&cfg, dialect) != MOTE_OK)
+        return tool_usage_error("sql split: bad dialect");
     if (delim) {
         cfg.delim = (const uint8_t *)delim;
         cfg.delim_len = strlen(delim);

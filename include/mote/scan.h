@@ -224,8 +224,10 @@ typedef struct mote_scan_config {
     unsigned comments;   /* MOTE_SCAN_COMMENT_* */
 } mote_scan_config;
 
-/* Fill *cfg with the defaults of a dialect (delim NULL, no max, flags 0). */
-void mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect);
+/* Fill *cfg with the defaults of a dialect (delim NULL, no max, flags 0).
+ * Returns MOTE_OK, or MOTE_ERR_INVALID for a NULL cfg or an unknown dialect
+ * (*cfg is filled all the same; mote_scan_init() rejects that dialect). */
+MOTE_NODISCARD mote_err mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect);
 
 /* What a token is. Errors come with MOTE_SCAN_STATEMENT. */
 typedef enum mote_scan_kind {
@@ -295,30 +297,43 @@ typedef struct mote_scanner {
     uint8_t delim[16], kmp[16], dlen, km;
     uint8_t state, rstate, slot, bom;
     uint8_t finished, done, dropping, pieces_out;
-    uint8_t trig;            /* sqlite3_complete() state */
+    uint8_t trig;            /* sqlite3_complete() state (the others: 2, NORMAL) */
     uint8_t wlen;            /* word being read (keywords), mysql DELIMITER match */
     uint8_t word[28];
     uint8_t mode, mode_next; /* NO_BACKSLASH_ESCAPES / nonstandard strings in force; after this statement */
-    uint8_t copy;            /* postgres COPY FROM STDIN: statement, its line, data */
-    uint8_t vmode[2];        /* mysql: sql_mode saved in two user variables */
-    uint32_t whash, vhash[2], vt; /* word hash; those variables; the SET target */
-    uint64_t eclose;         /* postgres: offset after the close of an escape string */
-    /* per token, cleared together (kind ... bdepth) */
+    uint32_t whash;          /* word hash */
+    /* per token, cleared together (kind ... the dialect data's per-token
+     * fields, which come first in d.my and d.pg, mysql's within the bytes
+     * of postgres's) */
     uint8_t kind;            /* kind of the open token (0: by its bytes) */
     uint8_t lead, cmt, cdrop, split; /* no code yet; comments seen; not kept; split pending */
-    uint8_t xc;              /* mysql: inside an executable comment */
     uint8_t slow;            /* why the skip loops must stop at every byte */
     uint8_t wcls, wst;       /* statement class by its first word; state within it */
-    uint8_t idn, litk;       /* psql identifier count; NO_BACKSLASH_ESCAPES letters matched */
-    uint8_t ids[4];          /* psql: first letters of the leading CREATE keywords */
-    uint32_t pdepth, bdepth; /* postgres: parenthesis and BEGIN ... END depth */
-    uint8_t arglen, argbad;
-    uint8_t arg[16];
-    uint8_t taglen, tagk;
-    uint8_t tag[64];
+    uint8_t litk;            /* NO_BACKSLASH_ESCAPES letters matched */
+    /* what one dialect alone keeps */
+    union {
+        struct {
+            uint8_t xc;              /* inside an executable comment (per token) */
+            uint8_t arglen, argbad;  /* the DELIMITER argument (per token) */
+            uint8_t arg[16];         /* (read only up to arglen) */
+            uint8_t vmode[2];        /* sql_mode saved in two user variables */
+            uint32_t vhash[2], vt;   /* those variables' hashes; the SET target */
+        } my;
+        struct {
+            uint32_t pdepth, bdepth; /* parenthesis and BEGIN ... END depth (per token) */
+            uint8_t idn;             /* identifier count (per token) */
+            uint8_t ids[4];          /* first letters of the leading CREATE keywords (per token) */
+            uint8_t copy;            /* COPY FROM STDIN: statement, its line, data */
+            uint8_t taglen, tagk;    /* the $tag$ being read or matched */
+            uint8_t tag[64];
+            uint64_t eclose;         /* offset after the close of an escape string */
+        } pg;
+    } d;
     uint8_t hist[2], hist_n; /* last bytes of the token handed out or dropped */
     uint8_t cr;              /* the last line break was "\r" */
     uint8_t blk, blk_flags, blk_miss; /* hosted builds: 64-byte block path (0: off) */
+    uint8_t blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
+    uint32_t blk_others;     /* ... strings of the other quote kinds it read in one run */
     unsigned depth;          /* nested comment depth */
     unsigned tokflags;
     const uint8_t *chunk, *next_chunk;
