@@ -684,8 +684,8 @@ mote_err mote_wire_auth_response(mote_wire *w, mote_buf *out, uint64_t tag, cons
 mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char *cql,
                            size_t len, int *stream)
 {
-    mote_view v = {(const uint8_t *)(cql ? cql : ""), len};
-    if (!cql && len) v.ptr = NULL;
+    /* NULL with len 0 is the empty text, not a null [long string] */
+    mote_view v = {(const uint8_t *)(cql || len ? cql : ""), len};
     return oneshot(w, out, tag, MOTE_WIRE_PREPARE, true, &v, 1, stream);
 }
 
@@ -777,7 +777,7 @@ mote_err mote_wire_execute_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, 
 }
 
 mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
-                               int type, const mote_wire_params *p)
+                               mote_wire_batch_type type, const mote_wire_params *p)
 {
     /* (bad: out NULL, so req_begin says INVALID) */
     bool bad = (unsigned)type > MOTE_WIRE_BATCH_COUNTER ||
@@ -938,8 +938,7 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
 mote_err mote_wire_strings(mote_wire_list *it, mote_view raw)
 {
     if (!it || (!raw.ptr && raw.len)) return MOTE_ERR_INVALID;
-    it->p = it->end = raw.ptr;
-    it->left = 0;
+    memset(it, 0, sizeof *it);  /* empty, also on error */
     if (raw.len == 0) return MOTE_OK;
     rd r;
     rd_init(&r, raw.ptr, raw.len);
@@ -1043,12 +1042,13 @@ bool mote_wire_multimap_next(mote_wire_multimap *m, mote_view *key, mote_wire_li
     rd_string(&r, &k);
     mote_view l;
     rd_string_list(&r, &l);
-    if (r.err) {
+    /* l is checked by now: mote_wire_strings cannot fail (it is looked at
+     * all the same) */
+    if (r.err || (values && mote_wire_strings(values, l))) {
         m->left = 0;
         return false;
     }
     if (key) *key = k;
-    if (values) mote_wire_strings(values, l);
     m->p = r.p;
     m->left--;
     return true;
@@ -1167,12 +1167,15 @@ int mote_wire_pk_index(const mote_wire_meta *m, size_t i)
     return mote_be_load16(m->pk + 2 * i);
 }
 
-void mote_wire_columns(mote_wire_columns_it *it, const mote_wire_meta *m)
+mote_err mote_wire_columns(mote_wire_columns_it *it, const mote_wire_meta *m)
 {
-    if (!it) return;
+    if (!it) return MOTE_ERR_INVALID;
+    memset(it, 0, sizeof *it);
+    if (!m) return MOTE_ERR_INVALID;
     it->m = m;
-    it->p = m ? m->specs.ptr : NULL;
-    it->left = m && m->specs.ptr ? m->ncols : 0;
+    it->p = m->specs.ptr;
+    if (it->p) it->left = m->ncols;
+    return MOTE_OK;
 }
 
 bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
@@ -1205,15 +1208,19 @@ bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
     return true;
 }
 
-void mote_wire_cells_init(mote_wire_cells *it, const mote_wire_result *r)
+mote_err mote_wire_cells_init(mote_wire_cells *it, const mote_wire_result *r)
 {
-    if (!it) return;
+    if (!it) return MOTE_ERR_INVALID;
     memset(it, 0, sizeof *it);
-    if (!r || r->kind != MOTE_WIRE_RESULT_ROWS || !r->rows.ptr) return;
-    it->p = r->rows.ptr;
-    it->end = r->rows.ptr + r->rows.len;
-    it->ncols = r->meta.ncols;
-    it->nrows = r->meta.ncols ? r->nrows : 0;
+    if (!r) return MOTE_ERR_INVALID;
+    if (r->kind != MOTE_WIRE_RESULT_ROWS) return MOTE_ERR_TYPE;
+    if (r->rows.ptr) {
+        it->p = r->rows.ptr;
+        it->end = r->rows.ptr + r->rows.len;
+        it->ncols = r->meta.ncols;
+        it->nrows = r->meta.ncols ? r->nrows : 0;
+    }
+    return MOTE_OK;
 }
 
 bool mote_wire_cell_next(mote_wire_cells *it, mote_view *cell, uint32_t *row, uint32_t *col)
@@ -1433,15 +1440,9 @@ static int64_t mm3_token(mm3 *m)
     return t == INT64_MIN ? INT64_MAX : t;
 }
 
-int64_t mote_wire_token(const void *key, size_t len)
-{
-    mote_view part = {(const uint8_t *)key, key ? len : 0};
-    int64_t t = INT64_MIN;
-    mote_wire_token_parts(&part, 1, &t);
-    return t;
-}
-
-mote_err mote_wire_token_parts(const mote_view *parts, size_t n, int64_t *token)
+/* mote_wire_token_parts; also mote_wire_token's, whose one part cannot
+ * fail (this one is not MOTE_NODISCARD: nothing to look at there) */
+static MOTE_NOINLINE mote_err token_of(const mote_view *parts, size_t n, int64_t *token)
 {
     if (!token || !parts || n == 0) return MOTE_ERR_INVALID;
     mm3 m;
@@ -1460,4 +1461,17 @@ mote_err mote_wire_token_parts(const mote_view *parts, size_t n, int64_t *token)
     }
     *token = m.total ? mm3_token(&m) : INT64_MIN;
     return MOTE_OK;
+}
+
+int64_t mote_wire_token(const void *key, size_t len)
+{
+    mote_view part = {(const uint8_t *)key, key ? len : 0};
+    int64_t t = INT64_MIN;
+    token_of(&part, 1, &t);
+    return t;
+}
+
+mote_err mote_wire_token_parts(const mote_view *parts, size_t n, int64_t *token)
+{
+    return token_of(parts, n, token);
 }

@@ -79,7 +79,7 @@ typedef struct mote_cql_literal_error {
  *   of range, a value where a collection is expected), MOTE_ERR_DIMENSION,
  *   MOTE_ERR_UNEXPECTED_NULL, MOTE_ERR_DEPTH, MOTE_ERR_OVERFLOW.
  */
-mote_err mote_cql_literal_parse(const mote_cql_type *t, const char *text, size_t len,
+MOTE_NODISCARD mote_err mote_cql_literal_parse(const mote_cql_type *t, const char *text, size_t len,
                                 uint8_t *out, size_t cap, size_t *written, mote_arena *scratch,
                                 mote_cql_literal_error *err);
 
@@ -93,7 +93,7 @@ mote_err mote_cql_literal_parse(const mote_cql_type *t, const char *text, size_t
  * zero bytes of an int, a uuid, ...; it has no literal that reads back as the
  * same bytes) or MOTE_ERR_NOMEM.
  */
-mote_err mote_cql_literal_format(const mote_cql_type *t, const uint8_t *in, size_t len,
+MOTE_NODISCARD mote_err mote_cql_literal_format(const mote_cql_type *t, const uint8_t *in, size_t len,
                                  char *out, size_t cap, size_t *written, mote_arena *scratch);
 
 /*
@@ -110,7 +110,7 @@ mote_err mote_cql_literal_format(const mote_cql_type *t, const uint8_t *in, size
  * No memory, O(n^2) comparisons. (It lives here, in the hosted module, to
  * keep the Cortex-M library within its size budget.)
  */
-mote_err mote_cql_find_duplicate(const mote_cql_type *t, const uint8_t *in, size_t len,
+MOTE_NODISCARD mote_err mote_cql_find_duplicate(const mote_cql_type *t, const uint8_t *in, size_t len,
                                  size_t *index);
 
 #ifdef __cplusplus
