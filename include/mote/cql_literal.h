@@ -65,7 +65,8 @@ typedef struct mote_cql_literal_error {
  * Parse text[0..len) (no NUL needed; a NUL byte is an ordinary, refused
  * character) as one literal of type t, whole (trailing spaces allowed), and
  * write the value's bytes, without the [bytes] length prefix of the cell, to
- * out[0..cap). out NULL with cap 0 measures (MOTE_OK, *written = the size).
+ * out[0..cap). out NULL with cap 0 measures (MOTE_ERR_SPACE, *written = the
+ * size; MOTE_OK for a value of zero bytes).
  * t and written MUST be valid; err may be NULL.
  * Returns MOTE_OK (*written = size), MOTE_ERR_SPACE (out too small;
  * *written = the size needed; out holds nothing useful), or, with err filled
@@ -86,7 +87,7 @@ MOTE_NODISCARD mote_err mote_cql_literal_parse(const mote_cql_type *t, const cha
 /*
  * Format the value in[0..len) of type t as a literal into out[0..cap) (no
  * NUL). The value is validated first (mote_cql_validate; its error is
- * returned). t and written MUST be valid; out may be NULL with cap 0.
+ * returned). t and written MUST be valid; out NULL with cap 0 measures.
  * Returns MOTE_OK (*written = length), MOTE_ERR_SPACE (*written = the length
  * needed; out's contents are unspecified), a validation error,
  * MOTE_ERR_MISMATCH (an empty value of a scalar type, anywhere in the value:
