@@ -146,6 +146,7 @@ static void parse_all(uint8_t opcode, const uint8_t *body, size_t len)
         /* a result of another kind has no cells (and says so) */
         mote_err ce = mote_wire_cells_init(&c, &r);
         if (ce != (r.kind == MOTE_WIRE_RESULT_ROWS ? MOTE_OK : MOTE_ERR_TYPE)) abort();
+        if (ce) break; /* c was not written */
         uint64_t n = 0;
         uint32_t row, col;
         while (mote_wire_cell_next(&c, &v, &row, &col)) {

@@ -320,8 +320,11 @@ mote_err mote_wire_init(mote_wire *w, mote_wire_slot *slots, size_t nslots, uint
     memset(w, 0, sizeof *w);
     w->slots = slots;
     w->nslots = (uint32_t)nslots;
-    memset(slots, 0, nslots * sizeof *slots);
-    for (size_t i = 0; i < nslots; i++) slots[i].next = (int32_t)i + 1;
+    /* a free slot's tag and opcode are never read: busy and next only */
+    for (size_t i = 0; i < nslots; i++) {
+        slots[i].busy = 0;
+        slots[i].next = (int32_t)i + 1;
+    }
     slots[nslots - 1].next = -1;
     w->free_head = 0;
     w->rx = rx;
@@ -725,7 +728,7 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_
     memset(r, 0, sizeof *r);
     r->stream = -1;
     mote_err e = check_ctx(w, out);
-    if (!e && ((!stmt && len && op != MOTE_WIRE_BATCH) ||
+    if (!e && ((!stmt && len) ||
                (p && !p->paging_state.ptr && p->paging_state.len)))
         e = MOTE_ERR_INVALID;
     if (e) return r->err = e;
@@ -782,7 +785,9 @@ mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, ui
     /* (bad: out NULL, so req_begin says INVALID) */
     bool bad = (unsigned)type > MOTE_WIRE_BATCH_COUNTER ||
                (p && (p->page_size || p->paging_state.ptr || p->skip_metadata));
-    return req_begin(r, w, bad ? NULL : out, tag, MOTE_WIRE_BATCH, NULL, (size_t)type, p);
+    /* stmt: any non-NULL pointer (BATCH has no statement here; len is the
+     * type) */
+    return req_begin(r, w, bad ? NULL : out, tag, MOTE_WIRE_BATCH, r, (size_t)type, p);
 }
 
 /* Write the value count of the statement that is complete. */
@@ -938,7 +943,8 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
 mote_err mote_wire_strings(mote_wire_list *it, mote_view raw)
 {
     if (!it || (!raw.ptr && raw.len)) return MOTE_ERR_INVALID;
-    memset(it, 0, sizeof *it);  /* empty, also on error */
+    it->p = it->end = raw.ptr;
+    it->left = 0;
     if (raw.len == 0) return MOTE_OK;
     rd r;
     rd_init(&r, raw.ptr, raw.len);
@@ -1169,12 +1175,10 @@ int mote_wire_pk_index(const mote_wire_meta *m, size_t i)
 
 mote_err mote_wire_columns(mote_wire_columns_it *it, const mote_wire_meta *m)
 {
-    if (!it) return MOTE_ERR_INVALID;
-    memset(it, 0, sizeof *it);
-    if (!m) return MOTE_ERR_INVALID;
+    if (!it || !m) return MOTE_ERR_INVALID;
     it->m = m;
     it->p = m->specs.ptr;
-    if (it->p) it->left = m->ncols;
+    it->left = it->p ? m->ncols : 0;
     return MOTE_OK;
 }
 
@@ -1210,15 +1214,15 @@ bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
 
 mote_err mote_wire_cells_init(mote_wire_cells *it, const mote_wire_result *r)
 {
-    if (!it) return MOTE_ERR_INVALID;
-    memset(it, 0, sizeof *it);
-    if (!r) return MOTE_ERR_INVALID;
+    if (!it || !r) return MOTE_ERR_INVALID;
     if (r->kind != MOTE_WIRE_RESULT_ROWS) return MOTE_ERR_TYPE;
+    memset(it, 0, sizeof *it);
     if (r->rows.ptr) {
         it->p = r->rows.ptr;
         it->end = r->rows.ptr + r->rows.len;
         it->ncols = r->meta.ncols;
-        it->nrows = r->meta.ncols ? r->nrows : 0;
+        /* no columns: no cells (rows is empty, next stops at once) */
+        it->nrows = r->nrows;
     }
     return MOTE_OK;
 }

@@ -476,8 +476,8 @@ typedef struct mote_wire_columns_it {
     uint32_t left;
 } mote_wire_columns_it;
 /* Set up iteration over m's column specs (none if m has NO_METADATA).
- * Returns MOTE_OK, or MOTE_ERR_INVALID for a NULL it (nothing written) or a
- * NULL m (it is then empty: next returns false). */
+ * Returns MOTE_OK, or MOTE_ERR_INVALID for a NULL it or m (nothing written:
+ * look at the result before calling next). */
 MOTE_NODISCARD mote_err mote_wire_columns(mote_wire_columns_it *it, const mote_wire_meta *m);
 bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c);
 
@@ -526,9 +526,9 @@ typedef struct mote_wire_cells {
     uint32_t col;              /* column of the next cell */
     uint32_t nrows;
 } mote_wire_cells;
-/* Returns MOTE_OK, MOTE_ERR_INVALID for a NULL it (nothing written) or a NULL
- * r, MOTE_ERR_TYPE for a result that is not Rows (it is then empty: next
- * returns false). */
+/* Returns MOTE_OK, MOTE_ERR_INVALID for a NULL it or r, MOTE_ERR_TYPE for
+ * a result that is not Rows. On an error nothing is written (look at the
+ * result before calling next). */
 MOTE_NODISCARD mote_err mote_wire_cells_init(mote_wire_cells *it, const mote_wire_result *r);
 bool mote_wire_cell_next(mote_wire_cells *it, mote_view *cell, uint32_t *row, uint32_t *col);
 
