@@ -786,7 +786,8 @@ mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, ui
     bool bad = (unsigned)type > MOTE_WIRE_BATCH_COUNTER ||
                (p && (p->page_size || p->paging_state.ptr || p->skip_metadata));
     /* stmt: any non-NULL pointer (BATCH has no statement here; len is the
-     * type) */
+     * type), so that req_begin's NULL check needs no opcode test (Cortex-M
+     * size) */
     return req_begin(r, w, bad ? NULL : out, tag, MOTE_WIRE_BATCH, r, (size_t)type, p);
 }
 

@@ -592,6 +592,14 @@ static void result_rows(void **state)
     }
     assert_false(mote_wire_column_next(&ci, &c));
     mote_wire_cells cells;
+    /* setups refuse NULLs and a result of another kind */
+    assert_int_equal(mote_wire_cells_init(NULL, &r), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_cells_init(&cells, NULL), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_columns(&ci, NULL), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_columns(NULL, &r.meta), MOTE_ERR_INVALID);
+    mote_wire_result other = r;
+    other.kind = MOTE_WIRE_RESULT_VOID;
+    assert_int_equal(mote_wire_cells_init(&cells, &other), MOTE_ERR_TYPE);
     assert_int_equal(mote_wire_cells_init(&cells, &r), MOTE_OK);
     mote_view v;
     uint32_t row, col;
