@@ -82,10 +82,11 @@ void execute_5_mote(benchmark::State &st)
         if (out.len > sizeof mem - 256) mote_buf_clear(&out);
         mote_wire_req r;
         int s;
-        mote_wire_execute_begin(&r, &c.w, &out, 1, prepared_id, sizeof prepared_id, &p);
+        if (mote_wire_execute_begin(&r, &c.w, &out, 1, prepared_id, sizeof prepared_id, &p) != MOTE_OK)
+            std::abort();
         add_values(&r, row);
         if (mote_wire_end(&r, &s) != MOTE_OK) std::abort();
-        mote_wire_release(&c.w, s);   // what the response does
+        if (mote_wire_release(&c.w, s) != MOTE_OK) std::abort();   // what the response does
     }
     benchmark::DoNotOptimize(mem);
     st.SetItemsProcessed(static_cast<int64_t>(st.iterations()));
@@ -101,9 +102,10 @@ void execute_5_memcpy(benchmark::State &st)
     mote_wire_params p{};
     p.consistency = MOTE_WIRE_LOCAL_ONE;
     mote_wire_req r;
-    mote_wire_execute_begin(&r, &c.w, &out, 1, prepared_id, sizeof prepared_id, &p);
+    if (mote_wire_execute_begin(&r, &c.w, &out, 1, prepared_id, sizeof prepared_id, &p) != MOTE_OK)
+        std::abort();
     add_values(&r, row);
-    mote_wire_end(&r, nullptr);
+    if (mote_wire_end(&r, nullptr) != MOTE_OK) std::abort();
     std::vector<uint8_t> frame(mem, mem + out.len);
     static uint8_t dst[1 << 16];
     size_t at = 0;
@@ -130,13 +132,13 @@ void batch_100x5_mote(benchmark::State &st)
         mote_buf_clear(&out);
         mote_wire_req r;
         int s;
-        mote_wire_batch_begin(&r, &c.w, &out, 1, MOTE_WIRE_BATCH_UNLOGGED, &p);
+        if (mote_wire_batch_begin(&r, &c.w, &out, 1, MOTE_WIRE_BATCH_UNLOGGED, &p) != MOTE_OK) std::abort();
         for (int i = 0; i < 100; i++) {
             mote_wire_batch_prepared(&r, prepared_id, sizeof prepared_id);
             add_values(&r, row);
         }
         if (mote_wire_end(&r, &s) != MOTE_OK) std::abort();
-        mote_wire_release(&c.w, s);
+        if (mote_wire_release(&c.w, s) != MOTE_OK) std::abort();
     }
     benchmark::DoNotOptimize(mem);
     st.SetItemsProcessed(static_cast<int64_t>(st.iterations() * 100));
@@ -185,7 +187,7 @@ void rows_100x5_parse_mote(benchmark::State &st)
         mote_wire_result r;
         if (mote_wire_parse_result(&f, &r) != MOTE_OK) std::abort();
         mote_wire_cells cells;
-        mote_wire_cells_init(&cells, &r);
+        if (mote_wire_cells_init(&cells, &r) != MOTE_OK) std::abort();
         mote_view v;
         size_t sum = 0;
         while (mote_wire_cell_next(&cells, &v, nullptr, nullptr)) sum += v.len;

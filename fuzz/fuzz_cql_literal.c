@@ -54,7 +54,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mote_cql_literal_error err;
     mote_err e = mote_cql_literal_parse(t, lit, len, NULL, 0, &need, &scratch, &err);
     check(mote_arena_save(&scratch).used == 0, "scratch given back");
-    if (e == MOTE_OK && need <= sizeof out) {
+    /* measuring is "too small" unless the value is empty */
+    bool measured = e == (need ? MOTE_ERR_SPACE : MOTE_OK);
+    if (measured && need <= sizeof out) {
         check(mote_cql_literal_parse(t, lit, len, out, need, &n, &scratch, &err) == MOTE_OK && n == need,
               "measured size fits");
         if (need > 0)
@@ -67,7 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check(e == MOTE_OK, "parsed bytes format");
         e = mote_cql_literal_parse(t, text, tl, again, sizeof again, &m, &scratch, &err);
         check(e == MOTE_OK && m == n && memcmp(again, out, n) == 0, "formatted literal parses back");
-    } else if (e != MOTE_OK) {
+    } else if (!measured) {
+        check(e != MOTE_OK && e != MOTE_ERR_SPACE, "measuring gives SPACE with the size");
         check(err.message != NULL && err.offset <= len, "error has a message and an offset");
     }
     /* the same bytes as a value */
@@ -87,7 +90,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check(mote_cql_literal_parse(t, text2, tl2, again, sizeof again, &m, &scratch, &err) == MOTE_OK &&
                   m == n && memcmp(again, out, n) == 0, "read-back value is a fixed point");
     }
-    size_t at;
-    (void)mote_cql_find_duplicate(t, data + 1, len, &at);
+    size_t at = 0;
+    if (mote_cql_find_duplicate(t, data + 1, len, &at) == MOTE_ERR_DUPLICATE)
+        check(mote_cql_validate(t, data + 1, len) == MOTE_OK && at > 0 && at < len,
+              "a duplicate is found in a valid value, after the first element");
     return 0;
 }

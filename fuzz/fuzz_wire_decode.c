@@ -79,7 +79,7 @@ static void check_meta(const mote_wire_meta *m)
     }
     mote_wire_columns_it it;
     mote_wire_column c;
-    mote_wire_columns(&it, m);
+    if (mote_wire_columns(&it, m) != MOTE_OK) abort();
     uint32_t k = 0;
     while (mote_wire_column_next(&it, &c)) {
         in_body(c.keyspace);
@@ -143,7 +143,10 @@ static void parse_all(uint8_t opcode, const uint8_t *body, size_t len)
         in_body(r.rows);
         check_schema(&r.change);
         mote_wire_cells c;
-        mote_wire_cells_init(&c, &r);
+        /* a result of another kind has no cells (and says so) */
+        mote_err ce = mote_wire_cells_init(&c, &r);
+        if (ce != (r.kind == MOTE_WIRE_RESULT_ROWS ? MOTE_OK : MOTE_ERR_TYPE)) abort();
+        if (ce) break; /* c was not written */
         uint64_t n = 0;
         uint32_t row, col;
         while (mote_wire_cell_next(&c, &v, &row, &col)) {

@@ -833,6 +833,8 @@ mote_err mote_cql_literal_parse(const mote_cql_type *t, const char *text, size_t
     if (!e) {
         e = mote_cql_writer_finish(&w, written);
         if (e && e != MOTE_ERR_SPACE) lfail(&l, e, mote_err_message(e));
+        /* measuring (out NULL, cap 0) is "too small" too, as everywhere */
+        if (!e && *written > cap) e = MOTE_ERR_SPACE;
     }
     if (e && e != MOTE_ERR_SPACE && err) {
         err->offset = l.at;

@@ -320,8 +320,11 @@ mote_err mote_wire_init(mote_wire *w, mote_wire_slot *slots, size_t nslots, uint
     memset(w, 0, sizeof *w);
     w->slots = slots;
     w->nslots = (uint32_t)nslots;
-    memset(slots, 0, nslots * sizeof *slots);
-    for (size_t i = 0; i < nslots; i++) slots[i].next = (int32_t)i + 1;
+    /* a free slot's tag and opcode are never read: busy and next only */
+    for (size_t i = 0; i < nslots; i++) {
+        slots[i].busy = 0;
+        slots[i].next = (int32_t)i + 1;
+    }
     slots[nslots - 1].next = -1;
     w->free_head = 0;
     w->rx = rx;
@@ -684,8 +687,8 @@ mote_err mote_wire_auth_response(mote_wire *w, mote_buf *out, uint64_t tag, cons
 mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char *cql,
                            size_t len, int *stream)
 {
-    mote_view v = {(const uint8_t *)(cql ? cql : ""), len};
-    if (!cql && len) v.ptr = NULL;
+    /* NULL with len 0 is the empty text, not a null [long string] */
+    mote_view v = {(const uint8_t *)(cql || len ? cql : ""), len};
     return oneshot(w, out, tag, MOTE_WIRE_PREPARE, true, &v, 1, stream);
 }
 
@@ -725,7 +728,7 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_
     memset(r, 0, sizeof *r);
     r->stream = -1;
     mote_err e = check_ctx(w, out);
-    if (!e && ((!stmt && len && op != MOTE_WIRE_BATCH) ||
+    if (!e && ((!stmt && len) ||
                (p && !p->paging_state.ptr && p->paging_state.len)))
         e = MOTE_ERR_INVALID;
     if (e) return r->err = e;
@@ -777,12 +780,15 @@ mote_err mote_wire_execute_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, 
 }
 
 mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
-                               int type, const mote_wire_params *p)
+                               mote_wire_batch_type type, const mote_wire_params *p)
 {
     /* (bad: out NULL, so req_begin says INVALID) */
     bool bad = (unsigned)type > MOTE_WIRE_BATCH_COUNTER ||
                (p && (p->page_size || p->paging_state.ptr || p->skip_metadata));
-    return req_begin(r, w, bad ? NULL : out, tag, MOTE_WIRE_BATCH, NULL, (size_t)type, p);
+    /* stmt: any non-NULL pointer (BATCH has no statement here; len is the
+     * type), so that req_begin's NULL check needs no opcode test (Cortex-M
+     * size) */
+    return req_begin(r, w, bad ? NULL : out, tag, MOTE_WIRE_BATCH, r, (size_t)type, p);
 }
 
 /* Write the value count of the statement that is complete. */
@@ -1043,12 +1049,13 @@ bool mote_wire_multimap_next(mote_wire_multimap *m, mote_view *key, mote_wire_li
     rd_string(&r, &k);
     mote_view l;
     rd_string_list(&r, &l);
-    if (r.err) {
+    /* l is checked by now: mote_wire_strings cannot fail (it is looked at
+     * all the same) */
+    if (r.err || (values && mote_wire_strings(values, l))) {
         m->left = 0;
         return false;
     }
     if (key) *key = k;
-    if (values) mote_wire_strings(values, l);
     m->p = r.p;
     m->left--;
     return true;
@@ -1167,12 +1174,13 @@ int mote_wire_pk_index(const mote_wire_meta *m, size_t i)
     return mote_be_load16(m->pk + 2 * i);
 }
 
-void mote_wire_columns(mote_wire_columns_it *it, const mote_wire_meta *m)
+mote_err mote_wire_columns(mote_wire_columns_it *it, const mote_wire_meta *m)
 {
-    if (!it) return;
+    if (!it || !m) return MOTE_ERR_INVALID;
     it->m = m;
-    it->p = m ? m->specs.ptr : NULL;
-    it->left = m && m->specs.ptr ? m->ncols : 0;
+    it->p = m->specs.ptr;
+    it->left = it->p ? m->ncols : 0;
+    return MOTE_OK;
 }
 
 bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
@@ -1205,15 +1213,19 @@ bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
     return true;
 }
 
-void mote_wire_cells_init(mote_wire_cells *it, const mote_wire_result *r)
+mote_err mote_wire_cells_init(mote_wire_cells *it, const mote_wire_result *r)
 {
-    if (!it) return;
+    if (!it || !r) return MOTE_ERR_INVALID;
+    if (r->kind != MOTE_WIRE_RESULT_ROWS) return MOTE_ERR_TYPE;
     memset(it, 0, sizeof *it);
-    if (!r || r->kind != MOTE_WIRE_RESULT_ROWS || !r->rows.ptr) return;
-    it->p = r->rows.ptr;
-    it->end = r->rows.ptr + r->rows.len;
-    it->ncols = r->meta.ncols;
-    it->nrows = r->meta.ncols ? r->nrows : 0;
+    if (r->rows.ptr) {
+        it->p = r->rows.ptr;
+        it->end = r->rows.ptr + r->rows.len;
+        it->ncols = r->meta.ncols;
+        /* no columns: no cells (rows is empty, next stops at once) */
+        it->nrows = r->nrows;
+    }
+    return MOTE_OK;
 }
 
 bool mote_wire_cell_next(mote_wire_cells *it, mote_view *cell, uint32_t *row, uint32_t *col)
@@ -1433,15 +1445,9 @@ static int64_t mm3_token(mm3 *m)
     return t == INT64_MIN ? INT64_MAX : t;
 }
 
-int64_t mote_wire_token(const void *key, size_t len)
-{
-    mote_view part = {(const uint8_t *)key, key ? len : 0};
-    int64_t t = INT64_MIN;
-    mote_wire_token_parts(&part, 1, &t);
-    return t;
-}
-
-mote_err mote_wire_token_parts(const mote_view *parts, size_t n, int64_t *token)
+/* mote_wire_token_parts; also mote_wire_token's, whose one part cannot
+ * fail (this one is not MOTE_NODISCARD: nothing to look at there) */
+static MOTE_NOINLINE mote_err token_of(const mote_view *parts, size_t n, int64_t *token)
 {
     if (!token || !parts || n == 0) return MOTE_ERR_INVALID;
     mm3 m;
@@ -1460,4 +1466,17 @@ mote_err mote_wire_token_parts(const mote_view *parts, size_t n, int64_t *token)
     }
     *token = m.total ? mm3_token(&m) : INT64_MIN;
     return MOTE_OK;
+}
+
+int64_t mote_wire_token(const void *key, size_t len)
+{
+    mote_view part = {(const uint8_t *)key, key ? len : 0};
+    int64_t t = INT64_MIN;
+    token_of(&part, 1, &t);
+    return t;
+}
+
+mote_err mote_wire_token_parts(const mote_view *parts, size_t n, int64_t *token)
+{
+    return token_of(parts, n, token);
 }

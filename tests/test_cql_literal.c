@@ -155,7 +155,8 @@ static void space_is_reported_with_the_size(void **state)
     const mote_cql_type *t = type("list<text>");
     size_t need = 0, n = 0;
     uint8_t out[64];
-    assert_int_equal(parse(t, "['abc', 'de']", NULL, 0, &need, NULL), MOTE_OK); /* measures */
+    /* measuring is "too small" as well */
+    assert_int_equal(parse(t, "['abc', 'de']", NULL, 0, &need, NULL), MOTE_ERR_SPACE);
     assert_int_equal(need, 4 + 4 + 3 + 4 + 2);
     assert_int_equal(parse(t, "['abc', 'de']", out, need - 1, &n, NULL), MOTE_ERR_SPACE);
     assert_int_equal(n, need);
@@ -163,6 +164,12 @@ static void space_is_reported_with_the_size(void **state)
     char text[8];
     assert_int_equal(mote_cql_literal_format(t, out, n, text, sizeof text, &need, NULL), MOTE_ERR_SPACE);
     assert_int_equal(need, strlen("['abc', 'de']"));
+    need = 0;
+    assert_int_equal(mote_cql_literal_format(t, out, n, NULL, 0, &need, NULL), MOTE_ERR_SPACE);
+    assert_int_equal(need, strlen("['abc', 'de']"));
+    /* an empty value needs nothing: measuring it fits */
+    assert_int_equal(parse(type("text"), "''", NULL, 0, &need, NULL), MOTE_OK);
+    assert_int_equal(need, 0);
 }
 
 /* Scratch is needed only for strings holding '', blobs, varints, decimals. */

@@ -255,7 +255,7 @@ static void batch_frames(void **state)
     assert_int_equal(mote_wire_batch_begin(&r, &w, &b, 1, MOTE_WIRE_BATCH_UNLOGGED, &p), MOTE_OK);
     /* a value before any statement has nothing to bind to */
     mote_wire_req bad;
-    assert_int_equal(mote_wire_batch_begin(&bad, &w, &b, 1, 3, NULL), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_batch_begin(&bad, &w, &b, 1, (mote_wire_batch_type)3, NULL), MOTE_ERR_INVALID);
     assert_int_equal(mote_wire_batch_query(&r, "Q", 1), MOTE_OK);
     assert_int_equal(mote_wire_batch_prepared(&r, "\x01\x02", 2), MOTE_OK);
     assert_int_equal(mote_wire_value(&r, "x", 1), MOTE_OK);
@@ -359,7 +359,7 @@ static void stream_ids_run_out_and_come_back(void **state)
     assert_int_equal(mote_wire_release(&w, -1), MOTE_ERR_INVALID);
     assert_int_equal(sent(&w, 14), s1);
     /* the stream id is written in the header */
-    mote_wire_release(&w, s2);
+    assert_int_equal(mote_wire_release(&w, s2), MOTE_OK);
     assert_int_equal(mote_wire_options(&w, &b, 15, &s), MOTE_OK);
     assert_int_equal(mote_be_load16(b.data + 2), s2);
 }
@@ -572,7 +572,7 @@ static void result_rows(void **state)
     assert_view(r.meta.table, "tbl");
     mote_wire_columns_it ci;
     mote_wire_column c;
-    mote_wire_columns(&ci, &r.meta);
+    assert_int_equal(mote_wire_columns(&ci, &r.meta), MOTE_OK);
     static const char *names[3] = {"a", "b", "c"};
     static const char *types[3] = {"int", "list<text>", "map<text, tuple<int, blob>>"};
     for (int i = 0; i < 3; i++) {
@@ -592,7 +592,15 @@ static void result_rows(void **state)
     }
     assert_false(mote_wire_column_next(&ci, &c));
     mote_wire_cells cells;
-    mote_wire_cells_init(&cells, &r);
+    /* setups refuse NULLs and a result of another kind */
+    assert_int_equal(mote_wire_cells_init(NULL, &r), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_cells_init(&cells, NULL), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_columns(&ci, NULL), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_columns(NULL, &r.meta), MOTE_ERR_INVALID);
+    mote_wire_result other = r;
+    other.kind = MOTE_WIRE_RESULT_VOID;
+    assert_int_equal(mote_wire_cells_init(&cells, &other), MOTE_ERR_TYPE);
+    assert_int_equal(mote_wire_cells_init(&cells, &r), MOTE_OK);
     mote_view v;
     uint32_t row, col;
     int k = 0;
@@ -631,9 +639,9 @@ static void result_rows(void **state)
     s = sent(&w, 2);
     assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, 0, &body), &f), MOTE_OK);
     assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
-    mote_wire_columns(&ci, &r.meta);
+    assert_int_equal(mote_wire_columns(&ci, &r.meta), MOTE_OK);
     assert_false(mote_wire_column_next(&ci, &c));
-    mote_wire_cells_init(&cells, &r);
+    assert_int_equal(mote_wire_cells_init(&cells, &r), MOTE_OK);
     assert_true(mote_wire_cell_next(&cells, &v, NULL, NULL));
     assert_view(v, "z");
     assert_false(mote_wire_cell_next(&cells, &v, NULL, NULL));
@@ -651,7 +659,7 @@ static void result_rows(void **state)
     s = sent(&w, 3);
     assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, 0, &body), &f), MOTE_OK);
     assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
-    mote_wire_columns(&ci, &r.meta);
+    assert_int_equal(mote_wire_columns(&ci, &r.meta), MOTE_OK);
     assert_true(mote_wire_column_next(&ci, &c));
     assert_view(c.keyspace, "ks1");
     assert_view(c.table, "t1");
@@ -662,7 +670,7 @@ static void result_rows(void **state)
     assert_int_equal(t->kind, MOTE_CQL_VECTOR);
     assert_int_equal(t->dim, 3);
     assert_int_equal(t->fixed, 12);
-    mote_wire_cells_init(&cells, &r);
+    assert_int_equal(mote_wire_cells_init(&cells, &r), MOTE_OK);
     assert_false(mote_wire_cell_next(&cells, &v, NULL, NULL));
 }
 
@@ -714,7 +722,7 @@ static void result_prepared_void_keyspace_schema(void **state)
     assert_int_equal(r.meta.ncols, 0);
     mote_wire_columns_it ci;
     mote_wire_column c;
-    mote_wire_columns(&ci, &r.bind);
+    assert_int_equal(mote_wire_columns(&ci, &r.bind), MOTE_OK);
     assert_true(mote_wire_column_next(&ci, &c));
     assert_true(mote_wire_column_next(&ci, &c));
     assert_true(mote_wire_column_next(&ci, &c));
@@ -1244,7 +1252,7 @@ static void hostile_bodies(void **state)
     assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
     mote_wire_columns_it ci;
     mote_wire_column c;
-    mote_wire_columns(&ci, &r.meta);
+    assert_int_equal(mote_wire_columns(&ci, &r.meta), MOTE_OK);
     assert_true(mote_wire_column_next(&ci, &c));
     mote_cql_type nodes[32];
     const mote_cql_type *t;

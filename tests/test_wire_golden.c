@@ -201,7 +201,7 @@ static void test_prepared(void **state)
     assert_int_equal(mote_wire_pk_index(&r.bind, 0), 0);
     assert_int_equal(mote_wire_pk_index(&r.bind, 1), -1);
     mote_wire_columns_it it;
-    mote_wire_columns(&it, &r.bind);
+    assert_int_equal(mote_wire_columns(&it, &r.bind), MOTE_OK);
     column(&it, "k", 0x0009);
     column(&it, "c", 0x000D);
     column(&it, "v", 0x0002);
@@ -214,7 +214,7 @@ static void test_prepared(void **state)
     assert_int_equal(r.bind.npk, 1);
     assert_int_equal(mote_wire_pk_index(&r.bind, 0), 0);
     assert_int_equal(r.meta.ncols, 2);
-    mote_wire_columns(&it, &r.meta);
+    assert_int_equal(mote_wire_columns(&it, &r.meta), MOTE_OK);
     column(&it, "v", 0x0002);
     column(&it, "l", 0x0020);
 }
@@ -243,7 +243,7 @@ static const mote_cql_type *col_type(const mote_wire_meta *m, unsigned idx, mote
 {
     mote_wire_columns_it it;
     mote_wire_column c;
-    mote_wire_columns(&it, m);
+    assert_int_equal(mote_wire_columns(&it, m), MOTE_OK);
     for (unsigned i = 0; i <= idx; i++) assert_true(mote_wire_column_next(&it, &c));
     const mote_cql_type *root;
     size_t used;
@@ -275,7 +275,7 @@ static void test_rows_select(void **state)
     mote_wire_cells it;
     mote_view cell[6];
     uint32_t row, col;
-    mote_wire_cells_init(&it, &r);
+    assert_int_equal(mote_wire_cells_init(&it, &r), MOTE_OK);
     for (unsigned i = 0; i < 6; i++) {
         assert_true(mote_wire_cell_next(&it, &cell[i], &row, &col));
         assert_int_equal(row, 0);
@@ -332,7 +332,7 @@ static void test_rows_short_tuple(void **state)
     mote_wire_cells it;
     mote_view cell;
     uint32_t row, col;
-    mote_wire_cells_init(&it, &r);
+    assert_int_equal(mote_wire_cells_init(&it, &r), MOTE_OK);
     for (int i = 0; i < 4; i++) assert_true(mote_wire_cell_next(&it, &cell, &row, &col));
     assert_int_equal(cell.len, 8);
     assert_memory_equal(cell.ptr, "\0\0\0\4\0\0\0\5", 8);
@@ -349,7 +349,7 @@ static void test_rows_empty_value(void **state)
     mote_wire_cells it;
     mote_view cell;
     uint32_t row, col;
-    mote_wire_cells_init(&it, &r);
+    assert_int_equal(mote_wire_cells_init(&it, &r), MOTE_OK);
     for (int i = 0; i < 3; i++) assert_true(mote_wire_cell_next(&it, &cell, &row, &col));
     assert_non_null(cell.ptr);
     assert_int_equal(cell.len, 0);
@@ -358,7 +358,7 @@ static void test_rows_empty_value(void **state)
     assert_int_equal(mote_cql_validate(t, cell.ptr, cell.len), MOTE_OK);
 
     result("rows_short_tuple_null", MOTE_WIRE_RESULT_ROWS, &r);
-    mote_wire_cells_init(&it, &r);
+    assert_int_equal(mote_wire_cells_init(&it, &r), MOTE_OK);
     for (int i = 0; i < 3; i++) assert_true(mote_wire_cell_next(&it, &cell, &row, &col));
     assert_null(cell.ptr);
 }
@@ -380,7 +380,7 @@ static void test_rows_paging(void **state)
     mote_wire_cells it;
     mote_view cell;
     uint32_t row, col;
-    mote_wire_cells_init(&it, &r);
+    assert_int_equal(mote_wire_cells_init(&it, &r), MOTE_OK);
     assert_false(mote_wire_cell_next(&it, &cell, &row, &col));
 }
 

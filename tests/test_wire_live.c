@@ -278,7 +278,7 @@ static void test_prepare_execute(void **state)
     mote_wire_cells it;
     mote_view cell;
     uint32_t row, col;
-    mote_wire_cells_init(&it, &r);
+    assert_int_equal(mote_wire_cells_init(&it, &r), MOTE_OK);
     assert_true(mote_wire_cell_next(&it, &cell, &row, &col));
     assert_int_equal(cell.len, 4);
     assert_int_equal((int32_t)mote_be_load32(cell.ptr), 1);
@@ -313,7 +313,8 @@ static void test_batch(void **state)
         mote_wire_params p = one();
         uint64_t tag = C.next_tag++;
         int32_t k = 10 + type;
-        assert_int_equal(mote_wire_batch_begin(&r, &C.w, &C.tx, tag, type, &p), MOTE_OK);
+        assert_int_equal(mote_wire_batch_begin(&r, &C.w, &C.tx, tag, (mote_wire_batch_type)type, &p),
+                         MOTE_OK);
         for (int i = 0; i < 10; i++) {
             mote_wire_batch_prepared(&r, id, idlen);
             mote_wire_value(&r, be32(k), 4);
@@ -487,7 +488,7 @@ static void test_paging(void **state)
         mote_wire_cells it;
         mote_view cell;
         uint32_t row, col;
-        mote_wire_cells_init(&it, &r);
+        assert_int_equal(mote_wire_cells_init(&it, &r), MOTE_OK);
         while (mote_wire_cell_next(&it, &cell, &row, &col)) {
             assert_int_equal(cell.len, 4);
             assert_int_equal((int32_t)mote_be_load32(cell.ptr), seen);
@@ -533,7 +534,7 @@ static int select_all(const char *cql, uint32_t ncols, row_check check)
         mote_wire_cells it;
         mote_view cell;
         uint32_t row, col;
-        mote_wire_cells_init(&it, &r);
+        assert_int_equal(mote_wire_cells_init(&it, &r), MOTE_OK);
         while (mote_wire_cell_next(&it, &cell, &row, &col)) {
             cells[col] = cell;
             if (col == ncols - 1) {

@@ -65,7 +65,8 @@ typedef struct mote_cql_literal_error {
  * Parse text[0..len) (no NUL needed; a NUL byte is an ordinary, refused
  * character) as one literal of type t, whole (trailing spaces allowed), and
  * write the value's bytes, without the [bytes] length prefix of the cell, to
- * out[0..cap). out NULL with cap 0 measures (MOTE_OK, *written = the size).
+ * out[0..cap). out NULL with cap 0 measures (MOTE_ERR_SPACE, *written = the
+ * size; MOTE_OK for a value of zero bytes).
  * t and written MUST be valid; err may be NULL.
  * Returns MOTE_OK (*written = size), MOTE_ERR_SPACE (out too small;
  * *written = the size needed; out holds nothing useful), or, with err filled
@@ -79,21 +80,21 @@ typedef struct mote_cql_literal_error {
  *   of range, a value where a collection is expected), MOTE_ERR_DIMENSION,
  *   MOTE_ERR_UNEXPECTED_NULL, MOTE_ERR_DEPTH, MOTE_ERR_OVERFLOW.
  */
-mote_err mote_cql_literal_parse(const mote_cql_type *t, const char *text, size_t len,
+MOTE_NODISCARD mote_err mote_cql_literal_parse(const mote_cql_type *t, const char *text, size_t len,
                                 uint8_t *out, size_t cap, size_t *written, mote_arena *scratch,
                                 mote_cql_literal_error *err);
 
 /*
  * Format the value in[0..len) of type t as a literal into out[0..cap) (no
  * NUL). The value is validated first (mote_cql_validate; its error is
- * returned). t and written MUST be valid; out may be NULL with cap 0.
+ * returned). t and written MUST be valid; out NULL with cap 0 measures.
  * Returns MOTE_OK (*written = length), MOTE_ERR_SPACE (*written = the length
  * needed; out's contents are unspecified), a validation error,
  * MOTE_ERR_MISMATCH (an empty value of a scalar type, anywhere in the value:
  * zero bytes of an int, a uuid, ...; it has no literal that reads back as the
  * same bytes) or MOTE_ERR_NOMEM.
  */
-mote_err mote_cql_literal_format(const mote_cql_type *t, const uint8_t *in, size_t len,
+MOTE_NODISCARD mote_err mote_cql_literal_format(const mote_cql_type *t, const uint8_t *in, size_t len,
                                  char *out, size_t cap, size_t *written, mote_arena *scratch);
 
 /*
@@ -110,7 +111,7 @@ mote_err mote_cql_literal_format(const mote_cql_type *t, const uint8_t *in, size
  * No memory, O(n^2) comparisons. (It lives here, in the hosted module, to
  * keep the Cortex-M library within its size budget.)
  */
-mote_err mote_cql_find_duplicate(const mote_cql_type *t, const uint8_t *in, size_t len,
+MOTE_NODISCARD mote_err mote_cql_find_duplicate(const mote_cql_type *t, const uint8_t *in, size_t len,
                                  size_t *index);
 
 #ifdef __cplusplus

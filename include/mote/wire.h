@@ -70,8 +70,8 @@ extern "C" {
  * metadata is checked (mote_wire_type itself stops at MOTE_CQL_MAX_DEPTH). */
 #define MOTE_WIRE_MAX_OPTION_DEPTH 16
 
-/* Opcodes (frame header byte 4). */
-enum {
+/* Opcodes (frame header byte 4; mote_wire_frame stores them as uint8_t). */
+typedef enum mote_wire_opcode {
     MOTE_WIRE_ERROR = 0x00,
     MOTE_WIRE_STARTUP = 0x01,
     MOTE_WIRE_READY = 0x02,
@@ -88,7 +88,7 @@ enum {
     MOTE_WIRE_AUTH_CHALLENGE = 0x0E,
     MOTE_WIRE_AUTH_RESPONSE = 0x0F,
     MOTE_WIRE_AUTH_SUCCESS = 0x10
-};
+} mote_wire_opcode;
 
 /* Frame flags. */
 enum {
@@ -98,8 +98,9 @@ enum {
     MOTE_WIRE_F_WARNING = 0x08
 };
 
-/* Consistency levels ([consistency], a [short]). */
-enum {
+/* Consistency levels ([consistency], a [short]; mote_wire_params stores them
+ * as uint16_t). */
+typedef enum mote_wire_consistency {
     MOTE_WIRE_ANY = 0x0000,
     MOTE_WIRE_ONE = 0x0001,
     MOTE_WIRE_TWO = 0x0002,
@@ -111,23 +112,23 @@ enum {
     MOTE_WIRE_SERIAL = 0x0008,
     MOTE_WIRE_LOCAL_SERIAL = 0x0009,
     MOTE_WIRE_LOCAL_ONE = 0x000A
-};
+} mote_wire_consistency;
 
-/* Batch types. */
-enum {
+/* Batch types (mote_wire_batch_begin). */
+typedef enum mote_wire_batch_type {
     MOTE_WIRE_BATCH_LOGGED = 0,
     MOTE_WIRE_BATCH_UNLOGGED = 1,
     MOTE_WIRE_BATCH_COUNTER = 2
-};
+} mote_wire_batch_type;
 
-/* RESULT kinds. */
-enum {
+/* RESULT kinds (mote_wire_result.kind; the parser refuses others). */
+typedef enum mote_wire_result_kind {
     MOTE_WIRE_RESULT_VOID = 0x0001,
     MOTE_WIRE_RESULT_ROWS = 0x0002,
     MOTE_WIRE_RESULT_SET_KEYSPACE = 0x0003,
     MOTE_WIRE_RESULT_PREPARED = 0x0004,
     MOTE_WIRE_RESULT_SCHEMA_CHANGE = 0x0005
-};
+} mote_wire_result_kind;
 
 /* Rows / prepared metadata flags. */
 enum {
@@ -136,8 +137,12 @@ enum {
     MOTE_WIRE_META_NO_METADATA = 0x0004
 };
 
-/* ERROR codes (section 9 of the v4 spec). */
-enum {
+/* ERROR codes (section 9 of the v4 spec). These are the codes v4 defines,
+ * not a closed set: a server sends others (later protocol versions add
+ * some), and mote_wire_parse_error hands any code on. So a code is held and
+ * passed as the protocol's int32_t (mote_wire_error.code,
+ * mote_wire_error_retryable), not as this enum (see docs/api.md, Types). */
+typedef enum mote_wire_error_code {
     MOTE_WIRE_E_SERVER = 0x0000,
     MOTE_WIRE_E_PROTOCOL = 0x000A,
     MOTE_WIRE_E_BAD_CREDENTIALS = 0x0100,
@@ -156,7 +161,7 @@ enum {
     MOTE_WIRE_E_CONFIG = 0x2300,
     MOTE_WIRE_E_ALREADY_EXISTS = 0x2400,
     MOTE_WIRE_E_UNPREPARED = 0x2500
-};
+} mote_wire_error_code;
 
 /* ---- context, stream table, receiving ----------------------------------- */
 
@@ -192,7 +197,7 @@ typedef struct mote_wire {
  * outlive the context. Returns MOTE_OK or MOTE_ERR_INVALID (NULL w, slots
  * NULL or nslots 0, rx NULL or rx_cap < MOTE_WIRE_HEADER).
  */
-mote_err mote_wire_init(mote_wire *w, mote_wire_slot *slots, size_t nslots, uint8_t *rx,
+MOTE_NODISCARD mote_err mote_wire_init(mote_wire *w, mote_wire_slot *slots, size_t nslots, uint8_t *rx,
                         size_t rx_cap);
 
 /* Requests in flight (stream ids taken and not yet answered). */
@@ -204,7 +209,7 @@ size_t mote_wire_inflight(const mote_wire *w);
  * A response that still arrives for it is then MOTE_ERR_UNKNOWN_STREAM.
  * Returns MOTE_OK, or MOTE_ERR_INVALID if stream is not in flight.
  */
-mote_err mote_wire_release(mote_wire *w, int stream);
+MOTE_NODISCARD mote_err mote_wire_release(mote_wire *w, int stream);
 
 /*
  * Zero-copy receive: *avail receives how many bytes may be written at the
@@ -227,7 +232,7 @@ size_t mote_wire_feed(mote_wire *w, const void *data, size_t n);
 typedef struct mote_wire_frame {
     uint8_t version;       /* 0x84 */
     uint8_t flags;         /* MOTE_WIRE_F_* */
-    uint8_t opcode;        /* response opcode */
+    uint8_t opcode;        /* response opcode (mote_wire_opcode) */
     uint8_t req_opcode;    /* opcode of the request it answers (0 for events) */
     int16_t stream;
     uint32_t length;       /* body length from the header */
@@ -265,7 +270,7 @@ typedef struct mote_wire_frame {
  * f->body etc. stay valid until the next mote_wire_next, mote_wire_feed or
  * mote_wire_recv_space call.
  */
-mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f);
+MOTE_NODISCARD mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f);
 
 /* ---- requests ------------------------------------------------------------
  *
@@ -280,18 +285,18 @@ mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f);
  */
 
 /* STARTUP with {"CQL_VERSION": "3.0.0"} (no compression). */
-mote_err mote_wire_startup(mote_wire *w, mote_buf *out, uint64_t tag, int *stream);
+MOTE_NODISCARD mote_err mote_wire_startup(mote_wire *w, mote_buf *out, uint64_t tag, int *stream);
 /* OPTIONS (empty body); answered by SUPPORTED. */
-mote_err mote_wire_options(mote_wire *w, mote_buf *out, uint64_t tag, int *stream);
+MOTE_NODISCARD mote_err mote_wire_options(mote_wire *w, mote_buf *out, uint64_t tag, int *stream);
 /* AUTH_RESPONSE with token as [bytes] (token NULL with n 0: a null token). */
-mote_err mote_wire_auth_response(mote_wire *w, mote_buf *out, uint64_t tag, const void *token,
+MOTE_NODISCARD mote_err mote_wire_auth_response(mote_wire *w, mote_buf *out, uint64_t tag, const void *token,
                                  size_t n, int *stream);
 /* AUTH_RESPONSE with the SASL PLAIN token "\0user\0password" (what
  * PasswordAuthenticator expects). */
-mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const char *user,
+MOTE_NODISCARD mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const char *user,
                               size_t ulen, const char *password, size_t plen, int *stream);
 /* PREPARE of cql[0..len) ([long string]); answered by RESULT Prepared. */
-mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char *cql,
+MOTE_NODISCARD mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char *cql,
                            size_t len, int *stream);
 /*
  * Query parameters of QUERY and EXECUTE, and the tail of BATCH. Zero it,
@@ -311,8 +316,8 @@ mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char
  * for values (0x40) are never sent.
  */
 typedef struct mote_wire_params {
-    uint16_t consistency;
-    uint16_t serial_consistency;
+    uint16_t consistency;          /* mote_wire_consistency */
+    uint16_t serial_consistency;   /* mote_wire_consistency */
     int32_t page_size;
     mote_view paging_state;
     int64_t timestamp;
@@ -329,7 +334,13 @@ typedef struct mote_wire_params {
  * which writes its length in front.
  * Errors are sticky: after the first, every call returns it, and
  * mote_wire_end returns it and removes the partial frame (frees the stream
- * id). mote_wire_abort does the same on purpose. A request is open from
+ * id). mote_wire_abort does the same on purpose. So the calls between begin
+ * and end (mote_wire_batch_query, mote_wire_batch_prepared, mote_wire_value,
+ * _value_null, _value_unset, _value_open, _value_close) are made to be
+ * chained and are not MOTE_NODISCARD: their error comes back from
+ * mote_wire_end, which is (as are the *_begin calls; a failed begin leaves
+ * its error in r too, so the chain after it is harmless). A NULL r is
+ * MOTE_ERR_INVALID from every call, end included. A request is open from
  * begin until end or abort: do not begin another on the same out meanwhile.
  */
 typedef struct mote_wire_req {
@@ -350,18 +361,19 @@ typedef struct mote_wire_req {
 
 /* QUERY of cql[0..len) with parameters p (NULL: consistency ONE, nothing
  * else). */
-mote_err mote_wire_query_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
+MOTE_NODISCARD mote_err mote_wire_query_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                const char *cql, size_t len, const mote_wire_params *p);
 /* EXECUTE of prepared id[0..idlen) (the [short bytes] id of RESULT
  * Prepared) with parameters p (NULL as above). */
-mote_err mote_wire_execute_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
+MOTE_NODISCARD mote_err mote_wire_execute_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                  const void *id, size_t idlen, const mote_wire_params *p);
-/* BATCH of type MOTE_WIRE_BATCH_* with parameters p (consistency,
+/* BATCH of the given type with parameters p (consistency,
  * serial_consistency, has_timestamp/timestamp; the others must be zero:
- * MOTE_ERR_INVALID). Add statements with mote_wire_batch_query /
+ * MOTE_ERR_INVALID, as is a type outside the enum). Add statements with mote_wire_batch_query /
  * mote_wire_batch_prepared, each followed by its values. */
-mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
-                               int type, const mote_wire_params *p);
+MOTE_NODISCARD mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out,
+                                             uint64_t tag, mote_wire_batch_type type,
+                                             const mote_wire_params *p);
 mote_err mote_wire_batch_query(mote_wire_req *r, const char *cql, size_t len);
 mote_err mote_wire_batch_prepared(mote_wire_req *r, const void *id, size_t idlen);
 
@@ -383,7 +395,7 @@ mote_err mote_wire_value_close(mote_wire_req *r);
  * the stream id in *stream (may be NULL), or the sticky error (frame
  * removed, stream freed), MOTE_ERR_STATE if a value is still open or a
  * batch has no statement. */
-mote_err mote_wire_end(mote_wire_req *r, int *stream);
+MOTE_NODISCARD mote_err mote_wire_end(mote_wire_req *r, int *stream);
 /* Drop the request being built: out back to its length before begin, the
  * stream id freed. Safe to call after end (does nothing then). */
 void mote_wire_abort(mote_wire_req *r);
@@ -402,14 +414,14 @@ typedef struct mote_wire_list {
 /* Returns MOTE_OK, or MOTE_ERR_TRUNCATED / MOTE_ERR_BAD_LENGTH if raw is not
  * one complete [string list] (for lists a parser handed out it is OK). An
  * empty view is an empty list. */
-mote_err mote_wire_strings(mote_wire_list *it, mote_view raw);
+MOTE_NODISCARD mote_err mote_wire_strings(mote_wire_list *it, mote_view raw);
 bool mote_wire_list_next(mote_wire_list *it, mote_view *s);
 size_t mote_wire_list_count(const mote_wire_list *it);  /* items still to come */
 
 /* AUTHENTICATE: the authenticator class name ([string]). */
-mote_err mote_wire_parse_authenticate(const mote_wire_frame *f, mote_view *authenticator);
+MOTE_NODISCARD mote_err mote_wire_parse_authenticate(const mote_wire_frame *f, mote_view *authenticator);
 /* AUTH_CHALLENGE or AUTH_SUCCESS: the [bytes] token (ptr NULL if null). */
-mote_err mote_wire_parse_auth_token(const mote_wire_frame *f, mote_view *token);
+MOTE_NODISCARD mote_err mote_wire_parse_auth_token(const mote_wire_frame *f, mote_view *token);
 
 /* SUPPORTED: a [string multimap]. parse checks it and sets up iteration;
  * next gives each key with its values as a list iterator. */
@@ -418,7 +430,7 @@ typedef struct mote_wire_multimap {
     const uint8_t *end;
     uint32_t left;
 } mote_wire_multimap;
-mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap *m);
+MOTE_NODISCARD mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap *m);
 bool mote_wire_multimap_next(mote_wire_multimap *m, mote_view *key, mote_wire_list *values);
 
 /* A schema change (RESULT Schema_change, EVENT SCHEMA_CHANGE). */
@@ -463,13 +475,18 @@ typedef struct mote_wire_columns_it {
     const uint8_t *p;
     uint32_t left;
 } mote_wire_columns_it;
-void mote_wire_columns(mote_wire_columns_it *it, const mote_wire_meta *m);
+/* Set up iteration over m's column specs (none if m has NO_METADATA).
+ * Returns MOTE_OK, or MOTE_ERR_INVALID for a NULL it or m (nothing written:
+ * look at the result before calling next). */
+MOTE_NODISCARD mote_err mote_wire_columns(mote_wire_columns_it *it, const mote_wire_meta *m);
 bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c);
 
 /*
  * Convert a column's [option] into a mote_cql_type tree in nodes[0..cap)
  * (root nodes[0], stored in *root; *used receives the node count needed,
- * also on MOTE_ERR_SPACE; at most 65534 nodes are used, whatever cap). Native ids map to their kinds (varchar -> text,
+ * also on MOTE_ERR_SPACE, when nodes[0..cap) holds nothing usable; nodes NULL
+ * with cap 0 measures; used may be NULL; at most 65534 nodes are used,
+ * whatever cap). Native ids map to their kinds (varchar -> text,
  * 0x0015 -> duration), list/set/map/tuple to theirs; a UDT becomes a
  * frozen TUPLE of its field types (same wire format; the names are in the
  * option); Custom parses its class name with mote_cql_type_parse (so
@@ -478,11 +495,11 @@ bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c);
  * MOTE_ERR_SPACE, MOTE_ERR_TRUNCATED / MOTE_ERR_BAD_LENGTH (option bytes
  * not well-formed; not for options from a parsed result), MOTE_ERR_INVALID.
  */
-mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size_t *used,
+MOTE_NODISCARD mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size_t *used,
                         const mote_cql_type **root);
 
 typedef struct mote_wire_result {
-    int32_t kind;              /* MOTE_WIRE_RESULT_* */
+    int32_t kind;              /* mote_wire_result_kind */
     mote_wire_meta meta;       /* ROWS: the rows' metadata; PREPARED: result metadata */
     mote_wire_meta bind;       /* PREPARED: bind markers (with pk indexes) */
     mote_view id;              /* PREPARED: the statement id for EXECUTE */
@@ -496,7 +513,7 @@ typedef struct mote_wire_result {
  * RESULT: the kind and its body, all of it checked (every spec, type option
  * and cell length), so iteration cannot fail afterwards.
  */
-mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *r);
+MOTE_NODISCARD mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *r);
 
 /* Cells of a Rows result in row-major order. next gives one cell: ptr NULL
  * for null, ptr non-NULL (len may be 0: an "empty" value) otherwise; row
@@ -509,13 +526,16 @@ typedef struct mote_wire_cells {
     uint32_t col;              /* column of the next cell */
     uint32_t nrows;
 } mote_wire_cells;
-void mote_wire_cells_init(mote_wire_cells *it, const mote_wire_result *r);
+/* Returns MOTE_OK, MOTE_ERR_INVALID for a NULL it or r, MOTE_ERR_TYPE for
+ * a result that is not Rows. On an error nothing is written (look at the
+ * result before calling next). */
+MOTE_NODISCARD mote_err mote_wire_cells_init(mote_wire_cells *it, const mote_wire_result *r);
 bool mote_wire_cell_next(mote_wire_cells *it, mote_view *cell, uint32_t *row, uint32_t *col);
 
 /* ERROR: code, message and the code-specific fields (those that do not
  * apply are zero / empty). An unknown code gives code and message only. */
 typedef struct mote_wire_error {
-    int32_t code;              /* MOTE_WIRE_E_* */
+    int32_t code;              /* mote_wire_error_code, or another the server sent */
     mote_view message;
     uint16_t consistency;      /* UNAVAILABLE, *_TIMEOUT, *_FAILURE */
     int32_t required;          /* UNAVAILABLE */
@@ -531,7 +551,7 @@ typedef struct mote_wire_error {
     mote_view arg_types;       /* FUNCTION_FAILURE: raw [string list] */
     mote_view id;              /* UNPREPARED: the statement id to re-prepare */
 } mote_wire_error;
-mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e);
+MOTE_NODISCARD mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e);
 
 /* True for the error codes a client may retry as they are: OVERLOADED,
  * IS_BOOTSTRAPPING, UNAVAILABLE, WRITE_TIMEOUT, READ_TIMEOUT. (UNPREPARED
@@ -549,7 +569,7 @@ typedef struct mote_wire_event {
     int32_t port;
     mote_wire_schema_change schema;
 } mote_wire_event;
-mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *e);
+MOTE_NODISCARD mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *e);
 
 /* ---- token-aware routing --------------------------------------------------
  *
@@ -567,7 +587,7 @@ int64_t mote_wire_token(const void *key, size_t len);
  * token of parts[0], as the server computes it). Returns MOTE_OK,
  * MOTE_ERR_INVALID (NULL token, parts NULL with n > 0, n == 0, a part with
  * NULL ptr and len > 0), MOTE_ERR_OVERFLOW (a component over 65535 bytes). */
-mote_err mote_wire_token_parts(const mote_view *parts, size_t n, int64_t *token);
+MOTE_NODISCARD mote_err mote_wire_token_parts(const mote_view *parts, size_t n, int64_t *token);
 
 #ifdef __cplusplus
 }
