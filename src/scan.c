@@ -1142,7 +1142,8 @@ static uint8_t after_comment(const mote_scanner *sc)
     return sc->lead && sc->trim ? S_LEAD : S_NORMAL;
 }
 
-static bool lead_opener(const mote_scanner *sc, uint8_t c)
+/* A byte that may open a comment of the configured styles. */
+static MOTE_SMALL_NOINLINE bool comment_opener(const mote_scanner *sc, uint8_t c)
 {
     const unsigned m = sc->comments;
     return (c == '#' && (m & MOTE_SCAN_COMMENT_HASH)) ||
@@ -1315,6 +1316,13 @@ static void word_end(mote_scanner *sc)
     }
 }
 
+/* The word being read (sc->word, sc->wlen) ended: the dialect reads it. */
+static MOTE_SMALL_NOINLINE void any_word_end(mote_scanner *sc)
+{
+    if (sc->dialect == MOTE_SCAN_SQLITE) sq_word_end(sc);
+    else word_end(sc);
+}
+
 /* A byte of neither word nor blank, outside quotes and comments, while
  * words matter (quote openers included). */
 static void word_punct(mote_scanner *sc, uint8_t c)
@@ -1390,7 +1398,7 @@ static int on_word(mote_scanner *sc, uint8_t c)
 static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE, pg = sc->dialect == MOTE_SCAN_POSTGRES;
-    if (sc->lead && !is_blank(c) && !lead_opener(sc, c)) {
+    if (sc->lead && !is_blank(c) && !comment_opener(sc, c)) {
         lead_code(sc);
         if (pg && c == '\\') {
             /* a psql meta-command at statement start: its line */
@@ -1418,15 +1426,14 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         sc->state = S_ESC;
         sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
         return A_NEXT;
-    } else if (c == '#' && (sc->comments & MOTE_SCAN_COMMENT_HASH)) {
-        sc->state = S_LINE;
-        lead_comment(sc, idx + 1);
-        return A_NEXT;
-    } else if (c == '-' && (sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))) {
-        sc->state = S_DASH;
-        return A_NEXT;
-    } else if (c == '/' && (sc->comments & MOTE_SCAN_COMMENT_BLOCK)) {
-        next = S_SLASH;
+    } else if (comment_opener(sc, c)) {
+        if (c == '/') {
+            next = S_SLASH;
+        } else {
+            sc->state = c == '#' ? S_LINE : S_DASH;
+            if (c == '#') lead_comment(sc, idx + 1);
+            return A_NEXT;
+        }
     } else if (c == '*' && sc->dialect == MOTE_SCAN_MYSQL && sc->d.my.xc) {
         sc->state = S_XSTAR;
         return A_NEXT;
@@ -1681,8 +1688,7 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
             /* (from S_LEAD: an empty token; ';' still ends it; sqlite reads
              * words only in S_NORMAL, mysql's S_HEAD matches no word) */
             if (st == S_NORMAL && sc->wlen) {
-                if (sqlite) sq_word_end(sc);
-                else word_end(sc);
+                any_word_end(sc);
             } else if (sqlite && st != S_NORMAL) {
                 sq_tok(sc, TK_OTHER);
             }
@@ -1713,8 +1719,7 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
     case S_NORMAL:
         if (sc->wlen) {
             if (sqlite ? sq_idchar(c) : word_char(sc, c)) return A_WORD;
-            if (sqlite) sq_word_end(sc);
-            else word_end(sc);
+            any_word_end(sc);
         }
         return A_CODE;
     case S_ESC:
