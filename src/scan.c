@@ -356,6 +356,13 @@ static MOTE_SMALL_NOINLINE void set_pos(const mote_scanner *sc, mote_pos *p, siz
     p->column = p->offset - sc->line_start + 1;
 }
 
+/* The token starts at chunk index i: its first byte and its position. */
+static MOTE_SMALL_NOINLINE void tok_begin(mote_scanner *sc, size_t i)
+{
+    sc->tok_start = i;
+    set_pos(sc, &sc->tok_pos, i);
+}
+
 static bool keep_comments(const mote_scanner *sc)
 {
     return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop;
@@ -409,8 +416,7 @@ static void reset_token(mote_scanner *sc)
     sc->trig = sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
     sc->km = 0;
     sc->tokflags = 0;
-    sc->tok_start = sc->pos;
-    set_pos(sc, &sc->tok_pos, sc->pos);
+    tok_begin(sc, sc->pos);
     sc->pieces_out = 0;
     sc->hist_n = 0;
 }
@@ -1345,14 +1351,21 @@ static void word_punct(mote_scanner *sc, uint8_t c)
     }
 }
 
+/* A byte of the word or literal being read (lower case): the first bytes
+ * kept, all counted (up to 255). */
+static MOTE_SMALL_NOINLINE void word_add(mote_scanner *sc, uint8_t lc)
+{
+    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
+    if (sc->wlen < 255) sc->wlen++;
+}
+
 /* A byte of a SET statement's literal. */
 static void lit_byte(mote_scanner *sc, uint8_t c)
 {
     static const char nbe[] = "no_backslash_escapes";
     const uint8_t lc = lower(c);
     if (sc->litk < 20) sc->litk = lc == (uint8_t)nbe[sc->litk] ? (uint8_t)(sc->litk + 1) : lc == 'n';
-    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
-    if (sc->wlen < 255) sc->wlen++;
+    word_add(sc, lc);
 }
 
 static void lit_end(mote_scanner *sc)
@@ -1382,8 +1395,7 @@ static int on_word(mote_scanner *sc, uint8_t c)
     const uint8_t lc = lower(c);
     if (sc->wlen == 0) sc->whash = 2166136261u;
     sc->whash = (sc->whash ^ lc) * 16777619u;
-    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
-    if (sc->wlen < 255) sc->wlen++;
+    word_add(sc, lc);
     /* most statements show in a letter or two that their first word does
      * not matter: back to the skip loops */
     if (sc->wcls == WC_FIRST && !first_word_may(sc)) {
@@ -1473,10 +1485,7 @@ static int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
     const bool hold = sc->cmt && keep_comments(sc);
     /* where kept comments end (only they need it) */
     if (!blank && (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) set_pos(sc, &sc->lead_pos, idx);
-    if (!hold) {
-        sc->tok_start = blank ? idx + 1 : idx;
-        set_pos(sc, &sc->tok_pos, sc->tok_start);
-    }
+    if (!hold) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
     /* mysql: a DELIMITER command? (wlen is 0 since reset_token()) */
     if (sc->dialect != MOTE_SCAN_MYSQL) {
@@ -1712,8 +1721,7 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
             return A_NEXT;
         }
         sc->state = S_COPY;
-        sc->tok_start = c == '\n' ? idx + 1 : idx;
-        set_pos(sc, &sc->tok_pos, sc->tok_start);
+        tok_begin(sc, c == '\n' ? idx + 1 : idx);
         return A_NEXT;
     case S_COPY: return c == '\n' ? A_LINE : A_NEXT;
     case S_NORMAL:
