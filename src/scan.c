@@ -1245,12 +1245,11 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
     }
 }
 
-/* The first word read so far (sc->word, sc->wlen) may still become one of
- * those that matter (mysql SET; postgres COPY, CREATE, SET, RESET), or is a
+/* The first word's first n bytes (sc->word) may still become one of those
+ * that matter (mysql SET; postgres COPY, CREATE, SET, RESET), or are a
  * number (mysql version digits), which is skipped. */
-static bool first_word_may(const mote_scanner *sc)
+static bool first_word_may(const mote_scanner *sc, size_t n)
 {
-    const size_t n = sc->wlen;
     if (is_digit(sc->word[0])) return true;
     if (sc->dialect == MOTE_SCAN_MYSQL) return n <= 3 && sc->word[n - 1] == (uint8_t)"set"[n - 1];
     const char *k = keywords;
@@ -1390,7 +1389,7 @@ enum { A_NEXT, A_END, A_LINE, A_AGAIN, A_CODE, A_WORD, A_HEAD, A_DELIM };
 /* The first word's bytes: mysql and postgres keep them while they may
  * still spell a keyword that matters, sqlite while its trigger state needs
  * them. */
-static int on_word(mote_scanner *sc, uint8_t c)
+static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const uint8_t lc = lower(c);
     if (sc->wlen == 0) sc->whash = 2166136261u;
@@ -1398,7 +1397,21 @@ static int on_word(mote_scanner *sc, uint8_t c)
     word_add(sc, lc);
     /* most statements show in a letter or two that their first word does
      * not matter: back to the skip loops */
-    if (sc->wcls == WC_FIRST && !first_word_may(sc)) {
+    if (sc->wcls != WC_FIRST) return A_NEXT;
+    bool may = first_word_may(sc, sc->wlen);
+#if !MOTE_SMALL
+    /* mysql, at the first byte: the word's next bytes in the chunk may tell
+     * already, so that they need not come here (a word cut short the same:
+     * words matter no more). Only "set" matters there: a cheap test. */
+    if (sc->dialect == MOTE_SCAN_MYSQL && sc->wlen == 1)
+        for (size_t j = idx + 1, n = 1; may && n < 4 && j < sc->chunk_len && word_char(sc, sc->chunk[j]); j++) {
+            sc->word[n++] = lower(sc->chunk[j]);
+            may = first_word_may(sc, n);
+        }
+#else
+    (void)idx;
+#endif
+    if (!may) {
         words_stop(sc);
         sc->wlen = 0;
     }
@@ -1832,7 +1845,7 @@ static MOTE_SMALL_NOINLINE int run(mote_scanner *sc, size_t lim)
             switch (a) {
             case A_AGAIN: a = step(sc, c, idx); break;
             case A_CODE: a = on_code(sc, c, idx); break;
-            case A_WORD: a = on_word(sc, c); break;
+            case A_WORD: a = on_word(sc, c, idx); break;
             case A_HEAD: a = on_head(sc, c); break;
             default: a = on_delim(sc); break;
             }
