@@ -775,6 +775,7 @@ static MOTE_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, const uint8x16_t *sv,
 #else
 #define BLK_NEON 0
 #endif
+#define BLK_VECTOR (BLK_SSE2 || BLK_NEON)
 
 #if BLK_SSE2
 typedef __m128i blk_vec;
@@ -1041,11 +1042,12 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
     }
     if (!state) state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
     sc->state = state;
-    /* A short run that did not end at the delimiter means text this path
-     * does not suit, and so do strings of the other quote kinds closer than
+    /* A short run that did not end at the delimiter (the portable
+     * classifier, a table look-up per byte, is no cheaper than the byte
+     * loops: any short run) means text this path does not suit, and so do strings of the other quote kinds closer than
      * 32 bytes apart (the byte loops are faster there): leave it to the
      * byte loops for a while, longer after each miss in a row. */
-    if ((i - start < 64 && (lim - i < 64 || p[i] != sc->delim[0])) ||
+    if ((i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != sc->delim[0])) ||
         (size_t)sc->blk_others * 32u > i - start) {
         sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
         if (sc->blk_miss < 4) sc->blk_miss++;
