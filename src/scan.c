@@ -356,6 +356,13 @@ static MOTE_SMALL_NOINLINE void set_pos(const mote_scanner *sc, mote_pos *p, siz
     p->column = p->offset - sc->line_start + 1;
 }
 
+/* The token starts at chunk index i: its first byte and its position. */
+static MOTE_SMALL_NOINLINE void tok_begin(mote_scanner *sc, size_t i)
+{
+    sc->tok_start = i;
+    set_pos(sc, &sc->tok_pos, i);
+}
+
 static bool keep_comments(const mote_scanner *sc)
 {
     return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop;
@@ -409,8 +416,7 @@ static void reset_token(mote_scanner *sc)
     sc->trig = sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
     sc->km = 0;
     sc->tokflags = 0;
-    sc->tok_start = sc->pos;
-    set_pos(sc, &sc->tok_pos, sc->pos);
+    tok_begin(sc, sc->pos);
     sc->pieces_out = 0;
     sc->hist_n = 0;
 }
@@ -769,6 +775,7 @@ static MOTE_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, const uint8x16_t *sv,
 #else
 #define BLK_NEON 0
 #endif
+#define BLK_VECTOR (BLK_SSE2 || BLK_NEON)
 
 #if BLK_SSE2
 typedef __m128i blk_vec;
@@ -1035,11 +1042,12 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
     }
     if (!state) state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
     sc->state = state;
-    /* A short run that did not end at the delimiter means text this path
-     * does not suit, and so do strings of the other quote kinds closer than
+    /* A short run that did not end at the delimiter (the portable
+     * classifier, a table look-up per byte, is no cheaper than the byte
+     * loops: any short run) means text this path does not suit, and so do strings of the other quote kinds closer than
      * 32 bytes apart (the byte loops are faster there): leave it to the
      * byte loops for a while, longer after each miss in a row. */
-    if ((i - start < 64 && (lim - i < 64 || p[i] != sc->delim[0])) ||
+    if ((i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != sc->delim[0])) ||
         (size_t)sc->blk_others * 32u > i - start) {
         sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
         if (sc->blk_miss < 4) sc->blk_miss++;
@@ -1142,7 +1150,8 @@ static uint8_t after_comment(const mote_scanner *sc)
     return sc->lead && sc->trim ? S_LEAD : S_NORMAL;
 }
 
-static bool lead_opener(const mote_scanner *sc, uint8_t c)
+/* A byte that may open a comment of the configured styles. */
+static MOTE_SMALL_NOINLINE bool comment_opener(const mote_scanner *sc, uint8_t c)
 {
     const unsigned m = sc->comments;
     return (c == '#' && (m & MOTE_SCAN_COMMENT_HASH)) ||
@@ -1238,12 +1247,11 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
     }
 }
 
-/* The first word read so far (sc->word, sc->wlen) may still become one of
- * those that matter (mysql SET; postgres COPY, CREATE, SET, RESET), or is a
+/* The first word's first n bytes (sc->word) may still become one of those
+ * that matter (mysql SET; postgres COPY, CREATE, SET, RESET), or are a
  * number (mysql version digits), which is skipped. */
-static bool first_word_may(const mote_scanner *sc)
+static bool first_word_may(const mote_scanner *sc, size_t n)
 {
-    const size_t n = sc->wlen;
     if (is_digit(sc->word[0])) return true;
     if (sc->dialect == MOTE_SCAN_MYSQL) return n <= 3 && sc->word[n - 1] == (uint8_t)"set"[n - 1];
     const char *k = keywords;
@@ -1315,6 +1323,13 @@ static void word_end(mote_scanner *sc)
     }
 }
 
+/* The word being read (sc->word, sc->wlen) ended: the dialect reads it. */
+static MOTE_SMALL_NOINLINE void any_word_end(mote_scanner *sc)
+{
+    if (sc->dialect == MOTE_SCAN_SQLITE) sq_word_end(sc);
+    else word_end(sc);
+}
+
 /* A byte of neither word nor blank, outside quotes and comments, while
  * words matter (quote openers included). */
 static void word_punct(mote_scanner *sc, uint8_t c)
@@ -1337,14 +1352,21 @@ static void word_punct(mote_scanner *sc, uint8_t c)
     }
 }
 
+/* A byte of the word or literal being read (lower case): the first bytes
+ * kept, all counted (up to 255). */
+static MOTE_SMALL_NOINLINE void word_add(mote_scanner *sc, uint8_t lc)
+{
+    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
+    if (sc->wlen < 255) sc->wlen++;
+}
+
 /* A byte of a SET statement's literal. */
 static void lit_byte(mote_scanner *sc, uint8_t c)
 {
     static const char nbe[] = "no_backslash_escapes";
     const uint8_t lc = lower(c);
     if (sc->litk < 20) sc->litk = lc == (uint8_t)nbe[sc->litk] ? (uint8_t)(sc->litk + 1) : lc == 'n';
-    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
-    if (sc->wlen < 255) sc->wlen++;
+    word_add(sc, lc);
 }
 
 static void lit_end(mote_scanner *sc)
@@ -1369,16 +1391,29 @@ enum { A_NEXT, A_END, A_LINE, A_AGAIN, A_CODE, A_WORD, A_HEAD, A_DELIM };
 /* The first word's bytes: mysql and postgres keep them while they may
  * still spell a keyword that matters, sqlite while its trigger state needs
  * them. */
-static int on_word(mote_scanner *sc, uint8_t c)
+static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const uint8_t lc = lower(c);
     if (sc->wlen == 0) sc->whash = 2166136261u;
     sc->whash = (sc->whash ^ lc) * 16777619u;
-    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
-    if (sc->wlen < 255) sc->wlen++;
+    word_add(sc, lc);
     /* most statements show in a letter or two that their first word does
      * not matter: back to the skip loops */
-    if (sc->wcls == WC_FIRST && !first_word_may(sc)) {
+    if (sc->wcls != WC_FIRST) return A_NEXT;
+    bool may = first_word_may(sc, sc->wlen);
+#if !MOTE_SMALL
+    /* mysql, at the first byte: the word's next bytes in the chunk may tell
+     * already, so that they need not come here (a word cut short the same:
+     * words matter no more). Only "set" matters there: a cheap test. */
+    if (sc->dialect == MOTE_SCAN_MYSQL && sc->wlen == 1)
+        for (size_t j = idx + 1, n = 1; may && n < 4 && j < sc->chunk_len && word_char(sc, sc->chunk[j]); j++) {
+            sc->word[n++] = lower(sc->chunk[j]);
+            may = first_word_may(sc, n);
+        }
+#else
+    (void)idx;
+#endif
+    if (!may) {
         words_stop(sc);
         sc->wlen = 0;
     }
@@ -1390,7 +1425,7 @@ static int on_word(mote_scanner *sc, uint8_t c)
 static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE, pg = sc->dialect == MOTE_SCAN_POSTGRES;
-    if (sc->lead && !is_blank(c) && !lead_opener(sc, c)) {
+    if (sc->lead && !is_blank(c) && !comment_opener(sc, c)) {
         lead_code(sc);
         if (pg && c == '\\') {
             /* a psql meta-command at statement start: its line */
@@ -1418,15 +1453,14 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         sc->state = S_ESC;
         sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
         return A_NEXT;
-    } else if (c == '#' && (sc->comments & MOTE_SCAN_COMMENT_HASH)) {
-        sc->state = S_LINE;
-        lead_comment(sc, idx + 1);
-        return A_NEXT;
-    } else if (c == '-' && (sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))) {
-        sc->state = S_DASH;
-        return A_NEXT;
-    } else if (c == '/' && (sc->comments & MOTE_SCAN_COMMENT_BLOCK)) {
-        next = S_SLASH;
+    } else if (comment_opener(sc, c)) {
+        if (c == '/') {
+            next = S_SLASH;
+        } else {
+            sc->state = c == '#' ? S_LINE : S_DASH;
+            if (c == '#') lead_comment(sc, idx + 1);
+            return A_NEXT;
+        }
     } else if (c == '*' && sc->dialect == MOTE_SCAN_MYSQL && sc->d.my.xc) {
         sc->state = S_XSTAR;
         return A_NEXT;
@@ -1466,10 +1500,7 @@ static int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
     const bool hold = sc->cmt && keep_comments(sc);
     /* where kept comments end (only they need it) */
     if (!blank && (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) set_pos(sc, &sc->lead_pos, idx);
-    if (!hold) {
-        sc->tok_start = blank ? idx + 1 : idx;
-        set_pos(sc, &sc->tok_pos, sc->tok_start);
-    }
+    if (!hold) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
     /* mysql: a DELIMITER command? (wlen is 0 since reset_token()) */
     if (sc->dialect != MOTE_SCAN_MYSQL) {
@@ -1681,8 +1712,7 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
             /* (from S_LEAD: an empty token; ';' still ends it; sqlite reads
              * words only in S_NORMAL, mysql's S_HEAD matches no word) */
             if (st == S_NORMAL && sc->wlen) {
-                if (sqlite) sq_word_end(sc);
-                else word_end(sc);
+                any_word_end(sc);
             } else if (sqlite && st != S_NORMAL) {
                 sq_tok(sc, TK_OTHER);
             }
@@ -1706,15 +1736,13 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
             return A_NEXT;
         }
         sc->state = S_COPY;
-        sc->tok_start = c == '\n' ? idx + 1 : idx;
-        set_pos(sc, &sc->tok_pos, sc->tok_start);
+        tok_begin(sc, c == '\n' ? idx + 1 : idx);
         return A_NEXT;
     case S_COPY: return c == '\n' ? A_LINE : A_NEXT;
     case S_NORMAL:
         if (sc->wlen) {
             if (sqlite ? sq_idchar(c) : word_char(sc, c)) return A_WORD;
-            if (sqlite) sq_word_end(sc);
-            else word_end(sc);
+            any_word_end(sc);
         }
         return A_CODE;
     case S_ESC:
@@ -1819,7 +1847,7 @@ static MOTE_SMALL_NOINLINE int run(mote_scanner *sc, size_t lim)
             switch (a) {
             case A_AGAIN: a = step(sc, c, idx); break;
             case A_CODE: a = on_code(sc, c, idx); break;
-            case A_WORD: a = on_word(sc, c); break;
+            case A_WORD: a = on_word(sc, c, idx); break;
             case A_HEAD: a = on_head(sc, c); break;
             default: a = on_delim(sc); break;
             }
