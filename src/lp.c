@@ -786,8 +786,6 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
 
     /* Fields: after one or more spaces. */
     do p++; while (at(p, end, bounded) == ' ');
-    ch = at(p, end, bounded);
-    if (UNLIKELY(ch == '\n' || ch == '\r')) return fail(c, p, E_NO_FIELDS);
     mote_lp_field *const fields = pt->fields;
     const size_t fields_cap = pt->fields_cap;
     const uint8_t *const fs = p;
@@ -798,7 +796,13 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
         p = field(c, &in, p, f,
                   nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf : MOTE_LP_KEY_CACHE,
                   bounded);
-        if (UNLIKELY(!p)) return c->res;
+        if (UNLIKELY(!p)) {
+            /* A line end where the first key would start: no field key
+             * starts with '\n' or '\r', so field() failed there. */
+            ch = at(fs, end, bounded);
+            if (!nf && (ch == '\n' || ch == '\r')) return fail(c, fs, E_NO_FIELDS);
+            return c->res;
+        }
         nf++;
         ch = at(p, end, bounded);
         if (ch == ',') {
