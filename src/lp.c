@@ -410,9 +410,16 @@ static MOTE_LP_INLINE const uint8_t *scan_string(const uint8_t *p, const uint8_t
 static inline const uint8_t *scan_time(const uint8_t *p, const uint8_t *end)
 {
     while (MOTE_LP_FAST && end - p >= 8) {
-        uint64_t x = load8(p);
-        uint64_t m = (lt8(x, '0') & ~eq8(x, '-')) | (~lt8(x, ':') & HIGHS);
-        if (m) return p + first8(m);
+        /* Bytes that are not digits (y >= 10; a carry may flag bytes after
+         * one, so only the first counts); a '-' is a time byte: go on after it. */
+        const uint64_t y = load8(p) ^ (MOTE__ONES * '0');
+        const uint64_t m = ((y + MOTE__ONES * (0x80 - 10)) | y) & HIGHS;
+        if (m) {
+            const unsigned i = first8(m);
+            if (p[i] != '-') return p + i;
+            p += i + 1;
+            continue;
+        }
         p += 8;
     }
     while (p < end && (CLS(*p) & C_TIME)) p++;
