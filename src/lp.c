@@ -495,8 +495,8 @@ typedef struct lp_name {
     bool esc;           /* holds an escape of its context */
 } lp_name;
 
-static MOTE_LP_OUTLINE lp_name name_slow(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k,
-                                          const bool bounded)
+static MOTE_LP_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k,
+                                         const bool bounded)
 {
     lp_name r = {NULL, false};
     const uint8_t *const end = c->end;
@@ -548,6 +548,28 @@ static MOTE_LP_OUTLINE lp_name name_slow(lp_ctx *c, const uint8_t *s, const uint
     fail(c, p, e);
     return r;
 }
+
+/* name_rest() out of line, one copy per instance in speed builds (the scan
+ * there then needs no end checks for bytes that end in '\n'). */
+#if MOTE_LP_FAST
+static MOTE_NOINLINE lp_name name_slow_nl(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k)
+{
+    return name_rest(c, s, p, k, false);
+}
+
+static MOTE_NOINLINE lp_name name_slow_b(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k)
+{
+    return name_rest(c, s, p, k, true);
+}
+#define name_slow(c, s, p, k, bounded) \
+    ((bounded) ? name_slow_b(c, s, p, k) : name_slow_nl(c, s, p, k))
+#else
+static MOTE_NOINLINE lp_name name_slow(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k,
+                                       const bool bounded)
+{
+    return name_rest(c, s, p, k, bounded);
+}
+#endif
 
 static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8_t *e, bool esc, uint8_t ctx)
 {
