@@ -361,7 +361,11 @@ static MOTE_LP_INLINE const uint8_t *scan_cls(const uint8_t *p, const uint8_t *e
 static MOTE_LP_INLINE unsigned value_end8(const uint8_t *p)
 {
     const uint64_t x = load8(p);
-    uint64_t m = lt8(x, 0x21) | eq8(x, ',');
+    /* Bytes below 0x21 and ',' by the classic borrow tests, which may also
+     * flag bytes after one (cheaper than exact ones; each candidate is
+     * checked in the table anyway). */
+    const uint64_t y = x ^ (MOTE__ONES * ',');
+    uint64_t m = ((x - MOTE__ONES * 0x21) & ~x & HIGHS) | ((y - MOTE__ONES) & ~y & HIGHS);
     while (m) {
         const unsigned i = first8(m);
         if (CLS(p[i]) & C_VAL) return i;
