@@ -822,6 +822,10 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
 
     /* Fields: after one or more spaces. */
     do p++; while (at(p, end, bounded) == ' ');
+    /* A line end where the first key would start: tested here in small
+     * builds (less code); speed builds leave it to field()'s failure. */
+    ch = at(p, end, bounded);
+    if (!MOTE_LP_FAST && UNLIKELY(ch == '\n' || ch == '\r')) return fail(c, p, E_NO_FIELDS);
     mote_lp_field *const fields = pt->fields;
     const size_t fields_cap = pt->fields_cap;
     const uint8_t *const fs = p;
@@ -833,10 +837,9 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
                   nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf : MOTE_LP_KEY_CACHE,
                   bounded);
         if (UNLIKELY(!p)) {
-            /* A line end where the first key would start: no field key
-             * starts with '\n' or '\r', so field() failed there. */
+            /* No field key starts with '\n' or '\r': field() failed there. */
             ch = at(fs, end, bounded);
-            if (!nf && (ch == '\n' || ch == '\r')) return fail(c, fs, E_NO_FIELDS);
+            if (MOTE_LP_FAST && !nf && (ch == '\n' || ch == '\r')) return fail(c, fs, E_NO_FIELDS);
             return c->res;
         }
         nf++;
