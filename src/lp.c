@@ -607,11 +607,7 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8
         r.end = predict_key(in, s, slot);
         if (LIKELY(r.end != NULL)) return r;
     }
-    const unsigned mask = k == K_MEAS ? C_MEAS : C_KEY;
-    /* The first byte apart: a name that starts with a stop (empty, or an
-     * escape first) is name_slow()'s, so the scan's stop is never s. */
-    if (UNLIKELY(CLS(at(s, end, bounded)) & mask)) return name_slow(c, s, s, k, bounded);
-    const uint8_t *p = scan_cls(s + 1, end, mask, bounded);
+    const uint8_t *p = scan_cls(s, end, k == K_MEAS ? C_MEAS : C_KEY, bounded);
     const uint8_t ch = at(p, end, bounded);
     /* One branch per test, each rarely taken (cheaper than one combined). */
     if (key) {
@@ -619,6 +615,7 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8
     } else if (UNLIKELY(ch != ',' && ch != ' ')) {
         return name_slow(c, s, p, k, bounded);
     }
+    if (UNLIKELY(p == s)) return name_slow(c, s, p, k, bounded);
     if (BOUNDED && UNLIKELY((size_t)(p - s) > c->max_key)) return name_slow(c, s, p, k, bounded);
     if (key && slot < MOTE_LP_KEY_CACHE && p - s <= 255) { /* a plain key: remember it */
         in->kd->kc_ptr[slot] = s;
