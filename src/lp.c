@@ -361,7 +361,11 @@ static MOTE_LP_INLINE const uint8_t *scan_cls(const uint8_t *p, const uint8_t *e
 static MOTE_LP_INLINE unsigned value_end8(const uint8_t *p)
 {
     const uint64_t x = load8(p);
-    uint64_t m = lt8(x, 0x21) | eq8(x, ',');
+    /* Bytes below 0x21 and ',' by the classic borrow tests, which may also
+     * flag bytes after one (cheaper than exact ones; each candidate is
+     * checked in the table anyway). */
+    const uint64_t y = x ^ (MOTE__ONES * ',');
+    uint64_t m = ((x - MOTE__ONES * 0x21) & ~x & HIGHS) | ((y - MOTE__ONES) & ~y & HIGHS);
     while (m) {
         const unsigned i = first8(m);
         if (CLS(p[i]) & C_VAL) return i;
@@ -410,9 +414,16 @@ static MOTE_LP_INLINE const uint8_t *scan_string(const uint8_t *p, const uint8_t
 static inline const uint8_t *scan_time(const uint8_t *p, const uint8_t *end)
 {
     while (MOTE_LP_FAST && end - p >= 8) {
-        uint64_t x = load8(p);
-        uint64_t m = (lt8(x, '0') & ~eq8(x, '-')) | (~lt8(x, ':') & HIGHS);
-        if (m) return p + first8(m);
+        /* Bytes that are not digits (y >= 10; a carry may flag bytes after
+         * one, so only the first counts); a '-' is a time byte: go on after it. */
+        const uint64_t y = load8(p) ^ (MOTE__ONES * '0');
+        const uint64_t m = ((y + MOTE__ONES * (0x80 - 10)) | y) & HIGHS;
+        if (m) {
+            const unsigned i = first8(m);
+            if (p[i] != '-') return p + i;
+            p += i + 1;
+            continue;
+        }
         p += 8;
     }
     while (p < end && (CLS(*p) & C_TIME)) p++;
@@ -488,8 +499,8 @@ typedef struct lp_name {
     bool esc;           /* holds an escape of its context */
 } lp_name;
 
-static MOTE_LP_OUTLINE lp_name name_slow(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k,
-                                          const bool bounded)
+static MOTE_LP_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k,
+                                         const bool bounded)
 {
     lp_name r = {NULL, false};
     const uint8_t *const end = c->end;
@@ -541,6 +552,28 @@ static MOTE_LP_OUTLINE lp_name name_slow(lp_ctx *c, const uint8_t *s, const uint
     fail(c, p, e);
     return r;
 }
+
+/* name_rest() out of line, one copy per instance in speed builds (the scan
+ * there then needs no end checks for bytes that end in '\n'). */
+#if MOTE_LP_FAST
+static MOTE_NOINLINE lp_name name_slow_nl(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k)
+{
+    return name_rest(c, s, p, k, false);
+}
+
+static MOTE_NOINLINE lp_name name_slow_b(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k)
+{
+    return name_rest(c, s, p, k, true);
+}
+#define name_slow(c, s, p, k, bounded) \
+    ((bounded) ? name_slow_b(c, s, p, k) : name_slow_nl(c, s, p, k))
+#else
+static MOTE_NOINLINE lp_name name_slow(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k,
+                                       const bool bounded)
+{
+    return name_rest(c, s, p, k, bounded);
+}
+#endif
 
 static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8_t *e, bool esc, uint8_t ctx)
 {
@@ -786,8 +819,10 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
 
     /* Fields: after one or more spaces. */
     do p++; while (at(p, end, bounded) == ' ');
+    /* A line end where the first key would start: tested here in small
+     * builds (less code); speed builds leave it to field()'s failure. */
     ch = at(p, end, bounded);
-    if (UNLIKELY(ch == '\n' || ch == '\r')) return fail(c, p, E_NO_FIELDS);
+    if (!MOTE_LP_FAST && UNLIKELY(ch == '\n' || ch == '\r')) return fail(c, p, E_NO_FIELDS);
     mote_lp_field *const fields = pt->fields;
     const size_t fields_cap = pt->fields_cap;
     const uint8_t *const fs = p;
@@ -798,7 +833,12 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
         p = field(c, &in, p, f,
                   nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf : MOTE_LP_KEY_CACHE,
                   bounded);
-        if (UNLIKELY(!p)) return c->res;
+        if (UNLIKELY(!p)) {
+            /* No field key starts with '\n' or '\r': field() failed there. */
+            ch = at(fs, end, bounded);
+            if (MOTE_LP_FAST && !nf && (ch == '\n' || ch == '\r')) return fail(c, fs, E_NO_FIELDS);
+            return c->res;
+        }
         nf++;
         ch = at(p, end, bounded);
         if (ch == ',') {
