@@ -6,14 +6,8 @@
 # usage: sh tests/examples_io.sh LP_AGENT SQL_SPLIT DEMO TOUR SAMPLE_LP
 set -u
 AGENT=$1 SQL=$2 DEMO=$3 TOUR=$4 SAMPLE=$5
-TMP=${TMPDIR:-/tmp}/mote_examples_io.$$
-mkdir -p "$TMP"
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-passes=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-want() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$3', want '$2'"; fi; }
+. "$(dirname "$0")/check.sh"
+scratch mote_examples_io
 # err_line NAME PREFIX FILE: some line of FILE starts with PREFIX
 err_line() { grep -q "^$2" "$3" && ok || bad "$1: no '$2...' line on stderr: $(cat "$3")"; }
 
@@ -58,5 +52,4 @@ want "lp_agent --cql: first row" \
     "INSERT INTO metrics (measurement, tags, time, fields, text_fields) VALUES ('cpu', {'host': 'node1', 'region': 'eu-west'}, 1700000000000, {'usage_user': 12.5, 'usage_system': 3.25, 'usage_idle': 84.25}, {});" \
     "$(sed -n 4p "$TMP/out")"
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+summary

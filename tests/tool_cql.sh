@@ -5,11 +5,7 @@
 set -u
 MOTE=${1:?usage: tool_cql.sh /path/to/mote}
 DATA=${MOTE_TEST_DATA:-$(dirname "$0")/data}
-fails=0
-passes=0
-
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+. "$(dirname "$0")/check.sh"
 
 # enc TYPE LITERAL HEX: encode gives HEX, and decode of HEX encodes back to HEX.
 enc() {
@@ -131,5 +127,4 @@ else
     fails=$((fails + 1))
 fi
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+summary

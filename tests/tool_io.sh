@@ -9,16 +9,8 @@
 # usage: sh tests/tool_io.sh PATH_TO_MOTE
 set -u
 MOTE=${1:?usage: tool_io.sh MOTE}
-TMP=${TMPDIR:-/tmp}/mote_tool_io.$$
-mkdir -p "$TMP"
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-passes=0
-
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-# want NAME EXPECTED ACTUAL
-want() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$3', want '$2'"; fi; }
+. "$(dirname "$0")/check.sh"
+scratch mote_tool_io
 # one_line NAME PREFIX FILE: FILE is exactly one line, starting with PREFIX
 one_line() {
     n=$(wc -l < "$3" | tr -d ' ')
@@ -188,5 +180,4 @@ sys.exit(1 if fails else 0)
 PY
 [ $? -eq 0 ] && ok || fails=$((fails + 1))
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+summary

@@ -2,20 +2,8 @@
 # tool_sql.sh - tests of 'mote sql split'. Usage: sh tests/tool_sql.sh /path/to/mote
 set -u
 MOTE=${1:?usage: tool_sql.sh MOTE}
-TMP=${TMPDIR:-/tmp}/tool_sql.$$
-mkdir -p "$TMP"
-trap 'rm -rf "$TMP"' EXIT
-fails=0
-passes=0
-
-check() { # name expected actual
-    if [ "$2" = "$3" ]; then
-        passes=$((passes + 1))
-    else
-        fails=$((fails + 1))
-        printf 'FAIL %s\n--- expected\n%s\n--- got\n%s\n' "$1" "$2" "$3"
-    fi
-}
+. "$(dirname "$0")/check.sh"
+scratch tool_sql
 
 # Statements, positions, kind, terminated, JSON text (quote, backslash, tab,
 # UTF-8 kept as UTF-8).
@@ -24,13 +12,13 @@ want='{"line":1,"column":1,"offset":0,"length":8,"kind":"statement","terminated"
 {"line":2,"column":3,"offset":12,"length":14,"kind":"statement","terminated":true,"text":"select \"a\\\\b\" "}
 {"line":3,"column":1,"offset":28,"length":10,"kind":"statement","terminated":true,"text":"insert \té"}'
 got=$("$MOTE" sql split --dialect mysql "$TMP/a.sql"); st=$?
-check "mysql statements" "$want" "$got"
-check "exit 0" 0 "$st"
+want "mysql statements" "$want" "$got"
+want "exit 0" 0 "$st"
 
 # Same output for any --chunk, from stdin too.
 for c in 1 2 3 7 4096; do
     got=$("$MOTE" sql split --dialect mysql --chunk $c - < "$TMP/a.sql")
-    check "chunk $c" "$want" "$got"
+    want "chunk $c" "$want" "$got"
 done
 
 # DELIMITER command, straddling 1-byte chunks.
@@ -41,7 +29,7 @@ want='{"line":1,"column":1,"offset":0,"length":12,"kind":"command","terminated":
 {"line":3,"column":1,"offset":34,"length":11,"kind":"command","terminated":true,"text":"delimiter ;"}
 {"line":4,"column":1,"offset":46,"length":8,"kind":"statement","terminated":true,"text":"select 3"}'
 got=$("$MOTE" sql split --dialect mysql --chunk 1 "$TMP/d.sql")
-check "delimiter command" "$want" "$got"
+want "delimiter command" "$want" "$got"
 
 # Errors: TOO_LONG then recovery, unterminated quote; exit 1.
 printf "ok;\nselect 'long;string';\nnext;\n'open" > "$TMP/e.sql"
@@ -53,36 +41,35 @@ got=$("$MOTE" sql split --dialect mysql --max-statement 10 --chunk 5 "$TMP/e.sql
 # codes and positions, not the English descriptions (the small build
 # prints the code's name instead)
 nomsg() { sed 's/"message":"[^"]*"/"message":""/'; }
-check "errors" "$(echo "$want" | nomsg)" "$(echo "$got" | nomsg)"
-check "exit 1" 1 "$st"
+want "errors" "$(echo "$want" | nomsg)" "$(echo "$got" | nomsg)"
+want "exit 1" 1 "$st"
 
 # Other dialects and delimiters.
 got=$(printf 'a|b||c' | "$MOTE" sql split --delimiter '|')
 want='{"line":1,"column":1,"offset":0,"length":1,"kind":"statement","terminated":true,"text":"a"}
 {"line":1,"column":3,"offset":2,"length":1,"kind":"statement","terminated":true,"text":"b"}
 {"line":1,"column":6,"offset":5,"length":1,"kind":"statement","terminated":false,"text":"c"}'
-check "generic delimiter" "$want" "$got"
+want "generic delimiter" "$want" "$got"
 got=$(printf 'm v="x\ny"\r\nn v=1\n' | "$MOTE" sql split --dialect lines --chunk 2)
 want='{"line":1,"column":1,"offset":0,"length":9,"kind":"statement","terminated":true,"cr":true,"text":"m v=\"x\ny\""}
 {"line":3,"column":1,"offset":11,"length":5,"kind":"statement","terminated":true,"text":"n v=1"}'
-check "lines" "$want" "$got"
+want "lines" "$want" "$got"
 got=$(printf 'create trigger t after insert on a begin select 1; end; x;' | "$MOTE" sql split --dialect sqlite)
 want='{"line":1,"column":1,"offset":0,"length":54,"kind":"statement","terminated":true,"text":"create trigger t after insert on a begin select 1; end"}
 {"line":1,"column":57,"offset":56,"length":1,"kind":"statement","terminated":true,"text":"x"}'
-check "sqlite trigger" "$want" "$got"
+want "sqlite trigger" "$want" "$got"
 got=$(printf 'select $$;$$;' | "$MOTE" sql split --dialect postgres)
-check "postgres" '{"line":1,"column":1,"offset":0,"length":12,"kind":"statement","terminated":true,"text":"select $$;$$"}' "$got"
+want "postgres" '{"line":1,"column":1,"offset":0,"length":12,"kind":"statement","terminated":true,"text":"select $$;$$"}' "$got"
 
 # Usage errors: one line on stderr, exit 2.
 "$MOTE" sql split --bogus > "$TMP/out" 2> "$TMP/err"; st=$?
-check "unknown option exit" 2 "$st"
-check "unknown option one line" 1 "$(wc -l < "$TMP/err" | tr -d ' ')"
-"$MOTE" sql split --dialect oracle < /dev/null 2> /dev/null; check "bad dialect" 2 $?
-"$MOTE" sql split --dialect sqlite --delimiter // < /dev/null 2> /dev/null; check "bad delimiter" 2 $?
-"$MOTE" sql split --chunk 0 < /dev/null 2> /dev/null; check "bad chunk" 2 $?
-"$MOTE" sql split --help > "$TMP/help"; check "help exit" 0 $?
-grep -q -- '--max-statement' "$TMP/help"; check "help text" 0 $?
-"$MOTE" sql split "$TMP/missing.sql" 2> /dev/null; check "missing file: usage error" 2 $?
+want "unknown option exit" 2 "$st"
+want "unknown option one line" 1 "$(wc -l < "$TMP/err" | tr -d ' ')"
+"$MOTE" sql split --dialect oracle < /dev/null 2> /dev/null; want "bad dialect" 2 $?
+"$MOTE" sql split --dialect sqlite --delimiter // < /dev/null 2> /dev/null; want "bad delimiter" 2 $?
+"$MOTE" sql split --chunk 0 < /dev/null 2> /dev/null; want "bad chunk" 2 $?
+"$MOTE" sql split --help > "$TMP/help"; want "help exit" 0 $?
+grep -q -- '--max-statement' "$TMP/help"; want "help text" 0 $?
+"$MOTE" sql split "$TMP/missing.sql" 2> /dev/null; want "missing file: usage error" 2 $?
 
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+summary
