@@ -34,19 +34,11 @@ import sys
 import tempfile
 import time
 
+from tap import check, done
+
 agent = sys.argv[1]
 port = int(os.environ.get('MOTE_CASS_PORT', '9042'))
 data = os.path.join(os.environ.get('MOTE_TEST_DATA', 'tests/data'), 'lp_agent')
-failures = 0
-n_checks = 0
-
-
-def check(ok, what):
-    global failures, n_checks
-    n_checks += 1
-    print(('ok %d - ' if ok else 'not ok %d - ') % n_checks + what, flush=True)
-    if not ok:
-        failures += 1
 
 
 try:
@@ -180,5 +172,4 @@ check(r.returncode == 2 and '--user' in e, 'no --user where the server wants a l
 
 session.execute('DROP KEYSPACE ' + KS)
 cluster.shutdown()
-print('1..%d' % n_checks)
-sys.exit(1 if failures else 0)
+done()

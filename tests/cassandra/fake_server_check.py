@@ -30,17 +30,9 @@ import tempfile
 import threading
 import time
 
+from tap import check, done
+
 agent = sys.argv[1]
-failures = 0
-n_checks = 0
-
-
-def check(ok, what):
-    global failures, n_checks
-    n_checks += 1
-    print(('ok %d - ' if ok else 'not ok %d - ') % n_checks + what, flush=True)
-    if not ok:
-        failures += 1
 
 
 def s(t):
@@ -260,5 +252,4 @@ text = '00000001' + '00000001' + '66' + '00000001' + '78'
 check(out.startswith('row 1:') and out.split()[-2:] == [fields, text],
       'repeated field keys: the last value wins across fields and text_fields (%r)' % out.strip())
 
-print('1..%d' % n_checks)
-sys.exit(1 if failures else 0)
+done()
