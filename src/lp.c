@@ -347,12 +347,18 @@ static MOTE_LP_INLINE const uint8_t *scan_cls(const uint8_t *p, const uint8_t *e
         return p;
     }
     for (;;) { /* unrolled: each byte read exists, the last byte is a stop */
-        if (CLS(p[0]) & mask) return p;
-        if (CLS(p[1]) & mask) return p + 1;
-        if (CLS(p[2]) & mask) return p + 2;
-        if (CLS(p[3]) & mask) return p + 3;
+        if (CLS(p[0]) & mask) break;
+        if (CLS(p[1]) & mask) { p += 1; break; }
+        if (CLS(p[2]) & mask) { p += 2; break; }
+        if (CLS(p[3]) & mask) { p += 3; break; }
         p += 4;
     }
+#if defined(__GNUC__)
+    /* The caller reads the stop byte again (one load) rather than have
+     * each byte test copy it aside for the exit (one move per byte). */
+    __asm__("" : "+r"(p));
+#endif
+    return p;
 }
 
 /* Index of the first of the 8 bytes at p that ends an unquoted field value
@@ -466,8 +472,9 @@ static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *
     static const uint64_t first_bytes[8] = {
         0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
         0xffffffffffffffull, ~0ull};
-    size_t n = slot < MOTE_LP_KEY_CACHE ? c->kd->kc_len[slot] : 0;
-    if (n - 1 < 23 && p <= c->safe) {
+    size_t n = slot < MOTE_LP_KEY_CACHE ? c->kd->kc_len[slot] : 0; /* 0..23 */
+    if (!n) return NULL;
+    if (LIKELY(p <= c->safe)) {
         const uint8_t *kp = c->kd->kc_ptr[slot];
         uint64_t x = load8(p) ^ load8(kp);
         if (n >= 8) {
@@ -477,7 +484,7 @@ static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *
             x &= first_bytes[n];
         }
         if (LIKELY(!x)) return p + n;
-    } else if (n && (size_t)(c->end - p) > n && p[n] == '=' &&
+    } else if ((size_t)(c->end - p) > n && p[n] == '=' &&
                same_bytes(p, c->kd->kc_ptr[slot], n)) {
         return p + n;
     }
@@ -617,7 +624,7 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8
     }
     if (UNLIKELY(p == s)) return name_slow(c, s, p, k, bounded);
     if (BOUNDED && UNLIKELY((size_t)(p - s) > c->max_key)) return name_slow(c, s, p, k, bounded);
-    if (key && slot < MOTE_LP_KEY_CACHE && p - s <= 255) { /* a plain key: remember it */
+    if (key && slot < MOTE_LP_KEY_CACHE && p - s <= 23) { /* a plain key: remember it */
         in->kd->kc_ptr[slot] = s;
         in->kd->kc_len[slot] = (uint8_t)(p - s);
     }
@@ -797,8 +804,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
             return fail(c, p, ch == '\n' || ch == '\r' ? E_NO_FIELDS : E_BAD + k);
         }
         const uint8_t *const k0 = ++p;
-        const lp_name kn = name(c, &in, p, K_TKEY, nt < MOTE_LP_KEY_CACHE / 2 ? nt : MOTE_LP_KEY_CACHE,
-                                bounded);
+        const lp_name kn = name(c, &in, p, K_TKEY, nt & (MOTE_LP_KEY_CACHE / 2 - 1), bounded);
         if (UNLIKELY(!kn.end)) return c->res;
         const uint8_t *const v0 = kn.end + 1;
         n = name(c, &in, v0, K_TVAL, 0, bounded);
@@ -831,8 +837,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     for (;;) {
         mote_lp_field *f = nf < fields_cap ? &fields[nf] : &scratch;
         p = field(c, &in, p, f,
-                  nf < MOTE_LP_KEY_CACHE / 2 ? MOTE_LP_KEY_CACHE / 2 + nf : MOTE_LP_KEY_CACHE,
-                  bounded);
+                  MOTE_LP_KEY_CACHE / 2 + (nf & (MOTE_LP_KEY_CACHE / 2 - 1)), bounded);
         if (UNLIKELY(!p)) {
             /* No field key starts with '\n' or '\r': field() failed there. */
             ch = at(fs, end, bounded);
