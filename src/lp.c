@@ -18,6 +18,7 @@
  */
 #include "mote/lp.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "mote/num.h"
@@ -593,6 +594,54 @@ static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8
 }
 
 /*
+ * The grammar's writes of views and field kinds. On TSBS lines (about 200
+ * stores per line) the stores, not the loads or the tests, set the
+ * tokenizer's pace, so speed builds write a view's two flag bytes and a
+ * field's type and decoded flag as one store each (adjacent members, so
+ * each such store also writes the padding after them, which holds nothing).
+ */
+#if MOTE_LP_FAST && defined(__BYTE_ORDER__) && \
+    (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+#define LP_MERGE 1
+#define LP_LE (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+_Static_assert(offsetof(mote_lp_text, context) == offsetof(mote_lp_text, escaped) + 1 &&
+                   sizeof(bool) == 1,
+               "escaped and context are adjacent bytes");
+_Static_assert(sizeof(mote_lp_type) == 4 &&
+                   offsetof(mote_lp_field, decoded) == offsetof(mote_lp_field, type) + 4 &&
+                   offsetof(mote_lp_field, value) >= offsetof(mote_lp_field, type) + 8,
+               "type, decoded and padding fill 8 bytes");
+#else
+#define LP_MERGE 0
+#endif
+
+static MOTE_LP_INLINE void set_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e, bool esc,
+                                    uint8_t ctx)
+{
+#if LP_MERGE
+    t->ptr = s;
+    t->len = (size_t)(e - s);
+    const uint16_t f = (uint16_t)(LP_LE ? (unsigned)esc | (unsigned)ctx << 8
+                                        : (unsigned)esc << 8 | ctx);
+    memcpy(&t->escaped, &f, 2);
+#else
+    *t = mk_text(s, e, esc, ctx);
+#endif
+}
+
+static MOTE_LP_INLINE void set_type(mote_lp_field *f, mote_lp_type type, bool decoded)
+{
+#if LP_MERGE
+    const uint64_t v = LP_LE ? (uint32_t)type | (uint64_t)decoded << 32
+                             : (uint64_t)type << 32 | (uint64_t)decoded << 24;
+    memcpy(&f->type, &v, 8);
+#else
+    f->type = type;
+    f->decoded = decoded;
+#endif
+}
+
+/*
  * A name of kind k at s: returns its end, having checked it (for keys the
  * end is their '='; not empty, length limit, UTF-8), or NULL with c->res
  * R_MORE or R_ERROR. slot: key prediction slot (keys only). Every call site
@@ -692,22 +741,21 @@ static MOTE_LP_HOT const uint8_t *field(lp_ctx *restrict c, const lp_in *in, con
     const uint8_t *const end = in->end;
     const lp_name kn = name(c, in, p, K_FKEY, slot, bounded);
     if (UNLIKELY(!kn.end)) return NULL;
-    f->key = mk_text(p, kn.end, kn.esc, MOTE_LP_ESC_KEY);
+    set_text(&f->key, p, kn.end, kn.esc, MOTE_LP_ESC_KEY);
     p = kn.end;
-    f->decoded = false;
     const uint8_t *const v0 = ++p;
     const uint8_t ch = at(p, end, bounded);
     if (LIKELY((ch >= '0' && ch <= '9') || ch == '-' || ch == '.')) {
         p = scan_value(p, end, bounded);
         const uint8_t *v1 = p;
-        f->type = number_type(&v1);
-        f->raw = mk_text(v0, v1, false, MOTE_LP_ESC_STRING);
+        set_type(f, number_type(&v1), false);
+        set_text(&f->raw, v0, v1, false, MOTE_LP_ESC_STRING);
         return p;
     }
     if (ch == 't' || ch == 'T' || ch == 'f' || ch == 'F') {
         p = scan_value(p, end, bounded);
-        f->raw = mk_text(v0, p, false, MOTE_LP_ESC_STRING);
-        f->type = MOTE_LP_BOOL;
+        set_text(&f->raw, v0, p, false, MOTE_LP_ESC_STRING);
+        set_type(f, MOTE_LP_BOOL, false);
         return p;
     }
     if (UNLIKELY(ch != '"')) return failp(c, p, CLS(ch) & C_VAL ? E_NO_VALUE : E_VALUE);
@@ -721,10 +769,9 @@ static MOTE_LP_HOT const uint8_t *field(lp_ctx *restrict c, const lp_in *in, con
     } else if (UNLIKELY(BOUNDED && (size_t)(p - s0) > c->max_string)) {
         return failp(c, s0, E_LONG_STRING);
     }
-    f->raw = mk_text(s0, p, esc, MOTE_LP_ESC_STRING);
-    f->type = MOTE_LP_STRING;
+    set_text(&f->raw, s0, p, esc, MOTE_LP_ESC_STRING);
+    set_type(f, MOTE_LP_STRING, true);
     f->value.s = f->raw;
-    f->decoded = true;
     return p + 1;
 }
 
@@ -788,7 +835,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     lp_name n = name(c, &in, p, K_MEAS, 0, bounded);
     if (UNLIKELY(!n.end)) return c->res;
     p = n.end;
-    pt->measurement = mk_text(m0, p, n.esc, MOTE_LP_ESC_MEASUREMENT);
+    set_text(&pt->measurement, m0, p, n.esc, MOTE_LP_ESC_MEASUREMENT);
     pt->offset = (uint64_t)(m0 - c->start); /* made absolute by the caller */
     pt->tag_section.ptr = p;
     pt->tag_section.len = 0;
@@ -811,8 +858,8 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
         if (UNLIKELY(!n.end)) return c->res;
         p = n.end;
         if (nt < tags_cap) {
-            tags[nt].key = mk_text(k0, kn.end, kn.esc, MOTE_LP_ESC_KEY);
-            tags[nt].value = mk_text(v0, p, n.esc, MOTE_LP_ESC_KEY);
+            set_text(&tags[nt].key, k0, kn.end, kn.esc, MOTE_LP_ESC_KEY);
+            set_text(&tags[nt].value, v0, p, n.esc, MOTE_LP_ESC_KEY);
         }
         nt++;
         k = K_TVAL;
