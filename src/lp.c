@@ -1483,15 +1483,21 @@ mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_config *cfg, mote
      * float's parse needs nearly all of a Cortex-M0+'s 512-byte budget. */
     mote_lp_field *f = NULL;
 #if MOTE_LP_FAST
-    /* The fields in the array first, with ints inline (the common case). */
-    size_t n = pt->nfields < pt->fields_cap ? pt->nfields : pt->fields_cap;
-    for (size_t i = 0; i < n; i++) {
-        f = &pt->fields[i];
-        mote_err rc = f->type == MOTE_LP_INT ? parse_int(f->raw.ptr, f->raw.len, &f->value.i)
-                                             : decode_value(f);
-        f->decoded = rc == MOTE_OK;
-        if (rc != MOTE_OK) return field_error(pt, f, rc, err);
+    /* The fields in the array first, with ints inline (the common case),
+     * by a pointer (the stores to a field could alias pt->fields). */
+    const size_t n = pt->nfields < pt->fields_cap ? pt->nfields : pt->fields_cap;
+    if (n) {
+        mote_lp_field *const last = pt->fields + (n - 1);
+        for (f = pt->fields;; f++) {
+            mote_err rc = f->type == MOTE_LP_INT ? parse_int(f->raw.ptr, f->raw.len, &f->value.i)
+                                                 : decode_value(f);
+            f->decoded = rc == MOTE_OK;
+            if (rc != MOTE_OK) return field_error(pt, f, rc, err);
+            if (f == last) break;
+        }
     }
+    /* Those beyond it, if any, as small builds decode them all. */
+    if (pt->nfields > n)
 #endif
     while ((f = next_field(pt, f)) != NULL) {
         mote_err rc = decode_value(f);

@@ -184,6 +184,20 @@ static MOTE_INLINE mote_err mote__num_digits(const uint8_t *s, size_t n, uint64_
         *out = a * mul[n][0] + m * mul[n][1] + z;
         return MOTE_OK;
     }
+    if (n - 17 < 3) {
+        /* 17 to 19 digits (nanosecond timestamps): the last 16 as two words
+         * (below 10^19: no overflow), the 1 to 3 before them one by one. */
+        const size_t h = n - 16;
+        const uint64_t x = mote__load8(s + h), y = mote__load8(s + h + 8);
+        if (!mote__is8digits(x) || !mote__is8digits(y)) return MOTE_ERR_BAD_VALUE;
+        for (; i < h; i++) {
+            unsigned d = (unsigned)s[i] - '0';
+            if (d > 9) return MOTE_ERR_BAD_VALUE;
+            v = v * 10 + d;
+        }
+        *out = v * 10000000000000000u + mote__value8(x) * 100000000u + mote__value8(y);
+        return MOTE_OK;
+    }
     /* 8 at a time while at most 16 are taken (below 10^16: no overflow). */
     while (n - i >= 8 && i < 16) {
         uint64_t x = mote__load8(s + i);
