@@ -615,31 +615,27 @@ _Static_assert(sizeof(mote_lp_type) == 4 &&
 #define LP_MERGE 0
 #endif
 
+#if LP_MERGE
 static MOTE_LP_INLINE void set_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e, bool esc,
                                     uint8_t ctx)
 {
-#if LP_MERGE
     t->ptr = s;
     t->len = (size_t)(e - s);
     const uint16_t f = (uint16_t)(LP_LE ? (unsigned)esc | (unsigned)ctx << 8
                                         : (unsigned)esc << 8 | ctx);
     memcpy(&t->escaped, &f, 2);
-#else
-    *t = mk_text(s, e, esc, ctx);
-#endif
 }
 
 static MOTE_LP_INLINE void set_type(mote_lp_field *f, mote_lp_type type, bool decoded)
 {
-#if LP_MERGE
     const uint64_t v = LP_LE ? (uint32_t)type | (uint64_t)decoded << 32
                              : (uint64_t)type << 32 | (uint64_t)decoded << 24;
     memcpy(&f->type, &v, 8);
-#else
-    f->type = type;
-    f->decoded = decoded;
-#endif
 }
+#else /* macros: small builds' -Os would keep a function of its own */
+#define set_text(t, s, e, esc, ctx) (*(t) = mk_text(s, e, esc, ctx))
+#define set_type(f, t, dec) ((f)->type = (t), (f)->decoded = (dec))
+#endif
 
 /*
  * A name of kind k at s: returns its end, having checked it (for keys the
