@@ -834,8 +834,6 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     set_text(&pt->measurement, m0, p, n.esc, MOTE_LP_ESC_MEASUREMENT);
     pt->offset = (uint64_t)(m0 - c->start); /* made absolute by the caller */
     pt->text.ptr = m0;
-    pt->tag_section.ptr = p;
-    pt->tag_section.len = 0;
     mote_lp_tag *const tags = pt->tags;
     const size_t tags_cap = pt->tags_cap;
     const uint8_t *const ts = p + 1;
@@ -861,10 +859,11 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
         nt++;
         k = K_TVAL;
     }
-    if (nt) {
-        pt->tag_section.ptr = ts;
-        pt->tag_section.len = (size_t)(p - ts);
-    }
+    /* The tags as written; without tags, empty at the measurement's end
+     * (where p still is). */
+    const uint8_t *const t1 = nt ? ts : p;
+    pt->tag_section.ptr = t1;
+    pt->tag_section.len = (size_t)(p - t1);
     pt->ntags = nt;
 
     /* Fields: after one or more spaces. */
