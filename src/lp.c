@@ -43,6 +43,12 @@
 #else
 #define MOTE_LP_INLINE inline
 #endif
+/* Inlined in speed builds only (small builds leave it to -Os). */
+#if MOTE_LP_FAST
+#define MOTE_LP_FAST_INLINE MOTE_LP_INLINE
+#else
+#define MOTE_LP_FAST_INLINE
+#endif
 /* Helpers called from several places stay out of line in small builds;
  * MOTE_LP_HOT ones are inlined into each caller in speed builds. */
 #if defined(__GNUC__) && !MOTE_LP_FAST
@@ -184,7 +190,7 @@ static mote_err decode_value(mote_lp_field *f)
 }
 
 /* Timestamp text (already known to be [-0-9]+) to ns in the precision. */
-static mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec, int64_t *out)
+static MOTE_LP_FAST_INLINE mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec, int64_t *out)
 {
     int64_t v;
     if (parse_int(s, n, &v) != MOTE_OK) return MOTE_ERR_BAD_TIMESTAMP;
