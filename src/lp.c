@@ -471,7 +471,10 @@ static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t
  * would stop exactly at the '=' and every check would pass. kp is earlier in
  * the same buffer than p, so what may be read at p may be read at kp. A key
  * and its '=' of up to 24 bytes compare as at most three words (overlapping;
- * the bytes after a short key masked off).
+ * the bytes after a short key masked off); longer keys are not remembered.
+ * Tag i uses slot i % 16, field i slot 16 + i % 16: a masked index needs no
+ * bound test, and a slot shared past the 16th key only predicts worse (the
+ * compare decides).
  */
 static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *p, size_t slot)
 {
@@ -1497,8 +1500,7 @@ mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_config *cfg, mote
             if (f == last) break;
         }
     }
-    /* Those beyond it, if any, as small builds decode them all. */
-    if (pt->nfields > n)
+    if (pt->nfields <= n) return point_time(pt, cfg, err); /* none beyond it */
 #endif
     while ((f = next_field(pt, f)) != NULL) {
         mote_err rc = decode_value(f);

@@ -169,8 +169,8 @@ typedef struct mote_lp_decoder {
     uint64_t line;       /* line number at cur */
     mote_lp_config cfg;
     /* Key prediction: where the last keys seen in each tag/field position
-     * are in the input (len 0: none). A key equal to its predecessor is
-     * compared, not scanned. */
+     * (modulo 16) are in the input (len 0: none). A key equal to its
+     * predecessor is compared, not scanned. */
     const uint8_t *kc_ptr[MOTE_LP_KEY_CACHE];
     uint8_t kc_len[MOTE_LP_KEY_CACHE];
 } mote_lp_decoder;
