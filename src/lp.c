@@ -1500,12 +1500,14 @@ mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_config *cfg, mote
             if (f == last) break;
         }
     }
-    if (pt->nfields <= n) return point_time(pt, cfg, err); /* none beyond it */
+    if (pt->nfields > n) /* fields beyond the array (small builds: all) */
 #endif
-    while ((f = next_field(pt, f)) != NULL) {
-        mote_err rc = decode_value(f);
-        f->decoded = rc == MOTE_OK;
-        if (rc != MOTE_OK) return field_error(pt, f, rc, err);
+    {
+        while ((f = next_field(pt, f)) != NULL) {
+            mote_err rc = decode_value(f);
+            f->decoded = rc == MOTE_OK;
+            if (rc != MOTE_OK) return field_error(pt, f, rc, err);
+        }
     }
     return point_time(pt, cfg, err);
 }
