@@ -43,9 +43,8 @@
 #else
 #define MOTE_LP_INLINE inline
 #endif
-/* Inlined in speed builds only (small builds leave it to -Os). */
 #if MOTE_LP_FAST
-#define MOTE_LP_FAST_INLINE MOTE_LP_INLINE
+#define MOTE_LP_FAST_INLINE MOTE_LP_INLINE /* small builds leave it to -Os */
 #else
 #define MOTE_LP_FAST_INLINE
 #endif
@@ -632,14 +631,14 @@ static MOTE_LP_INLINE void set_text(mote_lp_text *t, const uint8_t *s, const uin
     t->len = (size_t)(e - s);
     const uint16_t f = (uint16_t)(LP_LE ? (unsigned)esc | (unsigned)ctx << 8
                                         : (unsigned)esc << 8 | ctx);
-    memcpy(&t->escaped, &f, 2);
+    memcpy((unsigned char *)t + offsetof(mote_lp_text, escaped), &f, 2);
 }
 
 static MOTE_LP_INLINE void set_type(mote_lp_field *f, mote_lp_type type, bool decoded)
 {
     const uint64_t v = LP_LE ? (uint32_t)type | (uint64_t)decoded << 32
                              : (uint64_t)type << 32 | (uint64_t)decoded << 24;
-    memcpy(&f->type, &v, 8);
+    memcpy((unsigned char *)f + offsetof(mote_lp_field, type), &v, 8);
 }
 #else /* macros: small builds' -Os would keep a function of its own */
 #define set_text(t, s, e, esc, ctx) (*(t) = mk_text(s, e, esc, ctx))
