@@ -270,7 +270,7 @@ void mote_arena_reset(mote_arena *a, bool release_blocks)
 void mote_arena_destroy(mote_arena *a)
 {
     if (!a) return;
-    while (a->first) release_block(a, a->first);
+    mote_arena_reset(a, true); /* every chained block back to the allocator */
     /* The caller's block goes back to the caller fully usable. */
     if (a->initial_size) MOTE_TRACK_FRESH(a->initial, a->initial_size);
     memset(a, 0, sizeof *a);

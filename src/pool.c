@@ -74,6 +74,20 @@ mote_err mote_pool_init(mote_pool *p, mote_arena *a, size_t max_size)
     return MOTE_OK;
 }
 
+/* The buffer with header h (class c, or OVERSIZE_CLASS; cap bytes) goes
+ * out: tagged LIVE, counted in *counter (hits or misses) and outstanding.
+ * One tail for every way out (Cortex-M size: one copy under MOTE_SMALL);
+ * on a free-list hit the info word is rewritten with the value it holds. */
+static MOTE_SMALL_OUTLINE void *hand_out(mote_pool *p, uint8_t *h, unsigned c, size_t cap,
+                                         size_t *capacity, size_t *counter)
+{
+    write_hdr(h, hdr_tag(p, h, STATE_LIVE), c | (INFO_CHECK << 8));
+    ++*counter;
+    p->stats.outstanding += cap;
+    if (capacity) *capacity = cap;
+    return h + HDR;
+}
+
 static void *fail(mote_pool *p, size_t *capacity)
 {
     p->stats.failures++;
@@ -92,11 +106,7 @@ static MOTE_SMALL_INLINE void *get_oversize(mote_pool *p, size_t size, size_t *c
     if (!blk) return fail(p, capacity);
     uint64_t c64 = cap;
     memcpy(blk, &c64, 8);
-    write_hdr(blk + HDR, hdr_tag(p, blk + HDR, STATE_LIVE), OVERSIZE_CLASS | (INFO_CHECK << 8));
-    p->stats.misses++;
-    p->stats.outstanding += cap;
-    if (capacity) *capacity = cap;
-    return blk + 2 * HDR;
+    return hand_out(p, blk + HDR, OVERSIZE_CLASS, cap, capacity, &p->stats.misses);
 }
 
 /* Everything but a free-list hit: NULL pool, oversize, carving a new buffer. */
@@ -112,11 +122,7 @@ static MOTE_COLD void *get_miss(mote_pool *p, size_t size, size_t *capacity)
     uint8_t *h = mote_arena_alloc(p->arena, HDR + cap);
     if (!h) return fail(p, capacity);
     /* info never changes afterwards; the tag flips LIVE/FREE. */
-    write_hdr(h, hdr_tag(p, h, STATE_LIVE), c | (INFO_CHECK << 8));
-    p->stats.misses++;
-    p->stats.outstanding += cap;
-    if (capacity) *capacity = cap;
-    return h + HDR;
+    return hand_out(p, h, c, cap, capacity, &p->stats.misses);
 }
 
 /* A free-list hit here; everything else in get_miss. */
@@ -130,12 +136,7 @@ void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity)
     MOTE_TRACK_DEFINED(ptr, sizeof(void *));
     memcpy(&p->free_list[c], ptr, sizeof(void *));
     MOTE_TRACK_FRESH(ptr, cap);
-    uint32_t tag = hdr_tag(p, ptr - HDR, STATE_LIVE);
-    memcpy(ptr - HDR, &tag, 4);
-    p->stats.hits++;
-    p->stats.outstanding += cap;
-    if (capacity) *capacity = cap;
-    return ptr;
+    return hand_out(p, ptr - HDR, c, cap, capacity, &p->stats.hits);
 }
 
 /* Read the header of ptr if it can be one of ours; false if not. */
