@@ -114,7 +114,7 @@ static u128 mul64(uint64_t a, uint64_t b)
     return r;
 }
 
-static int clz64(uint64_t x) { return x ? (int)mote__clz64(x) : 64; }
+NUM_SMALL_NOINLINE static int clz64(uint64_t x) { return x ? (int)mote__clz64(x) : 64; }
 
 /* x / 10 for any uint64 without a division instruction or helper. */
 NUM_SMALL_NOINLINE static uint64_t div10(uint64_t x)
