@@ -160,16 +160,9 @@ static mote_err bad_put(mote_pool *p)
     return MOTE_ERR_INVALID;
 }
 
-/* Everything but a valid pooled buffer: NULL, oversize, bad pointers. */
-static MOTE_NOINLINE mote_err put_other(mote_pool *p, void *ptr)
+/* An oversize buffer (header and tag checked) back to the allocator. */
+static MOTE_COLD mote_err put_oversize(mote_pool *p, uint8_t *h, uint32_t tag)
 {
-    if (!ptr) return MOTE_OK;
-    if (!p) return MOTE_ERR_INVALID;
-    uint32_t tag, info;
-    if (!read_hdr(ptr, &tag, &info)) return bad_put(p);
-    uint8_t *h = (uint8_t *)ptr - HDR;
-    /* A FREE tag is a double put; anything else a foreign pointer. */
-    if (tag != hdr_tag(p, h, STATE_LIVE) || (info & 0xffu) != OVERSIZE_CLASS) return bad_put(p);
     mote_arena *a = p->arena;
     uint64_t c64;
     if (!a->alloc || MOTE_TRACK_IS_POISONED(h - HDR, HDR)) return bad_put(p);
@@ -186,15 +179,20 @@ static MOTE_NOINLINE mote_err put_other(mote_pool *p, void *ptr)
     return MOTE_OK;
 }
 
-/* A valid pooled buffer here; everything else in put_other. */
+/* One pass of checks for every pointer: NULL, foreign, double put,
+ * oversize, then a pooled buffer back on its free list. */
 mote_err mote_pool_put(mote_pool *p, void *ptr)
 {
     uint32_t tag, info;
-    if (MOTE_UNLIKELY(!ptr || !p || !read_hdr(ptr, &tag, &info))) return put_other(p, ptr);
+    if (MOTE_UNLIKELY(!ptr)) return MOTE_OK;
+    if (MOTE_UNLIKELY(!p)) return MOTE_ERR_INVALID;
+    if (MOTE_UNLIKELY(!read_hdr(ptr, &tag, &info))) return bad_put(p);
     uint8_t *h = (uint8_t *)ptr - HDR;
     unsigned c = info & 0xffu;
-    /* Oversize buffers (class 0xff) also take the slow path. */
-    if (MOTE_UNLIKELY(tag != hdr_tag(p, h, STATE_LIVE) || c > p->max_class)) return put_other(p, ptr);
+    /* A FREE tag is a double put; anything else a foreign pointer. */
+    if (MOTE_UNLIKELY(tag != hdr_tag(p, h, STATE_LIVE))) return bad_put(p);
+    if (MOTE_UNLIKELY(c > p->max_class))
+        return c == OVERSIZE_CLASS ? put_oversize(p, h, tag) : bad_put(p);
     size_t cap = (size_t)MOTE_POOL_MIN_CLASS << c;
     uint32_t freed = tag ^ (STATE_LIVE ^ STATE_FREE);
     memcpy(h, &freed, 4);
