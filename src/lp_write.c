@@ -199,18 +199,20 @@ mote_err mote_lp_write_float(mote_lp_writer *w, const void *key, size_t klen, do
 }
 
 /* An integer field: v as int64 (neg: v holds a negative int64's bits) or
- * uint64, then the type's suffix; num writes the sign. */
+ * uint64, then the type's suffix. */
 static mote_err write_integer(mote_lp_writer *w, const void *key, size_t klen, uint64_t v,
                               bool neg, char suffix)
 {
     if (!w) return MOTE_ERR_INVALID;
-    char tmp[MOTE_NUM_F64_MAX + 1];
-    size_t n;
-    int64_t sv;
-    memcpy(&sv, &v, sizeof sv); /* the int64's own bits back */
-    mote_err rc = neg ? mote_num_format_i64(sv, tmp, sizeof tmp - 1, &n)
-                      : mote_num_format_u64(v, tmp, sizeof tmp - 1, &n);
+    char tmp[MOTE_NUM_F64_MAX + 2];
+    size_t n = 0, len;
+    if (neg) {
+        tmp[n++] = '-';
+        v = 0u - v; /* the magnitude, INT64_MIN's too */
+    }
+    mote_err rc = mote_num_format_u64(v, tmp + n, sizeof tmp - 2, &len);
     if (rc != MOTE_OK) return rc;
+    n += len;
     tmp[n++] = suffix;
     rc = field_start(w, key, klen);
     return rc != MOTE_OK ? rc : put(w, tmp, n);
