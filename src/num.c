@@ -654,8 +654,8 @@ static mote_err store_f64(uint64_t bits, bool neg, double *out)
 #if MOTE_NUM_SMALL
 /* MOTE_NUM_SMALL: no interval test, every value goes through the exact slow
  * path; the candidate is w * 10^q truncated to a double (a few ulps at most
- * below the result), found without the rounding code. Part of the scan's
- * frame (a sibling of the slow path's, see parse_f64_scan). */
+ * below the result), found without the rounding code. Called at the end
+ * of the scan, before the slow path starts (see parse_f64_scan). */
 static void f64_candidate(slow_input *st)
 {
     /* the top 64 bits of w * T's high word: below the value by less than
@@ -1017,7 +1017,8 @@ NUM_SMALL_NOINLINE static uint64_t rop(const u128 *gp, uint64_t c, int h)
  * vbr and v itself (vb), all scaled by 4 and rounded to odd; out is 1 when
  * the ends are excluded. Inlined into mote_num_f64_digits in both builds:
  * 42 bytes less on Cortex-M4 than out of line, and the Cortex-M0+ format
- * path still fits 512 bytes of stack (504, cross/ test stack-budget). */
+ * path still fits 512 bytes of stack (exactly 512 for mote_lp_write_float;
+ * cross/ test stack-budget). */
 static uint64_t schubfach_pick(uint64_t vbl, uint64_t vb, uint64_t vbr, unsigned out)
 {
     uint64_t s = vb >> 2;
