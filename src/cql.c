@@ -9,6 +9,7 @@
 #include "mote/cql.h"
 #include "mote/be.h"
 #include "cql_kernels.h"
+#include "mote_private.h"
 
 #include <string.h>
 
@@ -31,10 +32,11 @@ size_t mote_cql_uvint_size(uint64_t v)
 {
     /* n <= 8 bytes hold 7n value bits: the first byte spends n-1 one-bits
      * and a zero on the length, leaving 8-n, plus 8 per extra byte. Nine
-     * bytes (first byte all ones) hold all 64. */
-    size_t n = 1;
-    while (n < 9 && (v >>= 7) != 0) n++;
-    return n;
+     * bytes (first byte all ones) hold all 64. So: ceil(bits / 7) for up
+     * to 56 significant bits, 9 above (a count of leading zeros, no loop
+     * of 64-bit shifts: Cortex-M size). */
+    unsigned bits = 64 - mote__clz64(v | 1);
+    return bits > 56 ? 9 : (bits + 6) / 7;
 }
 
 size_t mote_cql_uvint_put(uint8_t *out, uint64_t v)
@@ -56,8 +58,8 @@ mote_err mote_cql_uvint_get(const uint8_t *in, size_t len, uint64_t *v, size_t *
 {
     if (len == 0) return MOTE_ERR_TRUNCATED;
     uint8_t b0 = in[0];
-    size_t extra = 0;
-    while (extra < 8 && (b0 & (0x80u >> extra))) extra++;
+    /* the leading one-bits of b0 (8 for 0xff): a count of leading zeros */
+    size_t extra = mote__clz64((uint64_t)(uint8_t)~b0 << 56 | UINT64_C(1) << 55);
     if (len < extra + 1) return MOTE_ERR_TRUNCATED;
     uint64_t r = b0 & (0xffu >> (extra + 1)); /* nothing when extra is 8 */
     for (size_t i = 1; i <= extra; i++) r = (r << 8) | in[i];

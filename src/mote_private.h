@@ -207,12 +207,15 @@ static MOTE_INLINE mote_err mote__num_digits(const uint8_t *s, size_t n, uint64_
     }
 #endif
     if (n == 0) return MOTE_ERR_BAD_VALUE;
+#if !MOTE_SMALL
     /* Then one by one, without a range check up to 19 digits (< 2^64). */
     for (; i < n && i < 19; i++) {
         unsigned d = (unsigned)s[i] - '0';
         if (d > 9) return MOTE_ERR_BAD_VALUE;
         v = v * 10 + d;
     }
+#endif
+    /* (MOTE_SMALL: one loop, the range check on every digit) */
     for (; i < n; i++) {
         unsigned d = (unsigned)s[i] - '0';
         if (d > 9) return MOTE_ERR_BAD_VALUE;

@@ -78,11 +78,15 @@
  * caller's frame where that lowers the deepest stack (the slow path must stay
  * well under 512 bytes). */
 
-/* Under MOTE_NUM_SMALL, helpers measured smaller out of line on Cortex-M4. */
+/* Under MOTE_NUM_SMALL, helpers measured smaller out of line on Cortex-M4;
+ * NUM_FAST_NOINLINE: out of line in the speed build only (its frame kept
+ * apart there, the call saved in the small build, which has one caller). */
 #if MOTE_NUM_SMALL
 #define NUM_SMALL_NOINLINE MOTE_NOINLINE
+#define NUM_FAST_NOINLINE
 #else
 #define NUM_SMALL_NOINLINE
+#define NUM_FAST_NOINLINE MOTE_NOINLINE
 #endif
 
 typedef struct u128 {
@@ -110,10 +114,10 @@ static u128 mul64(uint64_t a, uint64_t b)
     return r;
 }
 
-static int clz64(uint64_t x) { return x ? (int)mote__clz64(x) : 64; }
+NUM_SMALL_NOINLINE static int clz64(uint64_t x) { return x ? (int)mote__clz64(x) : 64; }
 
 /* x / 10 for any uint64 without a division instruction or helper. */
-static uint64_t div10(uint64_t x)
+NUM_SMALL_NOINLINE static uint64_t div10(uint64_t x)
 {
     return mul64(x, UINT64_C(0xCCCCCCCCCCCCCCCD)).hi >> 3;
 }
@@ -452,7 +456,7 @@ static int to_base1e9(uint32_t *d, uint64_t x, int k)
 
 /* Sets up the digits of the halfway point above the finite double with
  * bits b; returns its decimal exponent F: H = 0.h1h2... * 10^F, h1 != 0. */
-MOTE_NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
+NUM_FAST_NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
 {
     uint64_t fexp = b >> 52, frac = b & F64_FRAC_MASK;
     uint64_t mm = fexp ? frac | F64_HIDDEN : frac;
@@ -648,13 +652,37 @@ static mote_err store_f64(uint64_t bits, bool neg, double *out)
 }
 
 #if MOTE_NUM_SMALL
+/* MOTE_NUM_SMALL: no interval test, every value goes through the exact slow
+ * path; the candidate is w * 10^q truncated to a double (a few ulps at most
+ * below the result), found without the rounding code. Called at the end
+ * of the scan, before the slow path starts (see parse_f64_scan). */
+static void f64_candidate(slow_input *st)
+{
+    /* the top 64 bits of w * T's high word: below the value by less than
+     * 2^-62 of it, which the slow path's stepping absorbs */
+    int q = st->q, lz = clz64(st->w);
+    uint64_t x = mul64(st->w << lz, pow5_128(q).hi).hi;
+    int e2 = floor_log2_pow5(q) - 127 + q - lz + 128; /* value ~ x * 2^e2 */
+    if (!(x >> 63)) {
+        x <<= 1;
+        e2--;
+    }
+    /* x's last bit sits at least 11 bits below the double's */
+    int top = e2 + 63, lsb = top - 52 < -1074 ? -1074 : top - 52, shift = lsb - e2;
+    if (top > 1023) st->bits = F64_INF_BITS;
+    else if (shift > 63) st->bits = 0;
+    else st->bits = ((uint64_t)(lsb + 1074) << 52) + (x >> shift);
+}
+
 /* Parses s (syntax, zero, out-of-range exponents); returns MOTE_OK or an
  * error when that decides, else MOTE_ERR_NEED_MORE with st filled for
- * rounding. Scanning, rounding and the exact slow path are three sibling
- * calls, not nested ones: on Cortex-M0+ this frame, the 128-bit power
- * computation and the slow path's big integers would not fit the 512-byte
- * stack budget one on top of the other. */
-MOTE_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double *out,
+ * the slow path, candidate included. The small build inlines it, and the
+ * slow path, into mote_num_parse_f64 (196 bytes less on Cortex-M4 with
+ * halfgen_init and schubfach_pick): the locals share one frame there, and
+ * the 128-bit power computation and the slow path's big integers are
+ * still called one after the other, not nested (Cortex-M0+: 512 bytes of
+ * stack at most, reached by mote_lp_point_decode). */
+NUM_FAST_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double *out,
                                               slow_input *st)
 {
     size_t i = 0;
@@ -708,6 +736,7 @@ MOTE_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double 
     st->q = (int)E - nd;
     st->truncated = truncated;
     st->neg = neg;
+    f64_candidate(st);
     return MOTE_ERR_NEED_MORE;
 }
 #else
@@ -842,34 +871,11 @@ MOTE_NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
     st->bits = bits;
     return MOTE_ERR_NEED_MORE;
 }
-#else
-/* MOTE_NUM_SMALL: no interval test, every value goes through the exact slow
- * path; the candidate is w * 10^q truncated to a double (a few ulps at most
- * below the result), found without the rounding code. */
-MOTE_NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
-{
-    /* the top 64 bits of w * T's high word: below the value by less than
-     * 2^-62 of it, which the slow path's stepping absorbs */
-    int q = st->q, lz = clz64(st->w);
-    uint64_t x = mul64(st->w << lz, pow5_128(q).hi).hi;
-    int e2 = floor_log2_pow5(q) - 127 + q - lz + 128; /* value ~ x * 2^e2 */
-    if (!(x >> 63)) {
-        x <<= 1;
-        e2--;
-    }
-    /* x's last bit sits at least 11 bits below the double's */
-    int top = e2 + 63, lsb = top - 52 < -1074 ? -1074 : top - 52, shift = lsb - e2;
-    (void)out;
-    if (top > 1023) st->bits = F64_INF_BITS;
-    else if (shift > 63) st->bits = 0;
-    else st->bits = ((uint64_t)(lsb + 1074) << 52) + (x >> shift);
-    return MOTE_ERR_NEED_MORE;
-}
 #endif
 
 /* Slow path: bits is within an ulp or two; step until
  * H(bits - 1) <= D <= H(bits) with ties to the even neighbour. */
-MOTE_NOINLINE static mote_err parse_f64_slow(const slow_input *st, double *out)
+NUM_FAST_NOINLINE static mote_err parse_f64_slow(const slow_input *st, double *out)
 {
     uint64_t bits = st->bits;
     if (bits > F64_INF_BITS) bits = F64_INF_BITS;
@@ -891,7 +897,6 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
 {
     slow_input st;
     mote_err e = parse_f64_scan(s, n, out, &st);
-    if (e == MOTE_ERR_NEED_MORE) e = parse_f64_round(&st, out);
     if (e == MOTE_ERR_NEED_MORE) e = parse_f64_slow(&st, out);
     return e;
 }
@@ -1010,10 +1015,11 @@ NUM_SMALL_NOINLINE static uint64_t rop(const u128 *gp, uint64_t c, int h)
 
 /* Schubfach's choice among the candidates, given the interval's ends vbl,
  * vbr and v itself (vb), all scaled by 4 and rounded to odd; out is 1 when
- * the ends are excluded. A separate frame under MOTE_NUM_SMALL: its 64-bit
- * locals then do not sit on top of pow5_128's (Cortex-M0+ stack budget). */
-NUM_SMALL_NOINLINE static uint64_t schubfach_pick(uint64_t vbl, uint64_t vb, uint64_t vbr,
-                                                  unsigned out)
+ * the ends are excluded. Inlined into mote_num_f64_digits in both builds:
+ * 42 bytes less on Cortex-M4 than out of line, and the Cortex-M0+ format
+ * path still fits 512 bytes of stack (exactly 512 for mote_lp_write_float;
+ * cross/ test stack-budget). */
+static uint64_t schubfach_pick(uint64_t vbl, uint64_t vb, uint64_t vbr, unsigned out)
 {
     uint64_t s = vb >> 2;
     /* First (if s >= 10) the multiples of ten around v, one digit fewer

@@ -54,12 +54,6 @@ static inline uint32_t hdr_tag(const mote_pool *p, const uint8_t *hdr, uint32_t 
     return ((uint32_t)(uintptr_t)hdr ^ p->key) ^ state;
 }
 
-static void write_hdr(uint8_t *h, uint32_t tag, uint32_t info)
-{
-    memcpy(h, &tag, 4);
-    memcpy(h + 4, &info, 4);
-}
-
 mote_err mote_pool_init(mote_pool *p, mote_arena *a, size_t max_size)
 {
     if (!p || !a) return MOTE_ERR_INVALID;
@@ -72,6 +66,24 @@ mote_err mote_pool_init(mote_pool *p, mote_arena *a, size_t max_size)
     uint64_t k = ((uint64_t)(uintptr_t)p ^ ((uint64_t)(uintptr_t)a << 7)) * 0x9E3779B97F4A7C15u;
     p->key = (uint32_t)(k >> 32);
     return MOTE_OK;
+}
+
+/* The buffer with header h (class c, or OVERSIZE_CLASS; cap bytes) goes
+ * out: tagged LIVE, counted in *counter (hits or misses) and outstanding.
+ * One tail for every way out (Cortex-M size: one copy under MOTE_SMALL).
+ * The info word is written for a new buffer (fresh); on a free-list hit it
+ * holds that value already, and only MOTE_SMALL builds write it again (one
+ * store less on the hosted hit path). */
+static MOTE_SMALL_OUTLINE void *hand_out(mote_pool *p, uint8_t *h, unsigned c, size_t cap,
+                                         size_t *capacity, size_t *counter, bool fresh)
+{
+    uint32_t tag = hdr_tag(p, h, STATE_LIVE), info = c | (INFO_CHECK << 8);
+    memcpy(h, &tag, 4);
+    if (fresh || MOTE_SMALL) memcpy(h + 4, &info, 4);
+    ++*counter;
+    p->stats.outstanding += cap;
+    if (capacity) *capacity = cap;
+    return h + HDR;
 }
 
 static void *fail(mote_pool *p, size_t *capacity)
@@ -92,11 +104,7 @@ static MOTE_SMALL_INLINE void *get_oversize(mote_pool *p, size_t size, size_t *c
     if (!blk) return fail(p, capacity);
     uint64_t c64 = cap;
     memcpy(blk, &c64, 8);
-    write_hdr(blk + HDR, hdr_tag(p, blk + HDR, STATE_LIVE), OVERSIZE_CLASS | (INFO_CHECK << 8));
-    p->stats.misses++;
-    p->stats.outstanding += cap;
-    if (capacity) *capacity = cap;
-    return blk + 2 * HDR;
+    return hand_out(p, blk + HDR, OVERSIZE_CLASS, cap, capacity, &p->stats.misses, true);
 }
 
 /* Everything but a free-list hit: NULL pool, oversize, carving a new buffer. */
@@ -112,11 +120,7 @@ static MOTE_COLD void *get_miss(mote_pool *p, size_t size, size_t *capacity)
     uint8_t *h = mote_arena_alloc(p->arena, HDR + cap);
     if (!h) return fail(p, capacity);
     /* info never changes afterwards; the tag flips LIVE/FREE. */
-    write_hdr(h, hdr_tag(p, h, STATE_LIVE), c | (INFO_CHECK << 8));
-    p->stats.misses++;
-    p->stats.outstanding += cap;
-    if (capacity) *capacity = cap;
-    return h + HDR;
+    return hand_out(p, h, c, cap, capacity, &p->stats.misses, true);
 }
 
 /* A free-list hit here; everything else in get_miss. */
@@ -130,12 +134,7 @@ void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity)
     MOTE_TRACK_DEFINED(ptr, sizeof(void *));
     memcpy(&p->free_list[c], ptr, sizeof(void *));
     MOTE_TRACK_FRESH(ptr, cap);
-    uint32_t tag = hdr_tag(p, ptr - HDR, STATE_LIVE);
-    memcpy(ptr - HDR, &tag, 4);
-    p->stats.hits++;
-    p->stats.outstanding += cap;
-    if (capacity) *capacity = cap;
-    return ptr;
+    return hand_out(p, ptr - HDR, c, cap, capacity, &p->stats.hits, false);
 }
 
 /* Read the header of ptr if it can be one of ours; false if not. */
@@ -159,16 +158,10 @@ static mote_err bad_put(mote_pool *p)
     return MOTE_ERR_INVALID;
 }
 
-/* Everything but a valid pooled buffer: NULL, oversize, bad pointers. */
-static MOTE_NOINLINE mote_err put_other(mote_pool *p, void *ptr)
+/* An oversize buffer (header and tag checked) back to the allocator. */
+static MOTE_COLD mote_err put_oversize(mote_pool *p, void *ptr, uint32_t tag)
 {
-    if (!ptr) return MOTE_OK;
-    if (!p) return MOTE_ERR_INVALID;
-    uint32_t tag, info;
-    if (!read_hdr(ptr, &tag, &info)) return bad_put(p);
     uint8_t *h = (uint8_t *)ptr - HDR;
-    /* A FREE tag is a double put; anything else a foreign pointer. */
-    if (tag != hdr_tag(p, h, STATE_LIVE) || (info & 0xffu) != OVERSIZE_CLASS) return bad_put(p);
     mote_arena *a = p->arena;
     uint64_t c64;
     if (!a->alloc || MOTE_TRACK_IS_POISONED(h - HDR, HDR)) return bad_put(p);
@@ -185,15 +178,20 @@ static MOTE_NOINLINE mote_err put_other(mote_pool *p, void *ptr)
     return MOTE_OK;
 }
 
-/* A valid pooled buffer here; everything else in put_other. */
+/* One pass of checks for every pointer: NULL, foreign, double put,
+ * oversize, then a pooled buffer back on its free list. */
 mote_err mote_pool_put(mote_pool *p, void *ptr)
 {
     uint32_t tag, info;
-    if (MOTE_UNLIKELY(!ptr || !p || !read_hdr(ptr, &tag, &info))) return put_other(p, ptr);
+    if (MOTE_UNLIKELY(!ptr)) return MOTE_OK;
+    if (MOTE_UNLIKELY(!p)) return MOTE_ERR_INVALID;
+    if (MOTE_UNLIKELY(!read_hdr(ptr, &tag, &info))) return bad_put(p);
     uint8_t *h = (uint8_t *)ptr - HDR;
     unsigned c = info & 0xffu;
-    /* Oversize buffers (class 0xff) also take the slow path. */
-    if (MOTE_UNLIKELY(tag != hdr_tag(p, h, STATE_LIVE) || c > p->max_class)) return put_other(p, ptr);
+    /* A FREE tag is a double put; anything else a foreign pointer. */
+    if (MOTE_UNLIKELY(tag != hdr_tag(p, h, STATE_LIVE))) return bad_put(p);
+    if (MOTE_UNLIKELY(c > p->max_class))
+        return c == OVERSIZE_CLASS ? put_oversize(p, ptr, tag) : bad_put(p);
     size_t cap = (size_t)MOTE_POOL_MIN_CLASS << c;
     uint32_t freed = tag ^ (STATE_LIVE ^ STATE_FREE);
     memcpy(h, &freed, 4);

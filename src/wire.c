@@ -750,13 +750,7 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_
         w_str(&o, op == MOTE_WIRE_QUERY, stmt, len);
         w_u16(&o, r->p.consistency);
         r->flags_at = out->len;
-        uint8_t flags = Q_VALUES;
-        if (r->p.skip_metadata) flags |= Q_SKIP_METADATA;
-        if (r->p.page_size > 0) flags |= Q_PAGE_SIZE;
-        if (r->p.paging_state.ptr) flags |= Q_PAGING_STATE;
-        if (r->p.serial_consistency) flags |= Q_SERIAL;
-        if (r->p.has_timestamp) flags |= Q_TIMESTAMP;
-        w_u8(&o, flags);
+        w_u8(&o, 0); /* the flags: set at the end, with the rest of them */
         r->count_at = out->len;
     }
     w_u16(&o, 0);
@@ -908,18 +902,21 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
     wr o = {b, e};
     if (!e) {
         patch_count(r);
+        uint8_t flags = (uint8_t)((r->p.serial_consistency ? Q_SERIAL : 0) |
+                                  (r->p.has_timestamp ? Q_TIMESTAMP : 0));
         if (r->opcode == MOTE_WIRE_BATCH) {
             mote_be_store16(b->data + r->start + MOTE_WIRE_HEADER + 1, (uint16_t)r->nstmts);
             w_u16(&o, r->p.consistency);
-            w_u8(&o, (uint8_t)((r->p.serial_consistency ? Q_SERIAL : 0) |
-                               (r->p.has_timestamp ? Q_TIMESTAMP : 0)));
+            w_u8(&o, flags);
         } else {
-            if (r->nvalues == 0) {
-                /* nothing bound: no values flag, no count (the count is
-                 * the last thing written) */
-                b->len = r->count_at;
-                b->data[r->flags_at] &= (uint8_t)~Q_VALUES;
-            }
+            if (r->p.skip_metadata) flags |= Q_SKIP_METADATA;
+            if (r->p.page_size > 0) flags |= Q_PAGE_SIZE;
+            if (r->p.paging_state.ptr) flags |= Q_PAGING_STATE;
+            /* nothing bound: no values flag, no count (the count is the
+             * last thing written) */
+            if (r->nvalues) flags |= Q_VALUES;
+            else b->len = r->count_at;
+            b->data[r->flags_at] = flags;
             if (r->p.page_size > 0) w_u32(&o, (uint32_t)r->p.page_size);
             if (r->p.paging_state.ptr) w_str(&o, true, r->p.paging_state.ptr, r->p.paging_state.len);
         }

@@ -60,23 +60,28 @@ mote_err mote__buf_push_slow(mote_buf *b, uint8_t byte);
 
 MOTE_NODISCARD inline mote_err mote_buf_append(mote_buf *b, const void *src, size_t n)
 {
+#if !MOTE_SMALL
     /* Fast path (inline, see mote/arena.h): fits, and src is not inside
-     * the buffer's own storage (unsigned difference >= cap). */
+     * the buffer's own storage (unsigned difference >= cap). Size-optimised
+     * builds (MOTE_SMALL) keep the one copy in the library. */
     if (b && src && n != 0 && n <= b->cap - b->len &&
         (uintptr_t)src - (uintptr_t)b->data >= b->cap) {
         memcpy(b->data + b->len, src, n);
         b->len += n;
         return MOTE_OK;
     }
+#endif
     return mote__buf_append_slow(b, src, n);
 }
 
 MOTE_NODISCARD inline mote_err mote_buf_push(mote_buf *b, uint8_t byte)
 {
+#if !MOTE_SMALL
     if (b && b->len < b->cap) {
         b->data[b->len++] = byte;
         return MOTE_OK;
     }
+#endif
     return mote__buf_push_slow(b, byte);
 }
 
