@@ -746,8 +746,47 @@ static MOTE_INLINE __m128i blk_stops(__m128i v, const __m128i *sv, unsigned n)
     if (n > 4) s = _mm_or_si128(s, _mm_or_si128(_mm_cmpeq_epi8(v, sv[4]), _mm_cmpeq_epi8(v, sv[5])));
     return s;
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* AVX2, where the CPU has it (chosen at run time, see block_text()): the
+ * same masks from 32 bytes per compare. */
+#define BLK_AVX2 1
+#include <immintrin.h>
+#define BLK_AVX2_FN __attribute__((target("avx2")))
+static BLK_AVX2_FN inline uint64_t blk_mask2(__m256i a, __m256i b)
+{
+    return (uint64_t)(uint32_t)_mm256_movemask_epi8(a) | (uint64_t)(uint32_t)_mm256_movemask_epi8(b) << 32;
+}
+
+static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, const uint8_t *r, uint64_t *q,
+                                                 uint64_t *stop, uint64_t *bs, uint64_t *nl, uint64_t *cr)
+{
+    const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
+    const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
+#define BLK_EQ2(c) blk_mask2(_mm256_cmpeq_epi8(a, c), _mm256_cmpeq_epi8(b, c))
+    const unsigned ns = sc->blk_nstop;
+    *q = BLK_EQ2(_mm256_set1_epi8(sc->blk == 1 ? '\'' : '"'));
+    *stop = 0;
+    if (ns) {
+        __m256i sa = _mm256_setzero_si256(), sb = sa;
+        for (unsigned j = 0; j < ns; j++) {
+            const __m256i v = _mm256_set1_epi8((char)sc->blk_stop[j]);
+            sa = _mm256_or_si256(sa, _mm256_cmpeq_epi8(a, v));
+            sb = _mm256_or_si256(sb, _mm256_cmpeq_epi8(b, v));
+        }
+        *stop = blk_mask2(sa, sb);
+    }
+    *bs = BLK_EQ2(_mm256_set1_epi8('\\'));
+    *nl = BLK_EQ2(_mm256_set1_epi8('\n'));
+    *cr = BLK_EQ2(_mm256_set1_epi8('\r'));
+#undef BLK_EQ2
+}
+#else
+#define BLK_AVX2 0
+#endif
 #else
 #define BLK_SSE2 0
+#define BLK_AVX2 0
 #endif
 
 #if !BLK_SSE2 && !defined(MOTE_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
@@ -995,7 +1034,8 @@ static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t
  * (blk_other()): quote-dense text stays on this path. Sets the state and
  * slot at the returned index.
  */
-static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
+                                          bool avx2)
 {
     const uint64_t *t = blk_tables[sc->blk - 1];
     const unsigned f = sc->blk_flags;
@@ -1006,9 +1046,15 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
     sc->slot = 0;
     sc->blk_others = 0;
     blk_vec sv[sizeof sc->blk_stop];
-    for (unsigned j = 0; j < sizeof sc->blk_stop; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
+    /* (the compares go in pairs: an odd count repeats one) */
+    const unsigned nsv = avx2 ? 0 : (sc->blk_nstop + 1u) & ~1u;
+    for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
     while (lim - i >= 64) {
         blk_masks m;
+#if BLK_AVX2
+        if (avx2) blk_classify_avx2(sc, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
+        else
+#endif
         blk_classify(t, sc->blk, sv, sc->blk_nstop, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
         m.esc = 0;
         if (f & BLK_ESC) {
@@ -1055,6 +1101,21 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
         sc->blk_miss = 0;
     }
     return i;
+}
+
+#if BLK_AVX2
+static BLK_AVX2_FN size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    return block_text_with(sc, p, i, lim, true);
+}
+#endif
+
+static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+#if BLK_AVX2
+    if (__builtin_cpu_supports("avx2")) return block_text_avx2(sc, p, i, lim);
+#endif
+    return block_text_with(sc, p, i, lim, false);
 }
 
 /* The block path may run at i. */
