@@ -986,9 +986,10 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
  * there). Out of line: the block loop keeps its masks in registers.
  */
 static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                      blk_masks m, unsigned f, unsigned k, uint64_t inside,
+                                      const blk_masks *mp, unsigned f, unsigned k, uint64_t inside,
                                       unsigned *go, uint8_t *st)
 {
+    blk_masks m = *mp;
     for (;;) {
         const uint8_t c = p[i + k];
         const unsigned os = sc->open_slot[c];
@@ -1047,7 +1048,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     sc->blk_others = 0;
     blk_vec sv[sizeof sc->blk_stop];
     /* (the compares go in pairs: an odd count repeats one) */
-    const unsigned nsv = avx2 ? 0 : (sc->blk_nstop + 1u) & ~1u;
+    const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : (sc->blk_nstop + 1u) & ~1u;
     for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
     while (lim - i >= 64) {
         blk_masks m;
@@ -1078,7 +1079,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         }
         unsigned go = 0;
         uint8_t st = S_NORMAL;
-        i = blk_other(sc, p, i, lim, m, f, k, inside, &go, &st);
+        i = blk_other(sc, p, i, lim, &m, f, k, inside, &go, &st);
         inq = st == S_QUOTE ? UINT64_MAX : 0;
         if (go == 1) pend = 0; /* (2: the block's own) */
         if (!go) {
