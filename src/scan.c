@@ -714,10 +714,10 @@ static MOTE_INLINE uint64_t escaped_by(uint64_t bs, uint64_t *pend)
 
 /* The stream position of chunk index idx, with the line counted up to it
  * from the line breaks `nl` of the block starting at blk (all before idx). */
-static void blk_pos(const mote_scanner *sc, mote_pos *out, size_t blk, uint64_t nl, size_t idx)
+static MOTE_INLINE void blk_pos(const mote_scanner *sc, mote_pos *out, size_t blk, uint64_t nl, size_t idx)
 {
     out->offset = sc->base + idx;
-    out->line = sc->line + pop_count(nl);
+    out->line = sc->line + (nl ? pop_count(nl) : 0u); /* (most blocks have no line break) */
     const uint64_t ls = nl ? sc->base + blk + high_bit(nl) + 1 : sc->line_start;
     out->column = out->offset - ls + 1;
 }
@@ -752,7 +752,8 @@ static MOTE_INLINE __m128i blk_stops(__m128i v, const __m128i *sv, unsigned n)
  * same masks from 32 bytes per compare. */
 #define BLK_AVX2 1
 #include <immintrin.h>
-#define BLK_AVX2_FN __attribute__((target("avx2")))
+/* (every CPU with AVX2 has POPCNT and BMI1 too; block_text() checks) */
+#define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
 static BLK_AVX2_FN inline uint64_t blk_mask2(__m256i a, __m256i b)
 {
     return (uint64_t)(uint32_t)_mm256_movemask_epi8(a) | (uint64_t)(uint32_t)_mm256_movemask_epi8(b) << 32;
@@ -1079,7 +1080,8 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         }
         unsigned go = 0;
         uint8_t st = S_NORMAL;
-        i = blk_other(sc, p, i, lim, &m, f, k, inside, &go, &st);
+        const blk_masks mc = m; /* (m itself stays in registers) */
+        i = blk_other(sc, p, i, lim, &mc, f, k, inside, &go, &st);
         inq = st == S_QUOTE ? UINT64_MAX : 0;
         if (go == 1) pend = 0; /* (2: the block's own) */
         if (!go) {
@@ -1114,7 +1116,8 @@ static BLK_AVX2_FN size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, si
 static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
 #if BLK_AVX2
-    if (__builtin_cpu_supports("avx2")) return block_text_avx2(sc, p, i, lim);
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi"))
+        return block_text_avx2(sc, p, i, lim);
 #endif
     return block_text_with(sc, p, i, lim, false);
 }
