@@ -731,20 +731,15 @@ static MOTE_INLINE void blk_pos(const mote_scanner *sc, mote_pos *out, size_t bl
  * portable one). */
 #if !defined(MOTE_NO_SIMD) && defined(__SSE2__)
 #define BLK_SSE2 1
+typedef __m128i blk_vec;
+#define BLK_SPLAT(c) _mm_set1_epi8((char)(c))
+#define BLK_LOAD(r) _mm_loadu_si128((const __m128i *)(const void *)(r))
+#define BLK_EQ(v, w) _mm_cmpeq_epi8(v, w)
+#define BLK_OR(a, b) _mm_or_si128(a, b)
 static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128i d)
 {
     return (uint64_t)(unsigned)_mm_movemask_epi8(a) | (uint64_t)(unsigned)_mm_movemask_epi8(b) << 16 |
            (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 | (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
-}
-
-/* The scanner's stop bytes (sc->blk_stop, n > 0 of them), broadcast; in
- * pairs (an odd count repeats one). */
-static MOTE_INLINE __m128i blk_stops(__m128i v, const __m128i *sv, unsigned n)
-{
-    __m128i s = _mm_or_si128(_mm_cmpeq_epi8(v, sv[0]), _mm_cmpeq_epi8(v, sv[1]));
-    if (n > 2) s = _mm_or_si128(s, _mm_or_si128(_mm_cmpeq_epi8(v, sv[2]), _mm_cmpeq_epi8(v, sv[3])));
-    if (n > 4) s = _mm_or_si128(s, _mm_or_si128(_mm_cmpeq_epi8(v, sv[4]), _mm_cmpeq_epi8(v, sv[5])));
-    return s;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -754,48 +749,42 @@ static MOTE_INLINE __m128i blk_stops(__m128i v, const __m128i *sv, unsigned n)
 #include <immintrin.h>
 /* (every CPU with AVX2 has POPCNT and BMI1 too; block_text() checks) */
 #define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
-static BLK_AVX2_FN inline uint64_t blk_mask2(__m256i a, __m256i b)
-{
-    return (uint64_t)(uint32_t)_mm256_movemask_epi8(a) | (uint64_t)(uint32_t)_mm256_movemask_epi8(b) << 32;
-}
-
 static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, const uint8_t *r, uint64_t *q,
                                                  uint64_t *stop, uint64_t *bs, uint64_t *nl, uint64_t *cr)
 {
     const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
     const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
-#define BLK_EQ2(c) blk_mask2(_mm256_cmpeq_epi8(a, c), _mm256_cmpeq_epi8(b, c))
-    const unsigned ns = sc->blk_nstop;
-    *q = BLK_EQ2(_mm256_set1_epi8(sc->blk == 1 ? '\'' : '"'));
+#define BLK_M2(x, y) ((uint64_t)(uint32_t)_mm256_movemask_epi8(x) | (uint64_t)(uint32_t)_mm256_movemask_epi8(y) << 32)
+#define BLK_EQ2(c) BLK_M2(_mm256_cmpeq_epi8(a, _mm256_set1_epi8(c)), _mm256_cmpeq_epi8(b, _mm256_set1_epi8(c)))
+    *q = BLK_EQ2(sc->blk == 1 ? '\'' : '"');
     *stop = 0;
-    if (ns) {
+    if (sc->blk_nstop) {
         __m256i sa = _mm256_setzero_si256(), sb = sa;
-        for (unsigned j = 0; j < ns; j++) {
+        for (unsigned j = 0; j < sc->blk_nstop; j++) {
             const __m256i v = _mm256_set1_epi8((char)sc->blk_stop[j]);
             sa = _mm256_or_si256(sa, _mm256_cmpeq_epi8(a, v));
             sb = _mm256_or_si256(sb, _mm256_cmpeq_epi8(b, v));
         }
-        *stop = blk_mask2(sa, sb);
+        *stop = BLK_M2(sa, sb);
     }
-    *bs = BLK_EQ2(_mm256_set1_epi8('\\'));
-    *nl = BLK_EQ2(_mm256_set1_epi8('\n'));
-    *cr = BLK_EQ2(_mm256_set1_epi8('\r'));
+    *bs = BLK_EQ2('\\');
+    *nl = BLK_EQ2('\n');
+    *cr = BLK_EQ2('\r');
 #undef BLK_EQ2
+#undef BLK_M2
 }
-#else
-#define BLK_AVX2 0
 #endif
-#else
-#define BLK_SSE2 0
-#define BLK_AVX2 0
-#endif
-
-#if !BLK_SSE2 && !defined(MOTE_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
+#elif !defined(MOTE_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
 #define BLK_NEON 1
+typedef uint8x16_t blk_vec;
+#define BLK_SPLAT(c) vdupq_n_u8(c)
+#define BLK_LOAD(r) vld1q_u8(r)
+#define BLK_EQ(v, w) vceqq_u8(v, w)
+#define BLK_OR(a, b) vorrq_u8(a, b)
 /* 64 compare results (0xff / 0) to a bit mask: weigh each lane by its bit
  * within its group of eight, then three rounds of pairwise adds sum every
  * group of eight lanes into one byte, in input order. */
-static MOTE_INLINE uint64_t blk_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d)
+static MOTE_INLINE uint64_t blk_movemask(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d)
 {
     static const uint8_t weight[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
     const uint8x16_t w = vld1q_u8(weight);
@@ -804,65 +793,50 @@ static MOTE_INLINE uint64_t blk_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, u
     s = vpaddq_u8(s, s);
     return vgetq_lane_u64(vreinterpretq_u64_u8(s), 0);
 }
-
-static MOTE_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, const uint8x16_t *sv, unsigned n)
-{
-    uint8x16_t s = vorrq_u8(vceqq_u8(v, sv[0]), vceqq_u8(v, sv[1]));
-    if (n > 2) s = vorrq_u8(s, vorrq_u8(vceqq_u8(v, sv[2]), vceqq_u8(v, sv[3])));
-    if (n > 4) s = vorrq_u8(s, vorrq_u8(vceqq_u8(v, sv[4]), vceqq_u8(v, sv[5])));
-    return s;
-}
-#else
-#define BLK_NEON 0
-#endif
-#define BLK_VECTOR (BLK_SSE2 || BLK_NEON)
-
-#if BLK_SSE2
-typedef __m128i blk_vec;
-#define BLK_SPLAT(c) _mm_set1_epi8((char)(c))
-#elif BLK_NEON
-typedef uint8x16_t blk_vec;
-#define BLK_SPLAT(c) vdupq_n_u8(c)
 #else
 typedef uint8_t blk_vec; /* the portable version looks stops up in the table */
 #define BLK_SPLAT(c) (c)
+#endif
+#ifndef BLK_SSE2
+#define BLK_SSE2 0
+#endif
+#ifndef BLK_NEON
+#define BLK_NEON 0
+#endif
+#ifndef BLK_AVX2
+#define BLK_AVX2 0
+#endif
+#define BLK_VECTOR (BLK_SSE2 || BLK_NEON)
+
+#if BLK_VECTOR
+/* Bytes of v equal to any of the scanner's stop bytes (sc->blk_stop, n > 0
+ * of them, broadcast), compared in pairs (an odd count repeats one). */
+static MOTE_INLINE blk_vec blk_stops(blk_vec v, const blk_vec *sv, unsigned n)
+{
+    blk_vec s = BLK_OR(BLK_EQ(v, sv[0]), BLK_EQ(v, sv[1]));
+    if (n > 2) s = BLK_OR(s, BLK_OR(BLK_EQ(v, sv[2]), BLK_EQ(v, sv[3])));
+    if (n > 4) s = BLK_OR(s, BLK_OR(BLK_EQ(v, sv[4]), BLK_EQ(v, sv[5])));
+    return s;
+}
 #endif
 
 static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_vec *sv,
                                      unsigned ns, const uint8_t *r, uint64_t *q, uint64_t *stop, uint64_t *bs,
                                      uint64_t *nl, uint64_t *cr)
 {
-#if BLK_SSE2
+#if BLK_VECTOR
     (void)t;
-    const __m128i vq = _mm_set1_epi8(blk == 1 ? '\'' : '"');
-    const __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)r);
-    const __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(r + 16));
-    const __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(r + 32));
-    const __m128i v3 = _mm_loadu_si128((const __m128i *)(const void *)(r + 48));
-#define BLK_EQ(c) _mm_cmpeq_epi8(v0, c), _mm_cmpeq_epi8(v1, c), _mm_cmpeq_epi8(v2, c), _mm_cmpeq_epi8(v3, c)
-    *q = blk_movemask(BLK_EQ(vq));
+    const blk_vec v0 = BLK_LOAD(r), v1 = BLK_LOAD(r + 16), v2 = BLK_LOAD(r + 32), v3 = BLK_LOAD(r + 48);
+#define BLK_MASK(c) blk_movemask(BLK_EQ(v0, BLK_SPLAT(c)), BLK_EQ(v1, BLK_SPLAT(c)), \
+                                 BLK_EQ(v2, BLK_SPLAT(c)), BLK_EQ(v3, BLK_SPLAT(c)))
+    *q = BLK_MASK(blk == 1 ? '\'' : '"');
     *stop = ns ? blk_movemask(blk_stops(v0, sv, ns), blk_stops(v1, sv, ns), blk_stops(v2, sv, ns),
                               blk_stops(v3, sv, ns))
                : 0;
-    const __m128i vb = _mm_set1_epi8('\\'), vn = _mm_set1_epi8('\n'), vr = _mm_set1_epi8('\r');
-    *bs = blk_movemask(BLK_EQ(vb));
-    *nl = blk_movemask(BLK_EQ(vn));
-    *cr = blk_movemask(BLK_EQ(vr));
-#undef BLK_EQ
-#elif BLK_NEON
-    (void)t;
-    const uint8x16_t v0 = vld1q_u8(r), v1 = vld1q_u8(r + 16), v2 = vld1q_u8(r + 32),
-                     v3 = vld1q_u8(r + 48);
-#define BLK_EQ(c) blk_bits(vceqq_u8(v0, vdupq_n_u8(c)), vceqq_u8(v1, vdupq_n_u8(c)), \
-                           vceqq_u8(v2, vdupq_n_u8(c)), vceqq_u8(v3, vdupq_n_u8(c)))
-    *q = BLK_EQ(blk == 1 ? '\'' : '"');
-    *stop = ns ? blk_bits(blk_stops_neon(v0, sv, ns), blk_stops_neon(v1, sv, ns),
-                          blk_stops_neon(v2, sv, ns), blk_stops_neon(v3, sv, ns))
-               : 0;
-    *bs = BLK_EQ('\\');
-    *nl = BLK_EQ('\n');
-    *cr = BLK_EQ('\r');
-#undef BLK_EQ
+    *bs = BLK_MASK('\\');
+    *nl = BLK_MASK('\n');
+    *cr = BLK_MASK('\r');
+#undef BLK_MASK
 #else
     (void)blk;
     (void)sv;
