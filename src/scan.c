@@ -1836,47 +1836,33 @@ static MOTE_SMALL_NOINLINE int run(mote_scanner *sc, size_t lim)
     while (i < lim) {
         if (sc->split) break;
         const uint8_t st = sc->state;
-#if MOTE_SMALL
-        /* One skip for every state (its class bit; 0: none); quotes go
-         * through the general switch. */
+        /* One skip for every state (its class bit; 0: none). Hosted
+         * builds run ordinary text and strings through fast_text() and
+         * COPY data through memchr(). */
         static const uint8_t skip_mask[S_PCMD + 1] = {
             [S_NORMAL] = C_NORM, [S_QUOTE] = C_Q0, [S_BLOCK] = C_BLOCK, [S_LINE] = C_LINE,
             [S_COPY] = C_LINE, [S_PCMD] = C_LINE, [S_DOLLAR] = C_DOLLAR,
         };
-        uint8_t mask = skip_mask[st];
-        if (st == S_NORMAL && (sc->km || !TRIG_SKIP(sc->trig) || sc->slow)) mask = 0;
-        if (st == S_QUOTE) mask = (uint8_t)((sc->slow & SL_LIT) ? 0 : C_Q0 << sc->slot);
-        if (mask) i = skip(cls, p, i, lim, mask);
-#else
-        switch (st) {
-        case S_NORMAL:
-            /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
-            if (sc->km == 0 && TRIG_SKIP(sc->trig) && !sc->slow) {
-                if (fast_quotes) i = fast_text(sc, p, i, lim);
-                else i = skip(cls, p, i, lim, C_NORM);
-            }
-            break;
-        case S_QUOTE:
-            if (sc->slow & SL_LIT) break;
-            if (fast_quotes) i = fast_text(sc, p, i, lim);
-            else i = skip(cls, p, i, lim, (uint8_t)(C_Q0 << sc->slot));
-            break;
-        case S_BLOCK: i = skip(cls, p, i, lim, C_BLOCK); break;
-        case S_LINE:
-        case S_PCMD: i = skip(cls, p, i, lim, C_LINE); break;
-        case S_COPY:
-        {
-            /* COPY data: the line break (a '\r' stops too: lines count) */
+#if !MOTE_SMALL
+        if (st == S_COPY) {
+            /* the line break (a '\r' stops too: lines count) */
             const uint8_t *nl = memchr(p + i, '\n', lim - i);
             const size_t e = nl ? (size_t)(nl - p) : lim;
             const uint8_t *cr = memchr(p + i, '\r', e - i);
             i = cr ? (size_t)(cr - p) : e;
-            break;
-        }
-        case S_DOLLAR: i = skip(cls, p, i, lim, C_DOLLAR); break;
-        default: break;
-        }
+        } else
 #endif
+        {
+            uint8_t mask = skip_mask[st];
+            /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
+            if (st == S_NORMAL && (sc->km || !TRIG_SKIP(sc->trig) || sc->slow)) mask = 0;
+            if (st == S_QUOTE) mask = (uint8_t)((sc->slow & SL_LIT) ? 0 : C_Q0 << sc->slot);
+#if !MOTE_SMALL
+            if (mask && fast_quotes && (st == S_NORMAL || st == S_QUOTE)) i = fast_text(sc, p, i, lim);
+            else
+#endif
+            if (mask) i = skip(cls, p, i, lim, mask);
+        }
         if (i >= lim) break;
         const size_t idx = i;
         const uint8_t c = p[i++];
