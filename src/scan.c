@@ -162,38 +162,19 @@ static MOTE_SMALL_NOINLINE bool is_blank(uint8_t c)
     return c == ' ' || (c >= '\t' && c <= '\r'); /* \t \n \v \f \r */
 }
 
-static uint8_t lower(uint8_t c)
-{
-    return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c;
-}
+static uint8_t lower(uint8_t c) { return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c; }
+static bool is_alpha(uint8_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 
-static bool is_alpha(uint8_t c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static bool is_digit(uint8_t c)
-{
-    return c >= '0' && c <= '9';
-}
-
-/* SQLite's IdChar(): letters, digits, '_', '$' and every byte >= 0x80. */
+/* SQLite's IdChar(): letters, digits, '_', '$' and every byte >= 0x80;
+ * PostgreSQL's identifier continuation bytes are the same. */
 static bool sq_idchar(uint8_t c)
 {
     return is_alpha(c) || is_digit(c) || c == '_' || c == '$' || c >= 0x80;
 }
 
-/* PostgreSQL identifier continuation bytes. */
-static bool pg_ident(uint8_t c)
-{
-    return sq_idchar(c);
-}
-
 /* First byte of a dollar-quote tag: letter, '_' or high byte (no digit). */
-static bool pg_tag_first(uint8_t c)
-{
-    return is_alpha(c) || c == '_' || c >= 0x80;
-}
+static bool pg_tag_first(uint8_t c) { return is_alpha(c) || c == '_' || c >= 0x80; }
 
 static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 {
@@ -363,10 +344,7 @@ static MOTE_SMALL_NOINLINE void tok_begin(mote_scanner *sc, size_t i)
     set_pos(sc, &sc->tok_pos, i);
 }
 
-static bool keep_comments(const mote_scanner *sc)
-{
-    return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop;
-}
+static bool keep_comments(const mote_scanner *sc) { return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop; }
 
 /* The escape bytes of the quotes that sql_mode / standard_conforming_strings
  * decide (mysql ' and ", postgres ''). */
@@ -615,7 +593,7 @@ static int prev_byte(const mote_scanner *sc, size_t idx, size_t back)
 static MOTE_SMALL_NOINLINE bool word_start(const mote_scanner *sc, size_t idx, size_t back)
 {
     int b = prev_byte(sc, idx, back);
-    return b < 0 || !pg_ident((uint8_t)b);
+    return b < 0 || !sq_idchar((uint8_t)b);
 }
 
 static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
@@ -1200,10 +1178,7 @@ static void lead_comment(mote_scanner *sc, size_t i)
 
 /* Where a comment ends: back before the statement's first code byte, or
  * in it. */
-static uint8_t after_comment(const mote_scanner *sc)
-{
-    return sc->lead && sc->trim ? S_LEAD : S_NORMAL;
-}
+static uint8_t after_comment(const mote_scanner *sc) { return sc->lead && sc->trim ? S_LEAD : S_NORMAL; }
 
 /* A byte that may open a comment of the configured styles. */
 static MOTE_SMALL_NOINLINE bool comment_opener(const mote_scanner *sc, uint8_t c)
@@ -1224,7 +1199,7 @@ static void words_stop(mote_scanner *sc)
  * 0x80; mysql adds @ and . so that @@session.sql_mode is one word). */
 static bool word_char(const mote_scanner *sc, uint8_t c)
 {
-    return pg_ident(c) || (sc->dialect == MOTE_SCAN_MYSQL && (c == '@' || c == '.'));
+    return sq_idchar(c) || (sc->dialect == MOTE_SCAN_MYSQL && (c == '@' || c == '.'));
 }
 
 static int keyword(const mote_scanner *sc, size_t n)
@@ -1979,12 +1954,6 @@ static MOTE_SMALL_NOINLINE void start_drop(mote_scanner *sc)
     sc->dropping = 1;
 }
 
-static mote_err give(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p, size_t n,
-                     const mote_pos *pos, unsigned flags, unsigned kind)
-{
-    return emit(sc, tok, MOTE_OK, p, n, pos, flags, kind);
-}
-
 /* The open token's bytes chunk[tok_start..pos) as one view: in place while
  * nothing is carried, else appended to the carry (error: carry full). */
 static mote_err gather(mote_scanner *sc, const uint8_t **p, size_t *n)
@@ -2035,7 +2004,8 @@ static MOTE_SMALL_NOINLINE mote_err at_split(mote_scanner *sc, mote_scan_token *
     mote_err e = cut_front(sc, k, &p);
     /* emit() copies tok_pos out before the statement's position replaces it */
     if (e != MOTE_OK) e = fail(sc, tok, e, &sc->tok_pos);
-    else if (k || sc->pieces_out) e = give(sc, tok, p, k, &sc->tok_pos, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
+    else if (k || sc->pieces_out)
+        e = emit(sc, tok, MOTE_OK, p, k, &sc->tok_pos, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
     else e = MOTE_ERR_NEED_MORE;
     sc->tok_pos = sc->lead_pos;
     sc->cmt = 0;
@@ -2086,7 +2056,7 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
         }
         e = MOTE_ERR_NEED_MORE;
         if (n || sc->pieces_out || kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))
-            e = give(sc, tok, p, n, &sc->tok_pos, flags, kind);
+            e = emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, flags, kind);
         handed = true;
     }
     if (!handed) {
@@ -2127,7 +2097,7 @@ static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
     const uint8_t *p = sc->carry->data;
     if (copy_end(kind, p, n)) kind = MOTE_SCAN_COPY_END;
     sc->carry_drop = n;
-    return give(sc, tok, p, n, &sc->tok_pos, sc->tokflags, kind);
+    return emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, sc->tokflags, kind);
 }
 
 /* The token reached its size bound without ending: error or piece. */
@@ -2163,8 +2133,8 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
         sc->tok_start = sc->pos;
         sc->carry_drop = m;
     }
-    /* give() copies tok_pos out before it moves to the next piece */
-    give(sc, tok, p, m, &sc->tok_pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES, tok_kind(sc));
+    /* emit() copies tok_pos out before it moves to the next piece */
+    emit(sc, tok, MOTE_OK, p, m, &sc->tok_pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES, tok_kind(sc));
     hist_push(sc, p, m);
     /* The next piece starts `rest` (< delimiter length) bytes back. */
     const size_t rest = n - m;
