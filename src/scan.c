@@ -708,7 +708,7 @@ static MOTE_INLINE void blk_pos(const mote_scanner *sc, mote_pos *out, size_t bl
  * both with the byte loop; -Dsimd=disabled builds, s390x and armhf run the
  * portable one). */
 #if !defined(MOTE_NO_SIMD) && defined(__SSE2__)
-#define BLK_SSE2 1
+#define BLK_VECTOR 1
 typedef __m128i blk_vec;
 #define BLK_SPLAT(c) _mm_set1_epi8((char)(c))
 #define BLK_LOAD(r) _mm_loadu_si128((const __m128i *)(const void *)(r))
@@ -753,7 +753,7 @@ static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, const u
 }
 #endif
 #elif !defined(MOTE_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
-#define BLK_NEON 1
+#define BLK_VECTOR 1
 typedef uint8x16_t blk_vec;
 #define BLK_SPLAT(c) vdupq_n_u8(c)
 #define BLK_LOAD(r) vld1q_u8(r)
@@ -772,19 +772,10 @@ static MOTE_INLINE uint64_t blk_movemask(uint8x16_t a, uint8x16_t b, uint8x16_t 
     return vgetq_lane_u64(vreinterpretq_u64_u8(s), 0);
 }
 #else
+#define BLK_VECTOR 0
 typedef uint8_t blk_vec; /* the portable version looks stops up in the table */
 #define BLK_SPLAT(c) (c)
 #endif
-#ifndef BLK_SSE2
-#define BLK_SSE2 0
-#endif
-#ifndef BLK_NEON
-#define BLK_NEON 0
-#endif
-#ifndef BLK_AVX2
-#define BLK_AVX2 0
-#endif
-#define BLK_VECTOR (BLK_SSE2 || BLK_NEON)
 
 #if BLK_VECTOR
 /* Bytes of v equal to any of the scanner's stop bytes (sc->blk_stop, n > 0
@@ -1005,7 +996,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
     while (lim - i >= 64) {
         blk_masks m;
-#if BLK_AVX2
+#ifdef BLK_AVX2
         if (avx2) blk_classify_avx2(sc, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
         else
 #endif
@@ -1058,7 +1049,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     return i;
 }
 
-#if BLK_AVX2
+#ifdef BLK_AVX2
 static BLK_AVX2_FN size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     return block_text_with(sc, p, i, lim, true);
@@ -1067,7 +1058,7 @@ static BLK_AVX2_FN size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, si
 
 static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-#if BLK_AVX2
+#ifdef BLK_AVX2
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi"))
         return block_text_avx2(sc, p, i, lim);
 #endif
@@ -1094,18 +1085,7 @@ static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
 static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     bool closed;
-    if (sc->state == S_QUOTE && (sc->slot != 0 || !blk_ok(sc, i, lim))) {
-        i = quote_run(sc, p, i, lim, sc->slot, &closed);
-        if (!closed) return i;
-        sc->state = S_NORMAL;
-        /* (and where words, comments or '*' matter: see sc->slow) */
-        if (!TRIG_SKIP(sc->trig) || sc->slow) return i;
-    }
     for (;;) {
-        if (blk_ok(sc, i, lim)) {
-            i = block_text(sc, p, i, lim);
-            if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
-        }
         if (sc->state == S_NORMAL) {
             i = skip(sc->cls, p, i, lim, C_NORM);
             if (i >= lim) return i;
@@ -1121,7 +1101,13 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
         i = quote_run(sc, p, i, lim, sc->slot, &closed);
         if (!closed) return i;
         sc->state = S_NORMAL;
+        /* (where words, comments or '*' matter: see sc->slow) */
         if (!TRIG_SKIP(sc->trig) || sc->slow) return i;
+        /* fast_text() tried the block path before the first byte */
+        if (blk_ok(sc, i, lim)) {
+            i = block_text(sc, p, i, lim);
+            if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
+        }
     }
 }
 
