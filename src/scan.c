@@ -230,8 +230,10 @@ enum {
     BLK_ESC = 1,     /* backslash escapes inside the quote */
     BLK_ESC_OUT = 2, /* ... and outside it (lines) */
     BLK_NL_STOP = 4, /* '\n' outside strings is the delimiter */
-    BLK_DASH = 8     /* "--" outside strings may open a comment */
+    BLK_DASH = 8,    /* "--" outside strings may open a comment */
+    BLK_AVX2F = 16   /* the CPU has AVX2 (block_text()) */
 };
+static bool blk_avx2_cpu(void);
 
 /* Decide whether (and how) the block path may run for this configuration;
  * called whenever the class table is rebuilt. */
@@ -249,7 +251,7 @@ static void blk_setup(mote_scanner *sc)
     uint8_t f = (uint8_t)((qe == '\\' ? BLK_ESC : 0) | (eo == '\\' ? BLK_ESC_OUT : 0) |
                           (d0 == '\n' ? BLK_NL_STOP : 0) |
                           ((sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))
-                               ? BLK_DASH : 0));
+                               ? BLK_DASH : 0) | (blk_avx2_cpu() ? BLK_AVX2F : 0));
     /* every byte that matters outside strings must stop the path or be
      * handled by it (the quote, escapes, line breaks, dashes) */
     unsigned n = 0;
@@ -1056,13 +1058,26 @@ static BLK_AVX2_FN size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, si
 }
 #endif
 
-static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+static bool blk_avx2_cpu(void)
 {
 #ifdef BLK_AVX2
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi"))
-        return block_text_avx2(sc, p, i, lim);
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi");
+#else
+    return false;
 #endif
+}
+
+static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
     return block_text_with(sc, p, i, lim, false);
+}
+
+static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+#ifdef BLK_AVX2
+    if (sc->blk_flags & BLK_AVX2F) return block_text_avx2(sc, p, i, lim);
+#endif
+    return block_text_any(sc, p, i, lim);
 }
 
 /* The block path may run at i. */
