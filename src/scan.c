@@ -4,18 +4,15 @@
  * The scanner is one byte-level state machine. Every byte is looked at once:
  * run() resumes at sc->pos with all lexer state in the context, so a token
  * straddling any number of chunks costs the same as one in a single chunk.
- * In the common states (outside anything, inside a quote, inside a comment)
- * a skip loop jumps over bytes that cannot change the state, looked up in a
- * 256-entry class table with one bit per state; only "interesting" bytes
- * (quotes, escapes, the delimiter's first byte, comment openers, line breaks
- * for positions) go through the state handlers (run(): step() and the
- * on_* functions, one per group of states, with the dialect tests in them;
- * each returns what the loop does next, no handler jumps into another).
- * Hosted builds add a block path for ordinary text and strings (SQL dumps,
- * records): 64 bytes at a time become bit masks; string state of the first
- * quote kind, escapes and line counts come from word arithmetic, with no
- * branch per quote, and strings of the other kinds are read in place (see
- * block_text()). Dialect state lives in a union (mote_scanner.d).
+ * Skip loops jump over bytes that cannot change the state (a 256-entry class
+ * table, one bit per state); the other bytes go through the state handlers
+ * (step() and the on_* functions, with the dialect tests in them; each
+ * returns what run() does next). Hosted builds add a block path for text and
+ * strings: 64-byte blocks become bit masks (SSE2, AVX2 chosen at run time,
+ * NEON, or a table), strings of the first quote kind come from a prefix XOR,
+ * escapes from backslash-run parity, lines from popcounts; strings of the
+ * other kinds are read in place (block_text()). Dialect state lives in a
+ * union (mote_scanner.d).
  */
 #include "mote/scan.h"
 #include "mote_private.h"
@@ -24,6 +21,10 @@
 #include <string.h>
 #if !MOTE_SMALL && !defined(MOTE_NO_SIMD) && defined(__SSE2__)
 #include <emmintrin.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define BLK_AVX2 1 /* AVX2 too, where the CPU has it (see block_text()) */
+#endif
 #elif !MOTE_SMALL && !defined(MOTE_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
 #include <arm_neon.h>
 #endif
@@ -231,9 +232,8 @@ enum {
     BLK_ESC_OUT = 2, /* ... and outside it (lines) */
     BLK_NL_STOP = 4, /* '\n' outside strings is the delimiter */
     BLK_DASH = 8,    /* "--" outside strings may open a comment */
-    BLK_AVX2F = 16   /* the CPU has AVX2 (block_text()) */
+    BLK_AVX2F = 16   /* the CPU has AVX2 (and so POPCNT, BMI1), see block_text() */
 };
-static bool blk_avx2_cpu(void);
 
 /* Decide whether (and how) the block path may run for this configuration;
  * called whenever the class table is rebuilt. */
@@ -251,7 +251,11 @@ static void blk_setup(mote_scanner *sc)
     uint8_t f = (uint8_t)((qe == '\\' ? BLK_ESC : 0) | (eo == '\\' ? BLK_ESC_OUT : 0) |
                           (d0 == '\n' ? BLK_NL_STOP : 0) |
                           ((sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))
-                               ? BLK_DASH : 0) | (blk_avx2_cpu() ? BLK_AVX2F : 0));
+                               ? BLK_DASH : 0));
+#ifdef BLK_AVX2
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi"))
+        f |= BLK_AVX2F;
+#endif
     /* every byte that matters outside strings must stop the path or be
      * handled by it (the quote, escapes, line breaks, dashes) */
     unsigned n = 0;
@@ -722,12 +726,9 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
            (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 | (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-/* AVX2, where the CPU has it (chosen at run time, see block_text()): the
- * same masks from 32 bytes per compare. */
-#define BLK_AVX2 1
-#include <immintrin.h>
-/* (every CPU with AVX2 has POPCNT and BMI1 too; block_text() checks) */
+#ifdef BLK_AVX2
+/* AVX2 (chosen at run time, see block_text()): the same masks from 32 bytes
+ * per compare. */
 #define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
 static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, const uint8_t *r, uint64_t *q,
                                                  uint64_t *stop, uint64_t *bs, uint64_t *nl, uint64_t *cr)
@@ -809,9 +810,7 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_
     *cr = BLK_MASK('\r');
 #undef BLK_MASK
 #else
-    (void)blk;
-    (void)sv;
-    (void)ns;
+    (void)blk, (void)sv, (void)ns;
     uint64_t qq = 0, st = 0, b = 0, lb = 0;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 4
@@ -1051,22 +1050,13 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     return i;
 }
 
+/* block_text_with() for AVX2 and for the build's own classifier. */
 #ifdef BLK_AVX2
 static BLK_AVX2_FN size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     return block_text_with(sc, p, i, lim, true);
 }
 #endif
-
-static bool blk_avx2_cpu(void)
-{
-#ifdef BLK_AVX2
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi");
-#else
-    return false;
-#endif
-}
-
 static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     return block_text_with(sc, p, i, lim, false);
@@ -2227,19 +2217,13 @@ mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
 void mote_scan_get_stats(const mote_scanner *sc, mote_scan_stats *out)
 {
     if (!out) return;
-    if (!sc) {
-        memset(out, 0, sizeof *out);
-        return;
-    }
-    *out = sc->stats;
+    if (sc) *out = sc->stats;
+    else memset(out, 0, sizeof *out);
 }
 
 mote_view mote_scan_delimiter(const mote_scanner *sc)
 {
     mote_view v = {(const uint8_t *)"", 0};
-    if (sc) {
-        v.ptr = sc->delim;
-        v.len = sc->dlen;
-    }
+    if (sc) v = (mote_view){sc->delim, sc->dlen};
     return v;
 }
