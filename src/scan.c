@@ -1090,6 +1090,8 @@ static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
 static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     bool closed;
+    /* where words, comments or '*' matter (see sc->slow): one string at most */
+    const bool stay = TRIG_SKIP(sc->trig) && !sc->slow;
     for (;;) {
         if (sc->state == S_NORMAL) {
             i = skip(sc->cls, p, i, lim, C_NORM);
@@ -1106,8 +1108,7 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
         i = quote_run(sc, p, i, lim, sc->slot, &closed);
         if (!closed) return i;
         sc->state = S_NORMAL;
-        /* (where words, comments or '*' matter: see sc->slow) */
-        if (!TRIG_SKIP(sc->trig) || sc->slow) return i;
+        if (!stay) return i;
         /* fast_text() tried the block path before the first byte */
         if (blk_ok(sc, i, lim)) {
             i = block_text(sc, p, i, lim);
