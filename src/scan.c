@@ -4,18 +4,15 @@
  * The scanner is one byte-level state machine. Every byte is looked at once:
  * run() resumes at sc->pos with all lexer state in the context, so a token
  * straddling any number of chunks costs the same as one in a single chunk.
- * In the common states (outside anything, inside a quote, inside a comment)
- * a skip loop jumps over bytes that cannot change the state, looked up in a
- * 256-entry class table with one bit per state; only "interesting" bytes
- * (quotes, escapes, the delimiter's first byte, comment openers, line breaks
- * for positions) go through the state handlers (run(): step() and the
- * on_* functions, one per group of states, with the dialect tests in them;
- * each returns what the loop does next, no handler jumps into another).
- * Hosted builds add a block path for ordinary text and strings (SQL dumps,
- * records): 64 bytes at a time become bit masks; string state of the first
- * quote kind, escapes and line counts come from word arithmetic, with no
- * branch per quote, and strings of the other kinds are read in place (see
- * block_text()). Dialect state lives in a union (mote_scanner.d).
+ * Skip loops jump over bytes that cannot change the state (a 256-entry class
+ * table, one bit per state); the other bytes go through the state handlers
+ * (step() and the on_* functions, with the dialect tests in them; each
+ * returns what run() does next). Hosted builds add a block path for text and
+ * strings: 64-byte blocks become bit masks (SSE2, AVX2 chosen at run time,
+ * NEON, or a table), strings of the first quote kind come from a prefix XOR,
+ * escapes from backslash-run parity, lines from popcounts; strings of the
+ * other kinds are read in place (block_text()). Dialect state lives in a
+ * union (mote_scanner.d).
  */
 #include "mote/scan.h"
 #include "mote_private.h"
@@ -24,6 +21,10 @@
 #include <string.h>
 #if !MOTE_SMALL && !defined(MOTE_NO_SIMD) && defined(__SSE2__)
 #include <emmintrin.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define BLK_AVX2 1 /* AVX2 too, where the CPU has it (see block_text()) */
+#endif
 #elif !MOTE_SMALL && !defined(MOTE_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
 #include <arm_neon.h>
 #endif
@@ -162,38 +163,19 @@ static MOTE_SMALL_NOINLINE bool is_blank(uint8_t c)
     return c == ' ' || (c >= '\t' && c <= '\r'); /* \t \n \v \f \r */
 }
 
-static uint8_t lower(uint8_t c)
-{
-    return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c;
-}
+static uint8_t lower(uint8_t c) { return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c; }
+static bool is_alpha(uint8_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 
-static bool is_alpha(uint8_t c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-static bool is_digit(uint8_t c)
-{
-    return c >= '0' && c <= '9';
-}
-
-/* SQLite's IdChar(): letters, digits, '_', '$' and every byte >= 0x80. */
+/* SQLite's IdChar(): letters, digits, '_', '$' and every byte >= 0x80;
+ * PostgreSQL's identifier continuation bytes are the same. */
 static bool sq_idchar(uint8_t c)
 {
     return is_alpha(c) || is_digit(c) || c == '_' || c == '$' || c >= 0x80;
 }
 
-/* PostgreSQL identifier continuation bytes. */
-static bool pg_ident(uint8_t c)
-{
-    return sq_idchar(c);
-}
-
 /* First byte of a dollar-quote tag: letter, '_' or high byte (no digit). */
-static bool pg_tag_first(uint8_t c)
-{
-    return is_alpha(c) || c == '_' || c >= 0x80;
-}
+static bool pg_tag_first(uint8_t c) { return is_alpha(c) || c == '_' || c >= 0x80; }
 
 static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 {
@@ -249,7 +231,8 @@ enum {
     BLK_ESC = 1,     /* backslash escapes inside the quote */
     BLK_ESC_OUT = 2, /* ... and outside it (lines) */
     BLK_NL_STOP = 4, /* '\n' outside strings is the delimiter */
-    BLK_DASH = 8     /* "--" outside strings may open a comment */
+    BLK_DASH = 8,    /* "--" outside strings may open a comment */
+    BLK_AVX2F = 16   /* the CPU has AVX2 (and so POPCNT, BMI1), see block_text() */
 };
 
 /* Decide whether (and how) the block path may run for this configuration;
@@ -269,6 +252,10 @@ static void blk_setup(mote_scanner *sc)
                           (d0 == '\n' ? BLK_NL_STOP : 0) |
                           ((sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))
                                ? BLK_DASH : 0));
+#ifdef BLK_AVX2
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi"))
+        f |= BLK_AVX2F;
+#endif
     /* every byte that matters outside strings must stop the path or be
      * handled by it (the quote, escapes, line breaks, dashes) */
     unsigned n = 0;
@@ -363,10 +350,7 @@ static MOTE_SMALL_NOINLINE void tok_begin(mote_scanner *sc, size_t i)
     set_pos(sc, &sc->tok_pos, i);
 }
 
-static bool keep_comments(const mote_scanner *sc)
-{
-    return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop;
-}
+static bool keep_comments(const mote_scanner *sc) { return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop; }
 
 /* The escape bytes of the quotes that sql_mode / standard_conforming_strings
  * decide (mysql ' and ", postgres ''). */
@@ -615,7 +599,7 @@ static int prev_byte(const mote_scanner *sc, size_t idx, size_t back)
 static MOTE_SMALL_NOINLINE bool word_start(const mote_scanner *sc, size_t idx, size_t back)
 {
     int b = prev_byte(sc, idx, back);
-    return b < 0 || !pg_ident((uint8_t)b);
+    return b < 0 || !sq_idchar((uint8_t)b);
 }
 
 static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
@@ -714,10 +698,10 @@ static MOTE_INLINE uint64_t escaped_by(uint64_t bs, uint64_t *pend)
 
 /* The stream position of chunk index idx, with the line counted up to it
  * from the line breaks `nl` of the block starting at blk (all before idx). */
-static void blk_pos(const mote_scanner *sc, mote_pos *out, size_t blk, uint64_t nl, size_t idx)
+static MOTE_INLINE void blk_pos(const mote_scanner *sc, mote_pos *out, size_t blk, uint64_t nl, size_t idx)
 {
     out->offset = sc->base + idx;
-    out->line = sc->line + pop_count(nl);
+    out->line = sc->line + (nl ? pop_count(nl) : 0u); /* (most blocks have no line break) */
     const uint64_t ls = nl ? sc->base + blk + high_bit(nl) + 1 : sc->line_start;
     out->column = out->offset - ls + 1;
 }
@@ -730,32 +714,58 @@ static void blk_pos(const mote_scanner *sc, mote_pos *out, size_t blk, uint64_t 
  * both with the byte loop; -Dsimd=disabled builds, s390x and armhf run the
  * portable one). */
 #if !defined(MOTE_NO_SIMD) && defined(__SSE2__)
-#define BLK_SSE2 1
+#define BLK_VECTOR 1
+typedef __m128i blk_vec;
+#define BLK_SPLAT(c) _mm_set1_epi8((char)(c))
+#define BLK_LOAD(r) _mm_loadu_si128((const __m128i *)(const void *)(r))
+#define BLK_EQ(v, w) _mm_cmpeq_epi8(v, w)
+#define BLK_OR(a, b) _mm_or_si128(a, b)
 static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128i d)
 {
     return (uint64_t)(unsigned)_mm_movemask_epi8(a) | (uint64_t)(unsigned)_mm_movemask_epi8(b) << 16 |
            (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 | (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
 }
 
-/* The scanner's stop bytes (sc->blk_stop, n > 0 of them), broadcast; in
- * pairs (an odd count repeats one). */
-static MOTE_INLINE __m128i blk_stops(__m128i v, const __m128i *sv, unsigned n)
+#ifdef BLK_AVX2
+/* AVX2 (chosen at run time, see block_text()): the same masks from 32 bytes
+ * per compare. */
+#define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
+static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, const uint8_t *r, uint64_t *q,
+                                                 uint64_t *stop, uint64_t *bs, uint64_t *nl, uint64_t *cr)
 {
-    __m128i s = _mm_or_si128(_mm_cmpeq_epi8(v, sv[0]), _mm_cmpeq_epi8(v, sv[1]));
-    if (n > 2) s = _mm_or_si128(s, _mm_or_si128(_mm_cmpeq_epi8(v, sv[2]), _mm_cmpeq_epi8(v, sv[3])));
-    if (n > 4) s = _mm_or_si128(s, _mm_or_si128(_mm_cmpeq_epi8(v, sv[4]), _mm_cmpeq_epi8(v, sv[5])));
-    return s;
+    const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
+    const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
+#define BLK_M2(x, y) ((uint64_t)(uint32_t)_mm256_movemask_epi8(x) | (uint64_t)(uint32_t)_mm256_movemask_epi8(y) << 32)
+#define BLK_EQ2(c) BLK_M2(_mm256_cmpeq_epi8(a, _mm256_set1_epi8(c)), _mm256_cmpeq_epi8(b, _mm256_set1_epi8(c)))
+    *q = BLK_EQ2(sc->blk == 1 ? '\'' : '"');
+    *stop = 0;
+    if (sc->blk_nstop) {
+        __m256i sa = _mm256_setzero_si256(), sb = sa;
+        for (unsigned j = 0; j < sc->blk_nstop; j++) {
+            const __m256i v = _mm256_set1_epi8((char)sc->blk_stop[j]);
+            sa = _mm256_or_si256(sa, _mm256_cmpeq_epi8(a, v));
+            sb = _mm256_or_si256(sb, _mm256_cmpeq_epi8(b, v));
+        }
+        *stop = BLK_M2(sa, sb);
+    }
+    *bs = BLK_EQ2('\\');
+    *nl = BLK_EQ2('\n');
+    *cr = BLK_EQ2('\r');
+#undef BLK_EQ2
+#undef BLK_M2
 }
-#else
-#define BLK_SSE2 0
 #endif
-
-#if !BLK_SSE2 && !defined(MOTE_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
-#define BLK_NEON 1
+#elif !defined(MOTE_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
+#define BLK_VECTOR 1
+typedef uint8x16_t blk_vec;
+#define BLK_SPLAT(c) vdupq_n_u8(c)
+#define BLK_LOAD(r) vld1q_u8(r)
+#define BLK_EQ(v, w) vceqq_u8(v, w)
+#define BLK_OR(a, b) vorrq_u8(a, b)
 /* 64 compare results (0xff / 0) to a bit mask: weigh each lane by its bit
  * within its group of eight, then three rounds of pairwise adds sum every
  * group of eight lanes into one byte, in input order. */
-static MOTE_INLINE uint64_t blk_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d)
+static MOTE_INLINE uint64_t blk_movemask(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d)
 {
     static const uint8_t weight[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
     const uint8x16_t w = vld1q_u8(weight);
@@ -764,69 +774,43 @@ static MOTE_INLINE uint64_t blk_bits(uint8x16_t a, uint8x16_t b, uint8x16_t c, u
     s = vpaddq_u8(s, s);
     return vgetq_lane_u64(vreinterpretq_u64_u8(s), 0);
 }
-
-static MOTE_INLINE uint8x16_t blk_stops_neon(uint8x16_t v, const uint8x16_t *sv, unsigned n)
-{
-    uint8x16_t s = vorrq_u8(vceqq_u8(v, sv[0]), vceqq_u8(v, sv[1]));
-    if (n > 2) s = vorrq_u8(s, vorrq_u8(vceqq_u8(v, sv[2]), vceqq_u8(v, sv[3])));
-    if (n > 4) s = vorrq_u8(s, vorrq_u8(vceqq_u8(v, sv[4]), vceqq_u8(v, sv[5])));
-    return s;
-}
 #else
-#define BLK_NEON 0
-#endif
-#define BLK_VECTOR (BLK_SSE2 || BLK_NEON)
-
-#if BLK_SSE2
-typedef __m128i blk_vec;
-#define BLK_SPLAT(c) _mm_set1_epi8((char)(c))
-#elif BLK_NEON
-typedef uint8x16_t blk_vec;
-#define BLK_SPLAT(c) vdupq_n_u8(c)
-#else
+#define BLK_VECTOR 0
 typedef uint8_t blk_vec; /* the portable version looks stops up in the table */
 #define BLK_SPLAT(c) (c)
+#endif
+
+#if BLK_VECTOR
+/* Bytes of v equal to any of the scanner's stop bytes (sc->blk_stop, n > 0
+ * of them, broadcast), compared in pairs (an odd count repeats one). */
+static MOTE_INLINE blk_vec blk_stops(blk_vec v, const blk_vec *sv, unsigned n)
+{
+    blk_vec s = BLK_OR(BLK_EQ(v, sv[0]), BLK_EQ(v, sv[1]));
+    if (n > 2) s = BLK_OR(s, BLK_OR(BLK_EQ(v, sv[2]), BLK_EQ(v, sv[3])));
+    if (n > 4) s = BLK_OR(s, BLK_OR(BLK_EQ(v, sv[4]), BLK_EQ(v, sv[5])));
+    return s;
+}
 #endif
 
 static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_vec *sv,
                                      unsigned ns, const uint8_t *r, uint64_t *q, uint64_t *stop, uint64_t *bs,
                                      uint64_t *nl, uint64_t *cr)
 {
-#if BLK_SSE2
+#if BLK_VECTOR
     (void)t;
-    const __m128i vq = _mm_set1_epi8(blk == 1 ? '\'' : '"');
-    const __m128i v0 = _mm_loadu_si128((const __m128i *)(const void *)r);
-    const __m128i v1 = _mm_loadu_si128((const __m128i *)(const void *)(r + 16));
-    const __m128i v2 = _mm_loadu_si128((const __m128i *)(const void *)(r + 32));
-    const __m128i v3 = _mm_loadu_si128((const __m128i *)(const void *)(r + 48));
-#define BLK_EQ(c) _mm_cmpeq_epi8(v0, c), _mm_cmpeq_epi8(v1, c), _mm_cmpeq_epi8(v2, c), _mm_cmpeq_epi8(v3, c)
-    *q = blk_movemask(BLK_EQ(vq));
+    const blk_vec v0 = BLK_LOAD(r), v1 = BLK_LOAD(r + 16), v2 = BLK_LOAD(r + 32), v3 = BLK_LOAD(r + 48);
+#define BLK_MASK(c) blk_movemask(BLK_EQ(v0, BLK_SPLAT(c)), BLK_EQ(v1, BLK_SPLAT(c)), \
+                                 BLK_EQ(v2, BLK_SPLAT(c)), BLK_EQ(v3, BLK_SPLAT(c)))
+    *q = BLK_MASK(blk == 1 ? '\'' : '"');
     *stop = ns ? blk_movemask(blk_stops(v0, sv, ns), blk_stops(v1, sv, ns), blk_stops(v2, sv, ns),
                               blk_stops(v3, sv, ns))
                : 0;
-    const __m128i vb = _mm_set1_epi8('\\'), vn = _mm_set1_epi8('\n'), vr = _mm_set1_epi8('\r');
-    *bs = blk_movemask(BLK_EQ(vb));
-    *nl = blk_movemask(BLK_EQ(vn));
-    *cr = blk_movemask(BLK_EQ(vr));
-#undef BLK_EQ
-#elif BLK_NEON
-    (void)t;
-    const uint8x16_t v0 = vld1q_u8(r), v1 = vld1q_u8(r + 16), v2 = vld1q_u8(r + 32),
-                     v3 = vld1q_u8(r + 48);
-#define BLK_EQ(c) blk_bits(vceqq_u8(v0, vdupq_n_u8(c)), vceqq_u8(v1, vdupq_n_u8(c)), \
-                           vceqq_u8(v2, vdupq_n_u8(c)), vceqq_u8(v3, vdupq_n_u8(c)))
-    *q = BLK_EQ(blk == 1 ? '\'' : '"');
-    *stop = ns ? blk_bits(blk_stops_neon(v0, sv, ns), blk_stops_neon(v1, sv, ns),
-                          blk_stops_neon(v2, sv, ns), blk_stops_neon(v3, sv, ns))
-               : 0;
-    *bs = BLK_EQ('\\');
-    *nl = BLK_EQ('\n');
-    *cr = BLK_EQ('\r');
-#undef BLK_EQ
+    *bs = BLK_MASK('\\');
+    *nl = BLK_MASK('\n');
+    *cr = BLK_MASK('\r');
+#undef BLK_MASK
 #else
-    (void)blk;
-    (void)sv;
-    (void)ns;
+    (void)blk, (void)sv, (void)ns;
     uint64_t qq = 0, st = 0, b = 0, lb = 0;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 4
@@ -947,9 +931,10 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
  * there). Out of line: the block loop keeps its masks in registers.
  */
 static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                      blk_masks m, unsigned f, unsigned k, uint64_t inside,
+                                      const blk_masks *mp, unsigned f, unsigned k, uint64_t inside,
                                       unsigned *go, uint8_t *st)
 {
+    blk_masks m = *mp;
     for (;;) {
         const uint8_t c = p[i + k];
         const unsigned os = sc->open_slot[c];
@@ -995,7 +980,8 @@ static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t
  * (blk_other()): quote-dense text stays on this path. Sets the state and
  * slot at the returned index.
  */
-static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
+                                          bool avx2)
 {
     const uint64_t *t = blk_tables[sc->blk - 1];
     const unsigned f = sc->blk_flags;
@@ -1006,9 +992,15 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
     sc->slot = 0;
     sc->blk_others = 0;
     blk_vec sv[sizeof sc->blk_stop];
-    for (unsigned j = 0; j < sizeof sc->blk_stop; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
+    /* (the compares go in pairs: an odd count repeats one) */
+    const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : (sc->blk_nstop + 1u) & ~1u;
+    for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
     while (lim - i >= 64) {
         blk_masks m;
+#ifdef BLK_AVX2
+        if (avx2) blk_classify_avx2(sc, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
+        else
+#endif
         blk_classify(t, sc->blk, sv, sc->blk_nstop, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
         m.esc = 0;
         if (f & BLK_ESC) {
@@ -1032,7 +1024,8 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
         }
         unsigned go = 0;
         uint8_t st = S_NORMAL;
-        i = blk_other(sc, p, i, lim, m, f, k, inside, &go, &st);
+        const blk_masks mc = m; /* (m itself stays in registers) */
+        i = blk_other(sc, p, i, lim, &mc, f, k, inside, &go, &st);
         inq = st == S_QUOTE ? UINT64_MAX : 0;
         if (go == 1) pend = 0; /* (2: the block's own) */
         if (!go) {
@@ -1057,6 +1050,26 @@ static size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t li
     return i;
 }
 
+/* block_text_with() for AVX2 and for the build's own classifier. */
+#ifdef BLK_AVX2
+static BLK_AVX2_FN size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    return block_text_with(sc, p, i, lim, true);
+}
+#endif
+static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    return block_text_with(sc, p, i, lim, false);
+}
+
+static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+#ifdef BLK_AVX2
+    if (sc->blk_flags & BLK_AVX2F) return block_text_avx2(sc, p, i, lim);
+#endif
+    return block_text_any(sc, p, i, lim);
+}
+
 /* The block path may run at i. */
 static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
 {
@@ -1070,23 +1083,16 @@ static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
  * returns at the first byte that needs the general switch (a comment opener,
  * the delimiter, a line break, an escape at the chunk's end, ...), or at lim.
  * Not used where a quote opener needs context (postgres E'', sqlite outside
- * its NORMAL/TRIGGER states), see run().
+ * its NORMAL/TRIGGER states), see run(). Out of line: its loops keep their
+ * registers (inlined into mote_scan_next() they measured 4-5% slower on
+ * quote-dense text); fast_text() below calls it.
  */
-static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     bool closed;
-    if (sc->state == S_QUOTE && (sc->slot != 0 || !blk_ok(sc, i, lim))) {
-        i = quote_run(sc, p, i, lim, sc->slot, &closed);
-        if (!closed) return i;
-        sc->state = S_NORMAL;
-        /* (and where words, comments or '*' matter: see sc->slow) */
-        if (!TRIG_SKIP(sc->trig) || sc->slow) return i;
-    }
+    /* where words, comments or '*' matter (see sc->slow): one string at most */
+    const bool stay = TRIG_SKIP(sc->trig) && !sc->slow;
     for (;;) {
-        if (blk_ok(sc, i, lim)) {
-            i = block_text(sc, p, i, lim);
-            if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
-        }
         if (sc->state == S_NORMAL) {
             i = skip(sc->cls, p, i, lim, C_NORM);
             if (i >= lim) return i;
@@ -1102,8 +1108,27 @@ static size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim
         i = quote_run(sc, p, i, lim, sc->slot, &closed);
         if (!closed) return i;
         sc->state = S_NORMAL;
-        if (!TRIG_SKIP(sc->trig) || sc->slow) return i;
+        if (!stay) return i;
+        /* fast_text() tried the block path before the first byte */
+        if (blk_ok(sc, i, lim)) {
+            i = block_text(sc, p, i, lim);
+            if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
+        }
     }
+}
+
+/* text_loops() for run(), where a run of the block path that ends at a stop
+ * byte (a record's line break, a statement's delimiter) goes straight back
+ * to the switch, without the call. */
+static MOTE_INLINE size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    if (blk_ok(sc, i, lim) && (sc->state == S_NORMAL || sc->slot == 0)) {
+        i = block_text(sc, p, i, lim);
+        if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
+        /* (text_loops() would return here at once) */
+        if (sc->state == S_NORMAL && lim - i >= 64) return i;
+    }
+    return text_loops(sc, p, i, lim);
 }
 
 #endif /* !MOTE_SMALL */
@@ -1145,10 +1170,7 @@ static void lead_comment(mote_scanner *sc, size_t i)
 
 /* Where a comment ends: back before the statement's first code byte, or
  * in it. */
-static uint8_t after_comment(const mote_scanner *sc)
-{
-    return sc->lead && sc->trim ? S_LEAD : S_NORMAL;
-}
+static uint8_t after_comment(const mote_scanner *sc) { return sc->lead && sc->trim ? S_LEAD : S_NORMAL; }
 
 /* A byte that may open a comment of the configured styles. */
 static MOTE_SMALL_NOINLINE bool comment_opener(const mote_scanner *sc, uint8_t c)
@@ -1169,7 +1191,7 @@ static void words_stop(mote_scanner *sc)
  * 0x80; mysql adds @ and . so that @@session.sql_mode is one word). */
 static bool word_char(const mote_scanner *sc, uint8_t c)
 {
-    return pg_ident(c) || (sc->dialect == MOTE_SCAN_MYSQL && (c == '@' || c == '.'));
+    return sq_idchar(c) || (sc->dialect == MOTE_SCAN_MYSQL && (c == '@' || c == '.'));
 }
 
 static int keyword(const mote_scanner *sc, size_t n)
@@ -1797,47 +1819,33 @@ static MOTE_SMALL_NOINLINE int run(mote_scanner *sc, size_t lim)
     while (i < lim) {
         if (sc->split) break;
         const uint8_t st = sc->state;
-#if MOTE_SMALL
-        /* One skip for every state (its class bit; 0: none); quotes go
-         * through the general switch. */
+        /* One skip for every state (its class bit; 0: none). Hosted
+         * builds run ordinary text and strings through fast_text() and
+         * COPY data through memchr(). */
         static const uint8_t skip_mask[S_PCMD + 1] = {
             [S_NORMAL] = C_NORM, [S_QUOTE] = C_Q0, [S_BLOCK] = C_BLOCK, [S_LINE] = C_LINE,
             [S_COPY] = C_LINE, [S_PCMD] = C_LINE, [S_DOLLAR] = C_DOLLAR,
         };
-        uint8_t mask = skip_mask[st];
-        if (st == S_NORMAL && (sc->km || !TRIG_SKIP(sc->trig) || sc->slow)) mask = 0;
-        if (st == S_QUOTE) mask = (uint8_t)((sc->slow & SL_LIT) ? 0 : C_Q0 << sc->slot);
-        if (mask) i = skip(cls, p, i, lim, mask);
-#else
-        switch (st) {
-        case S_NORMAL:
-            /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
-            if (sc->km == 0 && TRIG_SKIP(sc->trig) && !sc->slow) {
-                if (fast_quotes) i = fast_text(sc, p, i, lim);
-                else i = skip(cls, p, i, lim, C_NORM);
-            }
-            break;
-        case S_QUOTE:
-            if (sc->slow & SL_LIT) break;
-            if (fast_quotes) i = fast_text(sc, p, i, lim);
-            else i = skip(cls, p, i, lim, (uint8_t)(C_Q0 << sc->slot));
-            break;
-        case S_BLOCK: i = skip(cls, p, i, lim, C_BLOCK); break;
-        case S_LINE:
-        case S_PCMD: i = skip(cls, p, i, lim, C_LINE); break;
-        case S_COPY:
-        {
-            /* COPY data: the line break (a '\r' stops too: lines count) */
+#if !MOTE_SMALL
+        if (st == S_COPY) {
+            /* the line break (a '\r' stops too: lines count) */
             const uint8_t *nl = memchr(p + i, '\n', lim - i);
             const size_t e = nl ? (size_t)(nl - p) : lim;
             const uint8_t *cr = memchr(p + i, '\r', e - i);
             i = cr ? (size_t)(cr - p) : e;
-            break;
-        }
-        case S_DOLLAR: i = skip(cls, p, i, lim, C_DOLLAR); break;
-        default: break;
-        }
+        } else
 #endif
+        {
+            uint8_t mask = skip_mask[st];
+            /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
+            if (st == S_NORMAL && (sc->km || !TRIG_SKIP(sc->trig) || sc->slow)) mask = 0;
+            if (st == S_QUOTE) mask = (uint8_t)((sc->slow & SL_LIT) ? 0 : C_Q0 << sc->slot);
+#if !MOTE_SMALL
+            if (mask && fast_quotes && (st == S_NORMAL || st == S_QUOTE)) i = fast_text(sc, p, i, lim);
+            else
+#endif
+            if (mask) i = skip(cls, p, i, lim, mask);
+        }
         if (i >= lim) break;
         const size_t idx = i;
         const uint8_t c = p[i++];
@@ -1938,12 +1946,6 @@ static MOTE_SMALL_NOINLINE void start_drop(mote_scanner *sc)
     sc->dropping = 1;
 }
 
-static mote_err give(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p, size_t n,
-                     const mote_pos *pos, unsigned flags, unsigned kind)
-{
-    return emit(sc, tok, MOTE_OK, p, n, pos, flags, kind);
-}
-
 /* The open token's bytes chunk[tok_start..pos) as one view: in place while
  * nothing is carried, else appended to the carry (error: carry full). */
 static mote_err gather(mote_scanner *sc, const uint8_t **p, size_t *n)
@@ -1994,7 +1996,8 @@ static MOTE_SMALL_NOINLINE mote_err at_split(mote_scanner *sc, mote_scan_token *
     mote_err e = cut_front(sc, k, &p);
     /* emit() copies tok_pos out before the statement's position replaces it */
     if (e != MOTE_OK) e = fail(sc, tok, e, &sc->tok_pos);
-    else if (k || sc->pieces_out) e = give(sc, tok, p, k, &sc->tok_pos, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
+    else if (k || sc->pieces_out)
+        e = emit(sc, tok, MOTE_OK, p, k, &sc->tok_pos, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
     else e = MOTE_ERR_NEED_MORE;
     sc->tok_pos = sc->lead_pos;
     sc->cmt = 0;
@@ -2045,7 +2048,7 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
         }
         e = MOTE_ERR_NEED_MORE;
         if (n || sc->pieces_out || kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))
-            e = give(sc, tok, p, n, &sc->tok_pos, flags, kind);
+            e = emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, flags, kind);
         handed = true;
     }
     if (!handed) {
@@ -2086,7 +2089,7 @@ static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
     const uint8_t *p = sc->carry->data;
     if (copy_end(kind, p, n)) kind = MOTE_SCAN_COPY_END;
     sc->carry_drop = n;
-    return give(sc, tok, p, n, &sc->tok_pos, sc->tokflags, kind);
+    return emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, sc->tokflags, kind);
 }
 
 /* The token reached its size bound without ending: error or piece. */
@@ -2122,8 +2125,8 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
         sc->tok_start = sc->pos;
         sc->carry_drop = m;
     }
-    /* give() copies tok_pos out before it moves to the next piece */
-    give(sc, tok, p, m, &sc->tok_pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES, tok_kind(sc));
+    /* emit() copies tok_pos out before it moves to the next piece */
+    emit(sc, tok, MOTE_OK, p, m, &sc->tok_pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES, tok_kind(sc));
     hist_push(sc, p, m);
     /* The next piece starts `rest` (< delimiter length) bytes back. */
     const size_t rest = n - m;
@@ -2215,19 +2218,13 @@ mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
 void mote_scan_get_stats(const mote_scanner *sc, mote_scan_stats *out)
 {
     if (!out) return;
-    if (!sc) {
-        memset(out, 0, sizeof *out);
-        return;
-    }
-    *out = sc->stats;
+    if (sc) *out = sc->stats;
+    else memset(out, 0, sizeof *out);
 }
 
 mote_view mote_scan_delimiter(const mote_scanner *sc)
 {
     mote_view v = {(const uint8_t *)"", 0};
-    if (sc) {
-        v.ptr = sc->delim;
-        v.len = sc->dlen;
-    }
+    if (sc) v = (mote_view){sc->delim, sc->dlen};
     return v;
 }

@@ -295,7 +295,7 @@ typedef struct mote_scanner {
     int16_t esc_out;         /* escape outside quotes, -1 none */
     uint8_t dialect, flags, comments, trim;
     uint8_t delim[16], kmp[16], dlen, km;
-    uint8_t state, rstate, slot, bom;
+    uint8_t state, slot, bom;
     uint8_t finished, done, dropping, pieces_out;
     uint8_t trig;            /* sqlite3_complete() state (the others: 2, NORMAL) */
     uint8_t wlen;            /* word being read (keywords), mysql DELIMITER match */
