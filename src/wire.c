@@ -1329,9 +1329,8 @@ mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
  */
 typedef struct mm3 {
     uint64_t h[2];
-    uint64_t total;
+    size_t total;    /* bytes so far; the buffered ones: total % 16 */
     uint8_t buf[16];
-    unsigned nbuf;
 } mm3;
 
 static uint64_t rotl64(uint64_t v, unsigned n)
@@ -1359,7 +1358,7 @@ static MOTE_NOINLINE void mm3_mixin(mm3 *m, const uint8_t *p, bool round)
     static const uint64_t c[2] = {0x87c37b91114253d5ull, 0x4cf5ad432745937full};
     static const uint32_t add[2] = {0x52dce729, 0x38495ab5};
     uint64_t k[2] = {0, 0};
-    for (unsigned i = round ? 16 : m->nbuf; i-- > 0;) {
+    for (unsigned i = round ? 16 : (unsigned)m->total & 15; i-- > 0;) {
         k[i >> 3] = k[i >> 3] << 8 ^ (round ? p[i] : (uint64_t)(int64_t)(int8_t)p[i]);
     }
 #if defined(__GNUC__) && !defined(__clang__)
@@ -1392,7 +1391,7 @@ static void mm3_mixin(mm3 *m, const uint8_t *p, bool round)
         k1 = load_le64(p);
         k2 = load_le64(p + 8);
     } else {
-        for (unsigned i = m->nbuf; i-- > 0;) {
+        for (unsigned i = (unsigned)m->total & 15; i-- > 0;) {
             uint64_t b = (uint64_t)(int64_t)(int8_t)p[i];
             if (i >= 8) {
                 k2 = k2 << 8 ^ b;
@@ -1410,21 +1409,20 @@ static void mm3_mixin(mm3 *m, const uint8_t *p, bool round)
 
 static MOTE_NOINLINE void mm3_update(mm3 *m, const uint8_t *p, size_t n)
 {
-    m->total += n;
-    while (n--) {
+    while (n) {
 #if !MOTE_SMALL
-        if (m->nbuf == 0 && n >= 15) { /* whole blocks straight from p */
+        if ((m->total & 15) == 0 && n >= 16) { /* whole blocks straight from p */
             mm3_mixin(m, p, true);
             p += 16;
-            n -= 15;
+            n -= 16;
+            m->total += 16;
             continue;
         }
 #endif
-        m->buf[m->nbuf++] = *p++;
-        if (m->nbuf == 16) {
-            mm3_mixin(m, m->buf, true);
-            m->nbuf = 0;
-        }
+        unsigned i = (unsigned)m->total++ & 15;
+        m->buf[i] = *p++;
+        n--;
+        if (i == 15) mm3_mixin(m, m->buf, true);
     }
 }
 
