@@ -1076,6 +1076,23 @@ static void rd_schema_change(rd *r, mote_wire_schema_change *c)
     if (t == 'F' || t == 'A') rd_string_list(r, &c->arg_types);
 }
 
+/* One column spec of m at r into *c, but its type_id (errors stay in r):
+ * rd_meta checks the specs with it, mote_wire_column_next hands them out. */
+static MOTE_NOINLINE void rd_column(rd *r, const mote_wire_meta *m, mote_wire_column *c)
+{
+    if (m->flags & MOTE_WIRE_META_GLOBAL_SPEC) {
+        c->keyspace = m->keyspace;
+        c->table = m->table;
+    } else {
+        rd_string(r, &c->keyspace);
+        rd_string(r, &c->table);
+    }
+    rd_string(r, &c->name);
+    c->type.ptr = r->p;
+    skip_option(r);
+    c->type.len = (size_t)(r->p - c->type.ptr);
+}
+
 /* Metadata: rows (prepared false) or a prepared statement's bind markers. */
 static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
 {
@@ -1095,22 +1112,15 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
         rd_bytes(r, &m->paging_state);
     }
     if (r->err || (m->flags & MOTE_WIRE_META_NO_METADATA)) return;
-    bool global = m->flags & MOTE_WIRE_META_GLOBAL_SPEC;
-    if (global) {
+    if (m->flags & MOTE_WIRE_META_GLOBAL_SPEC) {
         rd_string(r, &m->keyspace);
         rd_string(r, &m->table);
     }
     /* a spec is at least a name (2) and an option id (2) */
     if (m->ncols > rd_left(r) / 4) rd_fail(r, MOTE_ERR_BAD_LENGTH);
     const uint8_t *start = r->p;
-    for (uint32_t i = 0; i < m->ncols && !r->err; i++) {
-        if (!global) {
-            rd_string(r, NULL);
-            rd_string(r, NULL);
-        }
-        rd_string(r, NULL);
-        skip_option(r);
-    }
+    mote_wire_column c;
+    for (uint32_t i = 0; i < m->ncols && !r->err; i++) rd_column(r, m, &c);
     if (!r->err) {
         m->specs.ptr = start;
         m->specs.len = (size_t)(r->p - start);
@@ -1187,23 +1197,12 @@ bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
     rd r;
     rd_init(&r, it->p, (size_t)(m->specs.ptr + m->specs.len - it->p));
     mote_wire_column col; /* every field is set below */
-    if (m->flags & MOTE_WIRE_META_GLOBAL_SPEC) {
-        col.keyspace = m->keyspace;
-        col.table = m->table;
-    } else {
-        rd_string(&r, &col.keyspace);
-        rd_string(&r, &col.table);
-    }
-    rd_string(&r, &col.name);
-    const uint8_t *t = r.p;
-    skip_option(&r);
+    rd_column(&r, m, &col);
     if (r.err) {
         it->left = 0;
         return false;
     }
-    col.type.ptr = t;
-    col.type.len = (size_t)(r.p - t);
-    col.type_id = mote_be_load16(t);
+    col.type_id = mote_be_load16(col.type.ptr);
     if (c) *c = col;
     it->p = r.p;
     it->left--;
