@@ -262,11 +262,8 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
         if (r->err) return r->err;
         mote_cql_type *t = o->build && o->n < cap ? &nodes[o->n] : NULL;
         if (t) {
-            memset(t, 0, sizeof *t);
-            t->kind = (uint8_t)kind;
-            t->frozen = udt;
-            t->nsub = nchild;
-            t->fixed = nchild ? -1 : mote_cql_kind_fixed(kind);
+            *t = (mote_cql_type){(uint8_t)kind, udt, nchild, 0,
+                                 nchild ? -1 : mote_cql_kind_fixed(kind), NULL, NULL};
         }
         owalk_place(o, nodes, t, 1, nchild, udt);
     }
