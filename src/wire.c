@@ -1075,7 +1075,7 @@ static void rd_schema_change(rd *r, mote_wire_schema_change *c)
 
 /* One column spec of m at r into *c, but its type_id (errors stay in r):
  * rd_meta checks the specs with it, mote_wire_column_next hands them out. */
-static MOTE_NOINLINE void rd_column(rd *r, const mote_wire_meta *m, mote_wire_column *c)
+static WIRE_OUTLINE void rd_column(rd *r, const mote_wire_meta *m, mote_wire_column *c)
 {
     if (m->flags & MOTE_WIRE_META_GLOBAL_SPEC) {
         c->keyspace = m->keyspace;
