@@ -262,11 +262,8 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
         if (r->err) return r->err;
         mote_cql_type *t = o->build && o->n < cap ? &nodes[o->n] : NULL;
         if (t) {
-            memset(t, 0, sizeof *t);
-            t->kind = (uint8_t)kind;
-            t->frozen = udt;
-            t->nsub = nchild;
-            t->fixed = nchild ? -1 : mote_cql_kind_fixed(kind);
+            *t = (mote_cql_type){(uint8_t)kind, udt, nchild, 0,
+                                 nchild ? -1 : mote_cql_kind_fixed(kind), NULL, NULL};
         }
         owalk_place(o, nodes, t, 1, nchild, udt);
     }
@@ -1076,6 +1073,23 @@ static void rd_schema_change(rd *r, mote_wire_schema_change *c)
     if (t == 'F' || t == 'A') rd_string_list(r, &c->arg_types);
 }
 
+/* One column spec of m at r into *c, but its type_id (errors stay in r):
+ * rd_meta checks the specs with it, mote_wire_column_next hands them out. */
+static WIRE_OUTLINE void rd_column(rd *r, const mote_wire_meta *m, mote_wire_column *c)
+{
+    if (m->flags & MOTE_WIRE_META_GLOBAL_SPEC) {
+        c->keyspace = m->keyspace;
+        c->table = m->table;
+    } else {
+        rd_string(r, &c->keyspace);
+        rd_string(r, &c->table);
+    }
+    rd_string(r, &c->name);
+    c->type.ptr = r->p;
+    skip_option(r);
+    c->type.len = (size_t)(r->p - c->type.ptr);
+}
+
 /* Metadata: rows (prepared false) or a prepared statement's bind markers. */
 static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
 {
@@ -1095,22 +1109,15 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
         rd_bytes(r, &m->paging_state);
     }
     if (r->err || (m->flags & MOTE_WIRE_META_NO_METADATA)) return;
-    bool global = m->flags & MOTE_WIRE_META_GLOBAL_SPEC;
-    if (global) {
+    if (m->flags & MOTE_WIRE_META_GLOBAL_SPEC) {
         rd_string(r, &m->keyspace);
         rd_string(r, &m->table);
     }
     /* a spec is at least a name (2) and an option id (2) */
     if (m->ncols > rd_left(r) / 4) rd_fail(r, MOTE_ERR_BAD_LENGTH);
     const uint8_t *start = r->p;
-    for (uint32_t i = 0; i < m->ncols && !r->err; i++) {
-        if (!global) {
-            rd_string(r, NULL);
-            rd_string(r, NULL);
-        }
-        rd_string(r, NULL);
-        skip_option(r);
-    }
+    mote_wire_column c;
+    for (uint32_t i = 0; i < m->ncols && !r->err; i++) rd_column(r, m, &c);
     if (!r->err) {
         m->specs.ptr = start;
         m->specs.len = (size_t)(r->p - start);
@@ -1187,23 +1194,12 @@ bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
     rd r;
     rd_init(&r, it->p, (size_t)(m->specs.ptr + m->specs.len - it->p));
     mote_wire_column col; /* every field is set below */
-    if (m->flags & MOTE_WIRE_META_GLOBAL_SPEC) {
-        col.keyspace = m->keyspace;
-        col.table = m->table;
-    } else {
-        rd_string(&r, &col.keyspace);
-        rd_string(&r, &col.table);
-    }
-    rd_string(&r, &col.name);
-    const uint8_t *t = r.p;
-    skip_option(&r);
+    rd_column(&r, m, &col);
     if (r.err) {
         it->left = 0;
         return false;
     }
-    col.type.ptr = t;
-    col.type.len = (size_t)(r.p - t);
-    col.type_id = mote_be_load16(t);
+    col.type_id = mote_be_load16(col.type.ptr);
     if (c) *c = col;
     it->p = r.p;
     it->left--;
@@ -1329,9 +1325,8 @@ mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
  */
 typedef struct mm3 {
     uint64_t h[2];
-    uint64_t total;
+    size_t total;    /* bytes so far; the buffered ones: total % 16 */
     uint8_t buf[16];
-    unsigned nbuf;
 } mm3;
 
 static uint64_t rotl64(uint64_t v, unsigned n)
@@ -1359,7 +1354,7 @@ static MOTE_NOINLINE void mm3_mixin(mm3 *m, const uint8_t *p, bool round)
     static const uint64_t c[2] = {0x87c37b91114253d5ull, 0x4cf5ad432745937full};
     static const uint32_t add[2] = {0x52dce729, 0x38495ab5};
     uint64_t k[2] = {0, 0};
-    for (unsigned i = round ? 16 : m->nbuf; i-- > 0;) {
+    for (unsigned i = round ? 16 : (unsigned)m->total & 15; i-- > 0;) {
         k[i >> 3] = k[i >> 3] << 8 ^ (round ? p[i] : (uint64_t)(int64_t)(int8_t)p[i]);
     }
 #if defined(__GNUC__) && !defined(__clang__)
@@ -1392,7 +1387,7 @@ static void mm3_mixin(mm3 *m, const uint8_t *p, bool round)
         k1 = load_le64(p);
         k2 = load_le64(p + 8);
     } else {
-        for (unsigned i = m->nbuf; i-- > 0;) {
+        for (unsigned i = (unsigned)m->total & 15; i-- > 0;) {
             uint64_t b = (uint64_t)(int64_t)(int8_t)p[i];
             if (i >= 8) {
                 k2 = k2 << 8 ^ b;
@@ -1410,21 +1405,20 @@ static void mm3_mixin(mm3 *m, const uint8_t *p, bool round)
 
 static MOTE_NOINLINE void mm3_update(mm3 *m, const uint8_t *p, size_t n)
 {
-    m->total += n;
-    while (n--) {
+    while (n) {
 #if !MOTE_SMALL
-        if (m->nbuf == 0 && n >= 15) { /* whole blocks straight from p */
+        if ((m->total & 15) == 0 && n >= 16) { /* whole blocks straight from p */
             mm3_mixin(m, p, true);
             p += 16;
-            n -= 15;
+            n -= 16;
+            m->total += 16;
             continue;
         }
 #endif
-        m->buf[m->nbuf++] = *p++;
-        if (m->nbuf == 16) {
-            mm3_mixin(m, m->buf, true);
-            m->nbuf = 0;
-        }
+        unsigned i = (unsigned)m->total++ & 15;
+        m->buf[i] = *p++;
+        n--;
+        if (i == 15) mm3_mixin(m, m->buf, true);
     }
 }
 
