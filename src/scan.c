@@ -1092,7 +1092,9 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
     bool closed;
     /* where words, comments or '*' matter (see sc->slow): one string at most */
     const bool stay = TRIG_SKIP(sc->trig) && !sc->slow;
+    const bool blk = stay && sc->blk; /* (blk_ok()'s tests that hold throughout) */
     for (;;) {
+        size_t open = SIZE_MAX; /* a string opened here, at open */
         if (sc->state == S_NORMAL) {
             i = skip(sc->cls, p, i, lim, C_NORM);
             if (i >= lim) return i;
@@ -1102,15 +1104,20 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
             if (!slot || p[i] == sc->delim[0]) return i;
             sc->state = S_QUOTE;
             sc->slot = (uint8_t)(slot - 1u);
-            set_pos(sc, &sc->open_pos, i);
-            i++;
+            open = i++;
         }
         i = quote_run(sc, p, i, lim, sc->slot, &closed);
-        if (!closed) return i;
+        if (!closed) {
+            /* only an open string's error reads open_pos, and no line
+             * break was passed since its opener */
+            if (open != SIZE_MAX) set_pos(sc, &sc->open_pos, open);
+            return i;
+        }
         sc->state = S_NORMAL;
         if (!stay) return i;
         /* fast_text() tried the block path before the first byte */
-        if (blk_ok(sc, i, lim)) {
+        if (blk && lim - i >= 64 && sc->base + i >= sc->blk_resume &&
+            !(sc->cr && sc->base + i == sc->line_start)) {
             i = block_text(sc, p, i, lim);
             if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
         }
