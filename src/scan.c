@@ -895,15 +895,17 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     uint64_t stop = (m->stop & out) | m->cr;
     if (!(f & BLK_ESC_OUT)) stop |= m->bs & ~in; /* outside strings '\' is text: the switch says */
     if (f & BLK_NL_STOP) stop |= m->nl & out;
-    unsigned k = stop ? low_bit(stop) : 64u;
-    if (f & BLK_NL_STOP) {
+    unsigned k;
+    if (!(f & BLK_NL_STOP)) {
+        k = stop ? low_bit(stop) : 64u;
+    } else {
         /* Records: the first line break (or other stop byte) is almost
          * always outside strings. Taking its position before the string
          * mask is known lets the next record's block start early; the
          * check below only confirms it (stop is a subset of cand). */
         const uint64_t cand = m->stop | m->cr | m->nl | ((f & BLK_ESC_OUT) ? 0 : m->bs);
-        const unsigned k0 = cand ? low_bit(cand) : 64u;
-        k = MOTE_LIKELY(k0 == 64 || ((stop >> k0) & 1u)) ? k0 : k;
+        k = cand ? low_bit(cand) : 64u;
+        if (MOTE_UNLIKELY(k != 64 && !((stop >> k) & 1u))) k = stop ? low_bit(stop) : 64u;
     }
     /* a '-' stops only as "--" where that may open a comment */
     while (k != 64 && p[i + k] == '-') {
