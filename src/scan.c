@@ -896,23 +896,37 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     if (!(f & BLK_ESC_OUT)) stop |= m->bs & ~in; /* outside strings '\' is text: the switch says */
     if (f & BLK_NL_STOP) stop |= m->nl & out;
     unsigned k;
+#if BLK_VECTOR
     if (!(f & BLK_NL_STOP)) {
         k = stop ? low_bit(stop) : 64u;
     } else {
         /* Records: the first line break (or other stop byte) is almost
          * always outside strings. Taking its position before the string
-         * mask is known lets the next record's block start early; the
-         * check below only confirms it (stop is a subset of cand). */
+         * mask is known lets the next record's block start early (a branch,
+         * not a data dependence); the check only confirms it (stop is a
+         * subset of cand). */
         const uint64_t cand = m->stop | m->cr | m->nl | ((f & BLK_ESC_OUT) ? 0 : m->bs);
         k = cand ? low_bit(cand) : 64u;
         if (MOTE_UNLIKELY(k != 64 && !((stop >> k) & 1u))) k = stop ? low_bit(stop) : 64u;
     }
     /* a '-' stops only as "--" where that may open a comment */
-    while (k != 64 && p[i + k] == '-') {
+    for (;;) {
+        if (k == 64 || p[i + k] != '-') break;
         if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
         stop &= stop - 1; /* (its lowest bit is k) */
         k = stop ? low_bit(stop) : 64u;
     }
+#else
+    /* The same walk with k found at its top: in this form the portable
+     * build's code stays as it was (a rotated loop measured 4% slower on
+     * the pgdump row, by code placement alone). */
+    for (;;) {
+        k = stop ? low_bit(stop) : 64u;
+        if (k == 64 || p[i + k] != '-') break;
+        if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
+        stop &= stop - 1;
+    }
+#endif
     const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
     *inside = k == 64 ? in >> 63 : (in >> k) & 1u;
     if (m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
