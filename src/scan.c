@@ -910,8 +910,7 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
         if (MOTE_UNLIKELY(k != 64 && !((stop >> k) & 1u))) k = stop ? low_bit(stop) : 64u;
     }
     /* a '-' stops only as "--" where that may open a comment */
-    for (;;) {
-        if (k == 64 || p[i + k] != '-') break;
+    while (k != 64 && p[i + k] == '-') {
         if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
         stop &= stop - 1; /* (its lowest bit is k) */
         k = stop ? low_bit(stop) : 64u;
