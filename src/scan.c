@@ -1085,11 +1085,17 @@ static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t 
     return block_text_any(sc, p, i, lim);
 }
 
+/* The parts of blk_ok() that change with the position: 64 bytes left, past
+ * a miss's back-off, not at a '\r' line's start. */
+static MOTE_INLINE bool blk_here(const mote_scanner *sc, size_t i, size_t lim)
+{
+    return lim - i >= 64 && sc->base + i >= sc->blk_resume && !(sc->cr && sc->base + i == sc->line_start);
+}
+
 /* The block path may run at i. */
 static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
 {
-    return sc->blk && lim - i >= 64 && sc->base + i >= sc->blk_resume && TRIG_SKIP(sc->trig) &&
-           !sc->slow && !(sc->cr && sc->base + i == sc->line_start);
+    return sc->blk && blk_here(sc, i, lim) && TRIG_SKIP(sc->trig) && !sc->slow;
 }
 
 /*
@@ -1131,8 +1137,7 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
         sc->state = S_NORMAL;
         if (!stay) return i;
         /* fast_text() tried the block path before the first byte */
-        if (blk && lim - i >= 64 && sc->base + i >= sc->blk_resume &&
-            !(sc->cr && sc->base + i == sc->line_start)) {
+        if (blk && blk_here(sc, i, lim)) {
             i = block_text(sc, p, i, lim);
             if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
         }
