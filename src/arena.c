@@ -157,9 +157,9 @@ static GROW_PLACE void *grow(mote_arena *a, size_t size, size_t align)
 }
 
 #if MOTE_SMALL
-/* One out-of-line copy for every entry point, the bump shared with grow
- * (Cortex-M size). */
-static MOTE_NOINLINE void *arena_alloc(mote_arena *a, size_t size, size_t align)
+/* Inlined into its one caller, mote_arena_alloc_array, which every other
+ * entry point calls; the bump shared with grow (Cortex-M size). */
+static inline void *arena_alloc(mote_arena *a, size_t size, size_t align)
 {
     if (size == 0) size = 1; /* every pointer handed out is distinct */
     void *p = bump(a, size, align);
@@ -183,6 +183,19 @@ static inline void *arena_alloc(mote_arena *a, size_t size, size_t align)
 /* The external definition of the inline fast path in mote/arena.h. */
 extern inline void *mote_arena_alloc(mote_arena *a, size_t size);
 
+#if MOTE_SMALL
+/* One count of one: the same checks and result through alloc_array's body
+ * (Cortex-M size; align is a power of two from the inline path). */
+void *mote__arena_alloc_slow(mote_arena *a, size_t size, size_t align)
+{
+    return mote_arena_alloc_array(a, 1, size, align);
+}
+
+void *mote_arena_alloc_aligned(mote_arena *a, size_t size, size_t align)
+{
+    return mote_arena_alloc_array(a, 1, size, align);
+}
+#else
 void *mote__arena_alloc_slow(mote_arena *a, size_t size, size_t align)
 {
     if (!a) return NULL;
@@ -198,6 +211,7 @@ void *mote_arena_alloc_aligned(mote_arena *a, size_t size, size_t align)
     }
     return arena_alloc(a, size, align);
 }
+#endif
 
 void *mote_arena_alloc_array(mote_arena *a, size_t count, size_t size, size_t align)
 {

@@ -170,9 +170,8 @@ typedef struct tframe {
     size_t prev;       /* last child's node index */
     uint16_t nsub;
     uint8_t kind;
-    bool marshal;      /* its bracket style: (...) or <...> */
+    bool marshal;      /* its bracket style: (...) or <...>, its wrappers' too */
     uint8_t wraps;     /* wrapper closers owed after it */
-    bool wmarshal;     /* their bracket style */
 } tframe;
 
 /*
@@ -185,15 +184,13 @@ typedef struct tframe {
  */
 static TYPE_OUTLINE mote_err parse_all(tparser *p)
 {
-    tframe st[MOTE_CQL_MAX_DEPTH + 1]; /* + 1: the head being read */
+    tframe st[MOTE_CQL_MAX_DEPTH];
     unsigned depth = 0;
     for (;;) {
         /* An element starts: wrappers, then its name. All wrappers around
          * one type and the type itself use one bracket style. */
-        tframe *h = &st[depth];
-        h->wraps = 0;
-        h->wmarshal = false;
-        bool frozen = false;
+        unsigned hwraps = 0;
+        bool hmarshal, hwmarshal = false, frozen = false;
         mote_cql_kind kind; /* or KIND_WRAP: the enum type keeps it one byte on short-enum ABIs */
         for (;;) {
             skip_space(p);
@@ -201,27 +198,23 @@ static TYPE_OUTLINE mote_err parse_all(tparser *p)
             while (p->s < p->end && is_ident(*p->s)) p->s++;
             size_t n = (size_t)(p->s - id);
             if (n == 0) return MOTE_ERR_BAD_TYPE;
-            kind = (mote_cql_kind)lookup(id, n, &h->marshal);
+            kind = (mote_cql_kind)lookup(id, n, &hmarshal);
             if (kind != KIND_WRAP) break;
-            if (h->wraps > 0 && h->marshal != h->wmarshal) return MOTE_ERR_BAD_TYPE;
-            if (h->wraps >= 64) return MOTE_ERR_DEPTH;
-            if (!eat(p, h->marshal ? '(' : '<')) return MOTE_ERR_BAD_TYPE;
-            h->wmarshal = h->marshal;
-            h->wraps++;
+            if (hwraps > 0 && hmarshal != hwmarshal) return MOTE_ERR_BAD_TYPE;
+            if (hwraps >= 64) return MOTE_ERR_DEPTH;
+            if (!eat(p, hmarshal ? '(' : '<')) return MOTE_ERR_BAD_TYPE;
+            hwmarshal = hmarshal;
+            hwraps++;
             if (id[n - 5] != 'd') frozen = true; /* all but Reverse(d)Type */
         }
-        if (kind == 0 || (h->wraps && h->marshal != h->wmarshal)) return MOTE_ERR_BAD_TYPE;
+        if (kind == 0 || (hwraps && hmarshal != hwmarshal)) return MOTE_ERR_BAD_TYPE;
         if (depth >= MOTE_CQL_MAX_DEPTH) return MOTE_ERR_DEPTH;
         /* Its node, and its link into the parent. */
         size_t me = p->count++;
         mote_cql_type *t = node_at(p, me);
         int32_t fixed = mote_cql_kind_fixed(kind);
-        if (t) {
-            memset(t, 0, sizeof *t);
-            t->kind = (uint8_t)kind;
-            t->frozen = frozen;
-            t->fixed = fixed;
-        }
+        if (t) /* written whole: smaller than zeroed, then set */
+            *t = (mote_cql_type){.kind = (uint8_t)kind, .frozen = frozen, .fixed = fixed};
         if (depth > 0) {
             tframe *f = &st[depth - 1];
             if (f->nsub == 0xffffu) return MOTE_ERR_BAD_TYPE;
@@ -244,7 +237,10 @@ static TYPE_OUTLINE mote_err parse_all(tparser *p)
             f->nsub++;
         }
         if (kind >= MOTE_CQL_LIST) {
-            if (!eat(p, h->marshal ? '(' : '<')) return MOTE_ERR_BAD_TYPE;
+            if (!eat(p, hmarshal ? '(' : '<')) return MOTE_ERR_BAD_TYPE;
+            tframe *h = &st[depth];
+            h->marshal = hmarshal;
+            h->wraps = (uint8_t)hwraps;
             h->node = me;
             h->prev = me;
             h->nsub = 0;
@@ -254,8 +250,8 @@ static TYPE_OUTLINE mote_err parse_all(tparser *p)
         }
         /* A complete element: close its wrappers, then every collection it
          * completes. */
-        unsigned wraps = h->wraps;
-        bool wmarshal = h->wmarshal;
+        unsigned wraps = hwraps;
+        bool wmarshal = hmarshal; /* the wrappers' style, checked above */
         for (;;) {
             if (!close_wraps(p, wraps, wmarshal)) return MOTE_ERR_BAD_TYPE;
             if (depth == 0) { /* the whole text: nothing but spaces may follow */
@@ -272,9 +268,10 @@ static TYPE_OUTLINE mote_err parse_all(tparser *p)
                 while (p->s < p->end && *p->s >= '0' && *p->s <= '9') {
                     if (d > INT32_MAX / 10) return MOTE_ERR_BAD_TYPE;
                     d = d * 10 + (uint32_t)(*p->s++ - '0');
-                    if (d > INT32_MAX) return MOTE_ERR_BAD_TYPE;
                 }
-                if (d == 0) return MOTE_ERR_BAD_TYPE; /* no digits, or 0 */
+                /* 1..INT32_MAX: no digits or 0 wrap to UINT32_MAX here, and a
+                 * last step past INT32_MAX (at most 2^31 + 1) fails too. */
+                if (d - 1u >= (uint32_t)INT32_MAX) return MOTE_ERR_BAD_TYPE;
                 dim = d;
                 /* A vector of a fixed-length type is itself fixed (Cassandra's
                  * VectorType.valueLengthIfFixed), so it packs inside vectors. */
@@ -300,7 +297,7 @@ static TYPE_OUTLINE mote_err parse_all(tparser *p)
                 c->fixed = fixed;
             }
             wraps = f->wraps;
-            wmarshal = f->wmarshal;
+            wmarshal = f->marshal;
             depth--;
         }
     }
