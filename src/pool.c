@@ -63,8 +63,13 @@ mote_err mote_pool_init(mote_pool *p, mote_arena *a, size_t max_size)
     if (max_size > TOP_CLASS_SIZE) max_size = TOP_CLASS_SIZE;
     p->max_class = size_class(max_size);
     p->max_size = (size_t)MOTE_POOL_MIN_CLASS << p->max_class;
+#if MOTE_SMALL
+    /* 32-bit arithmetic on 32-bit cores (Cortex-M size): any mix serves */
+    p->key = (uint32_t)(((uintptr_t)p ^ ((uintptr_t)a << 7)) * 0x9E3779B9u);
+#else
     uint64_t k = ((uint64_t)(uintptr_t)p ^ ((uint64_t)(uintptr_t)a << 7)) * 0x9E3779B97F4A7C15u;
     p->key = (uint32_t)(k >> 32);
+#endif
     return MOTE_OK;
 }
 
