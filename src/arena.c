@@ -55,15 +55,9 @@ mote_err mote_arena_init(mote_arena *a, void *mem, size_t size,
                          mote_alloc_fn alloc, void *alloc_ctx)
 {
     if (!a || (!mem && size > 0)) return MOTE_ERR_INVALID;
-    memset(a, 0, sizeof *a);
-    a->initial = mem;
-    a->initial_size = size;
-    a->cur = mem;
+    *a = (mote_arena){.cur = mem, .initial = mem, .initial_size = size, .alloc = alloc,
+                      .alloc_ctx = alloc_ctx, .min_block = DEFAULT_MIN_BLOCK, .capacity = size};
     a->end = initial_end(a);
-    a->alloc = alloc;
-    a->alloc_ctx = alloc_ctx;
-    a->min_block = DEFAULT_MIN_BLOCK;
-    a->capacity = size;
     if (size) MOTE_TRACK_POISON(mem, size);
     return MOTE_OK;
 }
@@ -300,8 +294,10 @@ void mote_arena_destroy(mote_arena *a)
 void mote_arena_get_stats(const mote_arena *a, mote_arena_stats *out)
 {
     if (!out) return;
-    memset(out, 0, sizeof *out);
-    if (!a) return;
+    if (!a) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
     out->used = a->used;
     out->capacity = a->capacity;
     out->high_water = a->used > a->high_water ? a->used : a->high_water;

@@ -74,8 +74,12 @@ const char *mote_err_name(mote_err code)
 
 const char *mote_err_message(mote_err code)
 {
+#if MOTE_SMALL
+    return mote_err_name(code); /* no descriptions: the name, an unknown code's too */
+#else
     const char *s = find_err(code, 1);
     return s ? s : "unknown error";
+#endif
 }
 
 bool mote_utf8_valid(const void *data, size_t n)

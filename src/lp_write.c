@@ -206,11 +206,19 @@ static mote_err write_integer(mote_lp_writer *w, const void *key, size_t klen, u
     if (!w) return MOTE_ERR_INVALID;
     char tmp[MOTE_NUM_F64_MAX + 2];
     size_t n = 0, len;
+#if MOTE_SMALL
+    /* num writes the sign (Cortex-M size) */
+    int64_t iv;
+    memcpy(&iv, &v, sizeof iv);
+    mote_err rc = neg ? mote_num_format_i64(iv, tmp, sizeof tmp - 1, &len)
+                      : mote_num_format_u64(v, tmp, sizeof tmp - 1, &len);
+#else
     if (neg) {
         tmp[n++] = '-';
         v = 0u - v; /* the magnitude, INT64_MIN's too */
     }
     mote_err rc = mote_num_format_u64(v, tmp + n, sizeof tmp - 2, &len);
+#endif
     if (rc != MOTE_OK) return rc;
     n += len;
     tmp[n++] = suffix;

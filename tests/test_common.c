@@ -61,7 +61,10 @@ static void unknown_code_has_fallback(void **state)
     assert_string_equal(mote_err_name((mote_err)24), "UNKNOWN");
     assert_string_equal(mote_err_name((mote_err)80), "UNKNOWN");
     assert_string_equal(mote_err_name((mote_err)102), "UNKNOWN");
-    assert_string_equal(mote_err_message(12345), "unknown error");
+    /* the name in size-optimised (MOTE_SMALL) builds, as for known codes */
+    const char *m = mote_err_message(12345);
+    assert_true(strcmp(m, "unknown error") == 0 || strcmp(m, "UNKNOWN") == 0);
+    assert_true((strcmp(m, "UNKNOWN") == 0) == (strcmp(mote_err_message(MOTE_ERR_SYNTAX), "SYNTAX") == 0));
 }
 
 /* Size helpers refuse exactly the operations that would wrap. */
