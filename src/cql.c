@@ -1078,10 +1078,13 @@ const mote_cql_type *mote_cql_writer_expect(const mote_cql_writer *w)
     return w->depth == 0 ? w->root : w->stack[w->depth - 1].next;
 }
 
+/* Records the writer's error. Only called while it has none: every entry
+ * point returns a standing error first (wclaim, write_end), and wvalue's
+ * argument check, which comes before, keeps the standing one itself. */
 static mote_err wfail(mote_cql_writer *w, mote_err e)
 {
-    if (!w->err) w->err = e;
-    return w->err;
+    w->err = e;
+    return e;
 }
 
 /* Reserves n bytes at w->len: returns the pointer, or NULL when measuring
@@ -1191,7 +1194,7 @@ enum { WV_NULL, WV_BOOL, WV_INT, WV_BYTES };
 static mote_err wvalue(mote_cql_writer *w, int what, int64_t v, const void *src, size_t n)
 {
     if (!w) return MOTE_ERR_INVALID;
-    if (!src && n > 0) return wfail(w, MOTE_ERR_INVALID);
+    if (!src && n > 0) return w->err ? w->err : wfail(w, MOTE_ERR_INVALID);
     const mote_cql_type *t;
     int pfx;
     mote_err e = wclaim(w, what == WV_NULL, &t, &pfx);
