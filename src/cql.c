@@ -378,7 +378,7 @@ static mote_err read_count(const uint8_t *in, size_t len, size_t min_elem, size_
 }
 
 /* Error for a packed vector body of len bytes where dim*w were expected. */
-static mote_err packed_len_err(size_t len, size_t w, size_t need)
+static mote_err packed_len_err(size_t len, size_t w, uint64_t need)
 {
     if (w > 0 && len % w == 0) return MOTE_ERR_DIMENSION;
     return len < need ? MOTE_ERR_TRUNCATED : MOTE_ERR_TRAILING;
@@ -429,12 +429,10 @@ mote_err mote_cql_iter_init(mote_cql_iter *it, const mote_cql_type *t, const uin
             } else { /* vector */
                 count = t->dim;
                 int32_t fixed = t->sub->fixed;
-                size_t need = 0;
                 if (fixed >= 0) {
-                    bool fits = mote_size_mul(count, (size_t)fixed, &need);
-                    if (!fits || need != len)
-                        e = packed_len_err(len, (size_t)fixed, fits ? need : SIZE_MAX);
-                    else e = MOTE_OK;
+                    /* below 2^63: a dimension and a length of 32 bits */
+                    uint64_t need = (uint64_t)count * (uint32_t)fixed;
+                    e = need != len ? packed_len_err(len, (size_t)fixed, need) : MOTE_OK;
                 } else {
                     e = count > len ? MOTE_ERR_DIMENSION : MOTE_OK;
                 }
