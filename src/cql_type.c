@@ -325,7 +325,7 @@ mote_err mote_cql_type_parse_arena(mote_arena *a, const char *text, size_t len,
     if (!a || !root) return MOTE_ERR_INVALID;
     size_t need = 0;
     mote_err e = mote_cql_type_parse(text, len, NULL, 0, &need, root);
-    if (e != MOTE_ERR_SPACE) return e ? e : MOTE_ERR_INVALID; /* SPACE: counted */
+    if (e != MOTE_ERR_SPACE) return e; /* SPACE: counted (never OK: a type has a node) */
     mote_cql_type *nodes = (mote_cql_type *)mote_arena_alloc_array(
         a, need, sizeof(mote_cql_type), _Alignof(mote_cql_type));
     if (!nodes) return MOTE_ERR_NOMEM;

@@ -9,7 +9,8 @@
  * pool, from elsewhere, or into the middle of a buffer fails the check, and
  * a buffer already on a free list carries the FREE tag: put() refuses both
  * without touching any list. Oversize buffers (from the allocator callback)
- * have one more 8-byte word in front of the header holding their capacity.
+ * have one more 8-byte word in front of the header holding their capacity
+ * (a size_t at its start).
  * While a buffer is on a free list its body (link word included) is
  * poisoned; the header never is, so put() can always read it.
  * Header and link words go through memcpy: no alignment assumptions.
@@ -107,8 +108,7 @@ static MOTE_SMALL_INLINE void *get_oversize(mote_pool *p, size_t size, size_t *c
     if (!mote_size_add(cap, 2 * HDR, &total)) return fail(p, capacity);
     uint8_t *blk = a->alloc(a->alloc_ctx, NULL, 0, total);
     if (!blk) return fail(p, capacity);
-    uint64_t c64 = cap;
-    memcpy(blk, &c64, 8);
+    memcpy(blk, &cap, sizeof cap); /* in an 8-byte word, which keeps the alignment */
     return hand_out(p, blk + HDR, OVERSIZE_CLASS, cap, capacity, &p->stats.misses, true);
 }
 
@@ -168,11 +168,10 @@ static MOTE_COLD mote_err put_oversize(mote_pool *p, void *ptr, uint32_t tag)
 {
     uint8_t *h = (uint8_t *)ptr - HDR;
     mote_arena *a = p->arena;
-    uint64_t c64;
+    size_t cap;
     if (!a->alloc || MOTE_TRACK_IS_POISONED(h - HDR, HDR)) return bad_put(p);
-    memcpy(&c64, h - HDR, 8);
-    if (c64 <= p->max_size || c64 > SIZE_MAX - 2 * HDR) return bad_put(p);
-    size_t cap = (size_t)c64;
+    memcpy(&cap, h - HDR, sizeof cap);
+    if (cap <= p->max_size || cap > SIZE_MAX - 2 * HDR) return bad_put(p);
     /* Marked FREE first: a second put sees it while the memory is not
      * reused (and ASan reports the use after free). */
     uint32_t freed = tag ^ (STATE_LIVE ^ STATE_FREE);
@@ -214,10 +213,10 @@ size_t mote_pool_capacity(const void *ptr)
     unsigned c = info & 0xffu;
     if (c == OVERSIZE_CLASS) {
         const uint8_t *pre = (const uint8_t *)ptr - 2 * HDR;
-        uint64_t c64;
+        size_t cap;
         if (MOTE_TRACK_IS_POISONED(pre, HDR)) return 0;
-        memcpy(&c64, pre, 8);
-        return c64 > SIZE_MAX ? 0 : (size_t)c64;
+        memcpy(&cap, pre, sizeof cap);
+        return cap;
     }
     if (c >= MOTE_POOL_CLASSES) return 0;
     return (size_t)MOTE_POOL_MIN_CLASS << c;
