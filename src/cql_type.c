@@ -275,9 +275,9 @@ static TYPE_OUTLINE mote_err parse_all(tparser *p)
                 dim = d;
                 /* A vector of a fixed-length type is itself fixed (Cassandra's
                  * VectorType.valueLengthIfFixed), so it packs inside vectors. */
-                if (fixed >= 0) {
-                    if ((uint64_t)fixed * d > INT32_MAX) return MOTE_ERR_BAD_TYPE;
-                    fixed = (int32_t)((uint64_t)fixed * d);
+                if (fixed >= 0) { /* then fixed >= 1 */
+                    if (d > (uint32_t)INT32_MAX / (uint32_t)fixed) return MOTE_ERR_BAD_TYPE;
+                    fixed = (int32_t)((uint32_t)fixed * d);
                 }
                 if (!eat(p, close)) return MOTE_ERR_BAD_TYPE;
             } else if (eat(p, close)) {
