@@ -395,10 +395,11 @@ static CQL_INLINE mote_err read_vint_elem(const uint8_t **pp, const uint8_t *end
     if (e) return e;
     p += used;
     if (l > MAXL) return MOTE_ERR_BAD_LENGTH;
-    if (l > (uint64_t)(end - p)) return MOTE_ERR_TRUNCATED;
+    size_t n = (size_t)l; /* <= MAXL: the rest in size_t (32-bit cores) */
+    if (n > (size_t)(end - p)) return MOTE_ERR_TRUNCATED;
     *vp = p;
-    *vl = (size_t)l;
-    *pp = p + l;
+    *vl = n;
+    *pp = p + n;
     return MOTE_OK;
 }
 
