@@ -240,7 +240,8 @@ mote_err mote_lp_write_bool(mote_lp_writer *w, const void *key, size_t klen, boo
 {
     if (!w) return MOTE_ERR_INVALID;
     mote_err rc = field_start(w, key, klen);
-    return rc != MOTE_OK ? rc : put(w, v ? "true" : "false", v ? 4 : 5);
+    /* "false" or "true" from one string: no branch (Cortex-M size) */
+    return rc != MOTE_OK ? rc : put(w, &"falsetrue"[5 * v], 5u - v);
 }
 
 mote_err mote_lp_write_string(mote_lp_writer *w, const void *key, size_t klen,
