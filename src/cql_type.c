@@ -382,7 +382,8 @@ mote_err mote_cql_type_format(const mote_cql_type *t, char *out, size_t cap, siz
             c = c->sub;
             continue;
         }
-        if (c->kind >= MOTE_CQL_LIST) put_str(&o, c->sub ? "<...>" : "<>");
+        if (c->kind >= MOTE_CQL_LIST) /* "<>" or "<...>" from one string: no branch */
+            put_str(&o, &"<>\0<...>"[3 * (c->sub != NULL)]);
         if (c->frozen) put_str(&o, ">");
         /* c is complete: move to its sibling, or close parents */
         for (;;) {
