@@ -151,7 +151,7 @@ static GROW_PLACE void *grow(mote_arena *a, size_t size, size_t align)
 }
 
 #if MOTE_SMALL
-/* Inlined into its one caller, mote_arena_alloc_array, which every other
+/* Inlined into its one caller, mote_arena_alloc_aligned, which every other
  * entry point calls; the bump shared with grow (Cortex-M size). */
 static inline void *arena_alloc(mote_arena *a, size_t size, size_t align)
 {
@@ -177,25 +177,6 @@ static inline void *arena_alloc(mote_arena *a, size_t size, size_t align)
 /* The external definition of the inline fast path in mote/arena.h. */
 extern inline void *mote_arena_alloc(mote_arena *a, size_t size);
 
-#if MOTE_SMALL
-/* One count of one: the same checks and result through alloc_array's body
- * (Cortex-M size; align is a power of two from the inline path). */
-void *mote__arena_alloc_slow(mote_arena *a, size_t size, size_t align)
-{
-    return mote_arena_alloc_array(a, 1, size, align);
-}
-
-void *mote_arena_alloc_aligned(mote_arena *a, size_t size, size_t align)
-{
-    return mote_arena_alloc_array(a, 1, size, align);
-}
-#else
-void *mote__arena_alloc_slow(mote_arena *a, size_t size, size_t align)
-{
-    if (!a) return NULL;
-    return arena_alloc(a, size, align);
-}
-
 void *mote_arena_alloc_aligned(mote_arena *a, size_t size, size_t align)
 {
     if (!a) return NULL;
@@ -205,7 +186,32 @@ void *mote_arena_alloc_aligned(mote_arena *a, size_t size, size_t align)
     }
     return arena_alloc(a, size, align);
 }
-#endif
+
+#if MOTE_SMALL
+/* Both through alloc_aligned, the one copy of the bump (Cortex-M size; the
+ * inline path's align is a power of two). A program that never allocates
+ * an array does not link alloc_array's multiplication check (on
+ * Cortex-M0+, a division helper). */
+void *mote__arena_alloc_slow(mote_arena *a, size_t size, size_t align)
+{
+    return mote_arena_alloc_aligned(a, size, align);
+}
+
+void *mote_arena_alloc_array(mote_arena *a, size_t count, size_t size, size_t align)
+{
+    size_t total;
+    if (a && !mote_size_mul(count, size, &total)) {
+        a->failed++;
+        return NULL;
+    }
+    return mote_arena_alloc_aligned(a, count * size, align);
+}
+#else
+void *mote__arena_alloc_slow(mote_arena *a, size_t size, size_t align)
+{
+    if (!a) return NULL;
+    return arena_alloc(a, size, align);
+}
 
 void *mote_arena_alloc_array(mote_arena *a, size_t count, size_t size, size_t align)
 {
@@ -217,6 +223,7 @@ void *mote_arena_alloc_array(mote_arena *a, size_t count, size_t size, size_t al
     }
     return arena_alloc(a, total, align);
 }
+#endif
 
 void *mote_arena_calloc(mote_arena *a, size_t count, size_t size)
 {
