@@ -138,7 +138,8 @@ mote_err mote__buf_append_slow(mote_buf *b, const void *src, size_t n)
         if (e != MOTE_OK) return e;
         if (inside) src = b->data + (s - d);
     }
-    if (MOTE_UNLIKELY(inside)) memmove(b->data + b->len, src, n);
+    /* (MOTE_SMALL: memmove for both, one call site) */
+    if (MOTE_SMALL || MOTE_UNLIKELY(inside)) memmove(b->data + b->len, src, n);
     else memcpy(b->data + b->len, src, n);
     b->len += n;
     return MOTE_OK;

@@ -107,12 +107,12 @@ static size_t find_name(const char *tab, const char *id, size_t n, int mode)
     for (size_t k = 1; *tab; k++) {
         size_t i = 0;
         for (; i < n && tab[i]; i++) {
-            char c = id[i];
-            if (mode == 0 || (mode == 2 && i == 0)) {
-                bool up = c >= 'A' && c <= 'Z';
-                if (mode == 2 && !up) break;
-                if (up) c = (char)(c - 'A' + 'a');
-            }
+            /* Tables hold lower-case letters and digits: among identifier
+             * bytes, | 0x20 changes only upper-case letters (to lower case)
+             * and '_' (to 0x7f, in no name); ^ 0x20 turns an upper-case
+             * letter into the lower-case one, anything else into no name. */
+            char c = (char)(id[i] | (mode == 0 ? 0x20 : 0));
+            if (mode == 2 && i == 0) c ^= 0x20;
             if (c != tab[i]) break;
         }
         if (i == n && tab[i] == '\0') return k;

@@ -56,7 +56,8 @@ static void natives_and_fixed_lengths(void **state)
         {"varchar", MOTE_CQL_TEXT, -1},   {"ascii", MOTE_CQL_ASCII, -1},
         {"blob", MOTE_CQL_BLOB, -1},      {"varint", MOTE_CQL_VARINT, -1},
         {"decimal", MOTE_CQL_DECIMAL, -1}, {"inet", MOTE_CQL_INET, -1},
-        {"duration", MOTE_CQL_DURATION, -1},
+        {"duration", MOTE_CQL_DURATION, -1}, {"BigInt", MOTE_CQL_BIGINT, 8},
+        {"tExT", MOTE_CQL_TEXT, -1},      {"VARCHAR", MOTE_CQL_TEXT, -1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const mote_cql_type *t = parse_ok(cases[i].s);
@@ -137,6 +138,8 @@ static void server_type_rules(void **state)
         "TupleType(CounterColumnType)",
         "set<duration>", "frozen<set<duration>>", "map<duration, int>",
         "SetType(DurationType)", "MapType(DurationType,Int32Type)",
+        /* class names match exactly: CQL text's any case is not theirs */
+        "asciiType", "ASCIIType", "int32Type", "listType(Int32Type)", "UTf8Type", "in_t",
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         mote_err e = parse_err(refused[i]);
