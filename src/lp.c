@@ -281,8 +281,8 @@ static const char *msg_at(unsigned i)
 typedef struct lp_in {
     const uint8_t *end;      /* end of the bytes at hand */
     const uint8_t *safe;     /* key prediction: 24 bytes may be read at p <= safe */
-    mote_lp_decoder *kd;     /* its key prediction (speed builds): one base
-                                register for both arrays */
+    mote__lp_keys *ks;       /* the line's key prediction set (speed builds):
+                                one base register for both arrays */
 } lp_in;
 
 typedef struct lp_ctx {
@@ -481,10 +481,10 @@ static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *
     static const uint64_t first_bytes[8] = {
         0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
         0xffffffffffffffull, ~0ull};
-    size_t n = slot < MOTE_LP_KEY_CACHE ? c->kd->kc_len[slot] : 0; /* 0..23 */
+    size_t n = slot < MOTE_LP_KEY_CACHE ? c->ks->len[slot] : 0; /* 0..23 */
     if (!n) return NULL;
     if (LIKELY(p <= c->safe)) {
-        const uint8_t *kp = c->kd->kc_ptr[slot];
+        const uint8_t *kp = c->ks->ptr[slot];
         uint64_t x = load8(p) ^ load8(kp);
         if (n >= 8) {
             x |= load8(p + n - 7) ^ load8(kp + n - 7);
@@ -494,11 +494,58 @@ static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *
         }
         if (LIKELY(!x)) return p + n;
     } else if ((size_t)(c->end - p) > n && p[n] == '=' &&
-               same_bytes(p, c->kd->kc_ptr[slot], n)) {
+               same_bytes(p, c->ks->ptr[slot], n)) {
         return p + n;
     }
     return NULL;
 }
+
+#if MOTE_LP_KEY_SETS > 1
+/* The first n bytes (1..23) at a and b equal? 24 bytes may be read at
+ * both. */
+static MOTE_LP_INLINE bool same_name(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    uint64_t x = load8(a) ^ load8(b);
+    if (n >= 8) {
+        x |= load8(a + n - 8) ^ load8(b + n - 8);
+        if (n > 16) x |= load8(a + 8) ^ load8(b + 8);
+        return !x;
+    }
+    return !(x << (64 - 8 * n)); /* the first n bytes, in memory order */
+}
+
+/*
+ * The key prediction set for a line whose measurement [m, e) (checked by
+ * name()) is not the one predicted: the set that holds it, else a new one
+ * (round robin) that remembers it if it has at most 23 bytes and none that
+ * could make equal bytes read differently after another stop byte (a
+ * backslash, a byte >= 0x80). The chosen set becomes the prediction after
+ * the previous line's set. Out of the way: with at most 8 measurements in
+ * turn, lines find their set by that prediction.
+ */
+static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m, const uint8_t *e)
+{
+    const size_t n = (size_t)(e - m);
+    unsigned j = 0;
+    for (; j < MOTE_LP_KEY_SETS; j++) {
+        const mote__lp_keys *k = &d->keys[j];
+        if (k->meas_len == n && memcmp(k->meas, m, n) == 0) break;
+    }
+    if (j == MOTE_LP_KEY_SETS) {
+        j = d->keys_victim;
+        mote__lp_keys *k = &d->keys[j];
+        bool plain = n <= 23;
+        for (const uint8_t *q = m; plain && q < e; q++) plain = !(CLS(*q) & C_MEAS);
+        /* A measurement not remembered shares the set taken next. */
+        k->meas_len = plain ? (uint8_t)n : 0;
+        k->meas = m;
+        if (plain) d->keys_victim = (uint8_t)((j + 1) & (MOTE_LP_KEY_SETS - 1));
+    }
+    d->keys[d->keys_cur].next = (uint8_t)j;
+    d->keys_cur = (uint8_t)j;
+    return &d->keys[j];
+}
+#endif
 #endif
 
 /*
@@ -678,8 +725,8 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8
     if (UNLIKELY(p == s)) return name_slow(c, s, p, k, bounded);
     if (BOUNDED && UNLIKELY((size_t)(p - s) > c->max_key)) return name_slow(c, s, p, k, bounded);
     if (key && slot < MOTE_LP_KEY_CACHE && p - s <= 23) { /* a plain key: remember it */
-        in->kd->kc_ptr[slot] = s;
-        in->kd->kc_len[slot] = (uint8_t)(p - s);
+        in->ks->ptr[slot] = s;
+        in->ks->len[slot] = (uint8_t)(p - s);
     }
     r.end = p;
     return r;
@@ -823,7 +870,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     const uint8_t *const end = c->end;
     /* No key starts at c->start: where fewer than 24 bytes are at hand, no
      * key is compared by words. */
-    const lp_in in = {end, end - p >= 24 ? end - 24 : p, c->kd};
+    const uint8_t *const safe = end - p >= 24 ? end - 24 : p;
 
     c->nl = 0;
     /* Leading spaces, blank lines, comments. */
@@ -836,8 +883,31 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     /* Measurement, then tags: each name checked by name(), then what follows
      * it (the same after the measurement and after a tag value). */
     const uint8_t *const m0 = p;
-    lp_name n = name(c, &in, p, K_MEAS, 0, bounded);
+    lp_name n;
+#if MOTE_LP_FAST && MOTE_LP_KEY_SETS > 1
+    /* The key prediction set of the line's measurement: first the one whose
+     * line followed the last line of the previous line's set; if it holds
+     * this measurement, the measurement is compared, not scanned. */
+    mote_lp_decoder *const kd = c->kd;
+    const uint8_t j = kd->keys[kd->keys_cur].next;
+    mote__lp_keys *ks = &kd->keys[j];
+    const size_t ml = ks->meas_len;
+    if (LIKELY(ml && end - p >= 24 && same_name(p, ks->meas, ml) && (p[ml] == ',' || p[ml] == ' '))) {
+        n.end = p + ml;
+        n.esc = false;
+        kd->keys_cur = j;
+    } else {
+        const lp_in in0 = {end, safe, NULL};
+        n = name(c, &in0, p, K_MEAS, 0, bounded);
+        if (UNLIKELY(!n.end)) return c->res;
+        ks = key_set(kd, m0, n.end);
+    }
+    const lp_in in = {end, safe, ks};
+#else
+    const lp_in in = {end, safe, MOTE_LP_FAST ? &c->kd->keys[0] : NULL};
+    n = name(c, &in, p, K_MEAS, 0, bounded);
     if (UNLIKELY(!n.end)) return c->res;
+#endif
     p = n.end;
     set_text(&pt->measurement, m0, p, n.esc, MOTE_LP_ESC_MEASUREMENT);
     pt->offset = (uint64_t)(m0 - c->start); /* made absolute by the caller */
@@ -1221,6 +1291,20 @@ mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
 
 /* ---- streaming decoder -------------------------------------------------- */
 
+#if MOTE_LP_FAST
+/* Forget every remembered key and measurement (they point into a buffer
+ * that is about to change). */
+static void keys_forget(mote_lp_decoder *d)
+{
+    for (unsigned j = 0; j < MOTE_LP_KEY_SETS; j++) {
+        memset(d->keys[j].len, 0, sizeof d->keys[j].len);
+#if MOTE_LP_KEY_SETS > 1
+        d->keys[j].meas_len = 0;
+#endif
+    }
+}
+#endif
+
 mote_err mote_lp_stream_init(mote_lp_stream *s, const mote_lp_config *cfg,
                              uint8_t *carry, size_t carry_cap)
 {
@@ -1245,7 +1329,7 @@ mote_err mote_lp_stream_feed(mote_lp_stream *s, const void *chunk, size_t len)
     if (s->finished || s->dec.cur != s->dec.end) return MOTE_ERR_STATE;
 #if MOTE_LP_FAST
     /* Predicted keys point into the previous chunk, which may be gone. */
-    memset(s->dec.kc_len, 0, sizeof s->dec.kc_len);
+    keys_forget(&s->dec);
 #endif
     s->dec.cur = chunk;
     s->dec.end = s->dec.cur + len;
@@ -1311,11 +1395,11 @@ static MOTE_LP_OUTLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, 
     /* No key prediction across the carry and the chunk: the words compared
      * at a remembered key must be in the buffer the key is in. */
 #if MOTE_LP_FAST
-    memset(d->kc_len, 0, sizeof d->kc_len);
+    keys_forget(d);
 #endif
     int r = parse_line(&c, pt);
 #if MOTE_LP_FAST
-    memset(d->kc_len, 0, sizeof d->kc_len);
+    keys_forget(d);
 #endif
     s->carry_len = 0;
     return finish_line(&c, r, e, s->rec_offset, s->rec_line, d->cfg.max_line, pt, err);
