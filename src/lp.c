@@ -461,6 +461,25 @@ static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t
 #endif
 
 #if MOTE_LP_FAST
+/* A remembered name and the byte after it: the first n + 1 bytes (n =
+ * 1..23) at a and b equal? 24 bytes may be read at both. Words,
+ * overlapping, the bytes after a short name masked off. */
+static MOTE_LP_INLINE bool same_name(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
+    static const uint64_t first_bytes[8] = {
+        0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
+        0xffffffffffffffull, ~0ull};
+    uint64_t x = load8(a) ^ load8(b);
+    if (n >= 8) {
+        x |= load8(a + n - 7) ^ load8(b + n - 7);
+        if (n >= 16) x |= load8(a + 8) ^ load8(b + 8);
+    } else {
+        x &= first_bytes[n];
+    }
+    return !x;
+}
+
 /*
  * Key prediction (speed builds): the end of the key at p if it is the one
  * remembered in slot `slot` (MOTE_LP_KEY_CACHE: none), else NULL. Lines of
@@ -477,22 +496,10 @@ static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t
  */
 static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *p, size_t slot)
 {
-    /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
-    static const uint64_t first_bytes[8] = {
-        0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
-        0xffffffffffffffull, ~0ull};
     size_t n = slot < MOTE_LP_KEY_CACHE ? c->ks->len[slot] : 0; /* 0..23 */
     if (!n) return NULL;
     if (LIKELY(p <= c->safe)) {
-        const uint8_t *kp = c->ks->ptr[slot];
-        uint64_t x = load8(p) ^ load8(kp);
-        if (n >= 8) {
-            x |= load8(p + n - 7) ^ load8(kp + n - 7);
-            if (n >= 16) x |= load8(p + 8) ^ load8(kp + 8);
-        } else {
-            x &= first_bytes[n];
-        }
-        if (LIKELY(!x)) return p + n;
+        if (LIKELY(same_name(p, c->ks->ptr[slot], n))) return p + n;
     } else if ((size_t)(c->end - p) > n && p[n] == '=' &&
                same_bytes(p, c->ks->ptr[slot], n)) {
         return p + n;
@@ -501,18 +508,6 @@ static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *
 }
 
 #if MOTE_LP_KEY_SETS > 1
-/* The first n bytes (1..23) at a and b equal? 24 bytes may be read at
- * both. */
-static MOTE_LP_INLINE bool same_name(const uint8_t *a, const uint8_t *b, size_t n)
-{
-    uint64_t x = load8(a) ^ load8(b);
-    if (n >= 8) {
-        x |= load8(a + n - 8) ^ load8(b + n - 8);
-        if (n > 16) x |= load8(a + 8) ^ load8(b + 8);
-        return !x;
-    }
-    return !(x << (64 - 8 * n)); /* the first n bytes, in memory order */
-}
 
 /*
  * The key prediction set for a line whose measurement [m, e) (checked by
@@ -528,8 +523,11 @@ static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m
     const size_t n = (size_t)(e - m);
     unsigned j = 0;
     for (; j < MOTE_LP_KEY_SETS; j++) {
-        const mote__lp_keys *k = &d->keys[j];
-        if (k->meas_len == n && memcmp(k->meas, m, n) == 0) break;
+        mote__lp_keys *k = &d->keys[j];
+        if (k->meas_len == n && memcmp(k->meas, m, n) == 0) {
+            k->meas = m; /* with this line's byte after it */
+            break;
+        }
     }
     if (j == MOTE_LP_KEY_SETS) {
         j = d->keys_victim;
@@ -541,8 +539,9 @@ static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m
         k->meas = m;
         if (plain) d->keys_victim = (uint8_t)((j + 1) & (MOTE_LP_KEY_SETS - 1));
     }
-    d->keys[d->keys_cur].next = (uint8_t)j;
-    d->keys_cur = (uint8_t)j;
+    const uint16_t off = (uint16_t)(j * sizeof(mote__lp_keys));
+    ((mote__lp_keys *)((unsigned char *)d->keys + d->keys_cur))->next = off;
+    d->keys_cur = off;
     return &d->keys[j];
 }
 #endif
@@ -887,12 +886,14 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
 #if MOTE_LP_FAST && MOTE_LP_KEY_SETS > 1
     /* The key prediction set of the line's measurement: first the one whose
      * line followed the last line of the previous line's set; if it holds
-     * this measurement, the measurement is compared, not scanned. */
+     * this measurement (with the same ',' or ' ' after it), the measurement
+     * is compared, not scanned. */
     mote_lp_decoder *const kd = c->kd;
-    const uint8_t j = kd->keys[kd->keys_cur].next;
-    mote__lp_keys *ks = &kd->keys[j];
+    unsigned char *const kb = (unsigned char *)kd->keys;
+    const uint16_t j = ((const mote__lp_keys *)(kb + kd->keys_cur))->next;
+    mote__lp_keys *ks = (mote__lp_keys *)(kb + j);
     const size_t ml = ks->meas_len;
-    if (LIKELY(ml && end - p >= 24 && same_name(p, ks->meas, ml) && (p[ml] == ',' || p[ml] == ' '))) {
+    if (LIKELY(ml && end - p >= 24 && same_name(p, ks->meas, ml))) {
         n.end = p + ml;
         n.esc = false;
         kd->keys_cur = j;
@@ -916,12 +917,11 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     const size_t tags_cap = pt->tags_cap;
     const uint8_t *const ts = p + 1;
     size_t nt = 0;
-    unsigned k = K_MEAS;
     for (;;) {
         ch = at(p, end, bounded);
         if (ch != ',') {
             if (LIKELY(ch == ' ')) break;
-            return fail(c, p, ch == '\n' || ch == '\r' ? E_NO_FIELDS : E_BAD + k);
+            return fail(c, p, ch == '\n' || ch == '\r' ? E_NO_FIELDS : E_BAD + (nt ? K_TVAL : K_MEAS));
         }
         const uint8_t *const k0 = ++p;
         const lp_name kn = name(c, &in, p, K_TKEY, nt & (MOTE_LP_KEY_CACHE / 2 - 1), bounded);
@@ -935,7 +935,6 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
             set_text(&tags[nt].value, v0, p, n.esc, MOTE_LP_ESC_KEY);
         }
         nt++;
-        k = K_TVAL;
     }
     /* The tags as written; without tags, empty at the measurement's end
      * (where p still is). */
@@ -1252,6 +1251,9 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, boo
     if (p < pend) {
         ctx_init(&c, d, p, pend, final);
         r = parse_line(&c, pt);
+        /* The decoder from the context: not held in a register over the
+         * parse, which needs them all. */
+        d = c.kd;
     }
     if (r == R_POINT || r == R_SKIP) {
         rec_end = c.line_end;

@@ -178,9 +178,10 @@ typedef struct mote__lp_keys {
     const uint8_t *ptr[MOTE_LP_KEY_CACHE];
     uint8_t len[MOTE_LP_KEY_CACHE];
 #if MOTE_LP_KEY_SETS > 1
-    const uint8_t *meas; /* the set's measurement in the input */
+    const uint8_t *meas; /* the set's measurement in the input, its ',' or ' ' after it */
     uint8_t meas_len;    /* 0: none */
-    uint8_t next;        /* set of the line that followed the last one of this set */
+    uint16_t next;       /* set of the line that followed the last one of this
+                            set (byte offset in keys) */
 #endif
 } mote__lp_keys;
 
@@ -193,7 +194,7 @@ typedef struct mote_lp_decoder {
     mote_lp_config cfg;
     mote__lp_keys keys[MOTE_LP_KEY_SETS]; /* key prediction */
 #if MOTE_LP_KEY_SETS > 1
-    uint8_t keys_cur;    /* set of the last line */
+    uint16_t keys_cur;   /* set of the last line (byte offset in keys) */
     uint8_t keys_victim; /* next set to take for a new measurement */
 #endif
 } mote_lp_decoder;
