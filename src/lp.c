@@ -280,7 +280,8 @@ static const char *msg_at(unsigned i)
  * point could alias the context's pointers). */
 typedef struct lp_in {
     const uint8_t *end;      /* end of the bytes at hand */
-    const uint8_t *safe;     /* key prediction: 24 bytes may be read at p <= safe */
+    uintptr_t safe;          /* key prediction: 24 bytes may be read at p <= safe
+                                (an address: 0 when fewer are at hand) */
     mote__lp_keys *ks;       /* the line's key prediction set (speed builds):
                                 one base register for both arrays */
 } lp_in;
@@ -498,7 +499,7 @@ static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *
 {
     size_t n = slot < MOTE_LP_KEY_CACHE ? c->ks->len[slot] : 0; /* 0..23 */
     if (!n) return NULL;
-    if (LIKELY(p <= c->safe)) {
+    if (LIKELY((uintptr_t)p <= c->safe)) {
         if (LIKELY(same_name(p, c->ks->ptr[slot], n))) return p + n;
     } else if ((size_t)(c->end - p) > n && p[n] == '=' &&
                same_bytes(p, c->ks->ptr[slot], n)) {
@@ -867,9 +868,8 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
 {
     const uint8_t *p = c->start;
     const uint8_t *const end = c->end;
-    /* No key starts at c->start: where fewer than 24 bytes are at hand, no
-     * key is compared by words. */
-    const uint8_t *const safe = end - p >= 24 ? end - 24 : p;
+    /* Where fewer than 24 bytes are at hand, no name is compared by words. */
+    const uintptr_t safe = end - p >= 24 ? (uintptr_t)(end - 24) : 0;
 
     c->nl = 0;
     /* Leading spaces, blank lines, comments. */
@@ -893,7 +893,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     const uint16_t j = ((const mote__lp_keys *)(kb + kd->keys_cur))->next;
     mote__lp_keys *ks = (mote__lp_keys *)(kb + j);
     const size_t ml = ks->meas_len;
-    if (LIKELY(ml && end - p >= 24 && same_name(p, ks->meas, ml))) {
+    if (LIKELY(ml && (uintptr_t)p <= safe && same_name(p, ks->meas, ml))) {
         n.end = p + ml;
         n.esc = false;
         kd->keys_cur = j;
@@ -1464,7 +1464,7 @@ bool mote_lp_tags_next(mote_lp_iter *it, mote_lp_tag *tag)
     lp_ctx c;
     iter_ctx(&c, it->end);
     const uint8_t *k0 = it->p;
-    const lp_in in = {it->end, NULL, NULL};
+    const lp_in in = {it->end, 0, NULL};
     const lp_name kn = name(&c, &in, k0, K_TKEY, MOTE_LP_KEY_CACHE, true);
     if (!kn.end) return false;
     const lp_name vn = name(&c, &in, kn.end + 1, K_TVAL, 0, true);
@@ -1489,7 +1489,7 @@ bool mote_lp_fields_next(mote_lp_iter *it, mote_lp_field *f)
     if (!it || !f || !it->p || it->p >= it->end) return false;
     lp_ctx c;
     iter_ctx(&c, it->end);
-    const lp_in in = {it->end, NULL, NULL};
+    const lp_in in = {it->end, 0, NULL};
     const uint8_t *p = field(&c, &in, it->p, f, MOTE_LP_KEY_CACHE, true);
     if (!p) return false;
     if (p < it->end) p++; /* ',' */
