@@ -917,11 +917,12 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     const size_t tags_cap = pt->tags_cap;
     const uint8_t *const ts = p + 1;
     size_t nt = 0;
+    unsigned k = K_MEAS;
     for (;;) {
         ch = at(p, end, bounded);
         if (ch != ',') {
             if (LIKELY(ch == ' ')) break;
-            return fail(c, p, ch == '\n' || ch == '\r' ? E_NO_FIELDS : E_BAD + (nt ? K_TVAL : K_MEAS));
+            return fail(c, p, ch == '\n' || ch == '\r' ? E_NO_FIELDS : E_BAD + k);
         }
         const uint8_t *const k0 = ++p;
         const lp_name kn = name(c, &in, p, K_TKEY, nt & (MOTE_LP_KEY_CACHE / 2 - 1), bounded);
@@ -935,6 +936,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
             set_text(&tags[nt].value, v0, p, n.esc, MOTE_LP_ESC_KEY);
         }
         nt++;
+        k = K_TVAL;
     }
     /* The tags as written; without tags, empty at the measurement's end
      * (where p still is). */
@@ -1251,9 +1253,12 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, boo
     if (p < pend) {
         ctx_init(&c, d, p, pend, final);
         r = parse_line(&c, pt);
+#if MOTE_LP_FAST
         /* The decoder from the context: not held in a register over the
-         * parse, which needs them all. */
+         * parse, which needs them all (fewer instructions in the speed
+         * build's grammar). */
         d = c.kd;
+#endif
     }
     if (r == R_POINT || r == R_SKIP) {
         rec_end = c.line_end;
