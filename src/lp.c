@@ -1583,8 +1583,23 @@ mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_config *cfg, mote
     if (n) {
         mote_lp_field *const last = pt->fields + (n - 1);
         for (f = pt->fields;; f++) {
-            mote_err rc = f->type == MOTE_LP_INT ? parse_int(f->raw.ptr, f->raw.len, &f->value.i)
-                                                 : decode_value(f);
+            /* Ints first (TSBS-like lines: nothing else), then floats,
+             * unsigned and strings without the call and the switch of
+             * decode_value (the same conversions). */
+            const mote_lp_type t = f->type;
+            mote_err rc;
+            if (LIKELY(t == MOTE_LP_INT)) {
+                rc = parse_int(f->raw.ptr, f->raw.len, &f->value.i);
+            } else if (t == MOTE_LP_FLOAT) {
+                rc = mote_num_parse_f64(f->raw.ptr, f->raw.len, &f->value.f);
+            } else if (t == MOTE_LP_UINT) {
+                rc = parse_uint(f->raw.ptr, f->raw.len, &f->value.u);
+            } else if (t == MOTE_LP_STRING) {
+                f->value.s = f->raw;
+                rc = MOTE_OK;
+            } else {
+                rc = decode_value(f);
+            }
             f->decoded = rc == MOTE_OK;
             if (rc != MOTE_OK) return field_error(pt, f, rc, err);
             if (f == last) break;
