@@ -1157,11 +1157,35 @@ static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_confi
     return MOTE_OK;
 }
 
+#if MOTE_LP_FAST
+/* Forget every remembered key and measurement (they point into a buffer
+ * that is about to change). */
+static void keys_forget(mote_lp_decoder *d)
+{
+    for (unsigned j = 0; j < MOTE_LP_KEY_SETS; j++) {
+        memset(d->keys[j].len, 0, sizeof d->keys[j].len);
+#if MOTE_LP_KEY_SETS > 1
+        d->keys[j].meas_len = 0;
+#endif
+    }
+}
+#endif
+
 mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
                               const mote_lp_config *cfg)
 {
     if (!d || (!data && len > 0)) return MOTE_ERR_INVALID;
+#if MOTE_LP_FAST && MOTE_LP_KEY_SETS > 1
+    /* All but the key sets' pointers (2 KiB, read only where a length
+     * says so), as a decoder may be set up for every small input. */
+    memset(d, 0, offsetof(mote_lp_decoder, keys));
+    keys_forget(d);
+    for (unsigned j = 0; j < MOTE_LP_KEY_SETS; j++) d->keys[j].next = 0;
+    d->keys_cur = 0;
+    d->keys_victim = 0;
+#else
     memset(d, 0, sizeof *d);
+#endif
     mote_err rc = init_dec(d, cfg);
     if (rc != MOTE_OK) return rc;
     d->cur = data;
@@ -1297,20 +1321,6 @@ mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
 }
 
 /* ---- streaming decoder -------------------------------------------------- */
-
-#if MOTE_LP_FAST
-/* Forget every remembered key and measurement (they point into a buffer
- * that is about to change). */
-static void keys_forget(mote_lp_decoder *d)
-{
-    for (unsigned j = 0; j < MOTE_LP_KEY_SETS; j++) {
-        memset(d->keys[j].len, 0, sizeof d->keys[j].len);
-#if MOTE_LP_KEY_SETS > 1
-        d->keys[j].meas_len = 0;
-#endif
-    }
-}
-#endif
 
 mote_err mote_lp_stream_init(mote_lp_stream *s, const mote_lp_config *cfg,
                              uint8_t *carry, size_t carry_cap)
