@@ -509,6 +509,12 @@ static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *
 }
 
 #if MOTE_LP_KEY_SETS > 1
+/* The set at byte offset off (a multiple of the set's size: sets are found
+ * by an add, not a multiply) in the decoder's sets. */
+static MOTE_LP_INLINE mote__lp_keys *keys_at(mote_lp_decoder *d, unsigned off)
+{
+    return (mote__lp_keys *)(void *)((unsigned char *)d->keys + off);
+}
 
 /*
  * The key prediction set for a line whose measurement [m, e) (checked by
@@ -541,7 +547,7 @@ static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m
         if (plain) d->keys_victim = (uint8_t)((j + 1) & (MOTE_LP_KEY_SETS - 1));
     }
     const uint16_t off = (uint16_t)(j * sizeof(mote__lp_keys));
-    ((mote__lp_keys *)((unsigned char *)d->keys + d->keys_cur))->next = off;
+    keys_at(d, d->keys_cur)->next = off;
     d->keys_cur = off;
     return &d->keys[j];
 }
@@ -889,9 +895,8 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
      * this measurement (with the same ',' or ' ' after it), the measurement
      * is compared, not scanned. */
     mote_lp_decoder *const kd = c->kd;
-    unsigned char *const kb = (unsigned char *)kd->keys;
-    const uint16_t j = ((const mote__lp_keys *)(kb + kd->keys_cur))->next;
-    mote__lp_keys *ks = (mote__lp_keys *)(kb + j);
+    const uint16_t j = keys_at(kd, kd->keys_cur)->next;
+    mote__lp_keys *ks = keys_at(kd, j);
     const size_t ml = ks->meas_len;
     if (LIKELY(ml && (uintptr_t)p <= safe && same_name(p, ks->meas, ml))) {
         n.end = p + ml;
