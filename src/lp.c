@@ -920,7 +920,6 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     pt->text.ptr = m0;
     mote_lp_tag *const tags = pt->tags;
     const size_t tags_cap = pt->tags_cap;
-    const uint8_t *const ts = p + 1;
     size_t nt = 0;
     unsigned k = K_MEAS;
     for (;;) {
@@ -945,7 +944,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     }
     /* The tags as written; without tags, empty at the measurement's end
      * (where p still is). */
-    const uint8_t *const t1 = nt ? ts : p;
+    const uint8_t *const t1 = nt ? m0 + pt->measurement.len + 1 : p;
     pt->tag_section.ptr = t1;
     pt->tag_section.len = (size_t)(p - t1);
     pt->ntags = nt;
