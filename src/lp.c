@@ -518,33 +518,55 @@ static MOTE_LP_INLINE mote__lp_keys *keys_at(mote_lp_decoder *d, unsigned off)
 
 /*
  * The key prediction set for a line whose measurement [m, e) (checked by
- * name()) is not the one predicted: the set that holds it, else a new one
- * (round robin) that remembers it if it has at most 23 bytes and none that
- * could make equal bytes read differently after another stop byte (a
- * backslash, a byte >= 0x80). The chosen set becomes the prediction after
- * the previous line's set. Out of the way: with at most 8 measurements in
- * turn, lines find their set by that prediction.
+ * name(); esc: it holds an escape) is not the one predicted: the set that
+ * holds it, else a new one (round robin) that remembers it if it has at most
+ * 23 bytes and no escape. (Equal bytes up to and with the byte after it
+ * then read as the same measurement: a scan stops at the same byte, and a
+ * backslash before a ',' or ' ' would have been an escape.) The chosen set
+ * becomes the prediction after the previous line's set. Out of the way:
+ * with at most 8 measurements in turn, lines find their set by that
+ * prediction. Sets are compared by length and a byte of two of the
+ * measurement's bytes first, so lines of many measurements in any order
+ * pay little more than the failed prediction.
  */
-static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m, const uint8_t *e)
+static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m, const uint8_t *e,
+                                            bool esc)
 {
     const size_t n = (size_t)(e - m);
+    if (d->keys_miss >= 16) {
+        /* 16 searches in a row found nothing: more measurements than sets
+         * (in any order). Keep the last line's set, as with one set, and
+         * search again only every 32nd line. */
+        d->keys_miss = (uint8_t)(d->keys_miss == 47 ? 15 : d->keys_miss + 1);
+        if (d->keys_miss != 15) return keys_at(d, d->keys_cur);
+    }
+    const uint8_t tag = (uint8_t)(m[n - 1] ^ (m[n >> 1] << 2));
     unsigned j = 0;
-    for (; j < MOTE_LP_KEY_SETS; j++) {
-        mote__lp_keys *k = &d->keys[j];
-        if (k->meas_len == n && memcmp(k->meas, m, n) == 0) {
-            k->meas = m; /* with this line's byte after it */
-            break;
+    if (n <= 23) {
+        /* Length and tag as one compare: few sets get as far as memcmp. */
+        const unsigned lt = (unsigned)n | (unsigned)tag << 8;
+        for (; j < MOTE_LP_KEY_SETS; j++) {
+            mote__lp_keys *k = &d->keys[j];
+            if (((unsigned)k->meas_len | (unsigned)k->meas_tag << 8) == lt &&
+                memcmp(k->meas, m, n) == 0) {
+                k->meas = m; /* with this line's byte after it */
+                d->keys_miss = 0;
+                break;
+            }
         }
+    } else {
+        j = MOTE_LP_KEY_SETS;
     }
     if (j == MOTE_LP_KEY_SETS) {
+        d->keys_miss++;
         j = d->keys_victim;
         mote__lp_keys *k = &d->keys[j];
-        bool plain = n <= 23;
-        for (const uint8_t *q = m; plain && q < e; q++) plain = !(CLS(*q) & C_MEAS);
         /* A measurement not remembered shares the set taken next. */
-        k->meas_len = plain ? (uint8_t)n : 0;
+        const bool keep = !esc && n <= 23;
+        k->meas_len = keep ? (uint8_t)n : 0;
+        k->meas_tag = tag;
         k->meas = m;
-        if (plain) d->keys_victim = (uint8_t)((j + 1) & (MOTE_LP_KEY_SETS - 1));
+        if (keep) d->keys_victim = (uint8_t)((j + 1) & (MOTE_LP_KEY_SETS - 1));
     }
     const uint16_t off = (uint16_t)(j * sizeof(mote__lp_keys));
     keys_at(d, d->keys_cur)->next = off;
@@ -906,7 +928,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
         const lp_in in0 = {end, safe, NULL};
         n = name(c, &in0, p, K_MEAS, 0, bounded);
         if (UNLIKELY(!n.end)) return c->res;
-        ks = key_set(kd, m0, n.end);
+        ks = key_set(kd, m0, n.end, n.esc);
     }
     const lp_in in = {end, safe, ks};
 #else
@@ -1187,6 +1209,7 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
     for (unsigned j = 0; j < MOTE_LP_KEY_SETS; j++) d->keys[j].next = 0;
     d->keys_cur = 0;
     d->keys_victim = 0;
+    d->keys_miss = 0;
 #else
     memset(d, 0, sizeof *d);
 #endif

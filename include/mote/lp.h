@@ -180,6 +180,7 @@ typedef struct mote__lp_keys {
 #if MOTE_LP_KEY_SETS > 1
     const uint8_t *meas; /* the set's measurement in the input, its ',' or ' ' after it */
     uint8_t meas_len;    /* 0: none */
+    uint8_t meas_tag;    /* two of its bytes mixed: compared before them all */
     uint16_t next;       /* set of the line that followed the last one of this
                             set (byte offset in keys) */
 #endif
@@ -196,6 +197,7 @@ typedef struct mote_lp_decoder {
 #if MOTE_LP_KEY_SETS > 1
     uint16_t keys_cur;   /* set of the last line (byte offset in keys) */
     uint8_t keys_victim; /* next set to take for a new measurement */
+    uint8_t keys_miss;   /* searches in a row that found no set */
 #endif
 } mote_lp_decoder;
 
