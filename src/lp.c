@@ -280,9 +280,10 @@ static const char *msg_at(unsigned i)
  * point could alias the context's pointers). */
 typedef struct lp_in {
     const uint8_t *end;      /* end of the bytes at hand */
-    const uint8_t *safe;     /* key prediction: 24 bytes may be read at p <= safe */
-    mote_lp_decoder *kd;     /* its key prediction (speed builds): one base
-                                register for both arrays */
+    uintptr_t safe;          /* key prediction: 24 bytes may be read at p <= safe
+                                (an address: 0 when fewer are at hand) */
+    mote__lp_keys *ks;       /* the line's key prediction set (speed builds):
+                                one base register for both arrays */
 } lp_in;
 
 typedef struct lp_ctx {
@@ -461,6 +462,25 @@ static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t
 #endif
 
 #if MOTE_LP_FAST
+/* A remembered name and the byte after it: the first n + 1 bytes (n =
+ * 1..23) at a and b equal? 24 bytes may be read at both. Words,
+ * overlapping, the bytes after a short name masked off. */
+static MOTE_LP_INLINE bool same_name(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
+    static const uint64_t first_bytes[8] = {
+        0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
+        0xffffffffffffffull, ~0ull};
+    uint64_t x = load8(a) ^ load8(b);
+    if (n >= 8) {
+        x |= load8(a + n - 7) ^ load8(b + n - 7);
+        if (n >= 16) x |= load8(a + 8) ^ load8(b + 8);
+    } else {
+        x &= first_bytes[n];
+    }
+    return !x;
+}
+
 /*
  * Key prediction (speed builds): the end of the key at p if it is the one
  * remembered in slot `slot` (MOTE_LP_KEY_CACHE: none), else NULL. Lines of
@@ -477,28 +497,83 @@ static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t
  */
 static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *p, size_t slot)
 {
-    /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
-    static const uint64_t first_bytes[8] = {
-        0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
-        0xffffffffffffffull, ~0ull};
-    size_t n = slot < MOTE_LP_KEY_CACHE ? c->kd->kc_len[slot] : 0; /* 0..23 */
+    size_t n = slot < MOTE_LP_KEY_CACHE ? c->ks->len[slot] : 0; /* 0..23 */
     if (!n) return NULL;
-    if (LIKELY(p <= c->safe)) {
-        const uint8_t *kp = c->kd->kc_ptr[slot];
-        uint64_t x = load8(p) ^ load8(kp);
-        if (n >= 8) {
-            x |= load8(p + n - 7) ^ load8(kp + n - 7);
-            if (n >= 16) x |= load8(p + 8) ^ load8(kp + 8);
-        } else {
-            x &= first_bytes[n];
-        }
-        if (LIKELY(!x)) return p + n;
+    if (LIKELY((uintptr_t)p <= c->safe)) {
+        if (LIKELY(same_name(p, c->ks->ptr[slot], n))) return p + n;
     } else if ((size_t)(c->end - p) > n && p[n] == '=' &&
-               same_bytes(p, c->kd->kc_ptr[slot], n)) {
+               same_bytes(p, c->ks->ptr[slot], n)) {
         return p + n;
     }
     return NULL;
 }
+
+#if MOTE_LP_KEY_SETS > 1
+/* The set at byte offset off (a multiple of the set's size: sets are found
+ * by an add, not a multiply) in the decoder's sets. */
+static MOTE_LP_INLINE mote__lp_keys *keys_at(mote_lp_decoder *d, unsigned off)
+{
+    return (mote__lp_keys *)(void *)((unsigned char *)d->keys + off);
+}
+
+/*
+ * The key prediction set for a line whose measurement [m, e) (checked by
+ * name(); esc: it holds an escape) is not the one predicted: the set that
+ * holds it, else a new one (round robin) that remembers it if it has at most
+ * 23 bytes and no escape. (Equal bytes up to and with the byte after it
+ * then read as the same measurement: a scan stops at the same byte, and a
+ * backslash before a ',' or ' ' would have been an escape.) The chosen set
+ * becomes the prediction after the previous line's set. Out of the way:
+ * with at most 8 measurements in turn, lines find their set by that
+ * prediction. Sets are compared by length and a byte of two of the
+ * measurement's bytes first, so lines of many measurements in any order
+ * pay little more than the failed prediction.
+ */
+static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m, const uint8_t *e,
+                                            bool esc)
+{
+    const size_t n = (size_t)(e - m);
+    if (d->keys_miss >= 16) {
+        /* 16 searches in a row found nothing: more measurements than sets
+         * (in any order). Keep the last line's set, as with one set, and
+         * search again only every 32nd line. */
+        d->keys_miss = (uint8_t)(d->keys_miss == 47 ? 15 : d->keys_miss + 1);
+        if (d->keys_miss != 15) return keys_at(d, d->keys_cur);
+    }
+    const uint8_t tag = (uint8_t)(m[n - 1] ^ (m[n >> 1] << 2));
+    unsigned j = 0;
+    if (n <= 23) {
+        /* Length and tag as one compare: few sets get as far as memcmp. */
+        const unsigned lt = (unsigned)n | (unsigned)tag << 8;
+        for (; j < MOTE_LP_KEY_SETS; j++) {
+            mote__lp_keys *k = &d->keys[j];
+            if (((unsigned)k->meas_len | (unsigned)k->meas_tag << 8) == lt &&
+                memcmp(k->meas, m, n) == 0) {
+                k->meas = m; /* with this line's byte after it */
+                d->keys_miss = 0;
+                break;
+            }
+        }
+    } else {
+        j = MOTE_LP_KEY_SETS;
+    }
+    if (j == MOTE_LP_KEY_SETS) {
+        d->keys_miss++;
+        j = d->keys_victim;
+        mote__lp_keys *k = &d->keys[j];
+        /* A measurement not remembered shares the set taken next. */
+        const bool keep = !esc && n <= 23;
+        k->meas_len = keep ? (uint8_t)n : 0;
+        k->meas_tag = tag;
+        k->meas = m;
+        if (keep) d->keys_victim = (uint8_t)((j + 1) & (MOTE_LP_KEY_SETS - 1));
+    }
+    const uint16_t off = (uint16_t)(j * sizeof(mote__lp_keys));
+    keys_at(d, d->keys_cur)->next = off;
+    d->keys_cur = off;
+    return &d->keys[j];
+}
+#endif
 #endif
 
 /*
@@ -678,8 +753,8 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8
     if (UNLIKELY(p == s)) return name_slow(c, s, p, k, bounded);
     if (BOUNDED && UNLIKELY((size_t)(p - s) > c->max_key)) return name_slow(c, s, p, k, bounded);
     if (key && slot < MOTE_LP_KEY_CACHE && p - s <= 23) { /* a plain key: remember it */
-        in->kd->kc_ptr[slot] = s;
-        in->kd->kc_len[slot] = (uint8_t)(p - s);
+        in->ks->ptr[slot] = s;
+        in->ks->len[slot] = (uint8_t)(p - s);
     }
     r.end = p;
     return r;
@@ -821,9 +896,8 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
 {
     const uint8_t *p = c->start;
     const uint8_t *const end = c->end;
-    /* No key starts at c->start: where fewer than 24 bytes are at hand, no
-     * key is compared by words. */
-    const lp_in in = {end, end - p >= 24 ? end - 24 : p, c->kd};
+    /* Where fewer than 24 bytes are at hand, no name is compared by words. */
+    const uintptr_t safe = end - p >= 24 ? (uintptr_t)(end - 24) : 0;
 
     c->nl = 0;
     /* Leading spaces, blank lines, comments. */
@@ -836,15 +910,38 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     /* Measurement, then tags: each name checked by name(), then what follows
      * it (the same after the measurement and after a tag value). */
     const uint8_t *const m0 = p;
-    lp_name n = name(c, &in, p, K_MEAS, 0, bounded);
+    lp_name n;
+#if MOTE_LP_FAST && MOTE_LP_KEY_SETS > 1
+    /* The key prediction set of the line's measurement: first the one whose
+     * line followed the last line of the previous line's set; if it holds
+     * this measurement (with the same ',' or ' ' after it), the measurement
+     * is compared, not scanned. */
+    mote_lp_decoder *const kd = c->kd;
+    const uint16_t j = keys_at(kd, kd->keys_cur)->next;
+    mote__lp_keys *ks = keys_at(kd, j);
+    const size_t ml = ks->meas_len;
+    if (LIKELY(ml && (uintptr_t)p <= safe && same_name(p, ks->meas, ml))) {
+        n.end = p + ml;
+        n.esc = false;
+        kd->keys_cur = j;
+    } else {
+        const lp_in in0 = {end, safe, NULL};
+        n = name(c, &in0, p, K_MEAS, 0, bounded);
+        if (UNLIKELY(!n.end)) return c->res;
+        ks = key_set(kd, m0, n.end, n.esc);
+    }
+    const lp_in in = {end, safe, ks};
+#else
+    const lp_in in = {end, safe, MOTE_LP_FAST ? &c->kd->keys[0] : NULL};
+    n = name(c, &in, p, K_MEAS, 0, bounded);
     if (UNLIKELY(!n.end)) return c->res;
+#endif
     p = n.end;
     set_text(&pt->measurement, m0, p, n.esc, MOTE_LP_ESC_MEASUREMENT);
     pt->offset = (uint64_t)(m0 - c->start); /* made absolute by the caller */
     pt->text.ptr = m0;
     mote_lp_tag *const tags = pt->tags;
     const size_t tags_cap = pt->tags_cap;
-    const uint8_t *const ts = p + 1;
     size_t nt = 0;
     unsigned k = K_MEAS;
     for (;;) {
@@ -869,7 +966,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     }
     /* The tags as written; without tags, empty at the measurement's end
      * (where p still is). */
-    const uint8_t *const t1 = nt ? ts : p;
+    const uint8_t *const t1 = nt ? m0 + pt->measurement.len + 1 : p;
     pt->tag_section.ptr = t1;
     pt->tag_section.len = (size_t)(p - t1);
     pt->ntags = nt;
@@ -1086,11 +1183,36 @@ static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_confi
     return MOTE_OK;
 }
 
+#if MOTE_LP_FAST
+/* Forget every remembered key and measurement (they point into a buffer
+ * that is about to change). */
+static void keys_forget(mote_lp_decoder *d)
+{
+    for (unsigned j = 0; j < MOTE_LP_KEY_SETS; j++) {
+        memset(d->keys[j].len, 0, sizeof d->keys[j].len);
+#if MOTE_LP_KEY_SETS > 1
+        d->keys[j].meas_len = 0;
+#endif
+    }
+}
+#endif
+
 mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
                               const mote_lp_config *cfg)
 {
     if (!d || (!data && len > 0)) return MOTE_ERR_INVALID;
+#if MOTE_LP_FAST && MOTE_LP_KEY_SETS > 1
+    /* All but the key sets' pointers (2 KiB, read only where a length
+     * says so), as a decoder may be set up for every small input. */
+    memset(d, 0, offsetof(mote_lp_decoder, keys));
+    keys_forget(d);
+    for (unsigned j = 0; j < MOTE_LP_KEY_SETS; j++) d->keys[j].next = 0;
+    d->keys_cur = 0;
+    d->keys_victim = 0;
+    d->keys_miss = 0;
+#else
     memset(d, 0, sizeof *d);
+#endif
     mote_err rc = init_dec(d, cfg);
     if (rc != MOTE_OK) return rc;
     d->cur = data;
@@ -1182,6 +1304,12 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, boo
     if (p < pend) {
         ctx_init(&c, d, p, pend, final);
         r = parse_line(&c, pt);
+#if MOTE_LP_FAST
+        /* The decoder from the context: not held in a register over the
+         * parse, which needs them all (fewer instructions in the speed
+         * build's grammar). */
+        d = c.kd;
+#endif
     }
     if (r == R_POINT || r == R_SKIP) {
         rec_end = c.line_end;
@@ -1245,7 +1373,7 @@ mote_err mote_lp_stream_feed(mote_lp_stream *s, const void *chunk, size_t len)
     if (s->finished || s->dec.cur != s->dec.end) return MOTE_ERR_STATE;
 #if MOTE_LP_FAST
     /* Predicted keys point into the previous chunk, which may be gone. */
-    memset(s->dec.kc_len, 0, sizeof s->dec.kc_len);
+    keys_forget(&s->dec);
 #endif
     s->dec.cur = chunk;
     s->dec.end = s->dec.cur + len;
@@ -1311,11 +1439,11 @@ static MOTE_LP_OUTLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, 
     /* No key prediction across the carry and the chunk: the words compared
      * at a remembered key must be in the buffer the key is in. */
 #if MOTE_LP_FAST
-    memset(d->kc_len, 0, sizeof d->kc_len);
+    keys_forget(d);
 #endif
     int r = parse_line(&c, pt);
 #if MOTE_LP_FAST
-    memset(d->kc_len, 0, sizeof d->kc_len);
+    keys_forget(d);
 #endif
     s->carry_len = 0;
     return finish_line(&c, r, e, s->rec_offset, s->rec_line, d->cfg.max_line, pt, err);
@@ -1378,7 +1506,7 @@ bool mote_lp_tags_next(mote_lp_iter *it, mote_lp_tag *tag)
     lp_ctx c;
     iter_ctx(&c, it->end);
     const uint8_t *k0 = it->p;
-    const lp_in in = {it->end, NULL, NULL};
+    const lp_in in = {it->end, 0, NULL};
     const lp_name kn = name(&c, &in, k0, K_TKEY, MOTE_LP_KEY_CACHE, true);
     if (!kn.end) return false;
     const lp_name vn = name(&c, &in, kn.end + 1, K_TVAL, 0, true);
@@ -1403,7 +1531,7 @@ bool mote_lp_fields_next(mote_lp_iter *it, mote_lp_field *f)
     if (!it || !f || !it->p || it->p >= it->end) return false;
     lp_ctx c;
     iter_ctx(&c, it->end);
-    const lp_in in = {it->end, NULL, NULL};
+    const lp_in in = {it->end, 0, NULL};
     const uint8_t *p = field(&c, &in, it->p, f, MOTE_LP_KEY_CACHE, true);
     if (!p) return false;
     if (p < it->end) p++; /* ',' */
@@ -1492,8 +1620,23 @@ mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_config *cfg, mote
     if (n) {
         mote_lp_field *const last = pt->fields + (n - 1);
         for (f = pt->fields;; f++) {
-            mote_err rc = f->type == MOTE_LP_INT ? parse_int(f->raw.ptr, f->raw.len, &f->value.i)
-                                                 : decode_value(f);
+            /* Ints first (TSBS-like lines: nothing else), then floats,
+             * unsigned and strings without the call and the switch of
+             * decode_value (the same conversions). */
+            const mote_lp_type t = f->type;
+            mote_err rc;
+            if (LIKELY(t == MOTE_LP_INT)) {
+                rc = parse_int(f->raw.ptr, f->raw.len, &f->value.i);
+            } else if (t == MOTE_LP_FLOAT) {
+                rc = mote_num_parse_f64(f->raw.ptr, f->raw.len, &f->value.f);
+            } else if (t == MOTE_LP_UINT) {
+                rc = parse_uint(f->raw.ptr, f->raw.len, &f->value.u);
+            } else if (t == MOTE_LP_STRING) {
+                f->value.s = f->raw;
+                rc = MOTE_OK;
+            } else {
+                rc = decode_value(f);
+            }
             f->decoded = rc == MOTE_OK;
             if (rc != MOTE_OK) return field_error(pt, f, rc, err);
             if (f == last) break;

@@ -160,6 +160,31 @@ typedef struct mote_lp_config {
 } mote_lp_config;
 
 #define MOTE_LP_KEY_CACHE 32
+/* Key prediction sets, one per measurement seen lately: 8 on 64-bit
+ * targets, 1 (no measurement kept) on 32-bit ones such as microcontrollers.
+ * Chosen by the target's pointer width, so a library and its caller always
+ * agree on the struct's size. */
+#if defined(UINTPTR_MAX) && UINTPTR_MAX > 0xffffffffu
+#define MOTE_LP_KEY_SETS 8
+#else
+#define MOTE_LP_KEY_SETS 1
+#endif
+
+/* Private: one key prediction set. */
+typedef struct mote__lp_keys {
+    /* Where the last keys seen in each tag/field position (modulo 16) of a
+     * line of this set are in the input (len 0: none). A key equal to its
+     * predecessor is compared, not scanned. */
+    const uint8_t *ptr[MOTE_LP_KEY_CACHE];
+    uint8_t len[MOTE_LP_KEY_CACHE];
+#if MOTE_LP_KEY_SETS > 1
+    const uint8_t *meas; /* the set's measurement in the input, its ',' or ' ' after it */
+    uint8_t meas_len;    /* 0: none */
+    uint8_t meas_tag;    /* two of its bytes mixed: compared before them all */
+    uint16_t next;       /* set of the line that followed the last one of this
+                            set (byte offset in keys) */
+#endif
+} mote__lp_keys;
 
 /* Fields are private; the struct is visible so callers can place it anywhere. */
 typedef struct mote_lp_decoder {
@@ -168,11 +193,12 @@ typedef struct mote_lp_decoder {
     uint64_t offset;     /* stream offset of cur */
     uint64_t line;       /* line number at cur */
     mote_lp_config cfg;
-    /* Key prediction: where the last keys seen in each tag/field position
-     * (modulo 16) are in the input (len 0: none). A key equal to its
-     * predecessor is compared, not scanned. */
-    const uint8_t *kc_ptr[MOTE_LP_KEY_CACHE];
-    uint8_t kc_len[MOTE_LP_KEY_CACHE];
+    mote__lp_keys keys[MOTE_LP_KEY_SETS]; /* key prediction */
+#if MOTE_LP_KEY_SETS > 1
+    uint16_t keys_cur;   /* set of the last line (byte offset in keys) */
+    uint8_t keys_victim; /* next set to take for a new measurement */
+    uint8_t keys_miss;   /* searches in a row that found no set */
+#endif
 } mote_lp_decoder;
 
 /* Defaults: ns precision, default time 0, no limits. Returns MOTE_OK, or
