@@ -1092,6 +1092,14 @@ static MOTE_INLINE bool blk_here(const mote_scanner *sc, size_t i, size_t lim)
     return lim - i >= 64 && sc->base + i >= sc->blk_resume && !(sc->cr && sc->base + i == sc->line_start);
 }
 
+/* The first chunk index past the block path's back-off (blk_resume). */
+static MOTE_INLINE size_t blk_from(const mote_scanner *sc, size_t lim)
+{
+    if (sc->blk_resume <= sc->base) return 0;
+    const uint64_t d = sc->blk_resume - sc->base;
+    return d > lim ? SIZE_MAX : (size_t)d;
+}
+
 /* The block path may run at i. */
 static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
 {
@@ -1110,38 +1118,49 @@ static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
  */
 static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    bool closed;
+    const uint8_t d0 = sc->delim[0];
     /* where words, comments or '*' matter (see sc->slow): one string at most */
     const bool stay = TRIG_SKIP(sc->trig) && !sc->slow;
-    const bool blk = stay && sc->blk; /* (blk_ok()'s tests that hold throughout) */
+    /* The block path's back-off as an index (blk_here() still decides):
+     * one compare per string instead of its tests. fast_text() tried the
+     * block path before the first byte. */
+    size_t blk_at = stay && sc->blk ? blk_from(sc, lim) : SIZE_MAX;
+    /* the state in locals, written back once at the end */
+    bool quote = sc->state == S_QUOTE;
+    unsigned slot = sc->slot;
+    size_t open = SIZE_MAX; /* a string opened here, at open */
     for (;;) {
-        size_t open = SIZE_MAX; /* a string opened here, at open */
-        if (sc->state == S_NORMAL) {
+        if (!quote) {
             i = skip(sc->cls, p, i, lim, C_NORM);
-            if (i >= lim) return i;
-            const unsigned slot = sc->open_slot[p[i]];
+            if (i >= lim) break;
+            const uint8_t c = p[i];
+            const unsigned os = sc->open_slot[c];
             /* a quote byte that also starts the delimiter: the switch
              * matches the delimiter first */
-            if (!slot || p[i] == sc->delim[0]) return i;
-            sc->state = S_QUOTE;
-            sc->slot = (uint8_t)(slot - 1u);
+            if (!os || c == d0) break;
+            slot = os - 1u;
             open = i++;
         }
-        i = quote_run(sc, p, i, lim, sc->slot, &closed);
-        if (!closed) {
-            /* only an open string's error reads open_pos, and no line
-             * break was passed since its opener */
-            if (open != SIZE_MAX) set_pos(sc, &sc->open_pos, open);
-            return i;
-        }
-        sc->state = S_NORMAL;
-        if (!stay) return i;
-        /* fast_text() tried the block path before the first byte */
-        if (blk && blk_here(sc, i, lim)) {
+        bool closed;
+        i = quote_run(sc, p, i, lim, slot, &closed);
+        quote = !closed;
+        if (!closed || !stay) break;
+        open = SIZE_MAX;
+        if (i >= blk_at && blk_here(sc, i, lim)) {
+            sc->state = S_NORMAL;
             i = block_text(sc, p, i, lim);
             if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
+            quote = sc->state == S_QUOTE;
+            slot = sc->slot;
+            blk_at = blk_from(sc, lim);
         }
     }
+    sc->state = quote ? S_QUOTE : S_NORMAL;
+    sc->slot = (uint8_t)slot;
+    /* only an open string's error reads open_pos, and no line break was
+     * passed since its opener */
+    if (quote && open != SIZE_MAX) set_pos(sc, &sc->open_pos, open);
+    return i;
 }
 
 /* text_loops() for run(), where a run of the block path that ends at a stop
