@@ -629,20 +629,23 @@ static size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, u
 static MOTE_INLINE unsigned low_bit(uint64_t x) { return mote__ctz64(x); }
 static MOTE_INLINE unsigned high_bit(uint64_t x) { return 63u - mote__clz64(x); }
 
-/* Skip bytes without `mask` in the class table: the scanner's throughput on
- * ordinary text. Eight class bytes are packed into a word (byte k of the
- * input in bits 8k..8k+7, whatever the host's byte order) and the first hit
- * found with one count-trailing-zeros: one branch per eight bytes, so the
- * end of a run costs one mispredicted branch, not several. */
-static MOTE_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim,
-                                      uint8_t mask)
+/* Find the first byte at or after *pi (below lim) with `mask` in the class
+ * table: true with *pi at it, or false with *pi = lim. The scanner's
+ * throughput on ordinary text. Short runs (quote-dense text) end in the
+ * first four bytes, looked at one by one; longer ones go eight class bytes
+ * to a word (byte k of the input in bits 8k..8k+7, whatever the host's byte
+ * order), the first hit found with one count-trailing-zeros: one branch per
+ * eight bytes, so the end of a run costs one mispredicted branch, not
+ * several. The result says where the run ended, so that callers branch on
+ * it once (inlined, the compiler joins the hit paths). */
+static MOTE_INLINE bool find(const uint8_t *cls, const uint8_t *p, size_t *pi, size_t lim, uint8_t mask)
 {
-    /* short runs (quote-dense text) end in the first bytes */
-    if (lim - i >= 4) {
-        if (cls[p[i]] & mask) return i;
-        if (cls[p[i + 1]] & mask) return i + 1;
-        if (cls[p[i + 2]] & mask) return i + 2;
-        if (cls[p[i + 3]] & mask) return i + 3;
+    size_t i = *pi;
+    if (i + 4 <= lim) {
+        if (cls[p[i]] & mask) return true;
+        if (cls[p[i + 1]] & mask) return *pi = i + 1, true;
+        if (cls[p[i + 2]] & mask) return *pi = i + 2, true;
+        if (cls[p[i + 3]] & mask) return *pi = i + 3, true;
         i += 4;
     }
     const uint64_t m = mask * (uint64_t)0x0101010101010101u;
@@ -653,10 +656,25 @@ static MOTE_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, s
                      (uint64_t)cls[q[4]] << 32 | (uint64_t)cls[q[5]] << 40 |
                      (uint64_t)cls[q[6]] << 48 | (uint64_t)cls[q[7]] << 56;
         w &= m;
-        if (w) return i + (low_bit(w) >> 3);
+        if (w) {
+            *pi = i + (low_bit(w) >> 3);
+            return true;
+        }
         i += 8;
     }
-    while (i < lim && !(cls[p[i]] & mask)) i++;
+    for (; i < lim; i++)
+        if (cls[p[i]] & mask) {
+            *pi = i;
+            return true;
+        }
+    *pi = lim;
+    return false;
+}
+
+/* Skip bytes without `mask` in the class table (find()). */
+static MOTE_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, uint8_t mask)
+{
+    find(cls, p, &i, lim, mask);
     return i;
 }
 
@@ -858,8 +876,7 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
     const int esc = sc->q_esc[slot];
     *closed = false;
     for (;;) {
-        i = skip(sc->cls, p, i, lim, mask);
-        if (i >= lim) return i;
+        if (!find(sc->cls, p, &i, lim, mask)) return i;
         const uint8_t c = p[i];
         if (c == close) {
             *closed = true;
@@ -1118,41 +1135,49 @@ static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
  */
 static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    const uint8_t d0 = sc->delim[0];
-    /* where words, comments or '*' matter (see sc->slow): one string at most */
-    const bool stay = TRIG_SKIP(sc->trig) && !sc->slow;
-    /* The block path's back-off as an index (blk_here() still decides):
-     * one compare per string instead of its tests. fast_text() tried the
-     * block path before the first byte. */
-    size_t blk_at = stay && sc->blk ? blk_from(sc, lim) : SIZE_MAX;
+    /* where words, comments or '*' matter (see sc->slow): one string at
+     * most. Else the block path's back-off as an index (blk_here() still
+     * decides): one compare per string for both tests, the rest out of the
+     * way. fast_text() tried the block path before the first byte. */
+    size_t blk_at = 0;
+    if (TRIG_SKIP(sc->trig) && !sc->slow) blk_at = sc->blk ? blk_from(sc, lim) : SIZE_MAX;
     /* the state in locals, written back once at the end */
     bool quote = sc->state == S_QUOTE;
     unsigned slot = sc->slot;
-    size_t open = SIZE_MAX; /* a string opened here, at open */
+    size_t open = SIZE_MAX; /* the last string opened here, at open */
     for (;;) {
         if (!quote) {
-            i = skip(sc->cls, p, i, lim, C_NORM);
-            if (i >= lim) break;
+            if (!find(sc->cls, p, &i, lim, C_NORM)) break;
             const uint8_t c = p[i];
             const unsigned os = sc->open_slot[c];
             /* a quote byte that also starts the delimiter: the switch
              * matches the delimiter first */
-            if (!os || c == d0) break;
+            if (!os || c == sc->delim[0]) break;
             slot = os - 1u;
             open = i++;
         }
         bool closed;
-        i = quote_run(sc, p, i, lim, slot, &closed);
+        /* one copy of the string loop per slot: its class bit, a constant,
+         * is tested straight from the table */
+        switch (slot) {
+        case 0: i = quote_run(sc, p, i, lim, 0, &closed); break;
+        case 1: i = quote_run(sc, p, i, lim, 1, &closed); break;
+        case 2: i = quote_run(sc, p, i, lim, 2, &closed); break;
+        default: i = quote_run(sc, p, i, lim, 3, &closed); break;
+        }
         quote = !closed;
-        if (!closed || !stay) break;
-        open = SIZE_MAX;
-        if (i >= blk_at && blk_here(sc, i, lim)) {
-            sc->state = S_NORMAL;
-            i = block_text(sc, p, i, lim);
-            if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
-            quote = sc->state == S_QUOTE;
-            slot = sc->slot;
-            blk_at = blk_from(sc, lim);
+        if (quote) break;
+        if (MOTE_UNLIKELY(i >= blk_at)) {
+            if (!TRIG_SKIP(sc->trig) || sc->slow) break;
+            if (blk_here(sc, i, lim)) {
+                sc->state = S_NORMAL;
+                i = block_text(sc, p, i, lim);
+                if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
+                quote = sc->state == S_QUOTE;
+                slot = sc->slot;
+                open = SIZE_MAX; /* (block_text() set open_pos) */
+                blk_at = blk_from(sc, lim);
+            }
         }
     }
     sc->state = quote ? S_QUOTE : S_NORMAL;
