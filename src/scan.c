@@ -1157,14 +1157,7 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
             open = i++;
         }
         bool closed;
-        /* one copy of the string loop per slot: its class bit, a constant,
-         * is tested straight from the table */
-        switch (slot) {
-        case 0: i = quote_run(sc, p, i, lim, 0, &closed); break;
-        case 1: i = quote_run(sc, p, i, lim, 1, &closed); break;
-        case 2: i = quote_run(sc, p, i, lim, 2, &closed); break;
-        default: i = quote_run(sc, p, i, lim, 3, &closed); break;
-        }
+        i = quote_run(sc, p, i, lim, slot, &closed);
         quote = !closed;
         if (quote) break;
         if (MOTE_UNLIKELY(i >= blk_at)) {
