@@ -546,6 +546,10 @@ static void newline(mote_scanner *sc, uint8_t c, size_t idx)
 static bool kmp_step(mote_scanner *sc, uint8_t c)
 {
     uint8_t k = sc->km;
+#if !MOTE_SMALL
+    /* most bytes: no match under way and none starting (km stays 0) */
+    if (k == 0 && c != sc->delim[0]) return false;
+#endif
     while (k > 0 && sc->delim[k] != c) k = sc->kmp[k - 1];
     if (sc->delim[k] == c) k++;
     if (k == sc->dlen) {
