@@ -546,6 +546,10 @@ static void newline(mote_scanner *sc, uint8_t c, size_t idx)
 static bool kmp_step(mote_scanner *sc, uint8_t c)
 {
     uint8_t k = sc->km;
+#if !MOTE_SMALL
+    /* most bytes: no match under way and none starting (km stays 0) */
+    if (k == 0 && c != sc->delim[0]) return false;
+#endif
     while (k > 0 && sc->delim[k] != c) k = sc->kmp[k - 1];
     if (sc->delim[k] == c) k++;
     if (k == sc->dlen) {
@@ -629,20 +633,23 @@ static size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, u
 static MOTE_INLINE unsigned low_bit(uint64_t x) { return mote__ctz64(x); }
 static MOTE_INLINE unsigned high_bit(uint64_t x) { return 63u - mote__clz64(x); }
 
-/* Skip bytes without `mask` in the class table: the scanner's throughput on
- * ordinary text. Eight class bytes are packed into a word (byte k of the
- * input in bits 8k..8k+7, whatever the host's byte order) and the first hit
- * found with one count-trailing-zeros: one branch per eight bytes, so the
- * end of a run costs one mispredicted branch, not several. */
-static MOTE_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim,
-                                      uint8_t mask)
+/* Find the first byte at or after *pi (below lim) with `mask` in the class
+ * table: true with *pi at it, or false with *pi = lim. The scanner's
+ * throughput on ordinary text. Short runs (quote-dense text) end in the
+ * first four bytes, looked at one by one; longer ones go eight class bytes
+ * to a word (byte k of the input in bits 8k..8k+7, whatever the host's byte
+ * order), the first hit found with one count-trailing-zeros: one branch per
+ * eight bytes, so the end of a run costs one mispredicted branch, not
+ * several. The result says where the run ended, so that callers branch on
+ * it once (inlined, the compiler joins the hit paths). */
+static MOTE_INLINE bool find(const uint8_t *cls, const uint8_t *p, size_t *pi, size_t lim, uint8_t mask)
 {
-    /* short runs (quote-dense text) end in the first bytes */
-    if (lim - i >= 4) {
-        if (cls[p[i]] & mask) return i;
-        if (cls[p[i + 1]] & mask) return i + 1;
-        if (cls[p[i + 2]] & mask) return i + 2;
-        if (cls[p[i + 3]] & mask) return i + 3;
+    size_t i = *pi;
+    if (i + 4 <= lim) {
+        if (cls[p[i]] & mask) return true;
+        if (cls[p[i + 1]] & mask) return *pi = i + 1, true;
+        if (cls[p[i + 2]] & mask) return *pi = i + 2, true;
+        if (cls[p[i + 3]] & mask) return *pi = i + 3, true;
         i += 4;
     }
     const uint64_t m = mask * (uint64_t)0x0101010101010101u;
@@ -653,10 +660,25 @@ static MOTE_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, s
                      (uint64_t)cls[q[4]] << 32 | (uint64_t)cls[q[5]] << 40 |
                      (uint64_t)cls[q[6]] << 48 | (uint64_t)cls[q[7]] << 56;
         w &= m;
-        if (w) return i + (low_bit(w) >> 3);
+        if (w) {
+            *pi = i + (low_bit(w) >> 3);
+            return true;
+        }
         i += 8;
     }
-    while (i < lim && !(cls[p[i]] & mask)) i++;
+    for (; i < lim; i++)
+        if (cls[p[i]] & mask) {
+            *pi = i;
+            return true;
+        }
+    *pi = lim;
+    return false;
+}
+
+/* Skip bytes without `mask` in the class table (find()). */
+static MOTE_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, uint8_t mask)
+{
+    find(cls, p, &i, lim, mask);
     return i;
 }
 
@@ -858,8 +880,7 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
     const int esc = sc->q_esc[slot];
     *closed = false;
     for (;;) {
-        i = skip(sc->cls, p, i, lim, mask);
-        if (i >= lim) return i;
+        if (!find(sc->cls, p, &i, lim, mask)) return i;
         const uint8_t c = p[i];
         if (c == close) {
             *closed = true;
@@ -1092,6 +1113,14 @@ static MOTE_INLINE bool blk_here(const mote_scanner *sc, size_t i, size_t lim)
     return lim - i >= 64 && sc->base + i >= sc->blk_resume && !(sc->cr && sc->base + i == sc->line_start);
 }
 
+/* The first chunk index past the block path's back-off (blk_resume). */
+static MOTE_INLINE size_t blk_from(const mote_scanner *sc, size_t lim)
+{
+    if (sc->blk_resume <= sc->base) return 0;
+    const uint64_t d = sc->blk_resume - sc->base;
+    return d > lim ? SIZE_MAX : (size_t)d;
+}
+
 /* The block path may run at i. */
 static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
 {
@@ -1110,38 +1139,50 @@ static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
  */
 static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    bool closed;
-    /* where words, comments or '*' matter (see sc->slow): one string at most */
-    const bool stay = TRIG_SKIP(sc->trig) && !sc->slow;
-    const bool blk = stay && sc->blk; /* (blk_ok()'s tests that hold throughout) */
+    /* where words, comments or '*' matter (see sc->slow): one string at
+     * most. Else the block path's back-off as an index (blk_here() still
+     * decides): one compare per string for both tests, the rest out of the
+     * way. fast_text() tried the block path before the first byte. */
+    size_t blk_at = 0;
+    if (TRIG_SKIP(sc->trig) && !sc->slow) blk_at = sc->blk ? blk_from(sc, lim) : SIZE_MAX;
+    /* the state in locals, written back once at the end */
+    bool quote = sc->state == S_QUOTE;
+    unsigned slot = sc->slot;
+    size_t open = SIZE_MAX; /* the last string opened here, at open */
     for (;;) {
-        size_t open = SIZE_MAX; /* a string opened here, at open */
-        if (sc->state == S_NORMAL) {
-            i = skip(sc->cls, p, i, lim, C_NORM);
-            if (i >= lim) return i;
-            const unsigned slot = sc->open_slot[p[i]];
+        if (!quote) {
+            if (!find(sc->cls, p, &i, lim, C_NORM)) break;
+            const uint8_t c = p[i];
+            const unsigned os = sc->open_slot[c];
             /* a quote byte that also starts the delimiter: the switch
              * matches the delimiter first */
-            if (!slot || p[i] == sc->delim[0]) return i;
-            sc->state = S_QUOTE;
-            sc->slot = (uint8_t)(slot - 1u);
+            if (!os || c == sc->delim[0]) break;
+            slot = os - 1u;
             open = i++;
         }
-        i = quote_run(sc, p, i, lim, sc->slot, &closed);
-        if (!closed) {
-            /* only an open string's error reads open_pos, and no line
-             * break was passed since its opener */
-            if (open != SIZE_MAX) set_pos(sc, &sc->open_pos, open);
-            return i;
-        }
-        sc->state = S_NORMAL;
-        if (!stay) return i;
-        /* fast_text() tried the block path before the first byte */
-        if (blk && blk_here(sc, i, lim)) {
-            i = block_text(sc, p, i, lim);
-            if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
+        bool closed;
+        i = quote_run(sc, p, i, lim, slot, &closed);
+        quote = !closed;
+        if (quote) break;
+        if (MOTE_UNLIKELY(i >= blk_at)) {
+            if (!TRIG_SKIP(sc->trig) || sc->slow) break;
+            if (blk_here(sc, i, lim)) {
+                sc->state = S_NORMAL;
+                i = block_text(sc, p, i, lim);
+                if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
+                quote = sc->state == S_QUOTE;
+                slot = sc->slot;
+                open = SIZE_MAX; /* (block_text() set open_pos) */
+                blk_at = blk_from(sc, lim);
+            }
         }
     }
+    sc->state = quote ? S_QUOTE : S_NORMAL;
+    sc->slot = (uint8_t)slot;
+    /* only an open string's error reads open_pos, and no line break was
+     * passed since its opener */
+    if (quote && open != SIZE_MAX) set_pos(sc, &sc->open_pos, open);
+    return i;
 }
 
 /* text_loops() for run(), where a run of the block path that ends at a stop
@@ -1474,7 +1515,16 @@ static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
 static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE, pg = sc->dialect == MOTE_SCAN_POSTGRES;
-    if (sc->lead && !is_blank(c) && !comment_opener(sc, c)) {
+    /* Quote openers, the escape, comment openers and postgres's '$', '('
+     * and ')' all stop the skip loop of code (C_NORM): for the other bytes
+     * (letters, digits, most punctuation) only mysql's '*' is left to test.
+     * (The small build tests them all: the shortcut costs it 100 bytes.) */
+#if MOTE_SMALL
+    const bool marked = true;
+#else
+    const bool marked = (sc->cls[c] & C_NORM) || c == '*';
+#endif
+    if (sc->lead && !is_blank(c) && !(marked && comment_opener(sc, c))) {
         lead_code(sc);
         if (pg && c == '\\') {
             /* a psql meta-command at statement start: its line */
@@ -1485,7 +1535,9 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         }
     }
     uint8_t next = S_NORMAL;
-    if (sc->open_slot[c]) {
+    if (!marked) {
+        /* (none of the below) */
+    } else if (sc->open_slot[c]) {
         unsigned slot = sc->open_slot[c] - 1u;
         if (pg && c == '\'') {
             /* E'..' (also right after the close of one: '') */
