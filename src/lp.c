@@ -1294,9 +1294,10 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
  * there). Returns as finish_line(), or LP_CARRY if not final and the line
  * goes on past d->end (nothing consumed).
  */
-static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, bool final, uint8_t *st,
+static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, bool final, uint8_t *st,
                         mote_lp_point *pt, mote_lp_error *err)
 {
+    mote_lp_decoder *d = *dp;
     lp_ctx c;
     int r = R_MORE;
     const uint8_t *p = d->cur, *rec_end;
@@ -1308,7 +1309,7 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, boo
         /* The decoder from the context: not held in a register over the
          * parse, which needs them all (fewer instructions in the speed
          * build's grammar). */
-        d = c.kd;
+        *dp = d = *(mote_lp_decoder *const volatile *)&c.kd;
 #endif
     }
     if (r == R_POINT || r == R_SKIP) {
@@ -1341,7 +1342,7 @@ mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
     if (!d || !pt) return MOTE_ERR_INVALID;
     while (d->cur < d->end) {
         uint8_t st;
-        mote_err rc = line_at(d, d->end, true, &st, pt, err);
+        mote_err rc = line_at(&d, d->end, true, &st, pt, err);
         if (rc != MOTE_ERR_NEED_MORE) return rc;
     }
     return MOTE_ERR_NEED_MORE;
@@ -1470,7 +1471,9 @@ mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error
 
         /* The line in place (parsed if a '\n' follows), else carried. */
         uint8_t st;
-        mote_err rc = line_at(d, s->nl_end, false, &st, pt, err);
+        mote_err rc = line_at(&d, s->nl_end, false, &st, pt, err);
+        /* The stream from its decoder as line_at() gives it back. */
+        s = (mote_lp_stream *)(void *)((unsigned char *)d - offsetof(mote_lp_stream, dec));
         if (rc == LP_CARRY) {
             carry_begin(s, st);
             carry_add(s, (size_t)(d->end - d->cur));
