@@ -1335,9 +1335,11 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, b
         ctx_init(&c, d, p, pend, final);
         r = parse_line(&c, pt);
 #if MOTE_LP_FAST
-        /* The decoder from the context: not held in a register over the
-         * parse, which needs them all (fewer instructions in the speed
-         * build's grammar). */
+        /* The decoder read back from the context, and given back to the
+         * caller's loop: so no copy of it is live over the parse, whose
+         * registers then hold the line's key set (gcc kept the set on the
+         * stack, a reload per tag key, while the decoder sat in a register
+         * unused). Volatile: a plain read would reuse the copy. */
         *dp = d = *(mote_lp_decoder *const volatile *)&c.kd;
 #endif
     }
@@ -1501,7 +1503,8 @@ mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error
         /* The line in place (parsed if a '\n' follows), else carried. */
         uint8_t st;
         mote_err rc = line_at(&d, s->nl_end, false, &st, pt, err);
-        /* The stream from its decoder as line_at() gives it back. */
+        /* The stream from its decoder as line_at() gives it back (not
+         * held over the parse either). */
         s = (mote_lp_stream *)(void *)((unsigned char *)d - offsetof(mote_lp_stream, dec));
         if (rc == LP_CARRY) {
             carry_begin(s, st);
