@@ -465,12 +465,13 @@ static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t
 /* A remembered name and the byte after it: the first n + 1 bytes (n =
  * 1..23) at a and b equal? 24 bytes may be read at both. Words,
  * overlapping, the bytes after a short name masked off. */
+/* The first n + 1 bytes of a word (in memory order), n = 1..7. */
+static const uint64_t first_bytes[8] = {
+    0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
+    0xffffffffffffffull, ~0ull};
+
 static MOTE_LP_INLINE bool same_name(const uint8_t *a, const uint8_t *b, size_t n)
 {
-    /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
-    static const uint64_t first_bytes[8] = {
-        0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
-        0xffffffffffffffull, ~0ull};
     uint64_t x = load8(a) ^ load8(b);
     if (n >= 8) {
         x |= load8(a + n - 7) ^ load8(b + n - 7);
@@ -509,6 +510,36 @@ static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *
 }
 
 #if MOTE_LP_KEY_SETS > 1
+/* Set k's measurement: the n bytes at m (n = 1..23, no escape) and the ','
+ * or ' ' after them, if before end; n = 0: none. The first word is kept in
+ * the set, so the usual short measurement is compared without a load of its
+ * pointer. Without the byte after (the input's last line) the word matches
+ * nothing: no line of the same input follows. */
+static void meas_remember(mote__lp_keys *k, const uint8_t *m, size_t n, const uint8_t *end)
+{
+    uint64_t w = ' '; /* nothing: no line starts with a space here */
+    uint64_t mask = 0xff;
+    if (n && (size_t)(end - m) > n) {
+        const size_t b = n < 8 ? n + 1 : 8;
+        w = 0;
+        for (size_t i = 0; i < b; i++) w |= (uint64_t)m[i] << (8 * i);
+        mask = n < 8 ? first_bytes[n] : ~0ull;
+    }
+    k->meas = m;
+    k->meas_word = w;
+    k->meas_mask = mask;
+    k->meas_len = (uint8_t)n;
+}
+
+/* The measurement of set ks (and its ',' or ' ') at p, where 24 bytes may
+ * be read and p[0] is not a space? */
+static MOTE_LP_INLINE bool same_meas(const mote__lp_keys *ks, const uint8_t *p)
+{
+    if ((load8(p) ^ ks->meas_word) & ks->meas_mask) return false;
+    const size_t n = ks->meas_len;
+    return LIKELY(n < 8) || same_name(p, ks->meas, n);
+}
+
 /* The set at byte offset off (a multiple of the set's size: sets are found
  * by an add, not a multiply) in the decoder's sets. */
 static MOTE_LP_INLINE mote__lp_keys *keys_at(mote_lp_decoder *d, unsigned off)
@@ -518,9 +549,9 @@ static MOTE_LP_INLINE mote__lp_keys *keys_at(mote_lp_decoder *d, unsigned off)
 
 /*
  * The key prediction set for a line whose measurement [m, e) (checked by
- * name(); esc: it holds an escape) is not the one predicted: the set that
- * holds it, else a new one (round robin) that remembers it if it has at most
- * 23 bytes and no escape. (Equal bytes up to and with the byte after it
+ * name(); esc: it holds an escape; end: the end of the bytes at hand) is
+ * not the one predicted: the set that holds it, else a new one (round
+ * robin) that remembers it if it has at most 23 bytes and no escape. (Equal bytes up to and with the byte after it
  * then read as the same measurement: a scan stops at the same byte, and a
  * backslash before a ',' or ' ' would have been an escape.) The chosen set
  * becomes the prediction after the previous line's set. Out of the way:
@@ -530,7 +561,7 @@ static MOTE_LP_INLINE mote__lp_keys *keys_at(mote_lp_decoder *d, unsigned off)
  * pay little more than the failed prediction.
  */
 static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m, const uint8_t *e,
-                                            bool esc)
+                                            bool esc, const uint8_t *end)
 {
     const size_t n = (size_t)(e - m);
     if (d->keys_miss >= 16) {
@@ -549,7 +580,7 @@ static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m
             mote__lp_keys *k = &d->keys[j];
             if (((unsigned)k->meas_len | (unsigned)k->meas_tag << 8) == lt &&
                 memcmp(k->meas, m, n) == 0) {
-                k->meas = m; /* with this line's byte after it */
+                meas_remember(k, m, n, end); /* with this line's byte after it */
                 d->keys_miss = 0;
                 break;
             }
@@ -563,9 +594,8 @@ static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m
         mote__lp_keys *k = &d->keys[j];
         /* A measurement not remembered shares the set taken next. */
         const bool keep = !esc && n <= 23;
-        k->meas_len = keep ? (uint8_t)n : 0;
+        meas_remember(k, m, keep ? n : 0, end);
         k->meas_tag = tag;
-        k->meas = m;
         if (keep) d->keys_victim = (uint8_t)((j + 1) & (MOTE_LP_KEY_SETS - 1));
     }
     const uint16_t off = (uint16_t)(j * sizeof(mote__lp_keys));
@@ -919,16 +949,15 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     mote_lp_decoder *const kd = c->kd;
     const uint16_t j = keys_at(kd, kd->keys_cur)->next;
     mote__lp_keys *ks = keys_at(kd, j);
-    const size_t ml = ks->meas_len;
-    if (LIKELY(ml && (uintptr_t)p <= safe && same_name(p, ks->meas, ml))) {
-        n.end = p + ml;
+    if (LIKELY((uintptr_t)p <= safe && same_meas(ks, p))) {
+        n.end = p + ks->meas_len;
         n.esc = false;
         kd->keys_cur = j;
     } else {
         const lp_in in0 = {end, safe, NULL};
         n = name(c, &in0, p, K_MEAS, 0, bounded);
         if (UNLIKELY(!n.end)) return c->res;
-        ks = key_set(kd, m0, n.end, n.esc);
+        ks = key_set(kd, m0, n.end, n.esc, end);
     }
     const lp_in in = {end, safe, ks};
 #else
@@ -1191,7 +1220,7 @@ static void keys_forget(mote_lp_decoder *d)
     for (unsigned j = 0; j < MOTE_LP_KEY_SETS; j++) {
         memset(d->keys[j].len, 0, sizeof d->keys[j].len);
 #if MOTE_LP_KEY_SETS > 1
-        d->keys[j].meas_len = 0;
+        meas_remember(&d->keys[j], NULL, 0, NULL);
 #endif
     }
 }
@@ -1294,9 +1323,10 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
  * there). Returns as finish_line(), or LP_CARRY if not final and the line
  * goes on past d->end (nothing consumed).
  */
-static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, bool final, uint8_t *st,
+static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, bool final, uint8_t *st,
                         mote_lp_point *pt, mote_lp_error *err)
 {
+    mote_lp_decoder *d = *dp;
     lp_ctx c;
     int r = R_MORE;
     const uint8_t *p = d->cur, *rec_end;
@@ -1305,10 +1335,12 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder *d, const uint8_t *pend, boo
         ctx_init(&c, d, p, pend, final);
         r = parse_line(&c, pt);
 #if MOTE_LP_FAST
-        /* The decoder from the context: not held in a register over the
-         * parse, which needs them all (fewer instructions in the speed
-         * build's grammar). */
-        d = c.kd;
+        /* The decoder read back from the context, and given back to the
+         * caller's loop: so no copy of it is live over the parse, whose
+         * registers then hold the line's key set (gcc kept the set on the
+         * stack, a reload per tag key, while the decoder sat in a register
+         * unused). Volatile: a plain read would reuse the copy. */
+        *dp = d = *(mote_lp_decoder *const volatile *)&c.kd;
 #endif
     }
     if (r == R_POINT || r == R_SKIP) {
@@ -1341,7 +1373,7 @@ mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
     if (!d || !pt) return MOTE_ERR_INVALID;
     while (d->cur < d->end) {
         uint8_t st;
-        mote_err rc = line_at(d, d->end, true, &st, pt, err);
+        mote_err rc = line_at(&d, d->end, true, &st, pt, err);
         if (rc != MOTE_ERR_NEED_MORE) return rc;
     }
     return MOTE_ERR_NEED_MORE;
@@ -1470,7 +1502,10 @@ mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error
 
         /* The line in place (parsed if a '\n' follows), else carried. */
         uint8_t st;
-        mote_err rc = line_at(d, s->nl_end, false, &st, pt, err);
+        mote_err rc = line_at(&d, s->nl_end, false, &st, pt, err);
+        /* The stream from its decoder as line_at() gives it back (not
+         * held over the parse either). */
+        s = (mote_lp_stream *)(void *)((unsigned char *)d - offsetof(mote_lp_stream, dec));
         if (rc == LP_CARRY) {
             carry_begin(s, st);
             carry_add(s, (size_t)(d->end - d->cur));

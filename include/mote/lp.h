@@ -179,6 +179,9 @@ typedef struct mote__lp_keys {
     uint8_t len[MOTE_LP_KEY_CACHE];
 #if MOTE_LP_KEY_SETS > 1
     const uint8_t *meas; /* the set's measurement in the input, its ',' or ' ' after it */
+    uint64_t meas_word;  /* its first 8 bytes with the byte after (as read by
+                            a little-endian load) ... */
+    uint64_t meas_mask;  /* ... and which of them count (none: never equal) */
     uint8_t meas_len;    /* 0: none */
     uint8_t meas_tag;    /* two of its bytes mixed: compared before them all */
     uint16_t next;       /* set of the line that followed the last one of this
