@@ -127,12 +127,16 @@ enum { WC_NONE, WC_FIRST, WC_COPY, WC_CREATE, WC_SET, WC_RESET };
 
 /* The words the scanner acts on, length-prefixed, and their numbers. */
 static const char keywords[] =
-    "\4copy\6create\3set\5reset\4from\5stdin\5begin\4case\3end\10function\11procedure"
+    "\4copy\3set\5reset\6create\3end\7trigger\4temp\11temporary\7explain\4from\5stdin"
+    "\5begin\4case\10function\11procedure"
     "\2or\7replace\7session\5local\10sql_mode\12@@sql_mode\22@@session.sql_mode"
     "\20@@local.sql_mode\33standard_conforming_strings\2to\7default\3all\2on\4true\3yes"
     "\3off\5false\2no";
+/* (the first four: those a first word may be; CREATE to EXPLAIN: the words
+ * sqlite3_complete() knows) */
 enum {
-    K_COPY, K_CREATE, K_SET, K_RESET, K_FROM, K_STDIN, K_BEGIN, K_CASE, K_END, K_FUNCTION,
+    K_COPY, K_SET, K_RESET, K_CREATE, K_END, K_TRIGGER, K_TEMP, K_TEMPORARY, K_EXPLAIN, K_FROM,
+    K_STDIN, K_BEGIN, K_CASE, K_FUNCTION,
     K_PROCEDURE, K_OR, K_REPLACE, K_SESSION, K_LOCAL, K_SQL_MODE, K_AT_SQL_MODE,
     K_AT_SESSION_SQL_MODE, K_AT_LOCAL_SQL_MODE, K_SCS, K_TO, K_DEFAULT, K_ALL, K_ON, K_TRUE,
     K_YES, K_OFF, K_FALSE, K_NO, K_NONE
@@ -563,23 +567,6 @@ static bool kmp_step(mote_scanner *sc, uint8_t c)
 static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
 {
     sc->trig = sq_trans[sc->trig][tk];
-}
-
-/* Classify the sqlite word just ended (keywords sqlite3_complete() knows). */
-static void sq_word_end(mote_scanner *sc)
-{
-    /* length-prefixed keywords and their tokens */
-    static const char kw[] = "\6create\7trigger\4temp\11temporary\3end\7explain";
-    static const uint8_t kw_tk[] = {TK_CREATE, TK_TRIGGER, TK_TEMP, TK_TEMP, TK_END, TK_EXPLAIN};
-    unsigned tk = TK_OTHER;
-    const char *k = kw;
-    for (unsigned j = 0; j < sizeof kw_tk; j++) {
-        size_t n = (uint8_t)*k++;
-        if (n == sc->wlen && memcmp(k, sc->word, n) == 0) tk = kw_tk[j];
-        k += n;
-    }
-    sc->wlen = 0;
-    sq_tok(sc, tk);
 }
 
 /* Byte `back` positions before chunk index idx within the current token,
@@ -1273,6 +1260,15 @@ static int keyword(const mote_scanner *sc, size_t n)
     return K_NONE;
 }
 
+/* Classify the sqlite word just ended (keywords sqlite3_complete() knows). */
+static void sq_word_end(mote_scanner *sc)
+{
+    static const uint8_t tk_of[] = {TK_CREATE, TK_END, TK_TRIGGER, TK_TEMP, TK_TEMP, TK_EXPLAIN};
+    const unsigned k = (unsigned)keyword(sc, sc->wlen) - K_CREATE;
+    sc->wlen = 0;
+    sq_tok(sc, k < sizeof tk_of ? tk_of[k] : TK_OTHER);
+}
+
 /* mysql: the sql_mode saved in a user variable (hash h), else the
  * configured one. */
 static uint8_t var_mode(const mote_scanner *sc, uint32_t h)
@@ -1345,7 +1341,7 @@ static bool first_word_may(const mote_scanner *sc, size_t n)
     if (is_digit(sc->word[0])) return true;
     if (sc->dialect == MOTE_SCAN_MYSQL) return n <= 3 && sc->word[n - 1] == (uint8_t)"set"[n - 1];
     const char *k = keywords;
-    for (int j = 0; j <= K_RESET; j++) {
+    for (int j = 0; j <= K_CREATE; j++) {
         const size_t len = (uint8_t)*k++;
         if (n <= len && memcmp(k, sc->word, n) == 0) return true;
         k += len;
