@@ -1260,15 +1260,6 @@ static int keyword(const mote_scanner *sc, size_t n)
     return K_NONE;
 }
 
-/* Classify the sqlite word just ended (keywords sqlite3_complete() knows). */
-static void sq_word_end(mote_scanner *sc)
-{
-    static const uint8_t tk_of[] = {TK_CREATE, TK_END, TK_TRIGGER, TK_TEMP, TK_TEMP, TK_EXPLAIN};
-    const unsigned k = (unsigned)keyword(sc, sc->wlen) - K_CREATE;
-    sc->wlen = 0;
-    sq_tok(sc, k < sizeof tk_of ? tk_of[k] : TK_OTHER);
-}
-
 /* mysql: the sql_mode saved in a user variable (hash h), else the
  * configured one. */
 static uint8_t var_mode(const mote_scanner *sc, uint32_t h)
@@ -1350,12 +1341,9 @@ static bool first_word_may(const mote_scanner *sc, size_t n)
 }
 
 /* A word of a postgres or mysql statement ended (sc->word, sc->wlen). */
-static void word_end(mote_scanner *sc)
+static void word_end(mote_scanner *sc, int k, size_t n)
 {
-    const size_t n = sc->wlen;
-    sc->wlen = 0;
     if (is_digit(sc->word[0])) return; /* a number (or mysql version digits) */
-    const int k = keyword(sc, n);
     switch (sc->wcls) {
     case WC_FIRST:
         sc->wcls = WC_NONE;
@@ -1412,8 +1400,17 @@ static void word_end(mote_scanner *sc)
 /* The word being read (sc->word, sc->wlen) ended: the dialect reads it. */
 static MOTE_SMALL_NOINLINE void any_word_end(mote_scanner *sc)
 {
-    if (sc->dialect == MOTE_SCAN_SQLITE) sq_word_end(sc);
-    else word_end(sc);
+    static const uint8_t tk_of[] = {TK_CREATE, TK_END, TK_TRIGGER, TK_TEMP, TK_TEMP, TK_EXPLAIN};
+    const size_t n = sc->wlen;
+    const int k = keyword(sc, n);
+    sc->wlen = 0;
+    if (sc->dialect == MOTE_SCAN_SQLITE) {
+        /* the keywords sqlite3_complete() knows */
+        const unsigned t = (unsigned)k - K_CREATE;
+        sq_tok(sc, t < sizeof tk_of ? tk_of[t] : TK_OTHER);
+    } else {
+        word_end(sc, k, n);
+    }
 }
 
 /* A byte of neither word nor blank, outside quotes and comments, while
