@@ -125,21 +125,21 @@ enum { WC_NONE, WC_FIRST, WC_COPY, WC_CREATE, WC_SET, WC_RESET };
 #define MODE_NBE MOTE_SCAN_NO_BACKSLASH_ESCAPES
 #define MODE_NONSTD MOTE_SCAN_PG_NONSTANDARD_STRINGS
 
-/* The words the scanner acts on, length-prefixed, and their numbers. */
+/* The words the scanner acts on, length-prefixed, and their numbers. In
+ * groups the code tests by range: the first four are those a first word may
+ * be; CREATE to REPLACE the leading words of a psql function body; CREATE
+ * to EXPLAIN hold the words sqlite3_complete() knows; SCS and ALL reset the
+ * strings mode; DEFAULT to YES set it standard, OFF to NO nonstandard. */
 static const char keywords[] =
-    "\4copy\3set\5reset\6create\3end\7trigger\4temp\11temporary\7explain\4from\5stdin"
-    "\5begin\4case\10function\11procedure"
-    "\2or\7replace\7session\5local\10sql_mode\12@@sql_mode\22@@session.sql_mode"
-    "\20@@local.sql_mode\33standard_conforming_strings\2to\7default\3all\2on\4true\3yes"
-    "\3off\5false\2no";
-/* (the first four: those a first word may be; CREATE to EXPLAIN: the words
- * sqlite3_complete() knows) */
+    "\4copy\3set\5reset\6create\10function\11procedure\2or\7replace\3end\7trigger"
+    "\4temp\11temporary\7explain\4from\5stdin\5begin\4case\7session\5local\10sql_mode"
+    "\12@@sql_mode\22@@session.sql_mode\20@@local.sql_mode\33standard_conforming_strings"
+    "\3all\2to\7default\2on\4true\3yes\3off\5false\2no";
 enum {
-    K_COPY, K_SET, K_RESET, K_CREATE, K_END, K_TRIGGER, K_TEMP, K_TEMPORARY, K_EXPLAIN, K_FROM,
-    K_STDIN, K_BEGIN, K_CASE, K_FUNCTION,
-    K_PROCEDURE, K_OR, K_REPLACE, K_SESSION, K_LOCAL, K_SQL_MODE, K_AT_SQL_MODE,
-    K_AT_SESSION_SQL_MODE, K_AT_LOCAL_SQL_MODE, K_SCS, K_TO, K_DEFAULT, K_ALL, K_ON, K_TRUE,
-    K_YES, K_OFF, K_FALSE, K_NO, K_NONE
+    K_COPY, K_SET, K_RESET, K_CREATE, K_FUNCTION, K_PROCEDURE, K_OR, K_REPLACE, K_END, K_TRIGGER,
+    K_TEMP, K_TEMPORARY, K_EXPLAIN, K_FROM, K_STDIN, K_BEGIN, K_CASE, K_SESSION, K_LOCAL,
+    K_SQL_MODE, K_AT_SQL_MODE, K_AT_SESSION_SQL_MODE, K_AT_LOCAL_SQL_MODE, K_SCS, K_ALL, K_TO,
+    K_DEFAULT, K_ON, K_TRUE, K_YES, K_OFF, K_FALSE, K_NO, K_NONE
 };
 
 /* sqlite3_complete() tokens and its transition table (a fact of SQLite's
@@ -1295,8 +1295,8 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
             return;
         }
         if (sc->wst == 2) {
-            if (k == K_ON || k == K_TRUE || k == K_YES || k == K_DEFAULT) sc->mode_next &= (uint8_t)~MODE_NONSTD;
-            if (k == K_OFF || k == K_FALSE || k == K_NO) sc->mode_next |= MODE_NONSTD;
+            if (k >= K_DEFAULT && k <= K_YES) sc->mode_next &= (uint8_t)~MODE_NONSTD;
+            if (k >= K_OFF && k <= K_NO) sc->mode_next |= MODE_NONSTD;
         }
         words_stop(sc);
         return;
@@ -1371,8 +1371,7 @@ static void word_end(mote_scanner *sc, int k, size_t n)
          * FUNCTION|PROCEDURE (first letters of the first four) make BEGIN
          * (and CASE inside it) open what END closes, outside parentheses */
         uint8_t *d = sc->d.pg.ids;
-        if (sc->d.pg.idn < 4 && (k == K_CREATE || k == K_FUNCTION || k == K_PROCEDURE || k == K_OR ||
-                            k == K_REPLACE))
+        if (sc->d.pg.idn < 4 && k >= K_CREATE && k <= K_REPLACE)
             d[sc->d.pg.idn] = sc->word[0];
         if (sc->d.pg.idn < 255) sc->d.pg.idn++;
         const bool body = d[1] == 'f' || d[1] == 'p' ||
@@ -1386,7 +1385,7 @@ static void word_end(mote_scanner *sc, int k, size_t n)
         return;
     }
     case WC_RESET:
-        if (k == K_SCS || k == K_ALL) sc->mode_next &= (uint8_t)~MODE_NONSTD;
+        if (k >= K_SCS && k <= K_ALL) sc->mode_next &= (uint8_t)~MODE_NONSTD;
         words_stop(sc);
         return;
     case WC_SET:
@@ -1400,7 +1399,8 @@ static void word_end(mote_scanner *sc, int k, size_t n)
 /* The word being read (sc->word, sc->wlen) ended: the dialect reads it. */
 static MOTE_SMALL_NOINLINE void any_word_end(mote_scanner *sc)
 {
-    static const uint8_t tk_of[] = {TK_CREATE, TK_END, TK_TRIGGER, TK_TEMP, TK_TEMP, TK_EXPLAIN};
+    static const uint8_t tk_of[] = {TK_CREATE, TK_OTHER, TK_OTHER, TK_OTHER, TK_OTHER,
+                                    TK_END, TK_TRIGGER, TK_TEMP, TK_TEMP, TK_EXPLAIN};
     const size_t n = sc->wlen;
     const int k = keyword(sc, n);
     sc->wlen = 0;
