@@ -1416,7 +1416,7 @@ static MOTE_SMALL_NOINLINE void any_word_end(mote_scanner *sc)
 
 /* A byte of neither word nor blank, outside quotes and comments, while
  * words matter (quote openers included). */
-static void word_punct(mote_scanner *sc, uint8_t c)
+static MOTE_SMALL_INLINE void word_punct(mote_scanner *sc, uint8_t c)
 {
     if (sc->wcls == WC_FIRST) {
         words_stop(sc); /* the statement starts with no word */
@@ -1861,7 +1861,7 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
 
 /* A delimiter completed: it ends the statement unless a sqlite trigger
  * body or postgres parentheses or BEGIN ATOMIC body hold it. */
-static int on_delim(mote_scanner *sc)
+static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
 {
     if (sc->dialect == MOTE_SCAN_SQLITE) {
         const uint8_t nt = sq_trans[sc->trig][TK_SEMI];
