@@ -390,15 +390,15 @@ static void reset_token(mote_scanner *sc)
     }
     sc->mode_next = sc->mode;
     if (sc->dialect == MOTE_SCAN_POSTGRES) {
-        if (sc->d.pg.copy >= 2) {
-            /* COPY data: the rest of the COPY line, then one token per line */
-            sc->state = sc->d.pg.copy == 2 ? S_CSKIP : S_COPY;
+        if (sc->d.pg.copy) {
+            /* COPY data: the rest of the COPY line (copy 1: a COPY ... FROM
+             * STDIN statement ended, by its delimiter: no other ending
+             * follows its first word), then one token per line */
+            sc->state = sc->d.pg.copy == 1 ? S_CSKIP : S_COPY;
             sc->d.pg.copy = 3;
             sc->kind = MOTE_SCAN_COPY_DATA;
             sc->lead = sc->slow = 0;
             sc->wcls = WC_NONE;
-        } else {
-            sc->d.pg.copy = 0;
         }
     }
     sc->wlen = 0;
@@ -2138,8 +2138,6 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
         if (e != MOTE_ERR_NEED_MORE) e = fail(sc, tok, e, &sc->tok_pos);
         mote_buf_clear(sc->carry);
     }
-    /* a COPY ... FROM STDIN statement: data follows */
-    if (r == R_END && sc->dialect == MOTE_SCAN_POSTGRES && sc->d.pg.copy == 1) sc->d.pg.copy = 2;
     /* a SET statement changed how strings are read */
     if (sc->mode_next != sc->mode) {
         sc->mode = sc->mode_next;
