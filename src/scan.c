@@ -71,9 +71,10 @@ enum {
     C_DOLLAR = 0x80
 };
 
-/* In groups that step() and at_eof() test by range: comments (S_DASH ..
- * S_BSLASH, the open ones from S_XOPEN), strings (S_QUOTE .. S_DTAG, the
- * open ones up to S_DMATCH), command lines (S_DCMD_WS ..). */
+/* In groups that step(), at_eof() and at_bound() test by range: comments
+ * (S_LINE .. S_BSLASH; the open ones from S_XOPEN; openers still undecided
+ * S_DASH .. S_XM), strings (S_QUOTE .. S_DTAG, the open ones up to
+ * S_DMATCH), command lines (S_DCMD_WS ..). */
 enum {
     S_LEAD,      /* sql dialects: skipping blanks before a statement */
     S_HEAD,      /* mysql: matching "delimiter" at statement start */
@@ -81,11 +82,11 @@ enum {
     S_ESC,       /* after an escape byte outside quotes */
     S_CSKIP,     /* postgres: the rest of a COPY ... FROM STDIN line */
     S_COPY,      /* postgres: a COPY data line */
+    S_LINE,      /* line comment */
+    S_XSTAR,     /* mysql, inside an executable comment: saw '*' */
     S_DASH,      /* saw '-' */
     S_DASH2,     /* mysql: saw "--", a comment only if a blank follows */
     S_SLASH,     /* saw '/' */
-    S_LINE,      /* line comment */
-    S_XSTAR,     /* mysql, inside an executable comment: saw '*' */
     S_XOPEN,     /* mysql: saw slash-star: an executable comment if '!' follows */
     S_XM,        /* ... saw slash-star-M */
     S_BLOCK,     /* block comment */
@@ -1822,7 +1823,7 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
 #if MOTE_SMALL
     if (st >= S_DCMD_WS) return on_command(sc, c);
     if (st >= S_QUOTE) return on_string(sc, c, idx);
-    if (st >= S_DASH) return on_comment(sc, c, idx);
+    if (st >= S_LINE) return on_comment(sc, c, idx);
 #endif
     switch (st) {
     case S_LEAD: return on_lead(sc, c, idx);
@@ -2185,7 +2186,7 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
          * end ("/" of a possible slash-star-bang) stays held. */
         const mote_pos at = sc->tok_pos;
         const uint8_t st = sc->state;
-        const bool cand = st == S_DASH || st == S_DASH2 || st == S_SLASH || st == S_XOPEN || st == S_XM;
+        const bool cand = st >= S_DASH && st <= S_XM; /* DASH DASH2 SLASH XOPEN XM */
         const size_t tail = cand ? (size_t)(sc->base + sc->pos - sc->lead_pos.offset) : 0;
         cut_front(sc, held(sc) - tail, &p);
         if (cand) sc->tok_pos = sc->lead_pos;
