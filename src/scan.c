@@ -108,9 +108,9 @@ enum {
     ((1u << S_LEAD) | (1u << S_HEAD) | (1u << S_NORMAL) | (1u << S_DASH) | (1u << S_DASH2) | \
      (1u << S_SLASH) | (1u << S_DTAG) | (1u << S_XSTAR))
 
-/* run() results; at_end() also takes R_EOL_EOF (a command line ended by the
- * end of input) */
-enum { R_LIMIT, R_END, R_LINE, R_SPLIT, R_EOL_EOF };
+/* run() results; at_end() also takes R_EOF (the end of input, nothing
+ * open) and R_EOL_EOF (a command line ended by the end of input) */
+enum { R_LIMIT, R_SPLIT, R_END, R_EOF, R_LINE, R_EOL_EOF };
 
 /* sc->slow: reasons the skip loops of ordinary text stop at every byte */
 enum {
@@ -2095,8 +2095,8 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
 }
 
 /* A delimiter completed (R_END) or a command or COPY line ended (R_LINE, or
- * R_EOL_EOF at the end of input): hand out the token, drop it, or report
- * the error; then start the next token.
+ * R_EOL_EOF at the end of input), or the input ended (R_EOF): hand out
+ * the token, drop it, or report the error; then start the next token.
  * Returns MOTE_ERR_NEED_MORE when there is nothing to hand out. */
 static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
 {
@@ -2107,19 +2107,22 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     bool handed = false; /* a token (or nothing) was handed out */
     sc->dropping = 0;
     unsigned kind = tok_kind(sc);
-    if (r != R_END && sc->dialect == MOTE_SCAN_MYSQL && !dcmd_done(sc)) {
+    /* ended by its delimiter or line break */
+    const bool term = r == R_END || r == R_LINE;
+    if (r >= R_LINE && sc->dialect == MOTE_SCAN_MYSQL && !dcmd_done(sc)) {
         if (!dropped) e = MOTE_ERR_BAD_DELIMITER;
-    } else if (dropped || (kind == MOTE_SCAN_COMMENT && !keep_comments(sc))) {
-        /* nothing to hand out */
+    } else if (dropped || holds_nothing(sc) || (kind == MOTE_SCAN_COMMENT && !keep_comments(sc))) {
+        /* nothing to hand out (the scanner holds nothing only at R_EOF:
+         * every other ending leaves a state that holds bytes) */
     } else if ((e = gather(sc, &p, &n)) == MOTE_OK) {
-        unsigned flags = sc->tokflags | (r == R_EOL_EOF ? 0u : MOTE_SCAN_TOK_DELIM);
+        unsigned flags = sc->tokflags | (term ? MOTE_SCAN_TOK_DELIM : 0u);
         /* consumed at the next call (the token's view stays valid till then) */
         sc->carry_drop = sc->carry->len;
         /* A delimiter that starts with blanks may begin before a trimmed
          * token: then the token is empty. A line ends at one byte. */
         const size_t cut = r == R_END ? sc->dlen : r == R_LINE;
         n = n > cut ? n - cut : 0;
-        if ((sc->dialect == MOTE_SCAN_LINES || kind == MOTE_SCAN_COPY_DATA) && n > 0 &&
+        if (term && (sc->dialect == MOTE_SCAN_LINES || kind == MOTE_SCAN_COPY_DATA) && n > 0 &&
             p[n - 1] == '\r') {
             n--;
             flags |= MOTE_SCAN_TOK_CR;
@@ -2129,7 +2132,8 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
             sc->d.pg.copy = 0;
         }
         e = MOTE_ERR_NEED_MORE;
-        if (n || sc->pieces_out || kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))
+        if (n || sc->pieces_out ||
+            (r != R_EOF && (kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))))
             e = emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, flags, kind);
         handed = true;
     }
@@ -2161,15 +2165,7 @@ static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
         return fail(sc, tok, st >= S_QUOTE ? MOTE_ERR_UNTERMINATED_QUOTE : MOTE_ERR_UNTERMINATED_COMMENT,
                     &sc->open_pos);
     }
-    if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) return at_end(sc, tok, R_EOL_EOF);
-    unsigned kind = tok_kind(sc);
-    if (holds_nothing(sc) || (kind == MOTE_SCAN_COMMENT && !keep_comments(sc))) return MOTE_ERR_NEED_MORE;
-    size_t n = sc->carry->len;
-    if (n == 0 && !sc->pieces_out) return MOTE_ERR_NEED_MORE;
-    const uint8_t *p = sc->carry->data;
-    if (copy_end(kind, p, n)) kind = MOTE_SCAN_COPY_END;
-    sc->carry_drop = n;
-    return emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, sc->tokflags, kind);
+    return at_end(sc, tok, st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9) ? R_EOL_EOF : R_EOF);
 }
 
 /* The token reached its size bound without ending: error or piece. */
