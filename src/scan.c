@@ -509,12 +509,11 @@ mote_err mote_scan_feed(mote_scanner *sc, const void *data, size_t len)
             /* the chunk starts after the BOM: stream offset 3, column 1 */
             sc->stats.bytes_examined = 3;
             sc->line_start = 3;
+            sc->tok_pos.offset = 3;
             sc->chunk_len = 3; /* install() moves base past it */
-            install(sc, d + j, len - j);
-            set_pos(sc, &sc->tok_pos, 0);
-            return MOTE_OK;
-        }
-        if (k) {
+            d += j;
+            len -= j;
+        } else if (k) {
             install(sc, bom, k);
             sc->next_chunk = d;
             sc->next_len = len;
