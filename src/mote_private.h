@@ -49,6 +49,15 @@
 #define MOTE_SMALL_NOINLINE
 #endif
 
+/* MOTE_SPEED_NOINLINE: out of line only in speed builds, for cold paths
+ * whose inlined code disturbs a hot loop's (the small build lets gcc
+ * choose size). */
+#if MOTE_SMALL
+#define MOTE_SPEED_NOINLINE
+#else
+#define MOTE_SPEED_NOINLINE MOTE_NOINLINE
+#endif
+
 /* MOTE_SMALL_INLINE: inlined in MOTE_SMALL builds where that was measured
  * smaller than gcc's own choice; speed builds leave the choice to it. */
 #if MOTE_SMALL && (defined(__GNUC__) || defined(__clang__))

@@ -111,6 +111,7 @@ enum {
 /* run() results; at_end() also takes R_EOF (the end of input, nothing
  * open) and R_EOL_EOF (a command line ended by the end of input) */
 enum { R_LIMIT, R_SPLIT, R_END, R_EOF, R_LINE, R_EOL_EOF };
+#define R_TERM(r) (!((r) & 1)) /* R_END, R_LINE: ended by its delimiter or line break */
 
 /* sc->slow: reasons the skip loops of ordinary text stop at every byte */
 enum {
@@ -2107,12 +2108,11 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     sc->dropping = 0;
     unsigned kind = tok_kind(sc);
     /* ended by its delimiter or line break */
-    const bool term = r == R_END || r == R_LINE;
+    const bool term = R_TERM(r);
     if (r >= R_LINE && sc->dialect == MOTE_SCAN_MYSQL && !dcmd_done(sc)) {
         if (!dropped) e = MOTE_ERR_BAD_DELIMITER;
-    } else if (dropped || holds_nothing(sc) || (kind == MOTE_SCAN_COMMENT && !keep_comments(sc))) {
-        /* nothing to hand out (the scanner holds nothing only at R_EOF:
-         * every other ending leaves a state that holds bytes) */
+    } else if (dropped || (kind == MOTE_SCAN_COMMENT && !keep_comments(sc))) {
+        /* nothing to hand out */
     } else if ((e = gather(sc, &p, &n)) == MOTE_OK) {
         unsigned flags = sc->tokflags | (term ? MOTE_SCAN_TOK_DELIM : 0u);
         /* consumed at the next call (the token's view stays valid till then) */
@@ -2121,8 +2121,8 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
          * token: then the token is empty. A line ends at one byte. */
         const size_t cut = r == R_END ? sc->dlen : r == R_LINE;
         n = n > cut ? n - cut : 0;
-        if (term && (sc->dialect == MOTE_SCAN_LINES || kind == MOTE_SCAN_COPY_DATA) && n > 0 &&
-            p[n - 1] == '\r') {
+        if ((sc->dialect == MOTE_SCAN_LINES || kind == MOTE_SCAN_COPY_DATA) && n > 0 &&
+            p[n - 1] == '\r' && term) {
             n--;
             flags |= MOTE_SCAN_TOK_CR;
         }
@@ -2153,8 +2153,9 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     return e;
 }
 
-/* End of input reached with everything scanned. */
-static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
+/* End of input reached with everything scanned. (Out of line in speed
+ * builds: inlined, it costs mote_scan_next()'s token loop instructions.) */
+static MOTE_SPEED_NOINLINE mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->done = 1;
     if (sc->dropping) return MOTE_ERR_NEED_MORE;
@@ -2164,7 +2165,10 @@ static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
         return fail(sc, tok, st >= S_QUOTE ? MOTE_ERR_UNTERMINATED_QUOTE : MOTE_ERR_UNTERMINATED_COMMENT,
                     &sc->open_pos);
     }
-    return at_end(sc, tok, st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9) ? R_EOL_EOF : R_EOF);
+    int r = R_EOF;
+    if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) r = R_EOL_EOF;
+    else if (holds_nothing(sc)) return MOTE_ERR_NEED_MORE;
+    return at_end(sc, tok, r);
 }
 
 /* The token reached its size bound without ending: error or piece. */
