@@ -1227,7 +1227,10 @@ static void lead_comment(mote_scanner *sc, size_t i)
 
 /* Where a comment ends: back before the statement's first code byte, or
  * in it. */
-static uint8_t after_comment(const mote_scanner *sc) { return sc->lead && sc->trim ? S_LEAD : S_NORMAL; }
+static uint8_t after_comment(const mote_scanner *sc)
+{
+    return (sc->lead & sc->trim) ? S_LEAD : S_NORMAL; /* (both 0 or 1) */
+}
 
 /* A byte that may open a comment of the configured styles. */
 static MOTE_SMALL_NOINLINE bool comment_opener(const mote_scanner *sc, uint8_t c)
