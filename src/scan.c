@@ -1209,7 +1209,7 @@ static void lead_code(mote_scanner *sc)
     if (!sc->lead) return;
     sc->lead = 0;
     sc->slow &= (uint8_t)~SL_LEAD;
-    if (sc->cmt && sc->trim && keep_comments(sc) && !sc->dropping) sc->split = 1;
+    if ((sc->cmt & sc->trim) && keep_comments(sc) && !sc->dropping) sc->split = 1;
 }
 
 /* A comment opened before any code byte. Where leading blanks are trimmed
@@ -2182,7 +2182,7 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
     const uint8_t *p;
     size_t n;
     const size_t m = sc->max_token;
-    if (sc->lead && sc->cmt && sc->trim && keep_comments(sc)) {
+    if ((sc->lead & sc->cmt & sc->trim) && keep_comments(sc)) {
         /* Kept comments over max_token (never in pieces): report them and
          * skip the rest of them as if not kept; a candidate opener at the
          * end ("/" of a possible slash-star-bang) stays held. */
