@@ -1975,7 +1975,7 @@ static MOTE_SMALL_INLINE size_t held(const mote_scanner *sc)
 }
 
 /* What a token with these bytes is. */
-static unsigned tok_kind(const mote_scanner *sc)
+static MOTE_SMALL_NOINLINE unsigned tok_kind(const mote_scanner *sc)
 {
     if (sc->kind) return sc->kind;
     return sc->lead && sc->cmt ? MOTE_SCAN_COMMENT : MOTE_SCAN_STATEMENT;
@@ -2033,7 +2033,7 @@ static MOTE_SMALL_NOINLINE void start_drop(mote_scanner *sc)
 
 /* The open token's bytes chunk[tok_start..pos) as one view: in place while
  * nothing is carried, else appended to the carry (error: carry full). */
-static mote_err gather(mote_scanner *sc, const uint8_t **p, size_t *n)
+static MOTE_SMALL_INLINE mote_err gather(mote_scanner *sc, const uint8_t **p, size_t *n)
 {
     /* (at the end of input all of it is carried) */
     const uint8_t *s = sc->chunk ? sc->chunk + sc->tok_start : NULL;
