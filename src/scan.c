@@ -2158,7 +2158,7 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
 
 /* End of input reached with everything scanned. (Out of line in speed
  * builds: inlined, it costs mote_scan_next()'s token loop instructions.) */
-static MOTE_SPEED_NOINLINE mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
+static MOTE_COLD mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->done = 1;
     if (sc->dropping) return MOTE_ERR_NEED_MORE;
