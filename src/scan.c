@@ -597,14 +597,11 @@ static bool word_start(const mote_scanner *sc, size_t idx, size_t back)
 
 static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
 {
-    if (n >= 2) {
-        sc->hist[0] = p[n - 2];
-        sc->hist[1] = p[n - 1];
-        sc->hist_n = 2;
-    } else if (n == 1) {
+    /* (the last two bytes, one by one) */
+    for (size_t j = n > 2 ? n - 2 : 0; j < n; j++) {
         sc->hist[0] = sc->hist[1];
-        sc->hist[1] = p[0];
-        sc->hist_n = (uint8_t)(sc->hist_n ? 2 : 1);
+        sc->hist[1] = p[j];
+        if (sc->hist_n < 2) sc->hist_n++;
     }
 }
 
