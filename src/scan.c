@@ -329,18 +329,19 @@ mote_err mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
     return (unsigned)dialect > MOTE_SCAN_LINES ? MOTE_ERR_INVALID : MOTE_OK;
 }
 
-/* The fixed dialects as data: quote openers, closers and escapes per slot
- * (escape 0: none), comment styles, and the one delimiter allowed (0: any). */
+/* The fixed dialects as data: quote openers and escapes per slot (escape
+ * 0: none; a quote closes with itself, sqlite's '[' with ']'), comment
+ * styles, and the one delimiter allowed (0: any). */
 static const struct {
-    char open[5], close[5], esc[4];
+    char open[5], esc[4];
     uint8_t comments, fixed;
 } dialects[4] = {
-    /* mysql */ {"'\"`", "'\"`", "\\\\",
+    /* mysql */ {"'\"`", "\\\\",
                  MOTE_SCAN_COMMENT_HASH | MOTE_SCAN_COMMENT_DASH_SPACE | MOTE_SCAN_COMMENT_BLOCK, 0},
-    /* sqlite */ {"'\"`[", "'\"`]", "", MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK, ';'},
-    /* postgres */ {"'\"'", "'\"'", {0, 0, '\\', 0},
+    /* sqlite */ {"'\"`[", "", MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK, ';'},
+    /* postgres */ {"'\"'", {0, 0, '\\', 0},
                     MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK | MOTE_SCAN_COMMENT_NESTED | DOLLAR_QUOTES, 0},
-    /* lines */ {"\"", "\"", "\\", 0, '\n'},
+    /* lines */ {"\"", "\\", 0, '\n'},
 };
 
 static MOTE_SMALL_NOINLINE void set_pos(const mote_scanner *sc, mote_pos *p, size_t idx)
@@ -427,17 +428,16 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     if ((unsigned)cfg->dialect > MOTE_SCAN_LINES) return MOTE_ERR_INVALID;
     const bool generic = cfg->dialect == MOTE_SCAN_GENERIC;
     const int gesc = cfg->escape;
-    const char *q, *close;
+    const char *q;
     const char *qesc = NULL;
     if (generic) {
         if (gesc < -1 || gesc > 255) return MOTE_ERR_INVALID;
-        q = close = cfg->quotes ? cfg->quotes : "\"'";
+        q = cfg->quotes ? cfg->quotes : "\"'";
         sc->esc_out = (int16_t)gesc;
         sc->comments = (uint8_t)(cfg->comments & 0x1fu);
     } else {
         const unsigned di = (unsigned)cfg->dialect - 1u;
         q = dialects[di].open;
-        close = dialects[di].close;
         qesc = dialects[di].esc;
         sc->comments = dialects[di].comments;
         const uint8_t *fixed = &dialects[di].fixed;
@@ -459,7 +459,7 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
         /* The first slot an opener is given keeps it (postgres E'' strings
          * share the opener of '' and are entered by lookback). */
         if (!sc->open_slot[b]) sc->open_slot[b] = (uint8_t)(k + 1);
-        sc->q_close[k] = (uint8_t)close[k];
+        sc->q_close[k] = (uint8_t)(qesc && b == '[' ? ']' : b);
         sc->q_esc[k] = (int16_t)e;
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
