@@ -1884,8 +1884,9 @@ static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
  * code byte (sc->lead_pos) starts.
  */
 /* (inlined into mote_scan_next() under MOTE_SMALL: 38 bytes smaller on
- * Cortex-M4; the hand-out paths' stack grows by 24 bytes there, 56 on M0+,
- * within the 512-byte budget) */
+ * Cortex-M4; its frame grows by 24 bytes there, 56 on M0+, and
+ * mote_scan_pull's deepest path to 332 and 408 bytes, within the 512-byte
+ * budget) */
 static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
 {
     const uint8_t *p = sc->chunk;
