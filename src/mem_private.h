@@ -10,23 +10,7 @@
  * paths stay small (no spills). */
 #include "mote_private.h"
 
-/*
- * Cortex-M size (MOTE_SMALL builds), each choice measured with -Os on
- * Cortex-M4: MOTE_SMALL_OUTLINE keeps one copy of a helper that gcc would
- * inline at every call; MOTE_SMALL_INLINE folds a helper into its callers
- * where that is smaller; MOTE_COLD is a slow path kept out of line for the
- * hosted fast paths' sake and folded in under MOTE_SMALL. Hosted builds:
- * plain static (MOTE_COLD: noinline), as before.
- */
-#if MOTE_SMALL && defined(__GNUC__)
-#define MOTE_SMALL_OUTLINE __attribute__((noinline))
-#define MOTE_SMALL_INLINE __attribute__((always_inline)) inline
-#define MOTE_COLD MOTE_SMALL_INLINE
-#else
-#define MOTE_SMALL_OUTLINE
-#define MOTE_SMALL_INLINE inline
-#define MOTE_COLD MOTE_NOINLINE
-#endif
+/* MOTE_SMALL_OUTLINE, MOTE_SMALL_INLINE, MOTE_COLD: mote_private.h */
 
 /*
  * If ptr[0..old_size) is the most recent allocation in a's current block,

@@ -49,6 +49,22 @@
 #define MOTE_SMALL_NOINLINE
 #endif
 
+/* Cortex-M size (MOTE_SMALL builds), each choice measured with -Os on
+ * Cortex-M4: MOTE_SMALL_OUTLINE keeps one copy of a helper that gcc would
+ * inline at every call; MOTE_SMALL_INLINE folds a helper into its callers
+ * where that is smaller; MOTE_COLD is a slow path kept out of line for the
+ * hosted fast paths' sake and folded in under MOTE_SMALL. Hosted builds:
+ * plain static (MOTE_COLD: noinline). (Used by the memory layer and scan.) */
+#if MOTE_SMALL && defined(__GNUC__)
+#define MOTE_SMALL_OUTLINE __attribute__((noinline))
+#define MOTE_SMALL_INLINE __attribute__((always_inline)) inline
+#define MOTE_COLD MOTE_SMALL_INLINE
+#else
+#define MOTE_SMALL_OUTLINE
+#define MOTE_SMALL_INLINE inline
+#define MOTE_COLD MOTE_NOINLINE
+#endif
+
 /* ---- bit helpers (x != 0 for ctz/clz) ------------------------------------ */
 
 static inline unsigned mote__ctz64(uint64_t x)

@@ -71,21 +71,22 @@ enum {
     C_DOLLAR = 0x80
 };
 
+/* In groups that step(), at_eof() and at_bound() test by range: comments
+ * (S_LINE .. S_BSLASH; the open ones from S_XOPEN; openers still undecided
+ * S_DASH .. S_XM), strings (S_QUOTE .. S_DTAG, the open ones up to
+ * S_DMATCH), command lines (S_DCMD_WS ..). */
 enum {
     S_LEAD,      /* sql dialects: skipping blanks before a statement */
     S_HEAD,      /* mysql: matching "delimiter" at statement start */
     S_NORMAL,
+    S_ESC,       /* after an escape byte outside quotes */
+    S_CSKIP,     /* postgres: the rest of a COPY ... FROM STDIN line */
+    S_COPY,      /* postgres: a COPY data line */
+    S_LINE,      /* line comment */
+    S_XSTAR,     /* mysql, inside an executable comment: saw '*' */
     S_DASH,      /* saw '-' */
     S_DASH2,     /* mysql: saw "--", a comment only if a blank follows */
     S_SLASH,     /* saw '/' */
-    S_LINE,      /* line comment */
-    S_ESC,       /* after an escape byte outside quotes */
-    S_DTAG,      /* postgres: reading $tag$ */
-    S_XSTAR,     /* mysql, inside an executable comment: saw '*' */
-    S_CSKIP,     /* postgres: the rest of a COPY ... FROM STDIN line */
-    S_COPY,      /* postgres: a COPY data line */
-    /* at_eof() tests these by range: open comments, then open quotes, then
-     * an unfinished command line */
     S_XOPEN,     /* mysql: saw slash-star: an executable comment if '!' follows */
     S_XM,        /* ... saw slash-star-M */
     S_BLOCK,     /* block comment */
@@ -95,6 +96,7 @@ enum {
     S_QESC,      /* quote, after its escape byte */
     S_DOLLAR,    /* postgres: inside a dollar-quoted string */
     S_DMATCH,    /* postgres: matching the closing $tag$ */
+    S_DTAG,      /* postgres: reading $tag$ */
     S_DCMD_WS,   /* mysql DELIMITER: blanks before the argument */
     S_DCMD_ARG,
     S_DCMD_REST, /* rest of the DELIMITER line, ignored */
@@ -106,9 +108,10 @@ enum {
     ((1u << S_LEAD) | (1u << S_HEAD) | (1u << S_NORMAL) | (1u << S_DASH) | (1u << S_DASH2) | \
      (1u << S_SLASH) | (1u << S_DTAG) | (1u << S_XSTAR))
 
-/* run() results; at_end() also takes R_EOL_EOF (a command line ended by the
- * end of input) */
-enum { R_LIMIT, R_END, R_LINE, R_SPLIT, R_EOL_EOF };
+/* run() results; at_end() also takes R_EOF (the end of input, nothing
+ * open) and R_EOL_EOF (a command line ended by the end of input) */
+enum { R_LIMIT, R_SPLIT, R_END, R_EOF, R_LINE, R_EOL_EOF };
+#define R_TERM(r) (!((r) & 1)) /* R_END, R_LINE: ended by its delimiter or line break */
 
 /* sc->slow: reasons the skip loops of ordinary text stop at every byte */
 enum {
@@ -125,17 +128,21 @@ enum { WC_NONE, WC_FIRST, WC_COPY, WC_CREATE, WC_SET, WC_RESET };
 #define MODE_NBE MOTE_SCAN_NO_BACKSLASH_ESCAPES
 #define MODE_NONSTD MOTE_SCAN_PG_NONSTANDARD_STRINGS
 
-/* The words the scanner acts on, length-prefixed, and their numbers. */
+/* The words the scanner acts on, length-prefixed, and their numbers. In
+ * groups the code tests by range: the first four are those a first word may
+ * be; CREATE to REPLACE the leading words of a psql function body; CREATE
+ * to EXPLAIN hold the words sqlite3_complete() knows; SCS and ALL reset the
+ * strings mode; DEFAULT to YES set it standard, OFF to NO nonstandard. */
 static const char keywords[] =
-    "\4copy\6create\3set\5reset\4from\5stdin\5begin\4case\3end\10function\11procedure"
-    "\2or\7replace\7session\5local\10sql_mode\12@@sql_mode\22@@session.sql_mode"
-    "\20@@local.sql_mode\33standard_conforming_strings\2to\7default\3all\2on\4true\3yes"
-    "\3off\5false\2no";
+    "\4copy\3set\5reset\6create\10function\11procedure\2or\7replace\3end\7trigger"
+    "\4temp\11temporary\7explain\4from\5stdin\5begin\4case\7session\5local\10sql_mode"
+    "\12@@sql_mode\22@@session.sql_mode\20@@local.sql_mode\33standard_conforming_strings"
+    "\3all\2to\7default\2on\4true\3yes\3off\5false\2no";
 enum {
-    K_COPY, K_CREATE, K_SET, K_RESET, K_FROM, K_STDIN, K_BEGIN, K_CASE, K_END, K_FUNCTION,
-    K_PROCEDURE, K_OR, K_REPLACE, K_SESSION, K_LOCAL, K_SQL_MODE, K_AT_SQL_MODE,
-    K_AT_SESSION_SQL_MODE, K_AT_LOCAL_SQL_MODE, K_SCS, K_TO, K_DEFAULT, K_ALL, K_ON, K_TRUE,
-    K_YES, K_OFF, K_FALSE, K_NO, K_NONE
+    K_COPY, K_SET, K_RESET, K_CREATE, K_FUNCTION, K_PROCEDURE, K_OR, K_REPLACE, K_END, K_TRIGGER,
+    K_TEMP, K_TEMPORARY, K_EXPLAIN, K_FROM, K_STDIN, K_BEGIN, K_CASE, K_SESSION, K_LOCAL,
+    K_SQL_MODE, K_AT_SQL_MODE, K_AT_SESSION_SQL_MODE, K_AT_LOCAL_SQL_MODE, K_SCS, K_ALL, K_TO,
+    K_DEFAULT, K_ON, K_TRUE, K_YES, K_OFF, K_FALSE, K_NO, K_NONE
 };
 
 /* sqlite3_complete() tokens and its transition table (a fact of SQLite's
@@ -322,18 +329,19 @@ mote_err mote_scan_config_init(mote_scan_config *cfg, mote_scan_dialect dialect)
     return (unsigned)dialect > MOTE_SCAN_LINES ? MOTE_ERR_INVALID : MOTE_OK;
 }
 
-/* The fixed dialects as data: quote openers, closers and escapes per slot
- * (escape 0: none), comment styles, and the one delimiter allowed (0: any). */
+/* The fixed dialects as data: quote openers and escapes per slot (escape
+ * 0: none; a quote closes with itself, sqlite's '[' with ']'), comment
+ * styles, and the one delimiter allowed (0: any). */
 static const struct {
-    char open[5], close[5], esc[4];
+    char open[5], esc[4];
     uint8_t comments, fixed;
 } dialects[4] = {
-    /* mysql */ {"'\"`", "'\"`", "\\\\",
+    /* mysql */ {"'\"`", "\\\\",
                  MOTE_SCAN_COMMENT_HASH | MOTE_SCAN_COMMENT_DASH_SPACE | MOTE_SCAN_COMMENT_BLOCK, 0},
-    /* sqlite */ {"'\"`[", "'\"`]", "", MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK, ';'},
-    /* postgres */ {"'\"'", "'\"'", {0, 0, '\\', 0},
+    /* sqlite */ {"'\"`[", "", MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK, ';'},
+    /* postgres */ {"'\"'", {0, 0, '\\', 0},
                     MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_BLOCK | MOTE_SCAN_COMMENT_NESTED | DOLLAR_QUOTES, 0},
-    /* lines */ {"\"", "\"", "\\", 0, '\n'},
+    /* lines */ {"\"", "\\", 0, '\n'},
 };
 
 static MOTE_SMALL_NOINLINE void set_pos(const mote_scanner *sc, mote_pos *p, size_t idx)
@@ -385,15 +393,15 @@ static void reset_token(mote_scanner *sc)
     }
     sc->mode_next = sc->mode;
     if (sc->dialect == MOTE_SCAN_POSTGRES) {
-        if (sc->d.pg.copy >= 2) {
-            /* COPY data: the rest of the COPY line, then one token per line */
-            sc->state = sc->d.pg.copy == 2 ? S_CSKIP : S_COPY;
+        if (sc->d.pg.copy) {
+            /* COPY data: the rest of the COPY line (copy 1: a COPY ... FROM
+             * STDIN statement ended, by its delimiter: no other ending
+             * follows its first word), then one token per line */
+            sc->state = sc->d.pg.copy == 1 ? S_CSKIP : S_COPY;
             sc->d.pg.copy = 3;
             sc->kind = MOTE_SCAN_COPY_DATA;
             sc->lead = sc->slow = 0;
             sc->wcls = WC_NONE;
-        } else {
-            sc->d.pg.copy = 0;
         }
     }
     sc->wlen = 0;
@@ -420,17 +428,16 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     if ((unsigned)cfg->dialect > MOTE_SCAN_LINES) return MOTE_ERR_INVALID;
     const bool generic = cfg->dialect == MOTE_SCAN_GENERIC;
     const int gesc = cfg->escape;
-    const char *q, *close;
+    const char *q;
     const char *qesc = NULL;
     if (generic) {
         if (gesc < -1 || gesc > 255) return MOTE_ERR_INVALID;
-        q = close = cfg->quotes ? cfg->quotes : "\"'";
+        q = cfg->quotes ? cfg->quotes : "\"'";
         sc->esc_out = (int16_t)gesc;
         sc->comments = (uint8_t)(cfg->comments & 0x1fu);
     } else {
         const unsigned di = (unsigned)cfg->dialect - 1u;
         q = dialects[di].open;
-        close = dialects[di].close;
         qesc = dialects[di].esc;
         sc->comments = dialects[di].comments;
         const uint8_t *fixed = &dialects[di].fixed;
@@ -452,7 +459,7 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
         /* The first slot an opener is given keeps it (postgres E'' strings
          * share the opener of '' and are entered by lookback). */
         if (!sc->open_slot[b]) sc->open_slot[b] = (uint8_t)(k + 1);
-        sc->q_close[k] = (uint8_t)close[k];
+        sc->q_close[k] = (uint8_t)(qesc && b == '[' ? ']' : b);
         sc->q_esc[k] = (int16_t)e;
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
@@ -503,12 +510,11 @@ mote_err mote_scan_feed(mote_scanner *sc, const void *data, size_t len)
             /* the chunk starts after the BOM: stream offset 3, column 1 */
             sc->stats.bytes_examined = 3;
             sc->line_start = 3;
+            sc->tok_pos.offset = 3;
             sc->chunk_len = 3; /* install() moves base past it */
-            install(sc, d + j, len - j);
-            set_pos(sc, &sc->tok_pos, 0);
-            return MOTE_OK;
-        }
-        if (k) {
+            d += j;
+            len -= j;
+        } else if (k) {
             install(sc, bom, k);
             sc->next_chunk = d;
             sc->next_len = len;
@@ -532,7 +538,7 @@ mote_err mote_scan_finish(mote_scanner *sc)
 
 /* ------------------------------------------------------- state machine */
 
-static void newline(mote_scanner *sc, uint8_t c, size_t idx)
+static MOTE_SMALL_NOINLINE void newline(mote_scanner *sc, uint8_t c, size_t idx)
 {
     /* "\r\n" is one break: a '\n' right after a '\r' (at the line start
      * that '\r' set) counts no new line. */
@@ -565,23 +571,6 @@ static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
     sc->trig = sq_trans[sc->trig][tk];
 }
 
-/* Classify the sqlite word just ended (keywords sqlite3_complete() knows). */
-static void sq_word_end(mote_scanner *sc)
-{
-    /* length-prefixed keywords and their tokens */
-    static const char kw[] = "\6create\7trigger\4temp\11temporary\3end\7explain";
-    static const uint8_t kw_tk[] = {TK_CREATE, TK_TRIGGER, TK_TEMP, TK_TEMP, TK_END, TK_EXPLAIN};
-    unsigned tk = TK_OTHER;
-    const char *k = kw;
-    for (unsigned j = 0; j < sizeof kw_tk; j++) {
-        size_t n = (uint8_t)*k++;
-        if (n == sc->wlen && memcmp(k, sc->word, n) == 0) tk = kw_tk[j];
-        k += n;
-    }
-    sc->wlen = 0;
-    sq_tok(sc, tk);
-}
-
 /* Byte `back` positions before chunk index idx within the current token,
  * or -1 if the token has no such byte. Looks through the chunk, the carry
  * and the two bytes remembered when earlier bytes were handed out or
@@ -600,7 +589,7 @@ static int prev_byte(const mote_scanner *sc, size_t idx, size_t back)
 
 /* True when the byte `back` before idx is no identifier byte (or there is
  * none): postgres E'' and $tag$ open only at the start of a word. */
-static MOTE_SMALL_NOINLINE bool word_start(const mote_scanner *sc, size_t idx, size_t back)
+static bool word_start(const mote_scanner *sc, size_t idx, size_t back)
 {
     int b = prev_byte(sc, idx, back);
     return b < 0 || !sq_idchar((uint8_t)b);
@@ -608,14 +597,11 @@ static MOTE_SMALL_NOINLINE bool word_start(const mote_scanner *sc, size_t idx, s
 
 static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
 {
-    if (n >= 2) {
-        sc->hist[0] = p[n - 2];
-        sc->hist[1] = p[n - 1];
-        sc->hist_n = 2;
-    } else if (n == 1) {
+    /* (the last two bytes, one by one) */
+    for (size_t j = n > 2 ? n - 2 : 0; j < n; j++) {
         sc->hist[0] = sc->hist[1];
-        sc->hist[1] = p[0];
-        sc->hist_n = (uint8_t)(sc->hist_n ? 2 : 1);
+        sc->hist[1] = p[j];
+        if (sc->hist_n < 2) sc->hist_n++;
     }
 }
 
@@ -1220,7 +1206,7 @@ static void lead_code(mote_scanner *sc)
     if (!sc->lead) return;
     sc->lead = 0;
     sc->slow &= (uint8_t)~SL_LEAD;
-    if (sc->cmt && sc->trim && keep_comments(sc) && !sc->dropping) sc->split = 1;
+    if ((sc->cmt & sc->trim) && keep_comments(sc) && !sc->dropping) sc->split = 1;
 }
 
 /* A comment opened before any code byte. Where leading blanks are trimmed
@@ -1238,7 +1224,10 @@ static void lead_comment(mote_scanner *sc, size_t i)
 
 /* Where a comment ends: back before the statement's first code byte, or
  * in it. */
-static uint8_t after_comment(const mote_scanner *sc) { return sc->lead && sc->trim ? S_LEAD : S_NORMAL; }
+static uint8_t after_comment(const mote_scanner *sc)
+{
+    return (sc->lead & sc->trim) ? S_LEAD : S_NORMAL; /* (both 0 or 1) */
+}
 
 /* A byte that may open a comment of the configured styles. */
 static MOTE_SMALL_NOINLINE bool comment_opener(const mote_scanner *sc, uint8_t c)
@@ -1257,7 +1246,7 @@ static void words_stop(mote_scanner *sc)
 
 /* Bytes of a word: identifiers (postgres: letters, digits, _, $, bytes >=
  * 0x80; mysql adds @ and . so that @@session.sql_mode is one word). */
-static bool word_char(const mote_scanner *sc, uint8_t c)
+static MOTE_SMALL_INLINE bool word_char(const mote_scanner *sc, uint8_t c)
 {
     return sq_idchar(c) || (sc->dialect == MOTE_SCAN_MYSQL && (c == '@' || c == '.'));
 }
@@ -1308,8 +1297,8 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
             return;
         }
         if (sc->wst == 2) {
-            if (k == K_ON || k == K_TRUE || k == K_YES || k == K_DEFAULT) sc->mode_next &= (uint8_t)~MODE_NONSTD;
-            if (k == K_OFF || k == K_FALSE || k == K_NO) sc->mode_next |= MODE_NONSTD;
+            if (k >= K_DEFAULT && k <= K_YES) sc->mode_next &= (uint8_t)~MODE_NONSTD;
+            if (k >= K_OFF && k <= K_NO) sc->mode_next |= MODE_NONSTD;
         }
         words_stop(sc);
         return;
@@ -1345,7 +1334,7 @@ static bool first_word_may(const mote_scanner *sc, size_t n)
     if (is_digit(sc->word[0])) return true;
     if (sc->dialect == MOTE_SCAN_MYSQL) return n <= 3 && sc->word[n - 1] == (uint8_t)"set"[n - 1];
     const char *k = keywords;
-    for (int j = 0; j <= K_RESET; j++) {
+    for (int j = 0; j <= K_CREATE; j++) {
         const size_t len = (uint8_t)*k++;
         if (n <= len && memcmp(k, sc->word, n) == 0) return true;
         k += len;
@@ -1354,12 +1343,9 @@ static bool first_word_may(const mote_scanner *sc, size_t n)
 }
 
 /* A word of a postgres or mysql statement ended (sc->word, sc->wlen). */
-static void word_end(mote_scanner *sc)
+static void word_end(mote_scanner *sc, int k, size_t n)
 {
-    const size_t n = sc->wlen;
-    sc->wlen = 0;
     if (is_digit(sc->word[0])) return; /* a number (or mysql version digits) */
-    const int k = keyword(sc, n);
     switch (sc->wcls) {
     case WC_FIRST:
         sc->wcls = WC_NONE;
@@ -1387,8 +1373,7 @@ static void word_end(mote_scanner *sc)
          * FUNCTION|PROCEDURE (first letters of the first four) make BEGIN
          * (and CASE inside it) open what END closes, outside parentheses */
         uint8_t *d = sc->d.pg.ids;
-        if (sc->d.pg.idn < 4 && (k == K_CREATE || k == K_FUNCTION || k == K_PROCEDURE || k == K_OR ||
-                            k == K_REPLACE))
+        if (sc->d.pg.idn < 4 && k >= K_CREATE && k <= K_REPLACE)
             d[sc->d.pg.idn] = sc->word[0];
         if (sc->d.pg.idn < 255) sc->d.pg.idn++;
         const bool body = d[1] == 'f' || d[1] == 'p' ||
@@ -1402,7 +1387,7 @@ static void word_end(mote_scanner *sc)
         return;
     }
     case WC_RESET:
-        if (k == K_SCS || k == K_ALL) sc->mode_next &= (uint8_t)~MODE_NONSTD;
+        if (k >= K_SCS && k <= K_ALL) sc->mode_next &= (uint8_t)~MODE_NONSTD;
         words_stop(sc);
         return;
     case WC_SET:
@@ -1416,13 +1401,23 @@ static void word_end(mote_scanner *sc)
 /* The word being read (sc->word, sc->wlen) ended: the dialect reads it. */
 static MOTE_SMALL_NOINLINE void any_word_end(mote_scanner *sc)
 {
-    if (sc->dialect == MOTE_SCAN_SQLITE) sq_word_end(sc);
-    else word_end(sc);
+    static const uint8_t tk_of[] = {TK_CREATE, TK_OTHER, TK_OTHER, TK_OTHER, TK_OTHER,
+                                    TK_END, TK_TRIGGER, TK_TEMP, TK_TEMP, TK_EXPLAIN};
+    const size_t n = sc->wlen;
+    const int k = keyword(sc, n);
+    sc->wlen = 0;
+    if (sc->dialect == MOTE_SCAN_SQLITE) {
+        /* the keywords sqlite3_complete() knows */
+        const unsigned t = (unsigned)k - K_CREATE;
+        sq_tok(sc, t < sizeof tk_of ? tk_of[t] : TK_OTHER);
+    } else {
+        word_end(sc, k, n);
+    }
 }
 
 /* A byte of neither word nor blank, outside quotes and comments, while
  * words matter (quote openers included). */
-static void word_punct(mote_scanner *sc, uint8_t c)
+static MOTE_SMALL_INLINE void word_punct(mote_scanner *sc, uint8_t c)
 {
     if (sc->wcls == WC_FIRST) {
         words_stop(sc); /* the statement starts with no word */
@@ -1593,7 +1588,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
 }
 
 /* Blanks before a statement (sql dialects). */
-static int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
+static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
 {
     /* sqlite3_complete() counts \v as a token, not as space */
     const bool blank = is_blank(c) && !(sc->dialect == MOTE_SCAN_SQLITE && c == '\v');
@@ -1823,6 +1818,13 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
     } else if (st != S_ESC) {
         sc->km = 0;
     }
+    /* (the small build tests the groups by range first: smaller than a
+     * jump table over every state, which is faster) */
+#if MOTE_SMALL
+    if (st >= S_DCMD_WS) return on_command(sc, c);
+    if (st >= S_QUOTE) return on_string(sc, c, idx);
+    if (st >= S_LINE) return on_comment(sc, c, idx);
+#endif
     switch (st) {
     case S_LEAD: return on_lead(sc, c, idx);
     case S_HEAD: return A_HEAD;
@@ -1830,6 +1832,14 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
     case S_DCMD_ARG:
     case S_DCMD_REST:
     case S_PCMD: return on_command(sc, c);
+    case S_QUOTE:
+    case S_QESC:
+    case S_DTAG:
+    case S_DOLLAR:
+    case S_DMATCH: return on_string(sc, c, idx);
+    case S_ESC:
+        sc->state = S_NORMAL;
+        return A_NEXT;
     case S_CSKIP:
         /* the COPY line's rest: blanks; data starts on the next line */
         if (c != '\n' && is_blank(c)) {
@@ -1846,21 +1856,13 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
             any_word_end(sc);
         }
         return A_CODE;
-    case S_ESC:
-        sc->state = S_NORMAL;
-        return A_NEXT;
-    case S_QUOTE:
-    case S_QESC:
-    case S_DTAG:
-    case S_DOLLAR:
-    case S_DMATCH: return on_string(sc, c, idx);
     default: return on_comment(sc, c, idx);
     }
 }
 
 /* A delimiter completed: it ends the statement unless a sqlite trigger
  * body or postgres parentheses or BEGIN ATOMIC body hold it. */
-static int on_delim(mote_scanner *sc)
+static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
 {
     if (sc->dialect == MOTE_SCAN_SQLITE) {
         const uint8_t nt = sq_trans[sc->trig][TK_SEMI];
@@ -1881,9 +1883,11 @@ static int on_delim(mote_scanner *sc)
  * failure), R_SPLIT when the token's leading comments end where its first
  * code byte (sc->lead_pos) starts.
  */
-/* (out of line under MOTE_SMALL: its many locals then stay off the stack
- * of the token hand-out paths that mote_scan_next() calls) */
-static MOTE_SMALL_NOINLINE int run(mote_scanner *sc, size_t lim)
+/* (inlined into mote_scan_next() under MOTE_SMALL: 38 bytes smaller on
+ * Cortex-M4; its frame grows by 24 bytes there, 56 on M0+, and
+ * mote_scan_pull's deepest path to 332 and 408 bytes, within the 512-byte
+ * budget) */
+static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
 {
     const uint8_t *p = sc->chunk;
     const uint8_t *cls = sc->cls;
@@ -1962,14 +1966,14 @@ static bool holds_nothing(const mote_scanner *sc)
     return st == S_LEAD || st == S_LINE || (st >= S_BLOCK && st <= S_BSLASH);
 }
 
-static size_t held(const mote_scanner *sc)
+static MOTE_SMALL_INLINE size_t held(const mote_scanner *sc)
 {
     if (holds_nothing(sc)) return 0;
     return sc->carry->len + (sc->pos - sc->tok_start);
 }
 
 /* What a token with these bytes is. */
-static unsigned tok_kind(const mote_scanner *sc)
+static MOTE_SMALL_NOINLINE unsigned tok_kind(const mote_scanner *sc)
 {
     if (sc->kind) return sc->kind;
     return sc->lead && sc->cmt ? MOTE_SCAN_COMMENT : MOTE_SCAN_STATEMENT;
@@ -2027,7 +2031,7 @@ static MOTE_SMALL_NOINLINE void start_drop(mote_scanner *sc)
 
 /* The open token's bytes chunk[tok_start..pos) as one view: in place while
  * nothing is carried, else appended to the carry (error: carry full). */
-static mote_err gather(mote_scanner *sc, const uint8_t **p, size_t *n)
+static MOTE_SMALL_INLINE mote_err gather(mote_scanner *sc, const uint8_t **p, size_t *n)
 {
     /* (at the end of input all of it is carried) */
     const uint8_t *s = sc->chunk ? sc->chunk + sc->tok_start : NULL;
@@ -2067,7 +2071,7 @@ static mote_err cut_front(mote_scanner *sc, size_t k, const uint8_t **pp)
 
 /* R_SPLIT: the kept comments before the token's first code byte are a
  * token of their own; the statement starts at sc->lead_pos. */
-static MOTE_SMALL_NOINLINE mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
+static mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->split = 0;
     const size_t k = (size_t)(sc->lead_pos.offset - sc->tok_pos.offset);
@@ -2092,8 +2096,8 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
 }
 
 /* A delimiter completed (R_END) or a command or COPY line ended (R_LINE, or
- * R_EOL_EOF at the end of input): hand out the token, drop it, or report
- * the error; then start the next token.
+ * R_EOL_EOF at the end of input), or the input ended (R_EOF): hand out
+ * the token, drop it, or report the error; then start the next token.
  * Returns MOTE_ERR_NEED_MORE when there is nothing to hand out. */
 static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
 {
@@ -2104,12 +2108,14 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     bool handed = false; /* a token (or nothing) was handed out */
     sc->dropping = 0;
     unsigned kind = tok_kind(sc);
-    if (r != R_END && sc->dialect == MOTE_SCAN_MYSQL && !dcmd_done(sc)) {
+    /* ended by its delimiter or line break */
+    const bool term = R_TERM(r);
+    if (r >= R_LINE && sc->dialect == MOTE_SCAN_MYSQL && !dcmd_done(sc)) {
         if (!dropped) e = MOTE_ERR_BAD_DELIMITER;
     } else if (dropped || (kind == MOTE_SCAN_COMMENT && !keep_comments(sc))) {
         /* nothing to hand out */
     } else if ((e = gather(sc, &p, &n)) == MOTE_OK) {
-        unsigned flags = sc->tokflags | (r == R_EOL_EOF ? 0u : MOTE_SCAN_TOK_DELIM);
+        unsigned flags = sc->tokflags | (term ? MOTE_SCAN_TOK_DELIM : 0u);
         /* consumed at the next call (the token's view stays valid till then) */
         sc->carry_drop = sc->carry->len;
         /* A delimiter that starts with blanks may begin before a trimmed
@@ -2117,7 +2123,7 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
         const size_t cut = r == R_END ? sc->dlen : r == R_LINE;
         n = n > cut ? n - cut : 0;
         if ((sc->dialect == MOTE_SCAN_LINES || kind == MOTE_SCAN_COPY_DATA) && n > 0 &&
-            p[n - 1] == '\r') {
+            p[n - 1] == '\r' && term) {
             n--;
             flags |= MOTE_SCAN_TOK_CR;
         }
@@ -2126,7 +2132,8 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
             sc->d.pg.copy = 0;
         }
         e = MOTE_ERR_NEED_MORE;
-        if (n || sc->pieces_out || kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))
+        if (n || sc->pieces_out ||
+            (r != R_EOF && (kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))))
             e = emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, flags, kind);
         handed = true;
     }
@@ -2136,8 +2143,6 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
         if (e != MOTE_ERR_NEED_MORE) e = fail(sc, tok, e, &sc->tok_pos);
         mote_buf_clear(sc->carry);
     }
-    /* a COPY ... FROM STDIN statement: data follows */
-    if (r == R_END && sc->dialect == MOTE_SCAN_POSTGRES && sc->d.pg.copy == 1) sc->d.pg.copy = 2;
     /* a SET statement changed how strings are read */
     if (sc->mode_next != sc->mode) {
         sc->mode = sc->mode_next;
@@ -2149,8 +2154,9 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     return e;
 }
 
-/* End of input reached with everything scanned. */
-static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
+/* End of input reached with everything scanned. (Out of line in speed
+ * builds: inlined, it costs mote_scan_next()'s token loop instructions.) */
+static MOTE_COLD mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->done = 1;
     if (sc->dropping) return MOTE_ERR_NEED_MORE;
@@ -2160,15 +2166,10 @@ static mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
         return fail(sc, tok, st >= S_QUOTE ? MOTE_ERR_UNTERMINATED_QUOTE : MOTE_ERR_UNTERMINATED_COMMENT,
                     &sc->open_pos);
     }
-    if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) return at_end(sc, tok, R_EOL_EOF);
-    unsigned kind = tok_kind(sc);
-    if (holds_nothing(sc) || (kind == MOTE_SCAN_COMMENT && !keep_comments(sc))) return MOTE_ERR_NEED_MORE;
-    size_t n = sc->carry->len;
-    if (n == 0 && !sc->pieces_out) return MOTE_ERR_NEED_MORE;
-    const uint8_t *p = sc->carry->data;
-    if (copy_end(kind, p, n)) kind = MOTE_SCAN_COPY_END;
-    sc->carry_drop = n;
-    return emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, sc->tokflags, kind);
+    int r = R_EOF;
+    if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) r = R_EOL_EOF;
+    else if (holds_nothing(sc)) return MOTE_ERR_NEED_MORE;
+    return at_end(sc, tok, r);
 }
 
 /* The token reached its size bound without ending: error or piece. */
@@ -2179,13 +2180,13 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
     const uint8_t *p;
     size_t n;
     const size_t m = sc->max_token;
-    if (sc->lead && sc->cmt && sc->trim && keep_comments(sc)) {
+    if ((sc->lead & sc->cmt & sc->trim) && keep_comments(sc)) {
         /* Kept comments over max_token (never in pieces): report them and
          * skip the rest of them as if not kept; a candidate opener at the
          * end ("/" of a possible slash-star-bang) stays held. */
         const mote_pos at = sc->tok_pos;
         const uint8_t st = sc->state;
-        const bool cand = st == S_DASH || st == S_DASH2 || st == S_SLASH || st == S_XOPEN || st == S_XM;
+        const bool cand = st >= S_DASH && st <= S_XM; /* DASH DASH2 SLASH XOPEN XM */
         const size_t tail = cand ? (size_t)(sc->base + sc->pos - sc->lead_pos.offset) : 0;
         cut_front(sc, held(sc) - tail, &p);
         if (cand) sc->tok_pos = sc->lead_pos;
