@@ -323,7 +323,7 @@ typedef struct mote_scanner {
             uint32_t pdepth, bdepth; /* parenthesis and BEGIN ... END depth (per token) */
             uint8_t idn;             /* identifier count (per token) */
             uint8_t ids[4];          /* first letters of the leading CREATE keywords (per token) */
-            uint8_t copy;            /* COPY FROM STDIN: statement, its line, data */
+            uint8_t copy;            /* COPY FROM STDIN: 1 statement, 3 data */
             uint8_t taglen, tagk;    /* the $tag$ being read or matched */
             uint8_t tag[64];
             uint64_t eclose;         /* offset after the close of an escape string */
