@@ -122,7 +122,8 @@ enum {
 };
 
 /* sc->wcls: what the statement's first word made of it */
-enum { WC_NONE, WC_FIRST, WC_COPY, WC_CREATE, WC_SET, WC_RESET };
+/* (COPY to CREATE in the order of their keywords) */
+enum { WC_NONE, WC_FIRST, WC_COPY, WC_SET, WC_RESET, WC_CREATE };
 
 /* sc->mode bits: the config flags of the same meaning */
 #define MODE_NBE MOTE_SCAN_NO_BACKSLASH_ESCAPES
@@ -1348,17 +1349,10 @@ static void word_end(mote_scanner *sc, int k, size_t n)
     if (is_digit(sc->word[0])) return; /* a number (or mysql version digits) */
     switch (sc->wcls) {
     case WC_FIRST:
-        sc->wcls = WC_NONE;
-        if (k == K_SET) sc->wcls = WC_SET;
-        if (sc->dialect == MOTE_SCAN_POSTGRES) {
-            if (k == K_COPY) sc->wcls = WC_COPY;
-            if (k == K_RESET) sc->wcls = WC_RESET;
-            if (k == K_CREATE) {
-                sc->wcls = WC_CREATE;
-                sc->d.pg.ids[0] = 'c';
-                sc->d.pg.idn = 1;
-            }
-        }
+        /* COPY SET RESET CREATE in the order of their classes (mysql's
+         * first words reach here only as a prefix of SET) */
+        sc->wcls = (uint8_t)(k <= K_CREATE ? k + WC_COPY : WC_NONE);
+        if (sc->wcls == WC_CREATE) sc->d.pg.idn = 1;
         if (sc->wcls == WC_NONE) words_stop(sc);
         return;
     case WC_COPY:
@@ -1368,24 +1362,19 @@ static void word_end(mote_scanner *sc, int k, size_t n)
         sc->wst = k == K_FROM;
         return;
     case WC_CREATE:
-    {
         /* psql's rule: the leading words CREATE [OR REPLACE]
-         * FUNCTION|PROCEDURE (first letters of the first four) make BEGIN
-         * (and CASE inside it) open what END closes, outside parentheses */
-        uint8_t *d = sc->d.pg.ids;
-        if (sc->d.pg.idn < 4 && k >= K_CREATE && k <= K_REPLACE)
-            d[sc->d.pg.idn] = sc->word[0];
-        if (sc->d.pg.idn < 255) sc->d.pg.idn++;
-        const bool body = d[1] == 'f' || d[1] == 'p' ||
-                          (d[1] == 'o' && d[2] == 'r' && (d[3] == 'f' || d[3] == 'p'));
-        if (!body) {
-            if (sc->d.pg.idn >= 4) words_stop(sc);
+         * FUNCTION|PROCEDURE make BEGIN (and CASE inside it) open what END
+         * closes, outside parentheses. idn: 1 after CREATE, 2 after OR, 3
+         * after REPLACE, 4 in the body; other leading words: words stop. */
+        if (sc->d.pg.idn < 4) {
+            if ((unsigned)(k - K_FUNCTION) < 2u && (sc->d.pg.idn & 1u)) sc->d.pg.idn = 4;
+            else if (k == K_OR - 1 + sc->d.pg.idn) sc->d.pg.idn++;
+            else words_stop(sc);
         } else if (sc->d.pg.pdepth == 0) {
             if (k == K_BEGIN || (k == K_CASE && sc->d.pg.bdepth)) sc->d.pg.bdepth++;
             else if (k == K_END && sc->d.pg.bdepth) sc->d.pg.bdepth--;
         }
         return;
-    }
     case WC_RESET:
         if (k >= K_SCS && k <= K_ALL) sc->mode_next &= (uint8_t)~MODE_NONSTD;
         words_stop(sc);

@@ -321,8 +321,7 @@ typedef struct mote_scanner {
         } my;
         struct {
             uint32_t pdepth, bdepth; /* parenthesis and BEGIN ... END depth (per token) */
-            uint8_t idn;             /* identifier count (per token) */
-            uint8_t ids[4];          /* first letters of the leading CREATE keywords (per token) */
+            uint8_t idn;             /* CREATE's leading words read (per token) */
             uint8_t copy;            /* COPY FROM STDIN: 1 statement, 3 data */
             uint8_t taglen, tagk;    /* the $tag$ being read or matched */
             uint8_t tag[64];
