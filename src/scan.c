@@ -1252,16 +1252,20 @@ static MOTE_SMALL_INLINE bool word_char(const mote_scanner *sc, uint8_t c)
     return sq_idchar(c) || (sc->dialect == MOTE_SCAN_MYSQL && (c == '@' || c == '.'));
 }
 
-static int keyword(const mote_scanner *sc, size_t n)
+/* The number of the first keyword before last that the word (sc->word, n
+ * bytes) spells (last K_NONE), or begins (a smaller last); else K_NONE. */
+static int kw_find(const mote_scanner *sc, size_t n, int last)
 {
     const char *k = keywords;
-    for (int j = 0; j < K_NONE; j++) {
+    for (int j = 0; j < last; j++) {
         const size_t len = (uint8_t)*k++;
-        if (len == n && memcmp(k, sc->word, n) == 0) return j;
+        if ((last == K_NONE ? len == n : n <= len) && memcmp(k, sc->word, n) == 0) return j;
         k += len;
     }
     return K_NONE;
 }
+
+static int keyword(const mote_scanner *sc, size_t n) { return kw_find(sc, n, K_NONE); }
 
 /* mysql: the sql_mode saved in a user variable (hash h), else the
  * configured one. */
@@ -1287,8 +1291,8 @@ static void var_save(mote_scanner *sc, uint32_t h, uint8_t m)
  * ','), 4 an item that does not matter. */
 static void set_word(mote_scanner *sc, int k, unsigned how)
 {
+    if (sc->wst == 0 && (k == K_SESSION || k == K_LOCAL)) return;
     if (sc->dialect == MOTE_SCAN_POSTGRES) {
-        if (sc->wst == 0 && (k == K_SESSION || k == K_LOCAL)) return;
         if (sc->wst == 0 && k == K_SCS && how == 0) {
             sc->wst = 1;
             return;
@@ -1305,7 +1309,6 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
         return;
     }
     if (sc->wst == 0) {
-        if (k == K_SESSION || k == K_LOCAL) return;
         sc->wst = 4;
         if (how == 1) return;
         if (k == K_SQL_MODE || (k >= K_AT_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE)) {
@@ -1334,13 +1337,7 @@ static bool first_word_may(const mote_scanner *sc, size_t n)
 {
     if (is_digit(sc->word[0])) return true;
     if (sc->dialect == MOTE_SCAN_MYSQL) return n <= 3 && sc->word[n - 1] == (uint8_t)"set"[n - 1];
-    const char *k = keywords;
-    for (int j = 0; j <= K_CREATE; j++) {
-        const size_t len = (uint8_t)*k++;
-        if (n <= len && memcmp(k, sc->word, n) == 0) return true;
-        k += len;
-    }
-    return false;
+    return kw_find(sc, n, K_CREATE + 1) != K_NONE;
 }
 
 /* A word of a postgres or mysql statement ended (sc->word, sc->wlen). */
