@@ -1367,9 +1367,8 @@ static void word_end(mote_scanner *sc, int k, size_t n)
             if ((unsigned)(k - K_FUNCTION) < 2u && (sc->d.pg.idn & 1u)) sc->d.pg.idn = 4;
             else if (k == K_OR - 1 + sc->d.pg.idn) sc->d.pg.idn++;
             else words_stop(sc);
-        } else if (sc->d.pg.pdepth == 0) {
-            if (k == K_BEGIN || (k == K_CASE && sc->d.pg.bdepth)) sc->d.pg.bdepth++;
-            else if (k == K_END && sc->d.pg.bdepth) sc->d.pg.bdepth--;
+        } else if (sc->d.pg.pdepth == 0 && (k == K_BEGIN || (sc->d.pg.bdepth && (k == K_CASE || k == K_END)))) {
+            sc->d.pg.bdepth += k == K_END ? UINT32_MAX : 1u; /* (END: one less) */
         }
         return;
     case WC_RESET:
