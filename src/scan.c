@@ -1301,10 +1301,8 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
             sc->wst = 2;
             return;
         }
-        if (sc->wst == 2) {
-            if (k >= K_DEFAULT && k <= K_YES) sc->mode_next &= (uint8_t)~MODE_NONSTD;
-            if (k >= K_OFF && k <= K_NO) sc->mode_next |= MODE_NONSTD;
-        }
+        if (sc->wst == 2 && k >= K_DEFAULT && k <= K_NO)
+            sc->mode_next = (uint8_t)((sc->mode_next & ~MODE_NONSTD) | (k >= K_OFF ? MODE_NONSTD : 0));
         words_stop(sc);
         return;
     }
