@@ -1339,7 +1339,7 @@ static bool first_word_may(const mote_scanner *sc, size_t n)
 }
 
 /* A word of a postgres or mysql statement ended (sc->word, sc->wlen). */
-static void word_end(mote_scanner *sc, int k, size_t n)
+static MOTE_SMALL_INLINE void word_end(mote_scanner *sc, int k, size_t n)
 {
     if (is_digit(sc->word[0])) return; /* a number (or mysql version digits) */
     switch (sc->wcls) {
