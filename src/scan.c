@@ -121,8 +121,8 @@ enum {
     SL_LIT = 8    /* a SET statement's literal: its bytes matter too */
 };
 
-/* sc->wcls: what the statement's first word made of it */
-/* (COPY to CREATE in the order of their keywords) */
+/* sc->wcls: what the statement's first word made of it (COPY to CREATE in
+ * the order of their keywords) */
 enum { WC_NONE, WC_FIRST, WC_COPY, WC_SET, WC_RESET, WC_CREATE };
 
 /* sc->mode bits: the config flags of the same meaning */
@@ -131,9 +131,10 @@ enum { WC_NONE, WC_FIRST, WC_COPY, WC_SET, WC_RESET, WC_CREATE };
 
 /* The words the scanner acts on, length-prefixed, and their numbers. In
  * groups the code tests by range: the first four are those a first word may
- * be; CREATE to REPLACE the leading words of a psql function body; CREATE
- * to EXPLAIN hold the words sqlite3_complete() knows; SCS and ALL reset the
- * strings mode; DEFAULT to YES set it standard, OFF to NO nonstandard. */
+ * be; FUNCTION PROCEDURE and OR REPLACE (pairs, in this order) the leading
+ * words of a psql function body after CREATE; CREATE to EXPLAIN hold the
+ * words sqlite3_complete() knows; SCS and ALL reset the strings mode;
+ * DEFAULT to YES set it standard, OFF to NO nonstandard. */
 static const char keywords[] =
     "\4copy\3set\5reset\6create\10function\11procedure\2or\7replace\3end\7trigger"
     "\4temp\11temporary\7explain\4from\5stdin\5begin\4case\7session\5local\10sql_mode"
@@ -1291,7 +1292,7 @@ static void var_save(mote_scanner *sc, uint32_t h, uint8_t m)
  * ','), 4 an item that does not matter. */
 static void set_word(mote_scanner *sc, int k, unsigned how)
 {
-    if (sc->wst == 0 && (k == K_SESSION || k == K_LOCAL)) return;
+    if (sc->wst == 0 && (k == K_SESSION || k == K_LOCAL)) return; /* (both dialects) */
     if (sc->dialect == MOTE_SCAN_POSTGRES) {
         if (sc->wst == 0 && k == K_SCS && how == 0) {
             sc->wst = 1;
