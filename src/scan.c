@@ -112,6 +112,7 @@ enum {
  * open) and R_EOL_EOF (a command line ended by the end of input) */
 enum { R_LIMIT, R_SPLIT, R_END, R_EOF, R_LINE, R_EOL_EOF };
 #define R_TERM(r) (!((r) & 1)) /* R_END, R_LINE: ended by its delimiter or line break */
+#define R_MORE (-1) /* (rec_run(): run() goes on, see there) */
 
 /* sc->slow: reasons the skip loops of ordinary text stop at every byte */
 enum {
@@ -239,14 +240,15 @@ enum {
     BLK_ESC_OUT = 2, /* ... and outside it (lines) */
     BLK_NL_STOP = 4, /* '\n' outside strings is the delimiter */
     BLK_DASH = 8,    /* "--" outside strings may open a comment */
-    BLK_AVX2F = 16   /* the CPU has AVX2 (and so POPCNT, BMI1), see block_text() */
+    BLK_AVX2F = 16,  /* the CPU has AVX2 (and so POPCNT, BMI1), see block_text() */
+    BLK_REC = 32     /* records: rec_run() may hand tokens out (see there) */
 };
 
 /* Decide whether (and how) the block path may run for this configuration;
  * called whenever the class table is rebuilt. */
 static void blk_setup(mote_scanner *sc)
 {
-    sc->blk = 0;
+    sc->blk = sc->blk_flags = 0;
     const uint8_t q = sc->q_close[0];
     const int qe = sc->q_esc[0], eo = sc->esc_out;
     if (sc->dialect == MOTE_SCAN_POSTGRES || (q != '\'' && q != '"') || sc->open_slot[q] != 1)
@@ -277,6 +279,12 @@ static void blk_setup(mote_scanner *sc)
     /* unused entries repeat a stop byte */
     for (unsigned j = n; j < sizeof sc->blk_stop; j++) sc->blk_stop[j] = sc->blk_stop[0];
     sc->blk_nstop = (uint8_t)n;
+    /* Records: nothing but quotes, escapes and a one-byte delimiter matter
+     * (the lines dialect; generic ones without comments), so every token
+     * starts in state NORMAL with no word, comment, trigger or mode state. */
+    if (sc->dlen == 1 && !sc->trim && !(sc->comments & 0x0fu) &&
+        (sc->dialect == MOTE_SCAN_LINES || sc->dialect == MOTE_SCAN_GENERIC))
+        f |= BLK_REC;
     sc->blk = (uint8_t)(1 + (q == '"'));
     sc->blk_flags = f;
 }
@@ -2218,9 +2226,64 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
     return MOTE_OK;
 }
 
-mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
+#if !MOTE_SMALL
+/*
+ * Records (BLK_REC) at a token's start, in state NORMAL, with the block
+ * path free to run at pos: run()'s first skip, by block_text() as
+ * fast_text() does it. The usual stop, the delimiter outside strings, is
+ * done here as step() and on_delim() would (no match under way with a
+ * one-byte delimiter): R_END, pos after it. Else R_MORE: run() goes on
+ * from where the skip stopped.
+ */
+static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
 {
-    if (!sc || !tok) return MOTE_ERR_INVALID;
+    const uint8_t *p = sc->chunk;
+    const size_t start = sc->pos;
+    size_t i = block_text(sc, p, start, lim);
+    int r = R_END;
+    if (MOTE_LIKELY(sc->state == S_NORMAL && i < lim && p[i] == sc->delim[0])) {
+        const uint8_t c = p[i];
+        if (c == '\n' || c == '\r') newline(sc, c, i);
+        i++;
+    } else {
+        /* run() goes on from i with its skip, which must not try the block
+         * path here again (a miss): the byte loops stop at once at a byte
+         * the block path stopped at (or step() would pass it, as they do) */
+        if (sc->blk_resume <= sc->base + i) sc->blk_resume = sc->base + i + 1;
+        r = R_MORE;
+    }
+    sc->stats.bytes_examined += i - start;
+    sc->pos = i;
+    return r;
+}
+
+/* at_end() for a record that rec_run() ended at its delimiter, held in
+ * place (nothing carried, not dropped): a statement, its delimiter cut. */
+static MOTE_INLINE mote_err rec_end(mote_scanner *sc, mote_scan_token *tok)
+{
+    const uint8_t *p = sc->chunk + sc->tok_start;
+    size_t n = sc->pos - sc->tok_start;
+    unsigned flags = sc->tokflags | MOTE_SCAN_TOK_DELIM;
+    n = n > 1 ? n - 1 : 0;
+    if (sc->dialect == MOTE_SCAN_LINES && n > 0 && p[n - 1] == '\r') {
+        n--;
+        flags |= MOTE_SCAN_TOK_CR;
+    }
+    mote_err e = MOTE_ERR_NEED_MORE;
+    if (n || sc->pieces_out || (sc->flags & MOTE_SCAN_KEEP_BLANK))
+        e = emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, flags, MOTE_SCAN_STATEMENT);
+    reset_token(sc);
+    return e;
+}
+#endif
+
+/* mote_scan_next() for any configuration. (Out of line in speed builds,
+ * where rec_next() calls it too.) */
+#if !MOTE_SMALL
+MOTE_NOINLINE
+#endif
+static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
+{
     for (;;) {
         /* bytes of the token handed out last, kept valid until this call */
         if (sc->carry_drop) {
@@ -2276,6 +2339,33 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
             if (e != MOTE_ERR_NEED_MORE) return e;
         }
     }
+}
+
+#if !MOTE_SMALL
+/* mote_scan_next() for records (BLK_REC): while each token is a record that
+ * rec_run() ends in place, its own short loop; all else, next_token(). */
+static MOTE_NOINLINE mote_err rec_next(mote_scanner *sc, mote_scan_token *tok)
+{
+    /* (no bytes of the last token to drop from the carry, no max_token:
+     * next_token() does those; a NULL chunk: none fed, or the end) */
+    while (!sc->carry_drop && !sc->max_token && sc->chunk && sc->state == S_NORMAL &&
+           blk_here(sc, sc->pos, sc->chunk_len)) {
+        const int r = rec_run(sc, sc->chunk_len);
+        if (r == R_MORE) break;
+        mote_err e = !sc->carry->len && !sc->dropping ? rec_end(sc, tok) : at_end(sc, tok, r);
+        if (e != MOTE_ERR_NEED_MORE) return e;
+    }
+    return next_token(sc, tok);
+}
+#endif
+
+mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
+{
+    if (!sc || !tok) return MOTE_ERR_INVALID;
+#if !MOTE_SMALL
+    if (sc->blk_flags & BLK_REC) return rec_next(sc, tok);
+#endif
+    return next_token(sc, tok);
 }
 
 mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
