@@ -382,16 +382,25 @@ static void apply_mode(mote_scanner *sc)
 _Static_assert(offsetof(mote_scanner, d.my.vmode) >= offsetof(mote_scanner, d.pg.copy),
                "mysql's per-token fields within postgres's");
 
-static void reset_token(mote_scanner *sc)
+/* Start the next token. rec: the configuration is known to be one of
+ * records (BLK_REC: no trimming, comments, words, COPY or trigger state),
+ * for rec_end()'s copy. (The small build has no such path: OTHER(rec) is
+ * true before the compiler sees it, which keeps its code as it was.) */
+#if MOTE_SMALL
+#define OTHER(rec) ((void)(rec), 1)
+#else
+#define OTHER(rec) (!(rec))
+#endif
+static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
 {
-    const bool words = sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES;
-    sc->state = sc->trim ? S_LEAD : (sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
+    const bool words = OTHER(rec) && (sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES);
+    sc->state = OTHER(rec) && sc->trim ? S_LEAD : (OTHER(rec) && sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
     /* (with the per-token fields that open the dialect data: mysql's fit
      * in postgres's, and what follows them in mysql is not read before it
      * is written) */
     memset(&sc->kind, 0, offsetof(mote_scanner, d.pg.copy) - offsetof(mote_scanner, kind));
     /* with no comment styles nothing can be comment-only */
-    if (sc->comments & 0x0fu) {
+    if (OTHER(rec) && (sc->comments & 0x0fu)) {
         sc->lead = 1;
         sc->slow = SL_LEAD;
     }
@@ -400,7 +409,7 @@ static void reset_token(mote_scanner *sc)
         sc->slow |= SL_WORDS;
     }
     sc->mode_next = sc->mode;
-    if (sc->dialect == MOTE_SCAN_POSTGRES) {
+    if (OTHER(rec) && sc->dialect == MOTE_SCAN_POSTGRES) {
         if (sc->d.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: a COPY ... FROM
              * STDIN statement ended, by its delimiter: no other ending
@@ -413,13 +422,16 @@ static void reset_token(mote_scanner *sc)
         }
     }
     sc->wlen = 0;
-    sc->trig = sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
+    sc->trig = OTHER(rec) && sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
     sc->km = 0;
     sc->tokflags = 0;
     tok_begin(sc, sc->pos);
     sc->pieces_out = 0;
     sc->hist_n = 0;
 }
+
+static void reset_token(mote_scanner *sc) { reset_with(sc, false); }
+#undef OTHER
 
 mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry)
 {
@@ -2272,7 +2284,7 @@ static MOTE_INLINE mote_err rec_end(mote_scanner *sc, mote_scan_token *tok)
     mote_err e = MOTE_ERR_NEED_MORE;
     if (n || sc->pieces_out || (sc->flags & MOTE_SCAN_KEEP_BLANK))
         e = emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, flags, MOTE_SCAN_STATEMENT);
-    reset_token(sc);
+    reset_with(sc, true);
     return e;
 }
 #endif
