@@ -241,8 +241,10 @@ enum {
     BLK_NL_STOP = 4, /* '\n' outside strings is the delimiter */
     BLK_DASH = 8,    /* "--" outside strings may open a comment */
     BLK_AVX2F = 16,  /* the CPU has AVX2 (and so POPCNT, BMI1), see block_text() */
-    BLK_REC = 32     /* records: rec_run() may hand tokens out (see there) */
+    BLK_REC = 32,    /* records: rec_run() may hand tokens out (see there) */
+    BLK_LINES = 64   /* the lines dialect's flags, '"', no stop bytes (block_lines()) */
 };
+#define BLK_LINES_F (BLK_ESC | BLK_ESC_OUT | BLK_NL_STOP)
 
 /* Decide whether (and how) the block path may run for this configuration;
  * called whenever the class table is rebuilt. */
@@ -285,6 +287,7 @@ static void blk_setup(mote_scanner *sc)
     if (sc->dlen == 1 && !sc->trim && !(sc->comments & 0x0fu) &&
         (sc->dialect == MOTE_SCAN_LINES || sc->dialect == MOTE_SCAN_GENERIC))
         f |= BLK_REC;
+    if (n == 0 && q == '"' && (f & (BLK_LINES_F | BLK_DASH)) == BLK_LINES_F) f |= BLK_LINES;
     sc->blk = (uint8_t)(1 + (q == '"'));
     sc->blk_flags = f;
 }
@@ -758,18 +761,19 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
 /* AVX2 (chosen at run time, see block_text()): the same masks from 32 bytes
  * per compare. */
 #define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
-static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, const uint8_t *r, uint64_t *q,
-                                                 uint64_t *stop, uint64_t *bs, uint64_t *nl, uint64_t *cr)
+static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, unsigned blk, unsigned ns,
+                                                 const uint8_t *r, uint64_t *q, uint64_t *stop,
+                                                 uint64_t *bs, uint64_t *nl, uint64_t *cr)
 {
     const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
     const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
 #define BLK_M2(x, y) ((uint64_t)(uint32_t)_mm256_movemask_epi8(x) | (uint64_t)(uint32_t)_mm256_movemask_epi8(y) << 32)
 #define BLK_EQ2(c) BLK_M2(_mm256_cmpeq_epi8(a, _mm256_set1_epi8(c)), _mm256_cmpeq_epi8(b, _mm256_set1_epi8(c)))
-    *q = BLK_EQ2(sc->blk == 1 ? '\'' : '"');
+    *q = BLK_EQ2(blk == 1 ? '\'' : '"');
     *stop = 0;
-    if (sc->blk_nstop) {
+    if (ns) {
         __m256i sa = _mm256_setzero_si256(), sb = sa;
-        for (unsigned j = 0; j < sc->blk_nstop; j++) {
+        for (unsigned j = 0; j < ns; j++) {
             const __m256i v = _mm256_set1_epi8((char)sc->blk_stop[j]);
             sa = _mm256_or_si256(sa, _mm256_cmpeq_epi8(a, v));
             sb = _mm256_or_si256(sb, _mm256_cmpeq_epi8(b, v));
@@ -1023,10 +1027,11 @@ static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t
  * slot at the returned index.
  */
 static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                          bool avx2)
+                                          bool avx2, bool lines)
 {
-    const uint64_t *t = blk_tables[sc->blk - 1];
-    const unsigned f = sc->blk_flags;
+    const uint64_t *t = blk_tables[lines ? 1 : sc->blk - 1];
+    const unsigned f = lines ? BLK_LINES_F : sc->blk_flags;
+    const uint8_t d0 = lines ? '\n' : sc->delim[0];
     const size_t start = i;
     uint64_t inq = sc->state == S_QUOTE ? UINT64_MAX : 0; /* state before the block, all bits */
     uint64_t pend = 0;
@@ -1035,15 +1040,15 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     sc->blk_others = 0;
     blk_vec sv[sizeof sc->blk_stop];
     /* (the compares go in pairs: an odd count repeats one) */
-    const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : (sc->blk_nstop + 1u) & ~1u;
+    const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (sc->blk_nstop + 1u) & ~1u;
     for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
     while (lim - i >= 64) {
         blk_masks m;
 #ifdef BLK_AVX2
-        if (avx2) blk_classify_avx2(sc, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
+        if (avx2) blk_classify_avx2(sc, lines ? 2 : sc->blk, lines ? 0 : sc->blk_nstop, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
         else
 #endif
-        blk_classify(t, sc->blk, sv, sc->blk_nstop, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
+        blk_classify(t, lines ? 2 : sc->blk, sv, lines ? 0 : sc->blk_nstop, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
         m.esc = 0;
         if (f & BLK_ESC) {
             if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
@@ -1058,8 +1063,9 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
             continue;
         }
         const uint8_t c = p[i + k];
-        if (inside || sc->open_slot[c] < 2 || c == sc->delim[0]) {
-            /* the switch's byte (blk_other() would say so too) */
+        if (inside || lines || sc->open_slot[c] < 2 || c == d0) {
+            /* the switch's byte (blk_other() would say so too; lines: no
+             * other quote kind) */
             i += k;
             pend = (m.esc >> k) & 1u;
             break;
@@ -1082,7 +1088,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
      * loops: any short run) means text this path does not suit, and so do strings of the other quote kinds closer than
      * 32 bytes apart (the byte loops are faster there): leave it to the
      * byte loops for a while, longer after each miss in a row. */
-    if ((i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != sc->delim[0])) ||
+    if ((i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != d0)) ||
         (size_t)sc->blk_others * 32u > i - start) {
         sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
         if (sc->blk_miss < 4) sc->blk_miss++;
@@ -1096,12 +1102,20 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
 #ifdef BLK_AVX2
 static BLK_AVX2_FN size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    return block_text_with(sc, p, i, lim, true);
+    return block_text_with(sc, p, i, lim, true, false);
+}
+static BLK_AVX2_FN size_t block_lines_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    return block_text_with(sc, p, i, lim, true, true);
 }
 #endif
 static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    return block_text_with(sc, p, i, lim, false);
+    return block_text_with(sc, p, i, lim, false, false);
+}
+static MOTE_NOINLINE size_t block_lines_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    return block_text_with(sc, p, i, lim, false, true);
 }
 
 static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
@@ -1110,6 +1124,17 @@ static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t 
     if (sc->blk_flags & BLK_AVX2F) return block_text_avx2(sc, p, i, lim);
 #endif
     return block_text_any(sc, p, i, lim);
+}
+
+/* block_text() for records (rec_run()): with BLK_LINES, a copy for the
+ * lines dialect's configuration, its flags and bytes constants. */
+static MOTE_INLINE size_t block_lines(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    if (!(sc->blk_flags & BLK_LINES)) return block_text(sc, p, i, lim);
+#ifdef BLK_AVX2
+    if (sc->blk_flags & BLK_AVX2F) return block_lines_avx2(sc, p, i, lim);
+#endif
+    return block_lines_any(sc, p, i, lim);
 }
 
 /* The parts of blk_ok() that change with the position: 64 bytes left, past
@@ -2251,7 +2276,7 @@ static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
 {
     const uint8_t *p = sc->chunk;
     const size_t start = sc->pos;
-    size_t i = block_text(sc, p, start, lim);
+    size_t i = block_lines(sc, p, start, lim);
     int r = R_END;
     if (MOTE_LIKELY(sc->state == S_NORMAL && i < lim && p[i] == sc->delim[0])) {
         const uint8_t c = p[i];
