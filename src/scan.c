@@ -11,8 +11,10 @@
  * strings: 64-byte blocks become bit masks (SSE2, AVX2 chosen at run time,
  * NEON, or a table), strings of the first quote kind come from a prefix XOR,
  * escapes from backslash-run parity, lines from popcounts; strings of the
- * other kinds are read in place (block_text()). Dialect state lives in a
- * union (mote_scanner.d).
+ * other kinds are read in place (block_text()). Record streams (the lines
+ * dialect, generic configurations without comments) are handed out by a
+ * short loop of their own (rec_next()) while the block path ends each
+ * record at its delimiter. Dialect state lives in a union (mote_scanner.d).
  */
 #include "mote/scan.h"
 #include "mote_private.h"
@@ -761,19 +763,19 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
 /* AVX2 (chosen at run time, see block_text()): the same masks from 32 bytes
  * per compare. */
 #define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
-static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, unsigned blk, unsigned ns,
-                                                 const uint8_t *r, uint64_t *q, uint64_t *stop,
-                                                 uint64_t *bs, uint64_t *nl, uint64_t *cr)
+static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, bool lines, const uint8_t *r,
+                                                 uint64_t *q, uint64_t *stop, uint64_t *bs, uint64_t *nl,
+                                                 uint64_t *cr)
 {
     const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
     const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
 #define BLK_M2(x, y) ((uint64_t)(uint32_t)_mm256_movemask_epi8(x) | (uint64_t)(uint32_t)_mm256_movemask_epi8(y) << 32)
 #define BLK_EQ2(c) BLK_M2(_mm256_cmpeq_epi8(a, _mm256_set1_epi8(c)), _mm256_cmpeq_epi8(b, _mm256_set1_epi8(c)))
-    *q = BLK_EQ2(blk == 1 ? '\'' : '"');
+    *q = BLK_EQ2(!lines && sc->blk == 1 ? '\'' : '"');
     *stop = 0;
-    if (ns) {
+    if (!lines && sc->blk_nstop) {
         __m256i sa = _mm256_setzero_si256(), sb = sa;
-        for (unsigned j = 0; j < ns; j++) {
+        for (unsigned j = 0; j < sc->blk_nstop; j++) {
             const __m256i v = _mm256_set1_epi8((char)sc->blk_stop[j]);
             sa = _mm256_or_si256(sa, _mm256_cmpeq_epi8(a, v));
             sb = _mm256_or_si256(sb, _mm256_cmpeq_epi8(b, v));
@@ -1024,14 +1026,14 @@ static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t
  * remain below lim, blocks are classified into masks and their segments
  * walked (blk_segment()). Strings of the other quote kinds do not stop it
  * (blk_other()): quote-dense text stays on this path. Sets the state and
- * slot at the returned index.
+ * slot at the returned index. lines: the configuration is BLK_LINES (its
+ * flags, quote and delimiter as constants; no stop bytes, no other quotes).
  */
 static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                           bool avx2, bool lines)
 {
     const uint64_t *t = blk_tables[lines ? 1 : sc->blk - 1];
     const unsigned f = lines ? BLK_LINES_F : sc->blk_flags;
-    const uint8_t d0 = lines ? '\n' : sc->delim[0];
     const size_t start = i;
     uint64_t inq = sc->state == S_QUOTE ? UINT64_MAX : 0; /* state before the block, all bits */
     uint64_t pend = 0;
@@ -1045,7 +1047,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     while (lim - i >= 64) {
         blk_masks m;
 #ifdef BLK_AVX2
-        if (avx2) blk_classify_avx2(sc, lines ? 2 : sc->blk, lines ? 0 : sc->blk_nstop, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
+        if (avx2) blk_classify_avx2(sc, lines, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
         else
 #endif
         blk_classify(t, lines ? 2 : sc->blk, sv, lines ? 0 : sc->blk_nstop, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
@@ -1063,7 +1065,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
             continue;
         }
         const uint8_t c = p[i + k];
-        if (inside || lines || sc->open_slot[c] < 2 || c == d0) {
+        if (inside || lines || sc->open_slot[c] < 2 || c == (lines ? '\n' : sc->delim[0])) {
             /* the switch's byte (blk_other() would say so too; lines: no
              * other quote kind) */
             i += k;
@@ -1088,7 +1090,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
      * loops: any short run) means text this path does not suit, and so do strings of the other quote kinds closer than
      * 32 bytes apart (the byte loops are faster there): leave it to the
      * byte loops for a while, longer after each miss in a row. */
-    if ((i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != d0)) ||
+    if ((i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) ||
         (size_t)sc->blk_others * 32u > i - start) {
         sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
         if (sc->blk_miss < 4) sc->blk_miss++;
