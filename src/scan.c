@@ -11,8 +11,10 @@
  * strings: 64-byte blocks become bit masks (SSE2, AVX2 chosen at run time,
  * NEON, or a table), strings of the first quote kind come from a prefix XOR,
  * escapes from backslash-run parity, lines from popcounts; strings of the
- * other kinds are read in place (block_text()). Dialect state lives in a
- * union (mote_scanner.d).
+ * other kinds are read in place (block_text()). Record streams (the lines
+ * dialect, generic configurations without comments) are handed out by a
+ * short loop of their own (rec_next()) while the block path ends each
+ * record at its delimiter. Dialect state lives in a union (mote_scanner.d).
  */
 #include "mote/scan.h"
 #include "mote_private.h"
@@ -112,6 +114,7 @@ enum {
  * open) and R_EOL_EOF (a command line ended by the end of input) */
 enum { R_LIMIT, R_SPLIT, R_END, R_EOF, R_LINE, R_EOL_EOF };
 #define R_TERM(r) (!((r) & 1)) /* R_END, R_LINE: ended by its delimiter or line break */
+#define R_MORE (-1) /* (rec_run(): run() goes on, see there) */
 
 /* sc->slow: reasons the skip loops of ordinary text stop at every byte */
 enum {
@@ -241,14 +244,17 @@ enum {
     BLK_ESC_OUT = 2, /* ... and outside it (lines) */
     BLK_NL_STOP = 4, /* '\n' outside strings is the delimiter */
     BLK_DASH = 8,    /* "--" outside strings may open a comment */
-    BLK_AVX2F = 16   /* the CPU has AVX2 (and so POPCNT, BMI1), see block_text() */
+    BLK_AVX2F = 16,  /* the CPU has AVX2 (and so POPCNT, BMI1), see block_text() */
+    BLK_REC = 32,    /* records: rec_run() may hand tokens out (see there) */
+    BLK_LINES = 64   /* the lines dialect's flags, '"', no stop bytes (block_lines()) */
 };
+#define BLK_LINES_F (BLK_ESC | BLK_ESC_OUT | BLK_NL_STOP)
 
 /* Decide whether (and how) the block path may run for this configuration;
  * called whenever the class table is rebuilt. */
 static void blk_setup(mote_scanner *sc)
 {
-    sc->blk = 0;
+    sc->blk = sc->blk_flags = 0;
     const uint8_t q = sc->q_close[0];
     const int qe = sc->q_esc[0], eo = sc->esc_out;
     if (sc->dialect == MOTE_SCAN_POSTGRES || (q != '\'' && q != '"') || sc->open_slot[q] != 1)
@@ -279,6 +285,13 @@ static void blk_setup(mote_scanner *sc)
     /* unused entries repeat a stop byte */
     for (unsigned j = n; j < sizeof sc->blk_stop; j++) sc->blk_stop[j] = sc->blk_stop[0];
     sc->blk_nstop = (uint8_t)n;
+    /* Records: nothing but quotes, escapes and a one-byte delimiter matter
+     * (the lines dialect; generic ones without comments), so every token
+     * starts in state NORMAL with no word, comment, trigger or mode state. */
+    if (sc->dlen == 1 && !sc->trim && !(sc->comments & 0x0fu) &&
+        (sc->dialect == MOTE_SCAN_LINES || sc->dialect == MOTE_SCAN_GENERIC))
+        f |= BLK_REC;
+    if (n == 0 && q == '"' && (f & (BLK_LINES_F | BLK_DASH)) == BLK_LINES_F) f |= BLK_LINES;
     sc->blk = (uint8_t)(1 + (q == '"'));
     sc->blk_flags = f;
 }
@@ -376,16 +389,25 @@ static void apply_mode(mote_scanner *sc)
 _Static_assert(offsetof(mote_scanner, d.my.vmode) >= offsetof(mote_scanner, d.pg.copy),
                "mysql's per-token fields within postgres's");
 
-static void reset_token(mote_scanner *sc)
+/* Start the next token. rec: the configuration is known to be one of
+ * records (BLK_REC: no trimming, comments, words, COPY or trigger state),
+ * for rec_end()'s copy. (The small build has no such path: OTHER(rec) is
+ * true before the compiler sees it, which keeps its code as it was.) */
+#if MOTE_SMALL
+#define OTHER(rec) ((void)(rec), 1)
+#else
+#define OTHER(rec) (!(rec))
+#endif
+static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
 {
-    const bool words = sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES;
-    sc->state = sc->trim ? S_LEAD : (sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
+    const bool words = OTHER(rec) && (sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES);
+    sc->state = OTHER(rec) && sc->trim ? S_LEAD : (OTHER(rec) && sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
     /* (with the per-token fields that open the dialect data: mysql's fit
      * in postgres's, and what follows them in mysql is not read before it
      * is written) */
     memset(&sc->kind, 0, offsetof(mote_scanner, d.pg.copy) - offsetof(mote_scanner, kind));
     /* with no comment styles nothing can be comment-only */
-    if (sc->comments & 0x0fu) {
+    if (OTHER(rec) && (sc->comments & 0x0fu)) {
         sc->lead = 1;
         sc->slow = SL_LEAD;
     }
@@ -394,7 +416,7 @@ static void reset_token(mote_scanner *sc)
         sc->slow |= SL_WORDS;
     }
     sc->mode_next = sc->mode;
-    if (sc->dialect == MOTE_SCAN_POSTGRES) {
+    if (OTHER(rec) && sc->dialect == MOTE_SCAN_POSTGRES) {
         if (sc->d.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: a COPY ... FROM
              * STDIN statement ended, by its delimiter: no other ending
@@ -407,13 +429,16 @@ static void reset_token(mote_scanner *sc)
         }
     }
     sc->wlen = 0;
-    sc->trig = sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
+    sc->trig = OTHER(rec) && sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
     sc->km = 0;
     sc->tokflags = 0;
     tok_begin(sc, sc->pos);
     sc->pieces_out = 0;
     sc->hist_n = 0;
 }
+
+static void reset_token(mote_scanner *sc) { reset_with(sc, false); }
+#undef OTHER
 
 mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry)
 {
@@ -740,16 +765,17 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
 /* AVX2 (chosen at run time, see block_text()): the same masks from 32 bytes
  * per compare. */
 #define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
-static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, const uint8_t *r, uint64_t *q,
-                                                 uint64_t *stop, uint64_t *bs, uint64_t *nl, uint64_t *cr)
+static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, bool lines, const uint8_t *r,
+                                                 uint64_t *q, uint64_t *stop, uint64_t *bs, uint64_t *nl,
+                                                 uint64_t *cr)
 {
     const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
     const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
 #define BLK_M2(x, y) ((uint64_t)(uint32_t)_mm256_movemask_epi8(x) | (uint64_t)(uint32_t)_mm256_movemask_epi8(y) << 32)
 #define BLK_EQ2(c) BLK_M2(_mm256_cmpeq_epi8(a, _mm256_set1_epi8(c)), _mm256_cmpeq_epi8(b, _mm256_set1_epi8(c)))
-    *q = BLK_EQ2(sc->blk == 1 ? '\'' : '"');
+    *q = BLK_EQ2(!lines && sc->blk == 1 ? '\'' : '"');
     *stop = 0;
-    if (sc->blk_nstop) {
+    if (!lines && sc->blk_nstop) {
         __m256i sa = _mm256_setzero_si256(), sb = sa;
         for (unsigned j = 0; j < sc->blk_nstop; j++) {
             const __m256i v = _mm256_set1_epi8((char)sc->blk_stop[j]);
@@ -1002,13 +1028,14 @@ static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t
  * remain below lim, blocks are classified into masks and their segments
  * walked (blk_segment()). Strings of the other quote kinds do not stop it
  * (blk_other()): quote-dense text stays on this path. Sets the state and
- * slot at the returned index.
+ * slot at the returned index. lines: the configuration is BLK_LINES (its
+ * flags, quote and delimiter as constants; no stop bytes, no other quotes).
  */
 static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                          bool avx2)
+                                          bool avx2, bool lines)
 {
-    const uint64_t *t = blk_tables[sc->blk - 1];
-    const unsigned f = sc->blk_flags;
+    const uint64_t *t = blk_tables[lines ? 1 : sc->blk - 1];
+    const unsigned f = lines ? BLK_LINES_F : sc->blk_flags;
     const size_t start = i;
     uint64_t inq = sc->state == S_QUOTE ? UINT64_MAX : 0; /* state before the block, all bits */
     uint64_t pend = 0;
@@ -1017,15 +1044,15 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     sc->blk_others = 0;
     blk_vec sv[sizeof sc->blk_stop];
     /* (the compares go in pairs: an odd count repeats one) */
-    const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : (sc->blk_nstop + 1u) & ~1u;
+    const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (sc->blk_nstop + 1u) & ~1u;
     for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
     while (lim - i >= 64) {
         blk_masks m;
 #ifdef BLK_AVX2
-        if (avx2) blk_classify_avx2(sc, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
+        if (avx2) blk_classify_avx2(sc, lines, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
         else
 #endif
-        blk_classify(t, sc->blk, sv, sc->blk_nstop, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
+        blk_classify(t, lines ? 2 : sc->blk, sv, lines ? 0 : sc->blk_nstop, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
         m.esc = 0;
         if (f & BLK_ESC) {
             if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
@@ -1040,8 +1067,9 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
             continue;
         }
         const uint8_t c = p[i + k];
-        if (inside || sc->open_slot[c] < 2 || c == sc->delim[0]) {
-            /* the switch's byte (blk_other() would say so too) */
+        if (inside || lines || sc->open_slot[c] < 2 || c == (lines ? '\n' : sc->delim[0])) {
+            /* the switch's byte (blk_other() would say so too; lines: no
+             * other quote kind) */
             i += k;
             pend = (m.esc >> k) & 1u;
             break;
@@ -1064,7 +1092,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
      * loops: any short run) means text this path does not suit, and so do strings of the other quote kinds closer than
      * 32 bytes apart (the byte loops are faster there): leave it to the
      * byte loops for a while, longer after each miss in a row. */
-    if ((i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != sc->delim[0])) ||
+    if ((i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) ||
         (size_t)sc->blk_others * 32u > i - start) {
         sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
         if (sc->blk_miss < 4) sc->blk_miss++;
@@ -1078,12 +1106,20 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
 #ifdef BLK_AVX2
 static BLK_AVX2_FN size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    return block_text_with(sc, p, i, lim, true);
+    return block_text_with(sc, p, i, lim, true, false);
+}
+static BLK_AVX2_FN size_t block_lines_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    return block_text_with(sc, p, i, lim, true, true);
 }
 #endif
 static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    return block_text_with(sc, p, i, lim, false);
+    return block_text_with(sc, p, i, lim, false, false);
+}
+static MOTE_NOINLINE size_t block_lines_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    return block_text_with(sc, p, i, lim, false, true);
 }
 
 static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
@@ -1092,6 +1128,17 @@ static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t 
     if (sc->blk_flags & BLK_AVX2F) return block_text_avx2(sc, p, i, lim);
 #endif
     return block_text_any(sc, p, i, lim);
+}
+
+/* block_text() for records (rec_run()): with BLK_LINES, a copy for the
+ * lines dialect's configuration, its flags and bytes constants. */
+static MOTE_INLINE size_t block_lines(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    if (!(sc->blk_flags & BLK_LINES)) return block_text(sc, p, i, lim);
+#ifdef BLK_AVX2
+    if (sc->blk_flags & BLK_AVX2F) return block_lines_avx2(sc, p, i, lim);
+#endif
+    return block_lines_any(sc, p, i, lim);
 }
 
 /* The parts of blk_ok() that change with the position: 64 bytes left, past
@@ -2202,9 +2249,64 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
     return MOTE_OK;
 }
 
-mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
+#if !MOTE_SMALL
+/*
+ * Records (BLK_REC) at a token's start, in state NORMAL, with the block
+ * path free to run at pos: run()'s first skip, by block_text() as
+ * fast_text() does it. The usual stop, the delimiter outside strings, is
+ * done here as step() and on_delim() would (no match under way with a
+ * one-byte delimiter): R_END, pos after it. Else R_MORE: run() goes on
+ * from where the skip stopped.
+ */
+static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
 {
-    if (!sc || !tok) return MOTE_ERR_INVALID;
+    const uint8_t *p = sc->chunk;
+    const size_t start = sc->pos;
+    size_t i = block_lines(sc, p, start, lim);
+    int r = R_END;
+    if (MOTE_LIKELY(sc->state == S_NORMAL && i < lim && p[i] == sc->delim[0])) {
+        const uint8_t c = p[i];
+        if (c == '\n' || c == '\r') newline(sc, c, i);
+        i++;
+    } else {
+        /* run() goes on from i with its skip, which must not try the block
+         * path here again (a miss): the byte loops stop at once at a byte
+         * the block path stopped at (or step() would pass it, as they do) */
+        if (sc->blk_resume <= sc->base + i) sc->blk_resume = sc->base + i + 1;
+        r = R_MORE;
+    }
+    sc->stats.bytes_examined += i - start;
+    sc->pos = i;
+    return r;
+}
+
+/* at_end() for a record that rec_run() ended at its delimiter, held in
+ * place (nothing carried, not dropped): a statement, its delimiter cut. */
+static MOTE_INLINE mote_err rec_end(mote_scanner *sc, mote_scan_token *tok)
+{
+    const uint8_t *p = sc->chunk + sc->tok_start;
+    size_t n = sc->pos - sc->tok_start;
+    unsigned flags = sc->tokflags | MOTE_SCAN_TOK_DELIM;
+    n = n > 1 ? n - 1 : 0;
+    if (sc->dialect == MOTE_SCAN_LINES && n > 0 && p[n - 1] == '\r') {
+        n--;
+        flags |= MOTE_SCAN_TOK_CR;
+    }
+    mote_err e = MOTE_ERR_NEED_MORE;
+    if (n || sc->pieces_out || (sc->flags & MOTE_SCAN_KEEP_BLANK))
+        e = emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, flags, MOTE_SCAN_STATEMENT);
+    reset_with(sc, true);
+    return e;
+}
+#endif
+
+/* mote_scan_next() for any configuration. (Out of line in speed builds,
+ * where rec_next() calls it too.) */
+#if !MOTE_SMALL
+MOTE_NOINLINE
+#endif
+static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
+{
     for (;;) {
         /* bytes of the token handed out last, kept valid until this call */
         if (sc->carry_drop) {
@@ -2260,6 +2362,33 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
             if (e != MOTE_ERR_NEED_MORE) return e;
         }
     }
+}
+
+#if !MOTE_SMALL
+/* mote_scan_next() for records (BLK_REC): while each token is a record that
+ * rec_run() ends in place, its own short loop; all else, next_token(). */
+static MOTE_NOINLINE mote_err rec_next(mote_scanner *sc, mote_scan_token *tok)
+{
+    /* (no bytes of the last token to drop from the carry, no max_token:
+     * next_token() does those; a NULL chunk: none fed, or the end) */
+    while (!sc->carry_drop && !sc->max_token && sc->chunk && sc->state == S_NORMAL &&
+           blk_here(sc, sc->pos, sc->chunk_len)) {
+        const int r = rec_run(sc, sc->chunk_len);
+        if (r == R_MORE) break;
+        mote_err e = !sc->carry->len && !sc->dropping ? rec_end(sc, tok) : at_end(sc, tok, r);
+        if (e != MOTE_ERR_NEED_MORE) return e;
+    }
+    return next_token(sc, tok);
+}
+#endif
+
+mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
+{
+    if (!sc || !tok) return MOTE_ERR_INVALID;
+#if !MOTE_SMALL
+    if (sc->blk_flags & BLK_REC) return rec_next(sc, tok);
+#endif
+    return next_token(sc, tok);
 }
 
 mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
