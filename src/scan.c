@@ -2126,6 +2126,42 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
     return kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.';
 }
 
+/* The bytes p[0..n) of a token of kind `kind` that ended as r says (as
+ * at_end() takes it): its delimiter or line break cut (a delimiter that
+ * starts with blanks may begin before a trimmed token: then the token is
+ * empty; a line ends at one byte), a record's or COPY row's '\r' before
+ * its line break too, the end of a COPY block recognised; handed out
+ * unless empty (an empty one where it counts: KEEP_BLANK, a COPY row, the
+ * last piece of a token handed out in pieces). MOTE_ERR_NEED_MORE: nothing
+ * handed out. The one set of these rules, for at_end() and for records'
+ * rec_end(). */
+#if MOTE_SMALL
+#define HAND_INLINE MOTE_SMALL_INLINE /* (plain inline: 14 bytes more on Cortex-M4) */
+#else
+#define HAND_INLINE MOTE_INLINE /* (plain inline: more instructions per token) */
+#endif
+static HAND_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p,
+                                       size_t n, int r, unsigned kind)
+{
+    const bool term = R_TERM(r); /* ended by its delimiter or line break */
+    unsigned flags = sc->tokflags | (term ? MOTE_SCAN_TOK_DELIM : 0u);
+    const size_t cut = r == R_END ? sc->dlen : r == R_LINE;
+    n = n > cut ? n - cut : 0;
+    if ((sc->dialect == MOTE_SCAN_LINES || kind == MOTE_SCAN_COPY_DATA) && n > 0 && p[n - 1] == '\r' &&
+        term) {
+        n--;
+        flags |= MOTE_SCAN_TOK_CR;
+    }
+    if (copy_end(kind, p, n)) {
+        kind = MOTE_SCAN_COPY_END;
+        sc->d.pg.copy = 0;
+    }
+    if (n || sc->pieces_out ||
+        (r != R_EOF && (kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))))
+        return emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, flags, kind);
+    return MOTE_ERR_NEED_MORE;
+}
+
 /* A delimiter completed (R_END) or a command or COPY line ended (R_LINE, or
  * R_EOL_EOF at the end of input), or the input ended (R_EOF): hand out
  * the token, drop it, or report the error; then start the next token.
@@ -2138,34 +2174,15 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     const bool dropped = sc->dropping;
     bool handed = false; /* a token (or nothing) was handed out */
     sc->dropping = 0;
-    unsigned kind = tok_kind(sc);
-    /* ended by its delimiter or line break */
-    const bool term = R_TERM(r);
+    const unsigned kind = tok_kind(sc);
     if (r >= R_LINE && sc->dialect == MOTE_SCAN_MYSQL && !dcmd_done(sc)) {
         if (!dropped) e = MOTE_ERR_BAD_DELIMITER;
     } else if (dropped || (kind == MOTE_SCAN_COMMENT && !keep_comments(sc))) {
         /* nothing to hand out */
     } else if ((e = gather(sc, &p, &n)) == MOTE_OK) {
-        unsigned flags = sc->tokflags | (term ? MOTE_SCAN_TOK_DELIM : 0u);
         /* consumed at the next call (the token's view stays valid till then) */
         sc->carry_drop = sc->carry->len;
-        /* A delimiter that starts with blanks may begin before a trimmed
-         * token: then the token is empty. A line ends at one byte. */
-        const size_t cut = r == R_END ? sc->dlen : r == R_LINE;
-        n = n > cut ? n - cut : 0;
-        if ((sc->dialect == MOTE_SCAN_LINES || kind == MOTE_SCAN_COPY_DATA) && n > 0 &&
-            p[n - 1] == '\r' && term) {
-            n--;
-            flags |= MOTE_SCAN_TOK_CR;
-        }
-        if (copy_end(kind, p, n)) {
-            kind = MOTE_SCAN_COPY_END;
-            sc->d.pg.copy = 0;
-        }
-        e = MOTE_ERR_NEED_MORE;
-        if (n || sc->pieces_out ||
-            (r != R_EOF && (kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))))
-            e = emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, flags, kind);
+        e = hand_token(sc, tok, p, n, r, kind);
         handed = true;
     }
     if (!handed) {
