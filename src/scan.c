@@ -2301,17 +2301,8 @@ static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
  * place (nothing carried, not dropped): a statement, its delimiter cut. */
 static MOTE_INLINE mote_err rec_end(mote_scanner *sc, mote_scan_token *tok)
 {
-    const uint8_t *p = sc->chunk + sc->tok_start;
-    size_t n = sc->pos - sc->tok_start;
-    unsigned flags = sc->tokflags | MOTE_SCAN_TOK_DELIM;
-    n = n > 1 ? n - 1 : 0;
-    if (sc->dialect == MOTE_SCAN_LINES && n > 0 && p[n - 1] == '\r') {
-        n--;
-        flags |= MOTE_SCAN_TOK_CR;
-    }
-    mote_err e = MOTE_ERR_NEED_MORE;
-    if (n || sc->pieces_out || (sc->flags & MOTE_SCAN_KEEP_BLANK))
-        e = emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, flags, MOTE_SCAN_STATEMENT);
+    const mote_err e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_END,
+                                  MOTE_SCAN_STATEMENT);
     reset_with(sc, true);
     return e;
 }
