@@ -462,14 +462,14 @@ static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t
 #endif
 
 #if MOTE_LP_FAST
-/* A remembered name and the byte after it: the first n + 1 bytes (n =
- * 1..23) at a and b equal? 24 bytes may be read at both. Words,
- * overlapping, the bytes after a short name masked off. */
 /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
 static const uint64_t first_bytes[8] = {
     0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
     0xffffffffffffffull, ~0ull};
 
+/* A remembered name and the byte after it: the first n + 1 bytes (n =
+ * 1..23) at a and b equal? 24 bytes may be read at both. Words,
+ * overlapping, the bytes after a short name masked off. */
 static MOTE_LP_INLINE bool same_name(const uint8_t *a, const uint8_t *b, size_t n)
 {
     uint64_t x = load8(a) ^ load8(b);
@@ -551,9 +551,10 @@ static MOTE_LP_INLINE mote__lp_keys *keys_at(mote_lp_decoder *d, unsigned off)
  * The key prediction set for a line whose measurement [m, e) (checked by
  * name(); esc: it holds an escape; end: the end of the bytes at hand) is
  * not the one predicted: the set that holds it, else a new one (round
- * robin) that remembers it if it has at most 23 bytes and no escape. (Equal bytes up to and with the byte after it
- * then read as the same measurement: a scan stops at the same byte, and a
- * backslash before a ',' or ' ' would have been an escape.) The chosen set
+ * robin) that remembers it if it has at most 23 bytes and no escape.
+ * (Equal bytes up to and with the byte after it then read as the same
+ * measurement: a scan stops at the same byte, and a backslash before a ','
+ * or ' ' would have been an escape.) The chosen set
  * becomes the prediction after the previous line's set. Out of the way:
  * with at most 8 measurements in turn, lines find their set by that
  * prediction. Sets are compared by length and a byte of two of the
