@@ -65,6 +65,13 @@ static WIRE_INLINE size_t rd_left(const rd *r)
     return r->err ? 0 : (size_t)(r->end - r->p);
 }
 
+/* A count of n items of at least min bytes each: BAD_LENGTH if the bytes
+ * left cannot hold them (before anything is done n times). */
+static WIRE_OUTLINE void rd_count(rd *r, size_t n, size_t min)
+{
+    if (n > rd_left(r) / min) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+}
+
 static WIRE_OUTLINE uint8_t rd_u8(rd *r)
 {
     if (!rd_need(r, 1)) return 0;
@@ -132,7 +139,7 @@ static void rd_items(rd *r, mote_view *v, size_t min, bool bytes)
 {
     const uint8_t *start = r->p;
     uint16_t n = rd_u16(r);
-    if (n > rd_left(r) / min) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+    rd_count(r, n, min);
     for (uint32_t i = 0; i < n && !r->err; i++) {
         rd_string(r, NULL);
         if (bytes) rd_bytes(r, NULL);
@@ -171,9 +178,6 @@ static const uint8_t option_kinds[0x16] = {
  * budget), and only mote_wire_type needs it. Node indexes are 16-bit. */
 #define NO_NODE 0xffffu
 typedef struct owalk {
-    uint16_t left[MOTE_WIRE_MAX_OPTION_DEPTH];    /* children still to read */
-    uint16_t parent[MOTE_WIRE_MAX_OPTION_DEPTH];  /* node of each open level */
-    uint16_t prev[MOTE_WIRE_MAX_OPTION_DEPTH];    /* its last child, or NO_NODE */
     uint32_t udt;              /* bit per level: children come with a field name */
     unsigned depth;
     unsigned maxdepth;
@@ -181,6 +185,9 @@ typedef struct owalk {
     mote_view custom;          /* the class name where the walk stopped */
     bool build;
     bool done;
+    uint16_t left[MOTE_WIRE_MAX_OPTION_DEPTH];    /* children still to read */
+    uint16_t parent[MOTE_WIRE_MAX_OPTION_DEPTH];  /* node of each open level */
+    uint16_t prev[MOTE_WIRE_MAX_OPTION_DEPTH];    /* its last child, or NO_NODE */
 } owalk;
 
 static void owalk_init(owalk *o, unsigned maxdepth, bool build)
@@ -254,7 +261,7 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
             kind = MOTE_CQL_TUPLE;
             nchild = rd_u16(r);
             /* each child takes at least its 2-byte id */
-            if (nchild > rd_left(r) / 2) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+            rd_count(r, nchild, 2);
             if (o->build && nchild == 0) rd_fail(r, MOTE_ERR_BAD_TYPE);
         } else if (!kind) {
             rd_fail(r, MOTE_ERR_BAD_TYPE);
@@ -637,9 +644,10 @@ static const uint8_t startup_body[] = {0, 1, 0, 11, 'C', 'Q', 'L', '_', 'V', 'E'
 /* A request whose body is parts[0..n) one after the other, preceded (len4)
  * by their total length as an [int] ([bytes], [long string]); with n == 1
  * and a NULL part, by -1 (a null [bytes]). One frame, or nothing. */
-static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op, bool len4,
+static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op,
                         const mote_view *parts, size_t n, int *stream)
 {
+    bool len4 = op >= MOTE_WIRE_PREPARE;
     mote_err e = check_ctx(w, out);
     if (e) return e;
     size_t total = 0;
@@ -666,19 +674,19 @@ static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op, b
 mote_err mote_wire_startup(mote_wire *w, mote_buf *out, uint64_t tag, int *stream)
 {
     mote_view v = {startup_body, sizeof startup_body};
-    return oneshot(w, out, tag, MOTE_WIRE_STARTUP, false, &v, 1, stream);
+    return oneshot(w, out, tag, MOTE_WIRE_STARTUP, &v, 1, stream);
 }
 
 mote_err mote_wire_options(mote_wire *w, mote_buf *out, uint64_t tag, int *stream)
 {
-    return oneshot(w, out, tag, MOTE_WIRE_OPTIONS, false, NULL, 0, stream);
+    return oneshot(w, out, tag, MOTE_WIRE_OPTIONS, NULL, 0, stream);
 }
 
 mote_err mote_wire_auth_response(mote_wire *w, mote_buf *out, uint64_t tag, const void *token,
                                  size_t n, int *stream)
 {
     mote_view v = {(const uint8_t *)token, n};
-    return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, true, &v, 1, stream);
+    return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, &v, 1, stream);
 }
 
 mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char *cql,
@@ -686,7 +694,7 @@ mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char
 {
     /* NULL with len 0 is the empty text, not a null [long string] */
     mote_view v = {(const uint8_t *)(cql || len ? cql : ""), len};
-    return oneshot(w, out, tag, MOTE_WIRE_PREPARE, true, &v, 1, stream);
+    return oneshot(w, out, tag, MOTE_WIRE_PREPARE, &v, 1, stream);
 }
 
 mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const char *user,
@@ -695,7 +703,7 @@ mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const c
     static const uint8_t nul = 0;
     mote_view v[4] = {{&nul, 1}, {(const uint8_t *)user, ulen}, {&nul, 1},
                       {(const uint8_t *)password, plen}};
-    return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, true, v, 4, stream);
+    return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, v, 4, stream);
 }
 
 /* ---- requests with values ------------------------------------------------- */
@@ -1022,7 +1030,7 @@ mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap 
     if (e) return e;
     uint16_t n = rd_u16(&r);
     const uint8_t *start = r.p;
-    if (n > rd_left(&r) / 4) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
+    rd_count(&r, n, 4);
     for (uint32_t i = 0; i < n && !r.err; i++) {
         rd_string(&r, NULL);
         rd_string_list(&r, NULL);
@@ -1099,7 +1107,7 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
     m->ncols = (uint32_t)ncols;
     if (bind) {
         int32_t npk = rd_i32(r);
-        if (npk < 0 || (size_t)npk > rd_left(r) / 2) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+        rd_count(r, npk < 0 ? SIZE_MAX : (size_t)npk, 2);
         if (r->err) return;
         m->npk = (uint32_t)npk;
         m->pk = r->p;
@@ -1114,7 +1122,7 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
         rd_string(r, &m->table);
     }
     /* a spec is at least a name (2) and an option id (2) */
-    if (m->ncols > rd_left(r) / 4) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+    rd_count(r, m->ncols, 4);
     const uint8_t *start = r->p;
     mote_wire_column c;
     for (uint32_t i = 0; i < m->ncols && !r->err; i++) rd_column(r, m, &c);
@@ -1136,14 +1144,11 @@ mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
     case MOTE_WIRE_RESULT_ROWS: {
         rd_meta(&r, &res->meta, false);
         int32_t nrows = rd_i32(&r);
-        if (nrows < 0) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
+        uint64_t cells = (uint64_t)res->meta.ncols * (uint32_t)nrows;
+        /* a negative count, or one past size_t: more than the bytes left */
+        rd_count(&r, nrows < 0 || cells > SIZE_MAX ? SIZE_MAX : (size_t)cells, 4);
         if (r.err) break;
         res->nrows = (uint32_t)nrows;
-        uint64_t cells = (uint64_t)res->meta.ncols * (uint64_t)nrows;
-        if (cells > rd_left(&r) / 4) {
-            rd_fail(&r, MOTE_ERR_BAD_LENGTH);
-            break;
-        }
         const uint8_t *start = r.p;
         /* cells <= bytes left / 4 now: it fits a size_t (a 32-bit count
          * is shorter on Cortex-M) */

@@ -175,7 +175,8 @@ typedef struct mote_wire_slot {
 } mote_wire_slot;
 
 typedef struct mote_wire {
-    mote_wire_slot *slots;     /* private */
+    mote_err err;              /* private; sticky MOTE_ERR_PROTOCOL */
+    mote_wire_slot *slots;
     uint32_t nslots;
     uint32_t inflight;
     int32_t free_head;
@@ -185,7 +186,6 @@ typedef struct mote_wire {
     size_t rx_len;             /* bytes held: rx[0..rx_len) */
     size_t rx_done;            /* bytes of the frame last handed out */
     size_t skip;               /* body bytes still to discard */
-    mote_err err;              /* sticky MOTE_ERR_PROTOCOL */
 } mote_wire;
 
 /*
@@ -344,7 +344,11 @@ typedef struct mote_wire_params {
  * begin until end or abort: do not begin another on the same out meanwhile.
  */
 typedef struct mote_wire_req {
-    mote_wire *w;              /* private */
+    uint8_t opcode;            /* private; the byte fields first (Cortex-M
+                                  loads reach them with short offsets) */
+    mote_err err;
+    int stream;
+    mote_wire *w;
     mote_buf *out;
     size_t start;              /* offset of the frame header in out */
     size_t count_at;           /* offset of the current [short] value count, or 0
@@ -354,9 +358,6 @@ typedef struct mote_wire_req {
     mote_wire_params p;
     uint32_t nvalues;          /* values of the current statement */
     uint32_t nstmts;           /* batch statements */
-    int stream;
-    uint8_t opcode;
-    mote_err err;
 } mote_wire_req;
 
 /* QUERY of cql[0..len) with parameters p (NULL: consistency ONE, nothing
