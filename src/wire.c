@@ -495,10 +495,9 @@ mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f)
 
 /* ---- requests --------------------------------------------------------------- */
 
-typedef struct wr {
-    mote_buf *b;
-    mote_err err;
-} wr;
+/* The writer: a buffer and a sticky error (a request's own, r->o, or a
+ * one-shot request's local one). */
+typedef mote__wire_out wr;
 
 static void w_put(wr *o, const void *p, size_t n)
 {
@@ -717,8 +716,8 @@ mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const c
 
 static MOTE_NOINLINE mote_err req_fail(mote_wire_req *r, mote_err e)
 {
-    if (!r->err) r->err = e;
-    return r->err;
+    if (!r->o.err) r->o.err = e;
+    return r->o.err;
 }
 
 /* Start QUERY (stmt: the text), EXECUTE (stmt: the id) or BATCH (len: the
@@ -736,34 +735,30 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_
     if (!e && ((!stmt && len) ||
                (p && !p->paging_state.ptr && p->paging_state.len)))
         e = MOTE_ERR_INVALID;
-    if (e) return r->err = e;
+    if (e) return r->o.err = e;
     if (p) {
         r->p = *p;
     } else {
         r->p.consistency = MOTE_WIRE_ONE;
     }
     r->w = w;
-    r->out = out;
+    r->o.b = out;
     r->opcode = op;
     r->start = out->len;
-    wr o = {out, MOTE_OK};
-    w_header(&o, w, op);
-    r->stream = o.err ? -1 : take_slot(w, tag, op);
+    wr *o = &r->o;
+    w_header(o, w, op);
+    r->stream = o->err ? -1 : take_slot(w, tag, op);
     if (op == MOTE_WIRE_BATCH) {
-        w_u8(&o, (uint8_t)len);
+        w_u8(o, (uint8_t)len);
     } else {
-        w_str(&o, op == MOTE_WIRE_QUERY, stmt, len);
-        w_u16(&o, r->p.consistency);
-        r->flags_at = out->len;
-        w_u8(&o, 0); /* the flags: set at the end, with the rest of them */
+        w_str(o, op == MOTE_WIRE_QUERY, stmt, len);
+        w_u16(o, r->p.consistency);
+        w_u8(o, 0); /* the flags (just before the count): set at the end */
         r->count_at = out->len;
     }
-    w_u16(&o, 0);
-    if (o.err) {
-        req_fail(r, o.err);
-        mote_wire_abort(r);
-    }
-    return r->err;
+    w_u16(o, 0);
+    if (o->err) mote_wire_abort(r);
+    return o->err;
 }
 
 mote_err mote_wire_query_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
@@ -793,15 +788,15 @@ mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, ui
 /* Write the value count of the statement that is complete. */
 static void patch_count(mote_wire_req *r)
 {
-    if (r->count_at) mote_be_store16(r->out->data + r->count_at, (uint16_t)r->nvalues);
+    if (r->count_at) mote_be_store16(r->o.b->data + r->count_at, (uint16_t)r->nvalues);
 }
 
 /* Is the request open, with no value open? Else STATE (sticky). */
 static mote_err req_ready(mote_wire_req *r)
 {
     if (!r) return MOTE_ERR_INVALID;
-    if (!r->err && (!r->w || r->value_at)) r->err = MOTE_ERR_STATE;
-    return r->err;
+    if (!r->o.err && (!r->w || r->value_at)) r->o.err = MOTE_ERR_STATE;
+    return r->o.err;
 }
 
 static mote_err batch_stmt(mote_wire_req *r, uint8_t kind, const void *p, size_t n)
@@ -812,12 +807,12 @@ static mote_err batch_stmt(mote_wire_req *r, uint8_t kind, const void *p, size_t
     if (!p && n) return req_fail(r, MOTE_ERR_INVALID);
     if (r->nstmts == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
     patch_count(r);
-    wr o = {r->out, MOTE_OK};
-    w_u8(&o, kind);
-    w_str(&o, kind == 0, p, n);
-    size_t at = r->out->len;
-    w_u16(&o, 0);
-    if (o.err) return req_fail(r, o.err);
+    wr *o = &r->o;
+    w_u8(o, kind);
+    w_str(o, kind == 0, p, n);
+    size_t at = o->b->len;
+    w_u16(o, 0);
+    if (o->err) return o->err;
     r->count_at = at;
     r->nvalues = 0;
     r->nstmts++;
@@ -841,7 +836,7 @@ static mote_err put_value(mote_wire_req *r, int32_t n, const void *v, size_t len
     if (e) return e;
     if (!r->count_at) return req_fail(r, MOTE_ERR_STATE);
     if (r->nvalues == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
-    mote_buf *b = r->out;
+    mote_buf *b = r->o.b;
     e = mote_buf_reserve(b, 4 + len);
     if (e) return req_fail(r, e);
     uint8_t *d = b->data + b->len;
@@ -872,20 +867,20 @@ mote_err mote_wire_value_unset(mote_wire_req *r)
 mote_err mote_wire_value_open(mote_wire_req *r)
 {
     mote_err e = put_value(r, 0, NULL, 0);
-    if (!e) r->value_at = r->out->len - 4;  /* its length comes at close */
+    if (!e) r->value_at = r->o.b->len - 4;  /* its length comes at close */
     return e;
 }
 
 mote_err mote_wire_value_close(mote_wire_req *r)
 {
     if (!r) return MOTE_ERR_INVALID;
-    if (r->err) return r->err;
-    if (!r->w || !r->value_at || r->out->len < r->value_at + 4) {
+    if (r->o.err) return r->o.err;
+    if (!r->w || !r->value_at || r->o.b->len < r->value_at + 4) {
         return req_fail(r, MOTE_ERR_STATE);
     }
-    size_t n = r->out->len - r->value_at - 4;
+    size_t n = r->o.b->len - r->value_at - 4;
     if (n > MOTE_CQL_MAX_LEN) return req_fail(r, MOTE_ERR_OVERFLOW);
-    mote_be_store32(r->out->data + r->value_at, (uint32_t)n);
+    mote_be_store32(r->o.b->data + r->value_at, (uint32_t)n);
     r->value_at = 0;
     return MOTE_OK;
 }
@@ -893,7 +888,7 @@ mote_err mote_wire_value_close(mote_wire_req *r)
 void mote_wire_abort(mote_wire_req *r)
 {
     if (!r || !r->w) return;
-    if (r->out->len > r->start) r->out->len = r->start;
+    if (r->o.b->len > r->start) r->o.b->len = r->start;
     if (r->stream >= 0) free_slot(r->w, r->stream);
     r->w = NULL;
     r->stream = -1;
@@ -902,17 +897,18 @@ void mote_wire_abort(mote_wire_req *r)
 mote_err mote_wire_end(mote_wire_req *r, int *stream)
 {
     mote_err e = req_ready(r);
-    if (!e && r->opcode == MOTE_WIRE_BATCH && r->nstmts == 0) e = req_fail(r, MOTE_ERR_STATE);
-    mote_buf *b = r ? r->out : NULL;
-    wr o = {b, e};
-    if (!e) {
+    if (!r) return e;
+    if (!e && r->opcode == MOTE_WIRE_BATCH && r->nstmts == 0) req_fail(r, MOTE_ERR_STATE);
+    wr *o = &r->o;
+    if (!o->err) {
+        mote_buf *b = o->b;
         patch_count(r);
         uint8_t flags = (uint8_t)((r->p.serial_consistency ? Q_SERIAL : 0) |
                                   (r->p.has_timestamp ? Q_TIMESTAMP : 0));
         if (r->opcode == MOTE_WIRE_BATCH) {
             mote_be_store16(b->data + r->start + MOTE_WIRE_HEADER + 1, (uint16_t)r->nstmts);
-            w_u16(&o, r->p.consistency);
-            w_u8(&o, flags);
+            w_u16(o, r->p.consistency);
+            w_u8(o, flags);
         } else {
             if (r->p.skip_metadata) flags |= Q_SKIP_METADATA;
             if (r->p.page_size > 0) flags |= Q_PAGE_SIZE;
@@ -921,20 +917,17 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
              * last thing written) */
             if (r->nvalues) flags |= Q_VALUES;
             else b->len = r->count_at;
-            b->data[r->flags_at] = flags;
-            if (r->p.page_size > 0) w_u32(&o, (uint32_t)r->p.page_size);
-            if (r->p.paging_state.ptr) w_str(&o, true, r->p.paging_state.ptr, r->p.paging_state.len);
+            b->data[r->count_at - 1] = flags;
+            if (r->p.page_size > 0) w_u32(o, (uint32_t)r->p.page_size);
+            if (r->p.paging_state.ptr) w_str(o, true, r->p.paging_state.ptr, r->p.paging_state.len);
         }
-        if (r->p.serial_consistency) w_u16(&o, r->p.serial_consistency);
-        if (r->p.has_timestamp) w_u64(&o, (uint64_t)r->p.timestamp);
-        if (!o.err) o.err = patch_length(b, r->start);
+        if (r->p.serial_consistency) w_u16(o, r->p.serial_consistency);
+        if (r->p.has_timestamp) w_u64(o, (uint64_t)r->p.timestamp);
+        if (!o->err) o->err = patch_length(b, r->start);
     }
-    if (o.err) {
-        if (r) {
-            req_fail(r, o.err);
-            mote_wire_abort(r);
-        }
-        return o.err;
+    if (o->err) {
+        mote_wire_abort(r);
+        return o->err;
     }
     if (stream) *stream = r->stream;
     r->w = NULL;
@@ -994,14 +987,14 @@ static mote_err body_of(const mote_wire_frame *f, uint8_t op, uint8_t op2, rd *r
     return MOTE_OK;
 }
 
-/* A body that is one [string] (bytes false) or [bytes] (true), into *out
- * (may be NULL). */
-static WIRE_OUTLINE mote_err parse_view(const mote_wire_frame *f, uint8_t op, uint8_t op2, bool bytes,
-                           mote_view *out)
+/* AUTHENTICATE's body, one [string] (bytes false), or AUTH_SUCCESS's or
+ * AUTH_CHALLENGE's, one [bytes] (true), into *out (may be NULL). */
+static WIRE_OUTLINE mote_err parse_view(const mote_wire_frame *f, bool bytes, mote_view *out)
 {
     rd r;
     mote_view v;
-    mote_err e = body_of(f, op, op2, &r, &v, 0);
+    mote_err e = body_of(f, bytes ? MOTE_WIRE_AUTH_SUCCESS : MOTE_WIRE_AUTHENTICATE,
+                         bytes ? MOTE_WIRE_AUTH_CHALLENGE : MOTE_WIRE_AUTHENTICATE, &r, &v, 0);
     if (e) return e;
     if (bytes) {
         rd_bytes(&r, &v);
@@ -1015,12 +1008,12 @@ static WIRE_OUTLINE mote_err parse_view(const mote_wire_frame *f, uint8_t op, ui
 
 mote_err mote_wire_parse_authenticate(const mote_wire_frame *f, mote_view *authenticator)
 {
-    return parse_view(f, MOTE_WIRE_AUTHENTICATE, MOTE_WIRE_AUTHENTICATE, false, authenticator);
+    return parse_view(f, false, authenticator);
 }
 
 mote_err mote_wire_parse_auth_token(const mote_wire_frame *f, mote_view *token)
 {
-    return parse_view(f, MOTE_WIRE_AUTH_SUCCESS, MOTE_WIRE_AUTH_CHALLENGE, true, token);
+    return parse_view(f, true, token);
 }
 
 mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap *m)
@@ -1451,14 +1444,15 @@ static MOTE_NOINLINE mote_err token_of(const mote_view *parts, size_t n, int64_t
     for (size_t i = 0; i < n; i++) {
         size_t len = parts[i].len;
         if (!parts[i].ptr && len) return MOTE_ERR_INVALID;
-        /* one column: its bytes; several: CompositeType's components */
-        uint8_t hdr[2] = {(uint8_t)(len >> 8), (uint8_t)len}, zero = 0;
+        /* one column: its bytes; several: CompositeType's components, each
+         * [short] length, bytes, end-of-component byte 0 */
+        uint8_t hdr[3] = {(uint8_t)(len >> 8), (uint8_t)len, 0};
         if (n > 1) {
             if (len > 0xffff) return MOTE_ERR_OVERFLOW;
             mm3_update(&m, hdr, 2);
         }
         mm3_update(&m, parts[i].ptr, len);
-        if (n > 1) mm3_update(&m, &zero, 1);
+        if (n > 1) mm3_update(&m, hdr + 2, 1);
     }
     *token = m.total ? mm3_token(&m) : INT64_MIN;
     return MOTE_OK;

@@ -343,18 +343,22 @@ typedef struct mote_wire_params {
  * MOTE_ERR_INVALID from every call, end included. A request is open from
  * begin until end or abort: do not begin another on the same out meanwhile.
  */
-typedef struct mote_wire_req {
-    uint8_t opcode;            /* private; the byte fields first (Cortex-M
-                                  loads reach them with short offsets) */
+/* Private: where a request is written, with its sticky error (the
+ * writer's state, shared by every request builder). */
+typedef struct mote__wire_out {
+    mote_buf *b;
     mote_err err;
+} mote__wire_out;
+
+typedef struct mote_wire_req {
+    mote__wire_out o;          /* private: out and the sticky error */
+    uint8_t opcode;            /* (byte fields early: short Cortex-M loads) */
     int stream;
     mote_wire *w;
-    mote_buf *out;
     size_t start;              /* offset of the frame header in out */
     size_t count_at;           /* offset of the current [short] value count, or 0
                                   (none: no offset after a frame header is 0) */
     size_t value_at;           /* offset of an open value's [int], or 0 (none) */
-    size_t flags_at;           /* offset of the flags byte (QUERY/EXECUTE) */
     mote_wire_params p;
     uint32_t nvalues;          /* values of the current statement */
     uint32_t nstmts;           /* batch statements */
