@@ -31,11 +31,7 @@
 
 /* ---- response cursor ------------------------------------------------------ */
 
-typedef struct rd {
-    const uint8_t *p;
-    const uint8_t *end;
-    mote_err err;
-} rd;
+typedef mote__wire_rd rd;
 
 static WIRE_OUTLINE void rd_init(rd *r, const uint8_t *p, size_t n)
 {
@@ -175,8 +171,7 @@ static const uint8_t option_kinds[0x16] = {
 /* The walk's state, so that it can stop at a Custom option and be resumed
  * after the caller has parsed the class name: the cql type parser then
  * runs on the caller's stack, beside the walk and not below it (stack
- * budget), and only mote_wire_type needs it. Node indexes are 16-bit. */
-#define NO_NODE 0xffffu
+ * budget), and only mote_wire_type needs it. */
 typedef struct owalk {
     uint32_t udt;              /* bit per level: children come with a field name */
     unsigned depth;
@@ -186,8 +181,10 @@ typedef struct owalk {
     bool build;
     bool done;
     uint16_t left[MOTE_WIRE_MAX_OPTION_DEPTH];    /* children still to read */
-    uint16_t parent[MOTE_WIRE_MAX_OPTION_DEPTH];  /* node of each open level */
-    uint16_t prev[MOTE_WIRE_MAX_OPTION_DEPTH];    /* its last child, or NO_NODE */
+    /* per open level, where its next child is linked: the sub of the
+     * level's node, then the next of its last child (unset for a level
+     * whose node is not stored: none of its children is) */
+    const mote_cql_type **link[MOTE_WIRE_MAX_OPTION_DEPTH];
 } owalk;
 
 static void owalk_init(owalk *o, unsigned maxdepth, bool build)
@@ -200,24 +197,18 @@ static void owalk_init(owalk *o, unsigned maxdepth, bool build)
 /* The node at o->n (take nodes with its subtree; t: it, NULL when not
  * building or past cap) is complete: link it to its parent, open it if it
  * has children, close the levels it completes. */
-static void owalk_place(owalk *o, mote_cql_type *nodes, mote_cql_type *t, size_t take,
-                        uint16_t nchild, bool udt)
+static void owalk_place(owalk *o, mote_cql_type *t, size_t take, uint16_t nchild, bool udt)
 {
     unsigned d = o->depth;
     if (d) {
         if (t) {
-            if (o->prev[d - 1] == NO_NODE) {
-                nodes[o->parent[d - 1]].sub = t;
-            } else {
-                nodes[o->prev[d - 1]].next = t;
-            }
-            o->prev[d - 1] = (uint16_t)o->n;
+            *o->link[d - 1] = t;
+            o->link[d - 1] = &t->next;
         }
         o->left[d - 1]--;
     }
     if (nchild) {
-        o->parent[d] = (uint16_t)o->n;
-        o->prev[d] = NO_NODE;
+        if (t) o->link[d] = &t->sub;
         o->left[d] = nchild;
         o->udt = (o->udt & ~(1u << d)) | (uint32_t)udt << d;
         o->depth = ++d;
@@ -267,12 +258,12 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
             rd_fail(r, MOTE_ERR_BAD_TYPE);
         }
         if (r->err) return r->err;
-        mote_cql_type *t = o->build && o->n < cap ? &nodes[o->n] : NULL;
+        mote_cql_type *t = o->n < cap ? &nodes[o->n] : NULL;  /* (cap 0 when checking) */
         if (t) {
             *t = (mote_cql_type){(uint8_t)kind, udt, nchild, 0,
                                  nchild ? -1 : mote_cql_kind_fixed(kind), NULL, NULL};
         }
-        owalk_place(o, nodes, t, 1, nchild, udt);
+        owalk_place(o, t, 1, nchild, udt);
     }
     return MOTE_OK;
 }
@@ -291,7 +282,7 @@ mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size
     if (root) *root = NULL;
     if (used) *used = 0;
     if (!root || (!option.ptr && option.len) || (!nodes && cap)) return MOTE_ERR_INVALID;
-    if (cap > NO_NODE - 1) cap = NO_NODE - 1;  /* node indexes are 16-bit */
+    if (cap > 65534) cap = 65534;  /* at most 65534 nodes, as documented */
     rd r;
     rd_init(&r, option.ptr, option.len);
     owalk o;
@@ -305,7 +296,7 @@ mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size
         e = mote_cql_type_parse((const char *)o.custom.ptr, o.custom.len, fits ? nodes + o.n : NULL,
                                 fits ? cap - o.n : 0, &k, &sub);
         if (e != MOTE_OK && e != MOTE_ERR_SPACE) return e;
-        owalk_place(&o, nodes, fits ? nodes + o.n : NULL, k, 0, false);
+        owalk_place(&o, fits ? nodes + o.n : NULL, k, 0, false);
     }
     if (e) return e;
     if (used) *used = o.n;
@@ -463,21 +454,17 @@ mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f)
         w->err = MOTE_ERR_PROTOCOL;
         return w->err;
     }
-    if (f->length > w->rx_cap - MOTE_WIRE_HEADER) {
-        /* Too big to hold: report it, free its stream, drop the body as it
-         * comes (rx_settle), and carry on with the next frame. */
-        match_stream(w, f);
-        w->rx_pos += MOTE_WIRE_HEADER;
-        w->skip = f->length;
-        rx_settle(w);
-        return MOTE_ERR_LIMIT;
-    }
-    if (avail - MOTE_WIRE_HEADER < f->length) return MOTE_ERR_NEED_MORE;
-    w->rx_done = MOTE_WIRE_HEADER + (size_t)f->length;
+    /* Too big to hold: report it, free its stream, drop the body as it
+     * comes (skip: the next rx_settle), and carry on with the next frame. */
+    bool big = f->length > w->rx_cap - MOTE_WIRE_HEADER;
+    if (!big && avail - MOTE_WIRE_HEADER < f->length) return MOTE_ERR_NEED_MORE;
+    w->rx_done = MOTE_WIRE_HEADER + (big ? 0 : (size_t)f->length);
+    if (big) w->skip = f->length;
+    mote_err e = match_stream(w, f);
+    if (big) return MOTE_ERR_LIMIT;
+    if (e) return e;
     f->body.ptr = h + MOTE_WIRE_HEADER;
     f->body.len = f->length;
-    mote_err e = match_stream(w, f);
-    if (e) return e;
     if (f->flags & MOTE_WIRE_F_COMPRESSION) return MOTE_ERR_PROTOCOL;
     rd r;
     rd_init(&r, f->body.ptr, f->body.len);
@@ -939,15 +926,16 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
 mote_err mote_wire_strings(mote_wire_list *it, mote_view raw)
 {
     if (!it || (!raw.ptr && raw.len)) return MOTE_ERR_INVALID;
-    it->p = it->end = raw.ptr;
+    it->r.p = it->r.end = raw.ptr;
+    it->r.err = MOTE_OK;
     it->left = 0;
     if (raw.len == 0) return MOTE_OK;
     rd r;
     rd_init(&r, raw.ptr, raw.len);
     rd_string_list(&r, NULL);
     if (r.err) return r.err;
-    it->p = raw.ptr + 2;
-    it->end = r.p;
+    it->r.p = raw.ptr + 2;
+    it->r.end = r.p;
     it->left = mote_be_load16(raw.ptr);
     return MOTE_OK;
 }
@@ -955,16 +943,13 @@ mote_err mote_wire_strings(mote_wire_list *it, mote_view raw)
 bool mote_wire_list_next(mote_wire_list *it, mote_view *s)
 {
     if (!it || it->left == 0) return false;
-    rd r;
-    rd_init(&r, it->p, (size_t)(it->end - it->p));
     mote_view v;
-    rd_string(&r, &v);
-    if (r.err) {
+    rd_string(&it->r, &v);
+    if (it->r.err) {
         it->left = 0;
         return false;
     }
     if (s) *s = v;
-    it->p = r.p;
     it->left--;
     return true;
 }
@@ -1029,8 +1014,9 @@ mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap 
         rd_string_list(&r, NULL);
     }
     if (r.err) return r.err;
-    m->p = start;
-    m->end = r.p;
+    m->r.p = start;
+    m->r.end = r.p;
+    m->r.err = MOTE_OK;
     m->left = n;
     return MOTE_OK;
 }
@@ -1038,20 +1024,17 @@ mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap 
 bool mote_wire_multimap_next(mote_wire_multimap *m, mote_view *key, mote_wire_list *values)
 {
     if (!m || m->left == 0) return false;
-    rd r;
-    rd_init(&r, m->p, (size_t)(m->end - m->p));
     mote_view k;
-    rd_string(&r, &k);
+    rd_string(&m->r, &k);
     mote_view l;
-    rd_string_list(&r, &l);
+    rd_string_list(&m->r, &l);
     /* l is checked by now: mote_wire_strings cannot fail (it is looked at
      * all the same) */
-    if (r.err || (values && mote_wire_strings(values, l))) {
+    if (m->r.err || (values && mote_wire_strings(values, l))) {
         m->left = 0;
         return false;
     }
     if (key) *key = k;
-    m->p = r.p;
     m->left--;
     return true;
 }
@@ -1180,26 +1163,27 @@ mote_err mote_wire_columns(mote_wire_columns_it *it, const mote_wire_meta *m)
 {
     if (!it || !m) return MOTE_ERR_INVALID;
     it->m = m;
-    it->p = m->specs.ptr;
-    it->left = it->p ? m->ncols : 0;
+    it->r.p = it->r.end = m->specs.ptr;
+    it->r.err = MOTE_OK;
+    it->left = 0;
+    if (m->specs.ptr) {
+        it->r.end += m->specs.len;
+        it->left = m->ncols;
+    }
     return MOTE_OK;
 }
 
 bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
 {
     if (!it || it->left == 0) return false;
-    const mote_wire_meta *m = it->m;
-    rd r;
-    rd_init(&r, it->p, (size_t)(m->specs.ptr + m->specs.len - it->p));
     mote_wire_column col; /* every field is set below */
-    rd_column(&r, m, &col);
-    if (r.err) {
+    rd_column(&it->r, it->m, &col);
+    if (it->r.err) {
         it->left = 0;
         return false;
     }
     col.type_id = mote_be_load16(col.type.ptr);
     if (c) *c = col;
-    it->p = r.p;
     it->left--;
     return true;
 }
@@ -1210,8 +1194,8 @@ mote_err mote_wire_cells_init(mote_wire_cells *it, const mote_wire_result *r)
     if (r->kind != MOTE_WIRE_RESULT_ROWS) return MOTE_ERR_TYPE;
     memset(it, 0, sizeof *it);
     if (r->rows.ptr) {
-        it->p = r->rows.ptr;
-        it->end = r->rows.ptr + r->rows.len;
+        it->r.p = r->rows.ptr;
+        it->r.end = r->rows.ptr + r->rows.len;
         it->ncols = r->meta.ncols;
         /* no columns: no cells (rows is empty, next stops at once) */
         it->nrows = r->nrows;
@@ -1222,18 +1206,15 @@ mote_err mote_wire_cells_init(mote_wire_cells *it, const mote_wire_result *r)
 bool mote_wire_cell_next(mote_wire_cells *it, mote_view *cell, uint32_t *row, uint32_t *col)
 {
     if (!it || it->row >= it->nrows) return false;
-    rd r;
-    rd_init(&r, it->p, (size_t)(it->end - it->p));
     mote_view v;
-    rd_bytes(&r, &v);
-    if (r.err) {
+    rd_bytes(&it->r, &v);
+    if (it->r.err) {
         it->row = it->nrows;
         return false;
     }
     if (cell) *cell = v;
     if (row) *row = it->row;
     if (col) *col = it->col;
-    it->p = r.p;
     if (++it->col == it->ncols) {
         it->col = 0;
         it->row++;

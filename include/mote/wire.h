@@ -407,12 +407,19 @@ void mote_wire_abort(mote_wire_req *r);
 
 /* ---- responses ----------------------------------------------------------- */
 
+/* Private: a cursor over response bytes, with its sticky error (the
+ * iterators below step their own, so next reads in place). */
+typedef struct mote__wire_rd {
+    const uint8_t *p;
+    const uint8_t *end;
+    mote_err err;
+} mote__wire_rd;
+
 /* Iterator over a [string list] (e.g. frame warnings, function argument
  * types): mote_wire_strings sets it up from the list's raw bytes (which a
  * parser has checked); next gives each [string] as a view. */
 typedef struct mote_wire_list {
-    const uint8_t *p;          /* private */
-    const uint8_t *end;
+    mote__wire_rd r;           /* private */
     uint32_t left;
 } mote_wire_list;
 
@@ -431,8 +438,7 @@ MOTE_NODISCARD mote_err mote_wire_parse_auth_token(const mote_wire_frame *f, mot
 /* SUPPORTED: a [string multimap]. parse checks it and sets up iteration;
  * next gives each key with its values as a list iterator. */
 typedef struct mote_wire_multimap {
-    const uint8_t *p;          /* private */
-    const uint8_t *end;
+    mote__wire_rd r;           /* private */
     uint32_t left;
 } mote_wire_multimap;
 MOTE_NODISCARD mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap *m);
@@ -477,7 +483,7 @@ typedef struct mote_wire_column {
 
 typedef struct mote_wire_columns_it {
     const mote_wire_meta *m;   /* private */
-    const uint8_t *p;
+    mote__wire_rd r;
     uint32_t left;
 } mote_wire_columns_it;
 /* Set up iteration over m's column specs (none if m has NO_METADATA).
@@ -524,8 +530,7 @@ MOTE_NODISCARD mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wi
  * for null, ptr non-NULL (len may be 0: an "empty" value) otherwise; row
  * and col say where it is. false after the last cell. */
 typedef struct mote_wire_cells {
-    const uint8_t *p;          /* private */
-    const uint8_t *end;
+    mote__wire_rd r;           /* private */
     uint32_t ncols;
     uint32_t row;              /* row of the next cell */
     uint32_t col;              /* column of the next cell */
