@@ -493,16 +493,17 @@ static void w_put(wr *o, const void *p, size_t n)
     if (e) o->err = e;
 }
 
-#if MOTE_SMALL
-/* The last n bytes of v, big-endian: one copy for [byte], [short], [int]
- * (Cortex-M size). */
-static MOTE_NOINLINE void w_be(wr *o, uint32_t v, size_t n)
+/* The last n bytes of v, big-endian: [consistency] and a flags byte in
+ * one go; in MOTE_SMALL builds also the one copy for [byte], [short] and
+ * [int] (Cortex-M size). */
+static WIRE_OUTLINE void w_be(wr *o, uint32_t v, size_t n)
 {
     uint8_t b[4];
     mote_be_store32(b, v);
     w_put(o, b + 4 - n, n);
 }
 
+#if MOTE_SMALL
 static WIRE_INLINE void w_u8(wr *o, uint8_t v)
 {
     w_be(o, v, 1);
@@ -716,8 +717,7 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_
                           uint8_t op, const void *stmt, size_t len, const mote_wire_params *p)
 {
     if (!r) return MOTE_ERR_INVALID;
-    memset(r, 0, sizeof *r);
-    r->stream = -1;
+    memset(r, 0, sizeof *r); /* w NULL: not open (stream is set below) */
     mote_err e = check_ctx(w, out);
     if (!e && ((!stmt && len) ||
                (p && !p->paging_state.ptr && p->paging_state.len)))
@@ -739,8 +739,9 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_
         w_u8(o, (uint8_t)len);
     } else {
         w_str(o, op == MOTE_WIRE_QUERY, stmt, len);
-        w_u16(o, r->p.consistency);
-        w_u8(o, 0); /* the flags (just before the count): set at the end */
+        /* [consistency], then the flags (just before the count): set at
+         * the end */
+        w_be(o, (uint32_t)r->p.consistency << 8, 3);
         r->count_at = out->len;
     }
     w_u16(o, 0);
@@ -877,8 +878,7 @@ void mote_wire_abort(mote_wire_req *r)
     if (!r || !r->w) return;
     if (r->o.b->len > r->start) r->o.b->len = r->start;
     if (r->stream >= 0) free_slot(r->w, r->stream);
-    r->w = NULL;
-    r->stream = -1;
+    r->w = NULL; /* closed: nothing else is read again */
 }
 
 mote_err mote_wire_end(mote_wire_req *r, int *stream)
@@ -894,8 +894,7 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
                                   (r->p.has_timestamp ? Q_TIMESTAMP : 0));
         if (r->opcode == MOTE_WIRE_BATCH) {
             mote_be_store16(b->data + r->start + MOTE_WIRE_HEADER + 1, (uint16_t)r->nstmts);
-            w_u16(o, r->p.consistency);
-            w_u8(o, flags);
+            w_be(o, (uint32_t)r->p.consistency << 8 | flags, 3);
         } else {
             if (r->p.skip_metadata) flags |= Q_SKIP_METADATA;
             if (r->p.page_size > 0) flags |= Q_PAGE_SIZE;
@@ -930,12 +929,12 @@ mote_err mote_wire_strings(mote_wire_list *it, mote_view raw)
     it->r.err = MOTE_OK;
     it->left = 0;
     if (raw.len == 0) return MOTE_OK;
-    rd r;
-    rd_init(&r, raw.ptr, raw.len);
-    rd_string_list(&r, NULL);
-    if (r.err) return r.err;
+    /* checked by a walk over it, then walked again from its first item */
+    it->r.end += raw.len;
+    rd_string_list(&it->r, NULL);
+    if (it->r.err) return it->r.err;
+    it->r.end = it->r.p;
     it->r.p = raw.ptr + 2;
-    it->r.end = r.p;
     it->left = mote_be_load16(raw.ptr);
     return MOTE_OK;
 }
@@ -1003,20 +1002,21 @@ mote_err mote_wire_parse_auth_token(const mote_wire_frame *f, mote_view *token)
 
 mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap *m)
 {
-    rd r;
-    mote_err e = body_of(f, MOTE_WIRE_SUPPORTED, MOTE_WIRE_SUPPORTED, &r, m, 0);
+    /* checked by a walk with m's own cursor, which then starts over at
+     * the first key (on error it keeps the error: next gives nothing) */
+    rd *r = (rd *)(void *)m; /* its first member (m may be NULL: INVALID) */
+    mote_err e = body_of(f, MOTE_WIRE_SUPPORTED, MOTE_WIRE_SUPPORTED, r, m, 0);
     if (e) return e;
-    uint16_t n = rd_u16(&r);
-    const uint8_t *start = r.p;
-    rd_count(&r, n, 4);
-    for (uint32_t i = 0; i < n && !r.err; i++) {
-        rd_string(&r, NULL);
-        rd_string_list(&r, NULL);
+    uint16_t n = rd_u16(r);
+    const uint8_t *start = r->p;
+    rd_count(r, n, 4);
+    for (uint32_t i = 0; i < n && !r->err; i++) {
+        rd_string(r, NULL);
+        rd_string_list(r, NULL);
     }
-    if (r.err) return r.err;
-    m->r.p = start;
-    m->r.end = r.p;
-    m->r.err = MOTE_OK;
+    if (r->err) return r->err;
+    r->end = r->p;
+    r->p = start;
     m->left = n;
     return MOTE_OK;
 }
