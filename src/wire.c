@@ -33,7 +33,7 @@
 
 typedef mote__wire_rd rd;
 
-static WIRE_OUTLINE void rd_init(rd *r, const uint8_t *p, size_t n)
+static void rd_init(rd *r, const uint8_t *p, size_t n)
 {
     r->p = p;
     r->end = p + n;
@@ -409,7 +409,7 @@ size_t mote_wire_feed(mote_wire *w, const void *data, size_t n)
     while (done < n) {
         size_t avail;
         uint8_t *p = mote_wire_recv_space(w, &avail);
-        if (!p || avail == 0) break;
+        if (avail == 0) break; /* (also when p is NULL) */
         size_t c = n - done < avail ? n - done : avail;
         memcpy(p, (const uint8_t *)data + done, c);
         mote_wire_recv_commit(w, c);
@@ -617,7 +617,7 @@ static WIRE_OUTLINE mote_err patch_length(mote_buf *b, size_t start)
     return MOTE_OK;
 }
 
-static WIRE_OUTLINE mote_err check_ctx(const mote_wire *w, const mote_buf *out)
+static mote_err check_ctx(const mote_wire *w, const mote_buf *out)
 {
     if (!w || !w->slots || !out) return MOTE_ERR_INVALID;
     if (w->free_head < 0) return MOTE_ERR_LIMIT;
@@ -774,7 +774,7 @@ mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, ui
 }
 
 /* Write the value count of the statement that is complete. */
-static void patch_count(mote_wire_req *r)
+static MOTE_SMALL_NOINLINE void patch_count(mote_wire_req *r)
 {
     if (r->count_at) mote_be_store16(r->o.b->data + r->count_at, (uint16_t)r->nvalues);
 }
@@ -960,11 +960,10 @@ size_t mote_wire_list_count(const mote_wire_list *it)
 
 /* The body of f into r, if f is a frame of opcode op (or op2); out, the
  * caller's result, must not be NULL and is zeroed (size bytes). */
-static mote_err body_of(const mote_wire_frame *f, uint8_t op, uint8_t op2, rd *r, void *out,
-                        size_t size)
+static mote_err body_of(const mote_wire_frame *f, uint8_t op, rd *r, void *out, size_t size)
 {
     if (!f || (!f->body.ptr && f->body.len)) return MOTE_ERR_INVALID;
-    if (f->opcode != op && f->opcode != op2) return MOTE_ERR_TYPE;
+    if (f->opcode != op) return MOTE_ERR_TYPE;
     if (!out) return MOTE_ERR_INVALID;
     memset(out, 0, size);
     rd_init(r, f->body.ptr, f->body.len);
@@ -977,8 +976,10 @@ static WIRE_OUTLINE mote_err parse_view(const mote_wire_frame *f, bool bytes, mo
 {
     rd r;
     mote_view v;
-    mote_err e = body_of(f, bytes ? MOTE_WIRE_AUTH_SUCCESS : MOTE_WIRE_AUTHENTICATE,
-                         bytes ? MOTE_WIRE_AUTH_CHALLENGE : MOTE_WIRE_AUTHENTICATE, &r, &v, 0);
+    uint8_t op = MOTE_WIRE_AUTHENTICATE;
+    if (bytes) op = f && f->opcode == MOTE_WIRE_AUTH_CHALLENGE ? MOTE_WIRE_AUTH_CHALLENGE
+                                                                : MOTE_WIRE_AUTH_SUCCESS;
+    mote_err e = body_of(f, op, &r, &v, 0);
     if (e) return e;
     if (bytes) {
         rd_bytes(&r, &v);
@@ -1005,7 +1006,7 @@ mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap 
     /* checked by a walk with m's own cursor, which then starts over at
      * the first key (on error it keeps the error: next gives nothing) */
     rd *r = (rd *)(void *)m; /* its first member (m may be NULL: INVALID) */
-    mote_err e = body_of(f, MOTE_WIRE_SUPPORTED, MOTE_WIRE_SUPPORTED, r, m, 0);
+    mote_err e = body_of(f, MOTE_WIRE_SUPPORTED, r, m, 0);
     if (e) return e;
     uint16_t n = rd_u16(r);
     const uint8_t *start = r->p;
@@ -1111,7 +1112,7 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
 mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
 {
     rd r;
-    mote_err e = body_of(f, MOTE_WIRE_RESULT, MOTE_WIRE_RESULT, &r, res, sizeof *res);
+    mote_err e = body_of(f, MOTE_WIRE_RESULT, &r, res, sizeof *res);
     if (e) return e;
     res->kind = rd_i32(&r);
     switch (res->kind) {
@@ -1246,7 +1247,7 @@ static const uint8_t err_prog[] = {
 mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
 {
     rd r;
-    mote_err err = body_of(f, MOTE_WIRE_ERROR, MOTE_WIRE_ERROR, &r, e, sizeof *e);
+    mote_err err = body_of(f, MOTE_WIRE_ERROR, &r, e, sizeof *e);
     if (err) return err;
     e->code = rd_i32(&r);
     rd_string(&r, &e->message);
@@ -1277,7 +1278,7 @@ bool mote_wire_error_retryable(int32_t code)
 mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
 {
     rd r;
-    mote_err e = body_of(f, MOTE_WIRE_EVENT, MOTE_WIRE_EVENT, &r, ev, sizeof *ev);
+    mote_err e = body_of(f, MOTE_WIRE_EVENT, &r, ev, sizeof *ev);
     if (e) return e;
     rd_string(&r, &ev->type);
     /* TOPOLOGY_CHANGE, STATUS_CHANGE, SCHEMA_CHANGE */
