@@ -712,9 +712,12 @@ static MOTE_NOINLINE mote_err req_fail(mote_wire_req *r, mote_err e)
  * batch type): header with a stream taken, the statement, and for QUERY and
  * EXECUTE [consistency] <flags> and a [short] value count; for BATCH the
  * type and a [short] statement count. The values flag and the count are
- * taken back at the end if no value comes. */
-static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
-                          uint8_t op, const void *stmt, size_t len, const mote_wire_params *p)
+ * taken back at the end if no value comes. The arguments are those of
+ * mote_wire_query_begin with op in the register the 64-bit tag leaves
+ * free (r3 on 32-bit ARM), so the QUERY and EXECUTE calls are a move and a
+ * jump (Cortex-M size). */
+static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint8_t op,
+                          uint64_t tag, const void *stmt, size_t len, const mote_wire_params *p)
 {
     if (!r) return MOTE_ERR_INVALID;
     memset(r, 0, sizeof *r); /* w NULL: not open (stream is set below) */
@@ -752,13 +755,13 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_
 mote_err mote_wire_query_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                const char *cql, size_t len, const mote_wire_params *p)
 {
-    return req_begin(r, w, out, tag, MOTE_WIRE_QUERY, cql, len, p);
+    return req_begin(r, w, out, MOTE_WIRE_QUERY, tag, cql, len, p);
 }
 
 mote_err mote_wire_execute_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                  const void *id, size_t idlen, const mote_wire_params *p)
 {
-    return req_begin(r, w, out, tag, MOTE_WIRE_EXECUTE, id, idlen, p);
+    return req_begin(r, w, out, MOTE_WIRE_EXECUTE, tag, id, idlen, p);
 }
 
 mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
@@ -770,7 +773,7 @@ mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, ui
     /* stmt: any non-NULL pointer (BATCH has no statement here; len is the
      * type), so that req_begin's NULL check needs no opcode test (Cortex-M
      * size) */
-    return req_begin(r, w, bad ? NULL : out, tag, MOTE_WIRE_BATCH, r, (size_t)type, p);
+    return req_begin(r, w, bad ? NULL : out, MOTE_WIRE_BATCH, tag, r, (size_t)type, p);
 }
 
 /* Write the value count of the statement that is complete. */
@@ -820,6 +823,9 @@ mote_err mote_wire_batch_prepared(mote_wire_req *r, const void *id, size_t idlen
 /* [int] n then len bytes of v, reserved once (the hot path: a row's values). */
 static mote_err put_value(mote_wire_req *r, int32_t n, const void *v, size_t len)
 {
+    /* (the argument checks of mote_wire_value; the others pass len 0) */
+    if (r && ((!v && len) || len > MOTE_CQL_MAX_LEN))
+        return req_fail(r, len > MOTE_CQL_MAX_LEN ? MOTE_ERR_OVERFLOW : MOTE_ERR_INVALID);
     mote_err e = req_ready(r);
     if (e) return e;
     if (!r->count_at) return req_fail(r, MOTE_ERR_STATE);
@@ -837,8 +843,6 @@ static mote_err put_value(mote_wire_req *r, int32_t n, const void *v, size_t len
 
 mote_err mote_wire_value(mote_wire_req *r, const void *v, size_t n)
 {
-    if (r && ((!v && n) || n > MOTE_CQL_MAX_LEN))
-        return req_fail(r, n > MOTE_CQL_MAX_LEN ? MOTE_ERR_OVERFLOW : MOTE_ERR_INVALID);
     return put_value(r, (int32_t)n, v, n);
 }
 
