@@ -1211,12 +1211,20 @@ mote_err mote_wire_cells_init(mote_wire_cells *it, const mote_wire_result *r)
 bool mote_wire_cell_next(mote_wire_cells *it, mote_view *cell, uint32_t *row, uint32_t *col)
 {
     if (!it || it->row >= it->nrows) return false;
+#if MOTE_SMALL
+    rd *r = &it->r; /* in place (Cortex-M size) */
+#else
+    /* a copy kept in registers, every cell of a result comes through here;
+     * its error is 0 (an error ends the cells) */
+    rd copy = {it->r.p, it->r.end, MOTE_OK}, *r = &copy;
+#endif
     mote_view v;
-    rd_bytes(&it->r, &v);
-    if (it->r.err) {
+    rd_bytes(r, &v);
+    if (r->err) {
         it->row = it->nrows;
         return false;
     }
+    it->r.p = r->p;
     if (cell) *cell = v;
     if (row) *row = it->row;
     if (col) *col = it->col;
