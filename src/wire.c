@@ -31,13 +31,9 @@
 
 /* ---- response cursor ------------------------------------------------------ */
 
-typedef struct rd {
-    const uint8_t *p;
-    const uint8_t *end;
-    mote_err err;
-} rd;
+typedef mote__wire_rd rd;
 
-static WIRE_OUTLINE void rd_init(rd *r, const uint8_t *p, size_t n)
+static void rd_init(rd *r, const uint8_t *p, size_t n)
 {
     r->p = p;
     r->end = p + n;
@@ -63,6 +59,13 @@ static WIRE_INLINE void rd_fail(rd *r, mote_err e)
 static WIRE_INLINE size_t rd_left(const rd *r)
 {
     return r->err ? 0 : (size_t)(r->end - r->p);
+}
+
+/* A count of n items of at least min bytes each: BAD_LENGTH if the bytes
+ * left cannot hold them (before anything is done n times). */
+static WIRE_OUTLINE void rd_count(rd *r, size_t n, size_t min)
+{
+    if (n > rd_left(r) / min) rd_fail(r, MOTE_ERR_BAD_LENGTH);
 }
 
 static WIRE_OUTLINE uint8_t rd_u8(rd *r)
@@ -132,7 +135,7 @@ static void rd_items(rd *r, mote_view *v, size_t min, bool bytes)
 {
     const uint8_t *start = r->p;
     uint16_t n = rd_u16(r);
-    if (n > rd_left(r) / min) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+    rd_count(r, n, min);
     for (uint32_t i = 0; i < n && !r->err; i++) {
         rd_string(r, NULL);
         if (bytes) rd_bytes(r, NULL);
@@ -168,12 +171,8 @@ static const uint8_t option_kinds[0x16] = {
 /* The walk's state, so that it can stop at a Custom option and be resumed
  * after the caller has parsed the class name: the cql type parser then
  * runs on the caller's stack, beside the walk and not below it (stack
- * budget), and only mote_wire_type needs it. Node indexes are 16-bit. */
-#define NO_NODE 0xffffu
+ * budget), and only mote_wire_type needs it. */
 typedef struct owalk {
-    uint16_t left[MOTE_WIRE_MAX_OPTION_DEPTH];    /* children still to read */
-    uint16_t parent[MOTE_WIRE_MAX_OPTION_DEPTH];  /* node of each open level */
-    uint16_t prev[MOTE_WIRE_MAX_OPTION_DEPTH];    /* its last child, or NO_NODE */
     uint32_t udt;              /* bit per level: children come with a field name */
     unsigned depth;
     unsigned maxdepth;
@@ -181,6 +180,11 @@ typedef struct owalk {
     mote_view custom;          /* the class name where the walk stopped */
     bool build;
     bool done;
+    uint16_t left[MOTE_WIRE_MAX_OPTION_DEPTH];    /* children still to read */
+    /* per open level, where its next child is linked: the sub of the
+     * level's node, then the next of its last child (unset for a level
+     * whose node is not stored: none of its children is) */
+    const mote_cql_type **link[MOTE_WIRE_MAX_OPTION_DEPTH];
 } owalk;
 
 static void owalk_init(owalk *o, unsigned maxdepth, bool build)
@@ -193,24 +197,18 @@ static void owalk_init(owalk *o, unsigned maxdepth, bool build)
 /* The node at o->n (take nodes with its subtree; t: it, NULL when not
  * building or past cap) is complete: link it to its parent, open it if it
  * has children, close the levels it completes. */
-static void owalk_place(owalk *o, mote_cql_type *nodes, mote_cql_type *t, size_t take,
-                        uint16_t nchild, bool udt)
+static void owalk_place(owalk *o, mote_cql_type *t, size_t take, uint16_t nchild, bool udt)
 {
     unsigned d = o->depth;
     if (d) {
         if (t) {
-            if (o->prev[d - 1] == NO_NODE) {
-                nodes[o->parent[d - 1]].sub = t;
-            } else {
-                nodes[o->prev[d - 1]].next = t;
-            }
-            o->prev[d - 1] = (uint16_t)o->n;
+            *o->link[d - 1] = t;
+            o->link[d - 1] = &t->next;
         }
         o->left[d - 1]--;
     }
     if (nchild) {
-        o->parent[d] = (uint16_t)o->n;
-        o->prev[d] = NO_NODE;
+        if (t) o->link[d] = &t->sub;
         o->left[d] = nchild;
         o->udt = (o->udt & ~(1u << d)) | (uint32_t)udt << d;
         o->depth = ++d;
@@ -254,18 +252,18 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
             kind = MOTE_CQL_TUPLE;
             nchild = rd_u16(r);
             /* each child takes at least its 2-byte id */
-            if (nchild > rd_left(r) / 2) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+            rd_count(r, nchild, 2);
             if (o->build && nchild == 0) rd_fail(r, MOTE_ERR_BAD_TYPE);
         } else if (!kind) {
             rd_fail(r, MOTE_ERR_BAD_TYPE);
         }
         if (r->err) return r->err;
-        mote_cql_type *t = o->build && o->n < cap ? &nodes[o->n] : NULL;
+        mote_cql_type *t = o->n < cap ? &nodes[o->n] : NULL;  /* (cap 0 when checking) */
         if (t) {
             *t = (mote_cql_type){(uint8_t)kind, udt, nchild, 0,
                                  nchild ? -1 : mote_cql_kind_fixed(kind), NULL, NULL};
         }
-        owalk_place(o, nodes, t, 1, nchild, udt);
+        owalk_place(o, t, 1, nchild, udt);
     }
     return MOTE_OK;
 }
@@ -284,7 +282,7 @@ mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size
     if (root) *root = NULL;
     if (used) *used = 0;
     if (!root || (!option.ptr && option.len) || (!nodes && cap)) return MOTE_ERR_INVALID;
-    if (cap > NO_NODE - 1) cap = NO_NODE - 1;  /* node indexes are 16-bit */
+    if (cap > 65534) cap = 65534;  /* at most 65534 nodes, as documented */
     rd r;
     rd_init(&r, option.ptr, option.len);
     owalk o;
@@ -298,7 +296,7 @@ mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size
         e = mote_cql_type_parse((const char *)o.custom.ptr, o.custom.len, fits ? nodes + o.n : NULL,
                                 fits ? cap - o.n : 0, &k, &sub);
         if (e != MOTE_OK && e != MOTE_ERR_SPACE) return e;
-        owalk_place(&o, nodes, fits ? nodes + o.n : NULL, k, 0, false);
+        owalk_place(&o, fits ? nodes + o.n : NULL, k, 0, false);
     }
     if (e) return e;
     if (used) *used = o.n;
@@ -411,7 +409,7 @@ size_t mote_wire_feed(mote_wire *w, const void *data, size_t n)
     while (done < n) {
         size_t avail;
         uint8_t *p = mote_wire_recv_space(w, &avail);
-        if (!p || avail == 0) break;
+        if (avail == 0) break; /* (also when p is NULL) */
         size_t c = n - done < avail ? n - done : avail;
         memcpy(p, (const uint8_t *)data + done, c);
         mote_wire_recv_commit(w, c);
@@ -456,21 +454,17 @@ mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f)
         w->err = MOTE_ERR_PROTOCOL;
         return w->err;
     }
-    if (f->length > w->rx_cap - MOTE_WIRE_HEADER) {
-        /* Too big to hold: report it, free its stream, drop the body as it
-         * comes (rx_settle), and carry on with the next frame. */
-        match_stream(w, f);
-        w->rx_pos += MOTE_WIRE_HEADER;
-        w->skip = f->length;
-        rx_settle(w);
-        return MOTE_ERR_LIMIT;
-    }
-    if (avail - MOTE_WIRE_HEADER < f->length) return MOTE_ERR_NEED_MORE;
-    w->rx_done = MOTE_WIRE_HEADER + (size_t)f->length;
+    /* Too big to hold: report it, free its stream, drop the body as it
+     * comes (skip: the next rx_settle), and carry on with the next frame. */
+    bool big = f->length > w->rx_cap - MOTE_WIRE_HEADER;
+    if (!big && avail - MOTE_WIRE_HEADER < f->length) return MOTE_ERR_NEED_MORE;
+    w->rx_done = MOTE_WIRE_HEADER + (big ? 0 : (size_t)f->length);
+    if (big) w->skip = f->length;
+    mote_err e = match_stream(w, f);
+    if (big) return MOTE_ERR_LIMIT;
+    if (e) return e;
     f->body.ptr = h + MOTE_WIRE_HEADER;
     f->body.len = f->length;
-    mote_err e = match_stream(w, f);
-    if (e) return e;
     if (f->flags & MOTE_WIRE_F_COMPRESSION) return MOTE_ERR_PROTOCOL;
     rd r;
     rd_init(&r, f->body.ptr, f->body.len);
@@ -488,10 +482,9 @@ mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f)
 
 /* ---- requests --------------------------------------------------------------- */
 
-typedef struct wr {
-    mote_buf *b;
-    mote_err err;
-} wr;
+/* The writer: a buffer and a sticky error (a request's own, r->o, or a
+ * one-shot request's local one). */
+typedef mote__wire_out wr;
 
 static void w_put(wr *o, const void *p, size_t n)
 {
@@ -500,16 +493,17 @@ static void w_put(wr *o, const void *p, size_t n)
     if (e) o->err = e;
 }
 
-#if MOTE_SMALL
-/* The last n bytes of v, big-endian: one copy for [byte], [short], [int]
- * (Cortex-M size). */
-static MOTE_NOINLINE void w_be(wr *o, uint32_t v, size_t n)
+/* The last n bytes of v, big-endian: [consistency] and a flags byte in
+ * one go; in MOTE_SMALL builds also the one copy for [byte], [short] and
+ * [int] (Cortex-M size). */
+static WIRE_OUTLINE void w_be(wr *o, uint32_t v, size_t n)
 {
     uint8_t b[4];
     mote_be_store32(b, v);
     w_put(o, b + 4 - n, n);
 }
 
+#if MOTE_SMALL
 static WIRE_INLINE void w_u8(wr *o, uint8_t v)
 {
     w_be(o, v, 1);
@@ -623,7 +617,7 @@ static WIRE_OUTLINE mote_err patch_length(mote_buf *b, size_t start)
     return MOTE_OK;
 }
 
-static WIRE_OUTLINE mote_err check_ctx(const mote_wire *w, const mote_buf *out)
+static mote_err check_ctx(const mote_wire *w, const mote_buf *out)
 {
     if (!w || !w->slots || !out) return MOTE_ERR_INVALID;
     if (w->free_head < 0) return MOTE_ERR_LIMIT;
@@ -637,9 +631,10 @@ static const uint8_t startup_body[] = {0, 1, 0, 11, 'C', 'Q', 'L', '_', 'V', 'E'
 /* A request whose body is parts[0..n) one after the other, preceded (len4)
  * by their total length as an [int] ([bytes], [long string]); with n == 1
  * and a NULL part, by -1 (a null [bytes]). One frame, or nothing. */
-static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op, bool len4,
+static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op,
                         const mote_view *parts, size_t n, int *stream)
 {
+    bool len4 = op >= MOTE_WIRE_PREPARE;
     mote_err e = check_ctx(w, out);
     if (e) return e;
     size_t total = 0;
@@ -666,19 +661,19 @@ static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op, b
 mote_err mote_wire_startup(mote_wire *w, mote_buf *out, uint64_t tag, int *stream)
 {
     mote_view v = {startup_body, sizeof startup_body};
-    return oneshot(w, out, tag, MOTE_WIRE_STARTUP, false, &v, 1, stream);
+    return oneshot(w, out, tag, MOTE_WIRE_STARTUP, &v, 1, stream);
 }
 
 mote_err mote_wire_options(mote_wire *w, mote_buf *out, uint64_t tag, int *stream)
 {
-    return oneshot(w, out, tag, MOTE_WIRE_OPTIONS, false, NULL, 0, stream);
+    return oneshot(w, out, tag, MOTE_WIRE_OPTIONS, NULL, 0, stream);
 }
 
 mote_err mote_wire_auth_response(mote_wire *w, mote_buf *out, uint64_t tag, const void *token,
                                  size_t n, int *stream)
 {
     mote_view v = {(const uint8_t *)token, n};
-    return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, true, &v, 1, stream);
+    return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, &v, 1, stream);
 }
 
 mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char *cql,
@@ -686,7 +681,7 @@ mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char
 {
     /* NULL with len 0 is the empty text, not a null [long string] */
     mote_view v = {(const uint8_t *)(cql || len ? cql : ""), len};
-    return oneshot(w, out, tag, MOTE_WIRE_PREPARE, true, &v, 1, stream);
+    return oneshot(w, out, tag, MOTE_WIRE_PREPARE, &v, 1, stream);
 }
 
 mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const char *user,
@@ -695,7 +690,7 @@ mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const c
     static const uint8_t nul = 0;
     mote_view v[4] = {{&nul, 1}, {(const uint8_t *)user, ulen}, {&nul, 1},
                       {(const uint8_t *)password, plen}};
-    return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, true, v, 4, stream);
+    return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, v, 4, stream);
 }
 
 /* ---- requests with values ------------------------------------------------- */
@@ -709,65 +704,64 @@ mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const c
 
 static MOTE_NOINLINE mote_err req_fail(mote_wire_req *r, mote_err e)
 {
-    if (!r->err) r->err = e;
-    return r->err;
+    if (!r->o.err) r->o.err = e;
+    return r->o.err;
 }
 
 /* Start QUERY (stmt: the text), EXECUTE (stmt: the id) or BATCH (len: the
  * batch type): header with a stream taken, the statement, and for QUERY and
  * EXECUTE [consistency] <flags> and a [short] value count; for BATCH the
  * type and a [short] statement count. The values flag and the count are
- * taken back at the end if no value comes. */
-static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
-                          uint8_t op, const void *stmt, size_t len, const mote_wire_params *p)
+ * taken back at the end if no value comes. The arguments are those of
+ * mote_wire_query_begin with op in the register the 64-bit tag leaves
+ * free (r3 on 32-bit ARM), so the QUERY and EXECUTE calls are a move and a
+ * jump (Cortex-M size). */
+static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint8_t op,
+                          uint64_t tag, const void *stmt, size_t len, const mote_wire_params *p)
 {
     if (!r) return MOTE_ERR_INVALID;
-    memset(r, 0, sizeof *r);
-    r->stream = -1;
+    memset(r, 0, sizeof *r); /* w NULL: not open (stream is set below) */
     mote_err e = check_ctx(w, out);
     if (!e && ((!stmt && len) ||
                (p && !p->paging_state.ptr && p->paging_state.len)))
         e = MOTE_ERR_INVALID;
-    if (e) return r->err = e;
+    if (e) return r->o.err = e;
     if (p) {
         r->p = *p;
     } else {
         r->p.consistency = MOTE_WIRE_ONE;
     }
     r->w = w;
-    r->out = out;
+    r->o.b = out;
     r->opcode = op;
     r->start = out->len;
-    wr o = {out, MOTE_OK};
-    w_header(&o, w, op);
-    r->stream = o.err ? -1 : take_slot(w, tag, op);
+    wr *o = &r->o;
+    w_header(o, w, op);
+    r->stream = o->err ? -1 : take_slot(w, tag, op);
     if (op == MOTE_WIRE_BATCH) {
-        w_u8(&o, (uint8_t)len);
+        w_u8(o, (uint8_t)len);
     } else {
-        w_str(&o, op == MOTE_WIRE_QUERY, stmt, len);
-        w_u16(&o, r->p.consistency);
-        r->flags_at = out->len;
-        w_u8(&o, 0); /* the flags: set at the end, with the rest of them */
+        w_str(o, op == MOTE_WIRE_QUERY, stmt, len);
+        /* [consistency], then the flags (just before the count): set at
+         * the end */
+        w_be(o, (uint32_t)r->p.consistency << 8, 3);
         r->count_at = out->len;
     }
-    w_u16(&o, 0);
-    if (o.err) {
-        req_fail(r, o.err);
-        mote_wire_abort(r);
-    }
-    return r->err;
+    w_u16(o, 0);
+    if (o->err) mote_wire_abort(r);
+    return o->err;
 }
 
 mote_err mote_wire_query_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                const char *cql, size_t len, const mote_wire_params *p)
 {
-    return req_begin(r, w, out, tag, MOTE_WIRE_QUERY, cql, len, p);
+    return req_begin(r, w, out, MOTE_WIRE_QUERY, tag, cql, len, p);
 }
 
 mote_err mote_wire_execute_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                  const void *id, size_t idlen, const mote_wire_params *p)
 {
-    return req_begin(r, w, out, tag, MOTE_WIRE_EXECUTE, id, idlen, p);
+    return req_begin(r, w, out, MOTE_WIRE_EXECUTE, tag, id, idlen, p);
 }
 
 mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
@@ -779,21 +773,21 @@ mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, ui
     /* stmt: any non-NULL pointer (BATCH has no statement here; len is the
      * type), so that req_begin's NULL check needs no opcode test (Cortex-M
      * size) */
-    return req_begin(r, w, bad ? NULL : out, tag, MOTE_WIRE_BATCH, r, (size_t)type, p);
+    return req_begin(r, w, bad ? NULL : out, MOTE_WIRE_BATCH, tag, r, (size_t)type, p);
 }
 
 /* Write the value count of the statement that is complete. */
-static void patch_count(mote_wire_req *r)
+static MOTE_SMALL_NOINLINE void patch_count(mote_wire_req *r)
 {
-    if (r->count_at) mote_be_store16(r->out->data + r->count_at, (uint16_t)r->nvalues);
+    if (r->count_at) mote_be_store16(r->o.b->data + r->count_at, (uint16_t)r->nvalues);
 }
 
 /* Is the request open, with no value open? Else STATE (sticky). */
 static mote_err req_ready(mote_wire_req *r)
 {
     if (!r) return MOTE_ERR_INVALID;
-    if (!r->err && (!r->w || r->value_at)) r->err = MOTE_ERR_STATE;
-    return r->err;
+    if (!r->o.err && (!r->w || r->value_at)) r->o.err = MOTE_ERR_STATE;
+    return r->o.err;
 }
 
 static mote_err batch_stmt(mote_wire_req *r, uint8_t kind, const void *p, size_t n)
@@ -804,12 +798,12 @@ static mote_err batch_stmt(mote_wire_req *r, uint8_t kind, const void *p, size_t
     if (!p && n) return req_fail(r, MOTE_ERR_INVALID);
     if (r->nstmts == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
     patch_count(r);
-    wr o = {r->out, MOTE_OK};
-    w_u8(&o, kind);
-    w_str(&o, kind == 0, p, n);
-    size_t at = r->out->len;
-    w_u16(&o, 0);
-    if (o.err) return req_fail(r, o.err);
+    wr *o = &r->o;
+    w_u8(o, kind);
+    w_str(o, kind == 0, p, n);
+    size_t at = o->b->len;
+    w_u16(o, 0);
+    if (o->err) return o->err;
     r->count_at = at;
     r->nvalues = 0;
     r->nstmts++;
@@ -829,11 +823,14 @@ mote_err mote_wire_batch_prepared(mote_wire_req *r, const void *id, size_t idlen
 /* [int] n then len bytes of v, reserved once (the hot path: a row's values). */
 static mote_err put_value(mote_wire_req *r, int32_t n, const void *v, size_t len)
 {
+    /* (the argument checks of mote_wire_value; the others pass len 0) */
+    if (r && ((!v && len) || len > MOTE_CQL_MAX_LEN))
+        return req_fail(r, len > MOTE_CQL_MAX_LEN ? MOTE_ERR_OVERFLOW : MOTE_ERR_INVALID);
     mote_err e = req_ready(r);
     if (e) return e;
     if (!r->count_at) return req_fail(r, MOTE_ERR_STATE);
     if (r->nvalues == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
-    mote_buf *b = r->out;
+    mote_buf *b = r->o.b;
     e = mote_buf_reserve(b, 4 + len);
     if (e) return req_fail(r, e);
     uint8_t *d = b->data + b->len;
@@ -846,8 +843,6 @@ static mote_err put_value(mote_wire_req *r, int32_t n, const void *v, size_t len
 
 mote_err mote_wire_value(mote_wire_req *r, const void *v, size_t n)
 {
-    if (r && ((!v && n) || n > MOTE_CQL_MAX_LEN))
-        return req_fail(r, n > MOTE_CQL_MAX_LEN ? MOTE_ERR_OVERFLOW : MOTE_ERR_INVALID);
     return put_value(r, (int32_t)n, v, n);
 }
 
@@ -864,20 +859,20 @@ mote_err mote_wire_value_unset(mote_wire_req *r)
 mote_err mote_wire_value_open(mote_wire_req *r)
 {
     mote_err e = put_value(r, 0, NULL, 0);
-    if (!e) r->value_at = r->out->len - 4;  /* its length comes at close */
+    if (!e) r->value_at = r->o.b->len - 4;  /* its length comes at close */
     return e;
 }
 
 mote_err mote_wire_value_close(mote_wire_req *r)
 {
     if (!r) return MOTE_ERR_INVALID;
-    if (r->err) return r->err;
-    if (!r->w || !r->value_at || r->out->len < r->value_at + 4) {
+    if (r->o.err) return r->o.err;
+    if (!r->w || !r->value_at || r->o.b->len < r->value_at + 4) {
         return req_fail(r, MOTE_ERR_STATE);
     }
-    size_t n = r->out->len - r->value_at - 4;
+    size_t n = r->o.b->len - r->value_at - 4;
     if (n > MOTE_CQL_MAX_LEN) return req_fail(r, MOTE_ERR_OVERFLOW);
-    mote_be_store32(r->out->data + r->value_at, (uint32_t)n);
+    mote_be_store32(r->o.b->data + r->value_at, (uint32_t)n);
     r->value_at = 0;
     return MOTE_OK;
 }
@@ -885,26 +880,25 @@ mote_err mote_wire_value_close(mote_wire_req *r)
 void mote_wire_abort(mote_wire_req *r)
 {
     if (!r || !r->w) return;
-    if (r->out->len > r->start) r->out->len = r->start;
+    if (r->o.b->len > r->start) r->o.b->len = r->start;
     if (r->stream >= 0) free_slot(r->w, r->stream);
-    r->w = NULL;
-    r->stream = -1;
+    r->w = NULL; /* closed: nothing else is read again */
 }
 
 mote_err mote_wire_end(mote_wire_req *r, int *stream)
 {
     mote_err e = req_ready(r);
-    if (!e && r->opcode == MOTE_WIRE_BATCH && r->nstmts == 0) e = req_fail(r, MOTE_ERR_STATE);
-    mote_buf *b = r ? r->out : NULL;
-    wr o = {b, e};
-    if (!e) {
+    if (!r) return e;
+    if (!e && r->opcode == MOTE_WIRE_BATCH && r->nstmts == 0) req_fail(r, MOTE_ERR_STATE);
+    wr *o = &r->o;
+    if (!o->err) {
+        mote_buf *b = o->b;
         patch_count(r);
         uint8_t flags = (uint8_t)((r->p.serial_consistency ? Q_SERIAL : 0) |
                                   (r->p.has_timestamp ? Q_TIMESTAMP : 0));
         if (r->opcode == MOTE_WIRE_BATCH) {
             mote_be_store16(b->data + r->start + MOTE_WIRE_HEADER + 1, (uint16_t)r->nstmts);
-            w_u16(&o, r->p.consistency);
-            w_u8(&o, flags);
+            w_be(o, (uint32_t)r->p.consistency << 8 | flags, 3);
         } else {
             if (r->p.skip_metadata) flags |= Q_SKIP_METADATA;
             if (r->p.page_size > 0) flags |= Q_PAGE_SIZE;
@@ -913,20 +907,17 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
              * last thing written) */
             if (r->nvalues) flags |= Q_VALUES;
             else b->len = r->count_at;
-            b->data[r->flags_at] = flags;
-            if (r->p.page_size > 0) w_u32(&o, (uint32_t)r->p.page_size);
-            if (r->p.paging_state.ptr) w_str(&o, true, r->p.paging_state.ptr, r->p.paging_state.len);
+            b->data[r->count_at - 1] = flags;
+            if (r->p.page_size > 0) w_u32(o, (uint32_t)r->p.page_size);
+            if (r->p.paging_state.ptr) w_str(o, true, r->p.paging_state.ptr, r->p.paging_state.len);
         }
-        if (r->p.serial_consistency) w_u16(&o, r->p.serial_consistency);
-        if (r->p.has_timestamp) w_u64(&o, (uint64_t)r->p.timestamp);
-        if (!o.err) o.err = patch_length(b, r->start);
+        if (r->p.serial_consistency) w_u16(o, r->p.serial_consistency);
+        if (r->p.has_timestamp) w_u64(o, (uint64_t)r->p.timestamp);
+        if (!o->err) o->err = patch_length(b, r->start);
     }
-    if (o.err) {
-        if (r) {
-            req_fail(r, o.err);
-            mote_wire_abort(r);
-        }
-        return o.err;
+    if (o->err) {
+        mote_wire_abort(r);
+        return o->err;
     }
     if (stream) *stream = r->stream;
     r->w = NULL;
@@ -938,15 +929,16 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
 mote_err mote_wire_strings(mote_wire_list *it, mote_view raw)
 {
     if (!it || (!raw.ptr && raw.len)) return MOTE_ERR_INVALID;
-    it->p = it->end = raw.ptr;
+    it->r.p = it->r.end = raw.ptr;
+    it->r.err = MOTE_OK;
     it->left = 0;
     if (raw.len == 0) return MOTE_OK;
-    rd r;
-    rd_init(&r, raw.ptr, raw.len);
-    rd_string_list(&r, NULL);
-    if (r.err) return r.err;
-    it->p = raw.ptr + 2;
-    it->end = r.p;
+    /* checked by a walk over it, then walked again from its first item */
+    it->r.end += raw.len;
+    rd_string_list(&it->r, NULL);
+    if (it->r.err) return it->r.err;
+    it->r.end = it->r.p;
+    it->r.p = raw.ptr + 2;
     it->left = mote_be_load16(raw.ptr);
     return MOTE_OK;
 }
@@ -954,16 +946,13 @@ mote_err mote_wire_strings(mote_wire_list *it, mote_view raw)
 bool mote_wire_list_next(mote_wire_list *it, mote_view *s)
 {
     if (!it || it->left == 0) return false;
-    rd r;
-    rd_init(&r, it->p, (size_t)(it->end - it->p));
     mote_view v;
-    rd_string(&r, &v);
-    if (r.err) {
+    rd_string(&it->r, &v);
+    if (it->r.err) {
         it->left = 0;
         return false;
     }
     if (s) *s = v;
-    it->p = r.p;
     it->left--;
     return true;
 }
@@ -975,25 +964,26 @@ size_t mote_wire_list_count(const mote_wire_list *it)
 
 /* The body of f into r, if f is a frame of opcode op (or op2); out, the
  * caller's result, must not be NULL and is zeroed (size bytes). */
-static mote_err body_of(const mote_wire_frame *f, uint8_t op, uint8_t op2, rd *r, void *out,
-                        size_t size)
+static mote_err body_of(const mote_wire_frame *f, uint8_t op, rd *r, void *out, size_t size)
 {
     if (!f || (!f->body.ptr && f->body.len)) return MOTE_ERR_INVALID;
-    if (f->opcode != op && f->opcode != op2) return MOTE_ERR_TYPE;
+    if (f->opcode != op) return MOTE_ERR_TYPE;
     if (!out) return MOTE_ERR_INVALID;
     memset(out, 0, size);
     rd_init(r, f->body.ptr, f->body.len);
     return MOTE_OK;
 }
 
-/* A body that is one [string] (bytes false) or [bytes] (true), into *out
- * (may be NULL). */
-static WIRE_OUTLINE mote_err parse_view(const mote_wire_frame *f, uint8_t op, uint8_t op2, bool bytes,
-                           mote_view *out)
+/* AUTHENTICATE's body, one [string] (bytes false), or AUTH_SUCCESS's or
+ * AUTH_CHALLENGE's, one [bytes] (true), into *out (may be NULL). */
+static WIRE_OUTLINE mote_err parse_view(const mote_wire_frame *f, bool bytes, mote_view *out)
 {
     rd r;
     mote_view v;
-    mote_err e = body_of(f, op, op2, &r, &v, 0);
+    uint8_t op = MOTE_WIRE_AUTHENTICATE;
+    if (bytes) op = f && f->opcode == MOTE_WIRE_AUTH_CHALLENGE ? MOTE_WIRE_AUTH_CHALLENGE
+                                                                : MOTE_WIRE_AUTH_SUCCESS;
+    mote_err e = body_of(f, op, &r, &v, 0);
     if (e) return e;
     if (bytes) {
         rd_bytes(&r, &v);
@@ -1007,29 +997,31 @@ static WIRE_OUTLINE mote_err parse_view(const mote_wire_frame *f, uint8_t op, ui
 
 mote_err mote_wire_parse_authenticate(const mote_wire_frame *f, mote_view *authenticator)
 {
-    return parse_view(f, MOTE_WIRE_AUTHENTICATE, MOTE_WIRE_AUTHENTICATE, false, authenticator);
+    return parse_view(f, false, authenticator);
 }
 
 mote_err mote_wire_parse_auth_token(const mote_wire_frame *f, mote_view *token)
 {
-    return parse_view(f, MOTE_WIRE_AUTH_SUCCESS, MOTE_WIRE_AUTH_CHALLENGE, true, token);
+    return parse_view(f, true, token);
 }
 
 mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap *m)
 {
-    rd r;
-    mote_err e = body_of(f, MOTE_WIRE_SUPPORTED, MOTE_WIRE_SUPPORTED, &r, m, 0);
+    /* checked by a walk with m's own cursor, which then starts over at
+     * the first key (on error it keeps the error: next gives nothing) */
+    rd *r = (rd *)(void *)m; /* its first member (m may be NULL: INVALID) */
+    mote_err e = body_of(f, MOTE_WIRE_SUPPORTED, r, m, 0);
     if (e) return e;
-    uint16_t n = rd_u16(&r);
-    const uint8_t *start = r.p;
-    if (n > rd_left(&r) / 4) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
-    for (uint32_t i = 0; i < n && !r.err; i++) {
-        rd_string(&r, NULL);
-        rd_string_list(&r, NULL);
+    uint16_t n = rd_u16(r);
+    const uint8_t *start = r->p;
+    rd_count(r, n, 4);
+    for (uint32_t i = 0; i < n && !r->err; i++) {
+        rd_string(r, NULL);
+        rd_string_list(r, NULL);
     }
-    if (r.err) return r.err;
-    m->p = start;
-    m->end = r.p;
+    if (r->err) return r->err;
+    r->end = r->p;
+    r->p = start;
     m->left = n;
     return MOTE_OK;
 }
@@ -1037,20 +1029,17 @@ mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap 
 bool mote_wire_multimap_next(mote_wire_multimap *m, mote_view *key, mote_wire_list *values)
 {
     if (!m || m->left == 0) return false;
-    rd r;
-    rd_init(&r, m->p, (size_t)(m->end - m->p));
     mote_view k;
-    rd_string(&r, &k);
+    rd_string(&m->r, &k);
     mote_view l;
-    rd_string_list(&r, &l);
+    rd_string_list(&m->r, &l);
     /* l is checked by now: mote_wire_strings cannot fail (it is looked at
      * all the same) */
-    if (r.err || (values && mote_wire_strings(values, l))) {
+    if (m->r.err || (values && mote_wire_strings(values, l))) {
         m->left = 0;
         return false;
     }
     if (key) *key = k;
-    m->p = r.p;
     m->left--;
     return true;
 }
@@ -1099,7 +1088,7 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
     m->ncols = (uint32_t)ncols;
     if (bind) {
         int32_t npk = rd_i32(r);
-        if (npk < 0 || (size_t)npk > rd_left(r) / 2) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+        rd_count(r, npk < 0 ? SIZE_MAX : (size_t)npk, 2);
         if (r->err) return;
         m->npk = (uint32_t)npk;
         m->pk = r->p;
@@ -1114,7 +1103,7 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
         rd_string(r, &m->table);
     }
     /* a spec is at least a name (2) and an option id (2) */
-    if (m->ncols > rd_left(r) / 4) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+    rd_count(r, m->ncols, 4);
     const uint8_t *start = r->p;
     mote_wire_column c;
     for (uint32_t i = 0; i < m->ncols && !r->err; i++) rd_column(r, m, &c);
@@ -1127,7 +1116,7 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
 mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
 {
     rd r;
-    mote_err e = body_of(f, MOTE_WIRE_RESULT, MOTE_WIRE_RESULT, &r, res, sizeof *res);
+    mote_err e = body_of(f, MOTE_WIRE_RESULT, &r, res, sizeof *res);
     if (e) return e;
     res->kind = rd_i32(&r);
     switch (res->kind) {
@@ -1136,14 +1125,11 @@ mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
     case MOTE_WIRE_RESULT_ROWS: {
         rd_meta(&r, &res->meta, false);
         int32_t nrows = rd_i32(&r);
-        if (nrows < 0) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
+        uint64_t cells = (uint64_t)res->meta.ncols * (uint32_t)nrows;
+        /* a negative count, or one past size_t: more than the bytes left */
+        rd_count(&r, nrows < 0 || cells > SIZE_MAX ? SIZE_MAX : (size_t)cells, 4);
         if (r.err) break;
         res->nrows = (uint32_t)nrows;
-        uint64_t cells = (uint64_t)res->meta.ncols * (uint64_t)nrows;
-        if (cells > rd_left(&r) / 4) {
-            rd_fail(&r, MOTE_ERR_BAD_LENGTH);
-            break;
-        }
         const uint8_t *start = r.p;
         /* cells <= bytes left / 4 now: it fits a size_t (a 32-bit count
          * is shorter on Cortex-M) */
@@ -1182,26 +1168,27 @@ mote_err mote_wire_columns(mote_wire_columns_it *it, const mote_wire_meta *m)
 {
     if (!it || !m) return MOTE_ERR_INVALID;
     it->m = m;
-    it->p = m->specs.ptr;
-    it->left = it->p ? m->ncols : 0;
+    it->r.p = it->r.end = m->specs.ptr;
+    it->r.err = MOTE_OK;
+    it->left = 0;
+    if (m->specs.ptr) {
+        it->r.end += m->specs.len;
+        it->left = m->ncols;
+    }
     return MOTE_OK;
 }
 
 bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c)
 {
     if (!it || it->left == 0) return false;
-    const mote_wire_meta *m = it->m;
-    rd r;
-    rd_init(&r, it->p, (size_t)(m->specs.ptr + m->specs.len - it->p));
     mote_wire_column col; /* every field is set below */
-    rd_column(&r, m, &col);
-    if (r.err) {
+    rd_column(&it->r, it->m, &col);
+    if (it->r.err) {
         it->left = 0;
         return false;
     }
     col.type_id = mote_be_load16(col.type.ptr);
     if (c) *c = col;
-    it->p = r.p;
     it->left--;
     return true;
 }
@@ -1212,8 +1199,8 @@ mote_err mote_wire_cells_init(mote_wire_cells *it, const mote_wire_result *r)
     if (r->kind != MOTE_WIRE_RESULT_ROWS) return MOTE_ERR_TYPE;
     memset(it, 0, sizeof *it);
     if (r->rows.ptr) {
-        it->p = r->rows.ptr;
-        it->end = r->rows.ptr + r->rows.len;
+        it->r.p = r->rows.ptr;
+        it->r.end = r->rows.ptr + r->rows.len;
         it->ncols = r->meta.ncols;
         /* no columns: no cells (rows is empty, next stops at once) */
         it->nrows = r->nrows;
@@ -1224,18 +1211,23 @@ mote_err mote_wire_cells_init(mote_wire_cells *it, const mote_wire_result *r)
 bool mote_wire_cell_next(mote_wire_cells *it, mote_view *cell, uint32_t *row, uint32_t *col)
 {
     if (!it || it->row >= it->nrows) return false;
-    rd r;
-    rd_init(&r, it->p, (size_t)(it->end - it->p));
+#if MOTE_SMALL
+    rd *r = &it->r; /* in place (Cortex-M size) */
+#else
+    /* a copy kept in registers, every cell of a result comes through here;
+     * its error is 0 (an error ends the cells) */
+    rd copy = {it->r.p, it->r.end, MOTE_OK}, *r = &copy;
+#endif
     mote_view v;
-    rd_bytes(&r, &v);
-    if (r.err) {
+    rd_bytes(r, &v);
+    if (r->err) {
         it->row = it->nrows;
         return false;
     }
+    it->r.p = r->p;
     if (cell) *cell = v;
     if (row) *row = it->row;
     if (col) *col = it->col;
-    it->p = r.p;
     if (++it->col == it->ncols) {
         it->col = 0;
         it->row++;
@@ -1267,7 +1259,7 @@ static const uint8_t err_prog[] = {
 mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
 {
     rd r;
-    mote_err err = body_of(f, MOTE_WIRE_ERROR, MOTE_WIRE_ERROR, &r, e, sizeof *e);
+    mote_err err = body_of(f, MOTE_WIRE_ERROR, &r, e, sizeof *e);
     if (err) return err;
     e->code = rd_i32(&r);
     rd_string(&r, &e->message);
@@ -1298,7 +1290,7 @@ bool mote_wire_error_retryable(int32_t code)
 mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
 {
     rd r;
-    mote_err e = body_of(f, MOTE_WIRE_EVENT, MOTE_WIRE_EVENT, &r, ev, sizeof *ev);
+    mote_err e = body_of(f, MOTE_WIRE_EVENT, &r, ev, sizeof *ev);
     if (e) return e;
     rd_string(&r, &ev->type);
     /* TOPOLOGY_CHANGE, STATUS_CHANGE, SCHEMA_CHANGE */
@@ -1446,14 +1438,15 @@ static MOTE_NOINLINE mote_err token_of(const mote_view *parts, size_t n, int64_t
     for (size_t i = 0; i < n; i++) {
         size_t len = parts[i].len;
         if (!parts[i].ptr && len) return MOTE_ERR_INVALID;
-        /* one column: its bytes; several: CompositeType's components */
-        uint8_t hdr[2] = {(uint8_t)(len >> 8), (uint8_t)len}, zero = 0;
+        /* one column: its bytes; several: CompositeType's components, each
+         * [short] length, bytes, end-of-component byte 0 */
+        uint8_t hdr[3] = {(uint8_t)(len >> 8), (uint8_t)len, 0};
         if (n > 1) {
             if (len > 0xffff) return MOTE_ERR_OVERFLOW;
             mm3_update(&m, hdr, 2);
         }
         mm3_update(&m, parts[i].ptr, len);
-        if (n > 1) mm3_update(&m, &zero, 1);
+        if (n > 1) mm3_update(&m, hdr + 2, 1);
     }
     *token = m.total ? mm3_token(&m) : INT64_MIN;
     return MOTE_OK;

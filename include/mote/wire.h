@@ -175,7 +175,8 @@ typedef struct mote_wire_slot {
 } mote_wire_slot;
 
 typedef struct mote_wire {
-    mote_wire_slot *slots;     /* private */
+    mote_err err;              /* private; sticky MOTE_ERR_PROTOCOL */
+    mote_wire_slot *slots;
     uint32_t nslots;
     uint32_t inflight;
     int32_t free_head;
@@ -185,7 +186,6 @@ typedef struct mote_wire {
     size_t rx_len;             /* bytes held: rx[0..rx_len) */
     size_t rx_done;            /* bytes of the frame last handed out */
     size_t skip;               /* body bytes still to discard */
-    mote_err err;              /* sticky MOTE_ERR_PROTOCOL */
 } mote_wire;
 
 /*
@@ -343,20 +343,25 @@ typedef struct mote_wire_params {
  * MOTE_ERR_INVALID from every call, end included. A request is open from
  * begin until end or abort: do not begin another on the same out meanwhile.
  */
+/* Private: where a request is written, with its sticky error (the
+ * writer's state, shared by every request builder). */
+typedef struct mote__wire_out {
+    mote_buf *b;
+    mote_err err;
+} mote__wire_out;
+
 typedef struct mote_wire_req {
-    mote_wire *w;              /* private */
-    mote_buf *out;
+    mote__wire_out o;          /* private: out and the sticky error */
+    uint8_t opcode;            /* (byte fields early: short Cortex-M loads) */
+    int stream;
+    mote_wire *w;
     size_t start;              /* offset of the frame header in out */
     size_t count_at;           /* offset of the current [short] value count, or 0
                                   (none: no offset after a frame header is 0) */
     size_t value_at;           /* offset of an open value's [int], or 0 (none) */
-    size_t flags_at;           /* offset of the flags byte (QUERY/EXECUTE) */
     mote_wire_params p;
     uint32_t nvalues;          /* values of the current statement */
     uint32_t nstmts;           /* batch statements */
-    int stream;
-    uint8_t opcode;
-    mote_err err;
 } mote_wire_req;
 
 /* QUERY of cql[0..len) with parameters p (NULL: consistency ONE, nothing
@@ -402,12 +407,19 @@ void mote_wire_abort(mote_wire_req *r);
 
 /* ---- responses ----------------------------------------------------------- */
 
+/* Private: a cursor over response bytes, with its sticky error (the
+ * iterators below step their own, so next reads in place). */
+typedef struct mote__wire_rd {
+    const uint8_t *p;
+    const uint8_t *end;
+    mote_err err;
+} mote__wire_rd;
+
 /* Iterator over a [string list] (e.g. frame warnings, function argument
  * types): mote_wire_strings sets it up from the list's raw bytes (which a
  * parser has checked); next gives each [string] as a view. */
 typedef struct mote_wire_list {
-    const uint8_t *p;          /* private */
-    const uint8_t *end;
+    mote__wire_rd r;           /* private */
     uint32_t left;
 } mote_wire_list;
 
@@ -426,8 +438,7 @@ MOTE_NODISCARD mote_err mote_wire_parse_auth_token(const mote_wire_frame *f, mot
 /* SUPPORTED: a [string multimap]. parse checks it and sets up iteration;
  * next gives each key with its values as a list iterator. */
 typedef struct mote_wire_multimap {
-    const uint8_t *p;          /* private */
-    const uint8_t *end;
+    mote__wire_rd r;           /* private */
     uint32_t left;
 } mote_wire_multimap;
 MOTE_NODISCARD mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap *m);
@@ -472,7 +483,7 @@ typedef struct mote_wire_column {
 
 typedef struct mote_wire_columns_it {
     const mote_wire_meta *m;   /* private */
-    const uint8_t *p;
+    mote__wire_rd r;
     uint32_t left;
 } mote_wire_columns_it;
 /* Set up iteration over m's column specs (none if m has NO_METADATA).
@@ -519,8 +530,7 @@ MOTE_NODISCARD mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wi
  * for null, ptr non-NULL (len may be 0: an "empty" value) otherwise; row
  * and col say where it is. false after the last cell. */
 typedef struct mote_wire_cells {
-    const uint8_t *p;          /* private */
-    const uint8_t *end;
+    mote__wire_rd r;           /* private */
     uint32_t ncols;
     uint32_t row;              /* row of the next cell */
     uint32_t col;              /* column of the next cell */
