@@ -350,7 +350,7 @@ static MOTE_LP_OUTLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, unsigne
 #define BOUNDED (!MOTE_LP_FAST || bounded)
 
 /* The byte at p, with the end of bounded bytes read as '\n'. */
-static MOTE_LP_INLINE uint8_t at(const uint8_t *p, const uint8_t *end, const bool bounded)
+static MOTE_LP_HOT uint8_t at(const uint8_t *p, const uint8_t *end, const bool bounded)
 {
     return BOUNDED && p == end ? (uint8_t)'\n' : *p;
 }
