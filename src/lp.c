@@ -243,10 +243,11 @@ enum {
     E_VALUE, E_AFTER_VALUE, E_STRING, E_LONG_STRING, E_UTF8, E_TIME, E_AFTER_TIME,
     E_COMMENT, E_CR, E_LINE, E_FLOAT, E_INT, E_UINT, E_STR, E_BOOL, E_RANGE
 };
-/* MOTE_SMALL (microcontrollers) keeps the codes and leaves the texts out:
- * the message is then the code's name (mote_err_message). */
+/* MOTE_SMALL (microcontrollers) keeps the codes and leaves the texts out
+ * (the message is then the code's name, mote_err_message): one byte per
+ * entry, so that entry i is at lp_msgs + i. */
 #if MOTE_SMALL
-#define T(text) "\0"
+#define T(text) ""
 #else
 #define T(text) text "\0"
 #endif
@@ -282,6 +283,7 @@ static const char lp_msgs[] =
 /* Entry i of lp_msgs: [0] its code, from [1] its text. */
 static const char *msg_at(unsigned i)
 {
+    if (MOTE_SMALL) return lp_msgs + i;
     const char *m = lp_msgs;
     while (i--) m += strlen(m) + 1;
     return m;
