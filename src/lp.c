@@ -109,7 +109,7 @@ static unsigned cls_of(uint8_t c)
 #define CLS(c) cls_of(c)
 #endif
 
-const int64_t mote__lp_ns_per[4] = {1, 1000, 1000000, 1000000000};
+const uint32_t mote__lp_ns_per[4] = {1, 1000, 1000000, 1000000000};
 
 /*
  * Portable word-at-a-time scanning (SWAR): 8 input bytes per step, each test
