@@ -1212,19 +1212,19 @@ mote_err mote_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_ca
     return MOTE_OK;
 }
 
+/* d as its callers cleared it (zero: offset 0; without cfg the defaults,
+ * MOTE_LP_NS being 0) with cfg and the first line number. */
 static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_config *cfg)
 {
+    _Static_assert(MOTE_LP_NS == 0, "a cleared config has the default precision");
     if (cfg) {
         if ((unsigned)cfg->precision > MOTE_LP_S) return MOTE_ERR_INVALID;
         d->cfg = *cfg;
-    } else {
-        d->cfg.precision = MOTE_LP_NS; /* the rest is zero (callers clear d) */
     }
     /* No limit: the largest one (what the parser compares with). */
     if (!d->cfg.max_line) d->cfg.max_line = SIZE_MAX;
     if (!d->cfg.max_key) d->cfg.max_key = SIZE_MAX;
     if (!d->cfg.max_string) d->cfg.max_string = SIZE_MAX;
-    d->offset = 0;
     d->line = 1;
     return MOTE_OK;
 }
