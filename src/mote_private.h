@@ -40,17 +40,6 @@
 #define MOTE_INLINE inline
 #endif
 
-/* MOTE_FAST_INLINE: a helper of this header that speed builds inline
- * (MOTE_INLINE) and MOTE_SMALL builds keep as one copy per object, out of
- * line: plain inline, gcc -Os splits a leading test off it ("partial
- * inlining") and inlines that into every caller. (unused: not every file
- * that includes this header calls it.) */
-#if MOTE_SMALL && defined(__GNUC__)
-#define MOTE_FAST_INLINE __attribute__((noinline, unused))
-#else
-#define MOTE_FAST_INLINE MOTE_INLINE
-#endif
-
 /* MOTE_SMALL_NOINLINE: out of line only in MOTE_SMALL builds, for helpers
  * called from many places whose (on a 32-bit core, long 64-bit) arithmetic
  * is measured smaller once than inlined at each call; speed builds inline. */
@@ -194,10 +183,8 @@ static inline uint64_t mote__value8(uint64_t x)
  * or a byte that is not a digit, checked over the whole span first) or
  * MOTE_ERR_RANGE (above UINT64_MAX; leading zeros are fine). *out is set
  * only on MOTE_OK. mote_num_parse_u64/_i64 (num.c) are this; lp.c inlines it
- * into its field loop. No 64-bit division (a libgcc call on Cortex-M0+).
- * Out of line in small builds: its n == 0 test split off and inlined into
- * lp's two callers cost lp 14 bytes on Cortex-M4 (8 on M0+). */
-static MOTE_FAST_INLINE mote_err mote__num_digits(const uint8_t *s, size_t n, uint64_t *out)
+ * into its field loop. No 64-bit division (a libgcc call on Cortex-M0+). */
+static MOTE_INLINE mote_err mote__num_digits(const uint8_t *s, size_t n, uint64_t *out)
 {
     uint64_t v = 0;
     size_t i = 0;
