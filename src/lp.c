@@ -167,14 +167,15 @@ static MOTE_NOINLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out
 /* Booleans: t T true True TRUE f F false False FALSE (the first five true). */
 static MOTE_LP_OUTLINE mote_err parse_bool(mote_lp_field *f)
 {
-    const char *w = "t\0T\0true\0True\0TRUE\0f\0F\0false\0False\0FALSE";
+    /* each word after its length */
+    const char *w = "\1t\1T\4true\4True\4TRUE\1f\1F\5false\5False\5FALSE";
     for (unsigned i = 0; i < 10; i++) {
-        size_t k = strlen(w);
+        const size_t k = (unsigned char)*w++;
         if (k == f->raw.len && memcmp(w, f->raw.ptr, k) == 0) {
             f->value.b = i < 5;
             return MOTE_OK;
         }
-        w += k + 1;
+        w += k;
     }
     return MOTE_ERR_BAD_VALUE;
 }
