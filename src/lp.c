@@ -142,7 +142,7 @@ static size_t count_nl(const uint8_t *p, const uint8_t *end)
 
 /* Integers: num's core (mote_private.h), inlined in speed builds; small
  * builds call num.c's parsers, so the library holds one copy of the digit
- * loop (lp 168 bytes less on Cortex-M4). Values and timestamps never start
+ * loop (lp 206 bytes less on Cortex-M4). Values and timestamps never start
  * with '+' here (the grammar lets only a digit, '-' or '.' start a number,
  * and timestamps are [-0-9]+), but mote_lp_field_decode() may be given one,
  * and a '+' after a '-' must stay a bad value, as in Go's
