@@ -142,6 +142,23 @@ static void escapes_flagged_and_unescaped_on_demand(void **state)
     assert_int_equal(mote_lp_unescape(&pt.measurement, small, sizeof small, &n), MOTE_ERR_SPACE);
     assert_int_equal(n, 8);
     assert_true(n <= pt.measurement.len);
+    /* Views made by hand: each context undoes its own escapes only, and a
+     * context past MOTE_LP_ESC_STRING is read as a string's. */
+    static const char raw[] = "a\\=b\\ c\\,d\\\"e";
+    static const struct {
+        uint8_t context;
+        const char *want;
+    } ctx[] = {{MOTE_LP_ESC_MEASUREMENT, "a\\=b c,d\\\"e"},
+               {MOTE_LP_ESC_KEY, "a=b c,d\\\"e"},
+               {MOTE_LP_ESC_STRING, "a\\=b\\ c\\,d\"e"},
+               {7, "a\\=b\\ c\\,d\"e"}};
+    for (size_t i = 0; i < sizeof ctx / sizeof ctx[0]; i++) {
+        mote_lp_text t = {(const uint8_t *)raw, sizeof raw - 1, true, ctx[i].context};
+        uint8_t out[32];
+        assert_int_equal(mote_lp_unescape(&t, out, sizeof out, &n), MOTE_OK);
+        assert_int_equal(n, strlen(ctx[i].want));
+        assert_memory_equal(out, ctx[i].want, n);
+    }
 }
 
 typedef struct outcome {
