@@ -119,6 +119,8 @@ typedef struct mote_lp_field {
  */
 typedef struct mote_lp_point {
     mote_lp_text measurement;
+    bool has_time;
+    bool decoded;            /* mote_lp_point_decode() succeeded: values and time set */
     mote_lp_tag *tags;
     size_t tags_cap;
     size_t ntags;
@@ -128,8 +130,6 @@ typedef struct mote_lp_point {
     mote_view tag_section;   /* the tags as written (after the measurement's ','), may be empty */
     mote_view field_section; /* the fields as written */
     mote_view time_text;     /* the timestamp as written; len 0 if absent */
-    bool has_time;
-    bool decoded;            /* mote_lp_point_decode() succeeded: values and time set */
     int64_t time;            /* ns (after mote_lp_point_decode); the default time,
                                 rounded down to the precision, if absent */
     mote_view text;          /* the line from its measurement on, without "\n" / "\r\n" */
@@ -277,17 +277,27 @@ MOTE_NODISCARD mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_co
  * fixed at carry_cap.
  */
 typedef struct mote_lp_stream {
-    mote_lp_decoder dec;   /* private */
+    /* Private. On 32-bit targets bytes first, then words, the decoder
+     * (with its key prediction set) last: every field stays within the
+     * short load/store offsets of a 16-bit Thumb instruction on Cortex-M.
+     * On 64-bit ones the decoder first, at the stream's own address (no
+     * register to compute it per call). */
+#if MOTE_LP_KEY_SETS > 1
+    mote_lp_decoder dec;
+#endif
+    uint8_t state;         /* split state at the end of the carried bytes */
+    bool carrying;         /* a line is being gathered */
+    bool dropping;         /* ...and is too long: its bytes are discarded */
+    bool finished;
     uint8_t *carry;
     size_t carry_cap;
     size_t carry_len;
     const uint8_t *nl_end; /* after the current chunk's last '\n' */
     uint64_t rec_offset;   /* start of the carried/dropped line */
     uint64_t rec_line;
-    uint8_t state;         /* split state at the end of the carried bytes */
-    bool carrying;         /* a line is being gathered */
-    bool dropping;         /* ...and is too long: its bytes are discarded */
-    bool finished;
+#if MOTE_LP_KEY_SETS == 1
+    mote_lp_decoder dec;
+#endif
 } mote_lp_stream;
 
 /*
