@@ -41,12 +41,15 @@ typedef struct mote_pool_stats {
 
 /* Fields are private (the buffer header layout lives in src/pool.c). */
 typedef struct mote_pool {
+    /* Scalars and counters first, the free lists (indexed by class) last:
+     * on Cortex-M every named field is then in reach of a 16-bit Thumb
+     * load/store (offset < 128). */
     mote_arena *arena;
-    void *free_list[MOTE_POOL_CLASSES];
     size_t max_size;
     unsigned max_class;   /* class index of max_size */
     uint32_t key;         /* mixed into buffer headers: tells this pool's buffers apart */
     mote_pool_stats stats;
+    void *free_list[MOTE_POOL_CLASSES];
 } mote_pool;
 
 /*
