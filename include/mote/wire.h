@@ -316,13 +316,13 @@ MOTE_NODISCARD mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t 
  * for values (0x40) are never sent.
  */
 typedef struct mote_wire_params {
+    bool skip_metadata;            /* (bytes first: short Cortex-M loads) */
+    bool has_timestamp;
     uint16_t consistency;          /* mote_wire_consistency */
     uint16_t serial_consistency;   /* mote_wire_consistency */
     int32_t page_size;
     mote_view paging_state;
     int64_t timestamp;
-    bool skip_metadata;
-    bool has_timestamp;
 } mote_wire_params;
 
 /*
@@ -354,12 +354,12 @@ typedef struct mote_wire_req {
     mote__wire_out o;          /* private: out and the sticky error */
     uint8_t opcode;            /* (byte fields early: short Cortex-M loads) */
     int stream;
+    mote_wire_params p;        /* (early too: its bytes within 32 of r) */
     mote_wire *w;
     size_t start;              /* offset of the frame header in out */
     size_t count_at;           /* offset of the current [short] value count, or 0
                                   (none: no offset after a frame header is 0) */
     size_t value_at;           /* offset of an open value's [int], or 0 (none) */
-    mote_wire_params p;
     uint32_t nvalues;          /* values of the current statement */
     uint32_t nstmts;           /* batch statements */
 } mote_wire_req;
