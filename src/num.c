@@ -371,13 +371,15 @@ static int cursor_next(digit_cursor *c)
  */
 #define HG_LIMBS 36
 typedef struct halfgen {
-    uint32_t d[HG_LIMBS];
+    /* The limbs last: the named fields then stay within a 16-bit Thumb
+     * load/store's offset (Cortex-M). */
+    bool frac_left;
     int n;    /* K >= 0: limbs in use; K < 0: limbs spanned by j + 30 bits */
     int j;    /* K < 0: fraction bits; -1 for K >= 0 */
     int next; /* K >= 0: next limb index to emit (counting down) */
-    bool frac_left;
-    char buf[20];
     int pos, len;
+    char buf[20];
+    uint32_t d[HG_LIMBS];
 } halfgen;
 
 /* Digits of v < 10^9, zero-padded to width, into buf; returns the count.
