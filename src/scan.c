@@ -373,7 +373,7 @@ static MOTE_SMALL_NOINLINE void tok_begin(mote_scanner *sc, size_t i)
     set_pos(sc, &sc->tok_pos, i);
 }
 
-static bool keep_comments(const mote_scanner *sc) { return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop; }
+static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc) { return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop; }
 
 /* The escape bytes of the quotes that sql_mode / standard_conforming_strings
  * decide (mysql ' and ", postgres ''). */
@@ -385,9 +385,6 @@ static void apply_mode(mote_scanner *sc)
         sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : -1;
 }
 
-/* reset_token() clears mysql's per-token fields with postgres's */
-_Static_assert(offsetof(mote_scanner, d.my.vmode) >= offsetof(mote_scanner, d.pg.copy),
-               "mysql's per-token fields within postgres's");
 
 /* Start the next token. rec: the configuration is known to be one of
  * records (BLK_REC: no trimming, comments, words, COPY or trigger state),
@@ -402,10 +399,8 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
 {
     const bool words = OTHER(rec) && (sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES);
     sc->state = OTHER(rec) && sc->trim ? S_LEAD : (OTHER(rec) && sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
-    /* (with the per-token fields that open the dialect data: mysql's fit
-     * in postgres's, and what follows them in mysql is not read before it
-     * is written) */
-    memset(&sc->kind, 0, offsetof(mote_scanner, d.pg.copy) - offsetof(mote_scanner, kind));
+    /* (the per-token fields, the dialect's among them, are one block) */
+    memset(&sc->kind, 0, offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind));
     /* with no comment styles nothing can be comment-only */
     if (OTHER(rec) && (sc->comments & 0x0fu)) {
         sc->lead = 1;
@@ -428,13 +423,8 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
             sc->wcls = WC_NONE;
         }
     }
-    sc->wlen = 0;
     sc->trig = OTHER(rec) && sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
-    sc->km = 0;
-    sc->tokflags = 0;
     tok_begin(sc, sc->pos);
-    sc->pieces_out = 0;
-    sc->hist_n = 0;
 }
 
 static void reset_token(mote_scanner *sc) { reset_with(sc, false); }
@@ -1239,8 +1229,8 @@ static MOTE_INLINE size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i
 /* Finish a mysql DELIMITER command: install the argument or flag an error. */
 static bool dcmd_done(mote_scanner *sc)
 {
-    if (sc->d.my.arglen == 0 || sc->d.my.argbad) return false;
-    set_delim(sc, sc->d.my.arg, sc->d.my.arglen);
+    if (sc->tk.my.arglen == 0 || sc->tk.my.argbad) return false;
+    set_delim(sc, sc->d.my.arg, sc->tk.my.arglen);
     build_cls(sc);
     return true;
 }
@@ -1395,12 +1385,12 @@ static MOTE_SMALL_INLINE void word_end(mote_scanner *sc, int k, size_t n)
         /* COPY SET RESET CREATE in the order of their classes (mysql's
          * first words reach here only as a prefix of SET) */
         sc->wcls = (uint8_t)(k <= K_CREATE ? k + WC_COPY : WC_NONE);
-        if (sc->wcls == WC_CREATE) sc->d.pg.idn = 1;
+        if (sc->wcls == WC_CREATE) sc->tk.pg.idn = 1;
         if (sc->wcls == WC_NONE) words_stop(sc);
         return;
     case WC_COPY:
         /* COPY ... FROM STDIN: the words FROM STDIN outside parentheses */
-        if (sc->d.pg.pdepth) return;
+        if (sc->tk.pg.pdepth) return;
         if (sc->wst && k == K_STDIN) sc->d.pg.copy = 1;
         sc->wst = k == K_FROM;
         return;
@@ -1409,12 +1399,12 @@ static MOTE_SMALL_INLINE void word_end(mote_scanner *sc, int k, size_t n)
          * FUNCTION|PROCEDURE make BEGIN (and CASE inside it) open what END
          * closes, outside parentheses. idn: 1 after CREATE, 2 after OR, 3
          * after REPLACE, 4 in the body; other leading words: words stop. */
-        if (sc->d.pg.idn < 4) {
-            if ((unsigned)(k - K_FUNCTION) < 2u && (sc->d.pg.idn & 1u)) sc->d.pg.idn = 4;
-            else if (k == K_OR - 1 + sc->d.pg.idn) sc->d.pg.idn++;
+        if (sc->tk.pg.idn < 4) {
+            if ((unsigned)(k - K_FUNCTION) < 2u && (sc->tk.pg.idn & 1u)) sc->tk.pg.idn = 4;
+            else if (k == K_OR - 1 + sc->tk.pg.idn) sc->tk.pg.idn++;
             else words_stop(sc);
-        } else if (sc->d.pg.pdepth == 0 && (k == K_BEGIN || (sc->d.pg.bdepth && (k == K_CASE || k == K_END)))) {
-            sc->d.pg.bdepth += k == K_END ? UINT32_MAX : 1u; /* (END: one less) */
+        } else if (sc->tk.pg.pdepth == 0 && (k == K_BEGIN || (sc->tk.pg.bdepth && (k == K_CASE || k == K_END)))) {
+            sc->tk.pg.bdepth += k == K_END ? UINT32_MAX : 1u; /* (END: one less) */
         }
         return;
     case WC_RESET:
@@ -1588,16 +1578,16 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
             if (c == '#') lead_comment(sc, idx + 1);
             return A_NEXT;
         }
-    } else if (c == '*' && sc->dialect == MOTE_SCAN_MYSQL && sc->d.my.xc) {
+    } else if (c == '*' && sc->dialect == MOTE_SCAN_MYSQL && sc->tk.my.xc) {
         sc->state = S_XSTAR;
         return A_NEXT;
     } else if (c == '$' && pg && word_start(sc, idx, 1)) {
         sc->d.pg.taglen = 0;
         next = S_DTAG;
     } else if (pg && c == '(') {
-        sc->d.pg.pdepth++;
-    } else if (pg && c == ')' && sc->d.pg.pdepth) {
-        sc->d.pg.pdepth--;
+        sc->tk.pg.pdepth++;
+    } else if (pg && c == ')' && sc->tk.pg.pdepth) {
+        sc->tk.pg.pdepth--;
     }
     if (next != S_NORMAL) {
         /* a quote or comment may open here: where an error points */
@@ -1677,8 +1667,8 @@ static int on_command(mote_scanner *sc, uint8_t c)
     if (st == S_DCMD_REST) return A_NEXT;
     sc->state = S_DCMD_ARG;
     /* too long or holding a backslash: the command fails */
-    if (sc->d.my.arglen < sizeof sc->d.my.arg && c != '\\') sc->d.my.arg[sc->d.my.arglen++] = c;
-    else sc->d.my.argbad = 1;
+    if (sc->tk.my.arglen < sizeof sc->d.my.arg && c != '\\') sc->d.my.arg[sc->tk.my.arglen++] = c;
+    else sc->tk.my.argbad = 1;
     return A_NEXT;
 }
 
@@ -1718,7 +1708,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_SLASH:
         if (c != '*') return lone(sc);
         sc->depth = 1;
-        if (sc->dialect == MOTE_SCAN_MYSQL && !sc->d.my.xc) {
+        if (sc->dialect == MOTE_SCAN_MYSQL && !sc->tk.my.xc) {
             sc->state = S_XOPEN; /* executable? */
             return A_NEXT;
         }
@@ -1729,7 +1719,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_XM:
         if (c == '!') {
             /* slash-star-bang, slash-star-M-bang: code up to star-slash */
-            sc->d.my.xc = 1;
+            sc->tk.my.xc = 1;
             sc->slow |= SL_XC;
             lead_code(sc);
             sc->state = S_NORMAL;
@@ -1746,7 +1736,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_XSTAR:
         sc->state = S_NORMAL;
         if (c != '/') return A_CODE;
-        sc->d.my.xc = 0;
+        sc->tk.my.xc = 0;
         sc->slow &= (uint8_t)~SL_XC;
         return A_NEXT;
     case S_LINE:
@@ -1902,7 +1892,7 @@ static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
             return A_NEXT;
         }
     }
-    if (sc->dialect == MOTE_SCAN_POSTGRES && (sc->d.pg.pdepth | sc->d.pg.bdepth)) return A_NEXT;
+    if (sc->dialect == MOTE_SCAN_POSTGRES && (sc->tk.pg.pdepth | sc->tk.pg.bdepth)) return A_NEXT;
     return A_END;
 }
 
@@ -1910,7 +1900,7 @@ static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
  * Run the state machine over chunk[pos..lim). Returns R_LIMIT at lim,
  * R_END when a delimiter completed (pos just after it; possibly before any
  * token byte, then the token is empty), R_LINE when a command line or COPY
- * data line ended at its line break (a DELIMITER command: sc->d.my.argbad tells
+ * data line ended at its line break (a DELIMITER command: sc->tk.my.argbad tells
  * failure), R_SPLIT when the token's leading comments end where its first
  * code byte (sc->lead_pos) starts.
  */
