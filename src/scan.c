@@ -158,17 +158,22 @@ enum { TK_SEMI, TK_WS, TK_OTHER, TK_EXPLAIN, TK_CREATE, TK_TEMP, TK_TRIGGER, TK_
  * leaves it, and SEMI is only looked up at a delimiter), so this one test,
  * the transitions and the ';' lookup need no dialect check. */
 #define TRIG_SKIP(t) ((0x24u >> (t)) & 1u)
-static const uint8_t sq_trans[8][8] = {
+/* (one row a 32-bit word, the next state of token k in bits 4k..4k+3) */
+#define SQ_ROW(a, b, c, d, e, f, g, h) \
+    ((a) | (b) << 4 | (c) << 8 | (d) << 12 | (e) << 16 | (f) << 20 | (g) << 24 | (uint32_t)(h) << 28)
+static const uint32_t sq_trans[8] = {
     /*            SEMI WS OTHER EXPLAIN CREATE TEMP TRIGGER END */
-    /* INVALID */ {1, 0, 2, 3, 4, 2, 2, 2},
-    /* START   */ {1, 1, 2, 3, 4, 2, 2, 2},
-    /* NORMAL  */ {1, 2, 2, 2, 2, 2, 2, 2},
-    /* EXPLAIN */ {1, 3, 3, 2, 4, 2, 2, 2},
-    /* CREATE  */ {1, 4, 2, 2, 2, 4, 5, 2},
-    /* TRIGGER */ {6, 5, 5, 5, 5, 5, 5, 5},
-    /* SEMI    */ {6, 6, 5, 5, 5, 5, 5, 7},
-    /* END     */ {1, 7, 5, 5, 5, 5, 5, 5},
+    /* INVALID */ SQ_ROW(1, 0, 2, 3, 4, 2, 2, 2),
+    /* START   */ SQ_ROW(1, 1, 2, 3, 4, 2, 2, 2),
+    /* NORMAL  */ SQ_ROW(1, 2, 2, 2, 2, 2, 2, 2),
+    /* EXPLAIN */ SQ_ROW(1, 3, 3, 2, 4, 2, 2, 2),
+    /* CREATE  */ SQ_ROW(1, 4, 2, 2, 2, 4, 5, 2),
+    /* TRIGGER */ SQ_ROW(6, 5, 5, 5, 5, 5, 5, 5),
+    /* SEMI    */ SQ_ROW(6, 6, 5, 5, 5, 5, 5, 7),
+    /* END     */ SQ_ROW(1, 7, 5, 5, 5, 5, 5, 5),
 };
+#undef SQ_ROW
+#define SQ_NEXT(t, tk) ((uint8_t)((sq_trans[t] >> (4 * (tk))) & 15u))
 
 static MOTE_SMALL_NOINLINE bool is_blank(uint8_t c)
 {
@@ -585,7 +590,7 @@ static bool kmp_step(mote_scanner *sc, uint8_t c)
 
 static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
 {
-    sc->trig = sq_trans[sc->trig][tk];
+    sc->trig = SQ_NEXT(sc->trig, tk);
 }
 
 /* Byte `back` positions before chunk index idx within the current token,
@@ -1886,7 +1891,7 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
 static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
 {
     if (sc->dialect == MOTE_SCAN_SQLITE) {
-        const uint8_t nt = sq_trans[sc->trig][TK_SEMI];
+        const uint8_t nt = SQ_NEXT(sc->trig, TK_SEMI);
         if (nt != 1) {
             sc->trig = nt; /* ';' inside a trigger body */
             return A_NEXT;
@@ -2021,8 +2026,8 @@ static MOTE_SMALL_NOINLINE mote_err emit(mote_scanner *sc, mote_scan_token *tok,
         e = MOTE_ERR_TOO_LONG;
         n = 0;
         flags = 0;
+        kind = MOTE_SCAN_STATEMENT; /* (errors come with it: fail() passes it too) */
     }
-    if (e) kind = MOTE_SCAN_STATEMENT;
     tok->text.ptr = n ? p : (const uint8_t *)"";
     tok->text.len = n;
     tok->pos = *pos;
