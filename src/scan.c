@@ -191,8 +191,6 @@ static bool sq_idchar(uint8_t c)
     return is_alpha(c) || is_digit(c) || c == '_' || c == '$' || c >= 0x80;
 }
 
-/* First byte of a dollar-quote tag: letter, '_' or high byte (no digit). */
-static bool pg_tag_first(uint8_t c) { return is_alpha(c) || c == '_' || c >= 0x80; }
 
 static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 {
@@ -530,7 +528,6 @@ mote_err mote_scan_feed(mote_scanner *sc, const void *data, size_t len)
         sc->bom = 4;
         if (k + j == 3) {
             /* the chunk starts after the BOM: stream offset 3, column 1 */
-            sc->stats.bytes_examined = 3;
             sc->line_start = 3;
             sc->tok_pos.offset = 3;
             sc->chunk_len = 3; /* install() moves base past it */
@@ -1795,7 +1792,9 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
             sc->state = S_DOLLAR;
             return A_NEXT;
         }
-        if (sc->d.pg.taglen < sizeof sc->d.pg.tag && (pg_tag_first(c) || (sc->d.pg.taglen && is_digit(c)))) {
+        /* a tag byte: an identifier byte but '$' (taken above), no digit
+         * first */
+        if (sc->d.pg.taglen < sizeof sc->d.pg.tag && sq_idchar(c) && (sc->d.pg.taglen || !is_digit(c))) {
             sc->d.pg.tag[sc->d.pg.taglen++] = c;
             return A_NEXT;
         }
@@ -1878,7 +1877,7 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
     case S_COPY: return c == '\n' ? A_LINE : A_NEXT;
     case S_NORMAL:
         if (sc->wlen) {
-            if (sqlite ? sq_idchar(c) : word_char(sc, c)) return A_WORD;
+            if (word_char(sc, c)) return A_WORD; /* (sqlite: sq_idchar()) */
             any_word_end(sc);
         }
         return A_CODE;
@@ -1918,7 +1917,6 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
     const uint8_t *p = sc->chunk;
     const uint8_t *cls = sc->cls;
     size_t i = sc->pos;
-    const size_t start = i;
     int r = R_LIMIT;
 #if !MOTE_SMALL
     /* postgres needs lookback for E'' strings */
@@ -1975,7 +1973,6 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
         }
     }
     if (r == R_LIMIT && sc->split) r = R_SPLIT;
-    sc->stats.bytes_examined += i - start;
     sc->pos = i;
     return r;
 }
@@ -2287,7 +2284,6 @@ static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
         if (sc->blk_resume <= sc->base + i) sc->blk_resume = sc->base + i + 1;
         r = R_MORE;
     }
-    sc->stats.bytes_examined += i - start;
     sc->pos = i;
     return r;
 }
@@ -2345,14 +2341,13 @@ static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
         }
         size_t lim = sc->chunk_len;
         if (sc->max_token && !sc->dropping) {
-            /* a COPY line ends at one byte (two: "\r\n"); kinds known
-             * only within the token (commands) keep the statement's bound,
-             * so that it does not change with the chunking */
-            const bool line = sc->kind == MOTE_SCAN_COPY_DATA;
-            size_t bound = sc->max_token + (line ? 1u : sc->dlen);
-            if ((sc->dialect == MOTE_SCAN_LINES || sc->kind == MOTE_SCAN_COPY_DATA) &&
-                !(sc->flags & MOTE_SCAN_PIECES))
-                bound++;
+            /* a record or COPY line ends at one byte (two: "\r\n", unless
+             * in pieces); kinds known only within the token (commands)
+             * keep the statement's bound, so that it does not change with
+             * the chunking */
+            const bool line = sc->kind == MOTE_SCAN_COPY_DATA || sc->dialect == MOTE_SCAN_LINES;
+            const size_t bound =
+                sc->max_token + (line ? 1u + !(sc->flags & MOTE_SCAN_PIECES) : sc->dlen);
             size_t h = held(sc);
             if (h >= bound) return at_bound(sc, tok);
             if (bound - h < lim - sc->pos) lim = sc->pos + (bound - h);
@@ -2414,8 +2409,14 @@ mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
 void mote_scan_get_stats(const mote_scanner *sc, mote_scan_stats *out)
 {
     if (!out) return;
-    if (sc) *out = sc->stats;
-    else memset(out, 0, sizeof *out);
+    if (sc) {
+        *out = sc->stats;
+        /* every byte before pos has been stepped over, and every chunk
+         * before this one (the BOM's 3 bytes too: base starts past them) */
+        out->bytes_examined = sc->base + sc->pos;
+    } else {
+        memset(out, 0, sizeof *out);
+    }
 }
 
 mote_view mote_scan_delimiter(const mote_scanner *sc)
