@@ -370,7 +370,7 @@ static MOTE_SMALL_NOINLINE void set_pos(const mote_scanner *sc, mote_pos *p, siz
 }
 
 /* The token starts at chunk index i: its first byte and its position. */
-static MOTE_SMALL_NOINLINE void tok_begin(mote_scanner *sc, size_t i)
+static MOTE_SMALL_INLINE void tok_begin(mote_scanner *sc, size_t i)
 {
     sc->tok_start = i;
     set_pos(sc, &sc->tok_pos, i);
@@ -627,7 +627,7 @@ static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
 #if MOTE_SMALL
 /* Size-optimised build: one plain byte loop, shared by every state (the
  * word-at-a-time version below is inlined at each call site for speed). */
-static size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, uint8_t mask)
+static MOTE_SMALL_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, uint8_t mask)
 {
     while (i < lim && !(cls[p[i]] & mask)) i++;
     return i;
@@ -1469,7 +1469,7 @@ static MOTE_SMALL_NOINLINE void word_add(mote_scanner *sc, uint8_t lc)
 }
 
 /* A byte of a SET statement's literal. */
-static void lit_byte(mote_scanner *sc, uint8_t c)
+static MOTE_SMALL_INLINE void lit_byte(mote_scanner *sc, uint8_t c)
 {
     static const char nbe[] = "no_backslash_escapes";
     const uint8_t lc = lower(c);
@@ -2303,6 +2303,8 @@ static MOTE_INLINE mote_err rec_end(mote_scanner *sc, mote_scan_token *tok)
  * where rec_next() calls it too.) */
 #if !MOTE_SMALL
 MOTE_NOINLINE
+#else
+MOTE_SMALL_INLINE
 #endif
 static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
 {
