@@ -300,10 +300,21 @@ static void blk_setup(mote_scanner *sc)
 }
 #endif
 
+/* The escape bytes of the quotes that sql_mode / standard_conforming_strings
+ * decide (mysql ' and ", postgres ''). */
+static void apply_mode(mote_scanner *sc)
+{
+    if (sc->dialect == MOTE_SCAN_MYSQL)
+        sc->q_esc[0] = sc->q_esc[1] = (sc->mode & MODE_NBE) ? -1 : '\\';
+    else if (sc->dialect == MOTE_SCAN_POSTGRES)
+        sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : -1;
+}
+
 /* Build the class table from the quote slots, delimiter, escape and comment
  * styles (init, and again when a mysql DELIMITER command changes the
- * delimiter's first byte). Data-driven so it stays one small loop. Line
- * breaks stop every skip loop: positions are counted there. */
+ * delimiter's first byte or a SET statement the strings mode), the mode's
+ * escapes first. Data-driven so it stays one small loop. Line breaks stop
+ * every skip loop: positions are counted there. */
 static void build_cls(mote_scanner *sc)
 {
     /* byte, comments bits that must all be set, class bits it gets */
@@ -321,6 +332,7 @@ static void build_cls(mote_scanner *sc)
         {'\n', 0, 0xff},
         {'\r', 0, 0xff},
     };
+    apply_mode(sc);
     uint8_t *cls = sc->cls;
     for (unsigned c = 0; c < 256; c++) cls[c] = sc->open_slot[c] ? C_NORM : 0;
     /* unused slots (closer 0, escape 0 or -1) only mark bits no state uses */
@@ -377,16 +389,6 @@ static MOTE_SMALL_INLINE void tok_begin(mote_scanner *sc, size_t i)
 }
 
 static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc) { return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop; }
-
-/* The escape bytes of the quotes that sql_mode / standard_conforming_strings
- * decide (mysql ' and ", postgres ''). */
-static void apply_mode(mote_scanner *sc)
-{
-    if (sc->dialect == MOTE_SCAN_MYSQL)
-        sc->q_esc[0] = sc->q_esc[1] = (sc->mode & MODE_NBE) ? -1 : '\\';
-    else if (sc->dialect == MOTE_SCAN_POSTGRES)
-        sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : -1;
-}
 
 
 /* Start the next token. rec: the configuration is known to be one of
@@ -484,7 +486,6 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
     sc->mode = (uint8_t)(cfg->flags & (MODE_NBE | MODE_NONSTD));
-    apply_mode(sc);
     if (!d) {
         d = (const uint8_t *)";";
         dn = 1;
@@ -2186,7 +2187,6 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     /* a SET statement changed how strings are read */
     if (sc->mode_next != sc->mode) {
         sc->mode = sc->mode_next;
-        apply_mode(sc);
         build_cls(sc);
     }
     /* emit() has copied tok_pos out */
