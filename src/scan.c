@@ -417,12 +417,12 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
     }
     sc->mode_next = sc->mode;
     if (OTHER(rec) && sc->dialect == MOTE_SCAN_POSTGRES) {
-        if (sc->d.pg.copy) {
+        if (sc->ds.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: a COPY ... FROM
              * STDIN statement ended, by its delimiter: no other ending
              * follows its first word), then one token per line */
-            sc->state = sc->d.pg.copy == 1 ? S_CSKIP : S_COPY;
-            sc->d.pg.copy = 3;
+            sc->state = sc->ds.pg.copy == 1 ? S_CSKIP : S_COPY;
+            sc->ds.pg.copy = 3;
             sc->kind = MOTE_SCAN_COPY_DATA;
             sc->lead = sc->slow = 0;
             sc->wcls = WC_NONE;
@@ -1313,7 +1313,7 @@ static int keyword(const mote_scanner *sc, size_t n) { return kw_find(sc, n, K_N
 static uint8_t var_mode(const mote_scanner *sc, uint32_t h)
 {
     for (unsigned j = 0; j < 2; j++)
-        if (sc->d.my.vhash[j] == h) return sc->d.my.vmode[j];
+        if (sc->d.my.vhash[j] == h) return sc->ds.my.vmode[j];
     return sc->flags & MODE_NBE;
 }
 
@@ -1321,10 +1321,10 @@ static void var_save(mote_scanner *sc, uint32_t h, uint8_t m)
 {
     if (sc->d.my.vhash[0] != h) {
         sc->d.my.vhash[1] = sc->d.my.vhash[0];
-        sc->d.my.vmode[1] = sc->d.my.vmode[0];
+        sc->ds.my.vmode[1] = sc->ds.my.vmode[0];
         sc->d.my.vhash[0] = h;
     }
-    sc->d.my.vmode[0] = m;
+    sc->ds.my.vmode[0] = m;
 }
 
 /* A word (how: 0), literal (1) or user variable (2) of a SET statement.
@@ -1394,7 +1394,7 @@ static MOTE_SMALL_INLINE void word_end(mote_scanner *sc, int k, size_t n)
     case WC_COPY:
         /* COPY ... FROM STDIN: the words FROM STDIN outside parentheses */
         if (sc->tk.pg.pdepth) return;
-        if (sc->wst && k == K_STDIN) sc->d.pg.copy = 1;
+        if (sc->wst && k == K_STDIN) sc->ds.pg.copy = 1;
         sc->wst = k == K_FROM;
         return;
     case WC_CREATE:
@@ -1585,7 +1585,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         sc->state = S_XSTAR;
         return A_NEXT;
     } else if (c == '$' && pg && word_start(sc, idx, 1)) {
-        sc->d.pg.taglen = 0;
+        sc->ds.pg.taglen = 0;
         next = S_DTAG;
     } else if (pg && c == '(') {
         sc->tk.pg.pdepth++;
@@ -1795,8 +1795,8 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
         }
         /* a tag byte: an identifier byte but '$' (taken above), no digit
          * first */
-        if (sc->d.pg.taglen < sizeof sc->d.pg.tag && sq_idchar(c) && (sc->d.pg.taglen || !is_digit(c))) {
-            sc->d.pg.tag[sc->d.pg.taglen++] = c;
+        if (sc->ds.pg.taglen < sizeof sc->d.pg.tag && sq_idchar(c) && (sc->ds.pg.taglen || !is_digit(c))) {
+            sc->d.pg.tag[sc->ds.pg.taglen++] = c;
             return A_NEXT;
         }
         sc->state = S_NORMAL;
@@ -1804,15 +1804,15 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
     case S_DOLLAR:
         if (c == '$') {
             sc->state = S_DMATCH;
-            sc->d.pg.tagk = 0;
+            sc->ds.pg.tagk = 0;
         }
         return A_NEXT;
     default: /* S_DMATCH */
         if (c == '$') {
-            if (sc->d.pg.tagk == sc->d.pg.taglen) sc->state = S_NORMAL;
-            else sc->d.pg.tagk = 0;
-        } else if (sc->d.pg.tagk < sc->d.pg.taglen && c == sc->d.pg.tag[sc->d.pg.tagk]) {
-            sc->d.pg.tagk++;
+            if (sc->ds.pg.tagk == sc->ds.pg.taglen) sc->state = S_NORMAL;
+            else sc->ds.pg.tagk = 0;
+        } else if (sc->ds.pg.tagk < sc->ds.pg.taglen && c == sc->d.pg.tag[sc->ds.pg.tagk]) {
+            sc->ds.pg.tagk++;
         } else {
             sc->state = S_DOLLAR;
         }
@@ -2147,7 +2147,7 @@ static HAND_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, c
     }
     if (copy_end(kind, p, n)) {
         kind = MOTE_SCAN_COPY_END;
-        sc->d.pg.copy = 0;
+        sc->ds.pg.copy = 0;
     }
     if (n || sc->pieces_out ||
         (r != R_EOF && (kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))))

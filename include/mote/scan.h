@@ -295,8 +295,15 @@ typedef struct mote_scanner {
     uint8_t mode, mode_next; /* NO_BACKSLASH_ESCAPES / nonstandard strings in force; after this statement */
     uint8_t finished, done, dropping;
     uint8_t hist[2];         /* last bytes of the token handed out or dropped */
-    uint8_t cr;              /* the last line break was "\r" */
-    uint8_t blk, blk_flags;  /* hosted builds: 64-byte block path (0: off) */
+    union {                  /* a dialect's bytes kept across tokens, within reach */
+        struct {
+            uint8_t vmode[2];        /* sql_mode saved in two user variables */
+        } my;
+        struct {
+            uint8_t copy;            /* COPY FROM STDIN: 1 statement, 3 data */
+            uint8_t taglen, tagk;    /* the $tag$ being read or matched */
+        } pg;
+    } ds;
     /* per token, cleared together (kind ... tokflags) */
     uint8_t kind;            /* kind of the open token (0: by its bytes) */
     uint8_t lead, cmt, cdrop, split; /* no code yet; comments seen; not kept; split pending */
@@ -335,18 +342,17 @@ typedef struct mote_scanner {
     int16_t esc_out;         /* escape outside quotes, -1 none */
     uint8_t delim[16], kmp[16];
     uint8_t word[28];
+    uint8_t cr;              /* the last line break was "\r" */
+    uint8_t blk, blk_flags;  /* hosted builds: 64-byte block path (0: off) */
     uint8_t blk_miss, blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
     /* what one dialect alone keeps across tokens */
     union {
         struct {
             uint8_t arg[16];         /* the DELIMITER argument (read only up to arglen) */
-            uint8_t vmode[2];        /* sql_mode saved in two user variables */
-            uint32_t vhash[2], vt;   /* those variables' hashes; the SET target */
+            uint32_t vhash[2], vt;   /* the hashes of ds.my.vmode's variables; the SET target */
         } my;
         struct {
-            uint8_t copy;            /* COPY FROM STDIN: 1 statement, 3 data */
-            uint8_t taglen, tagk;    /* the $tag$ being read or matched */
-            uint8_t tag[64];
+            uint8_t tag[64];         /* (ds.pg.taglen bytes) */
             uint64_t eclose;         /* offset after the close of an escape string */
         } pg;
     } d;
