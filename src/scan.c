@@ -158,17 +158,22 @@ enum { TK_SEMI, TK_WS, TK_OTHER, TK_EXPLAIN, TK_CREATE, TK_TEMP, TK_TRIGGER, TK_
  * leaves it, and SEMI is only looked up at a delimiter), so this one test,
  * the transitions and the ';' lookup need no dialect check. */
 #define TRIG_SKIP(t) ((0x24u >> (t)) & 1u)
-static const uint8_t sq_trans[8][8] = {
+/* (one row a 32-bit word, the next state of token k in bits 4k..4k+3) */
+#define SQ_ROW(a, b, c, d, e, f, g, h) \
+    ((a) | (b) << 4 | (c) << 8 | (d) << 12 | (e) << 16 | (f) << 20 | (g) << 24 | (uint32_t)(h) << 28)
+static const uint32_t sq_trans[8] = {
     /*            SEMI WS OTHER EXPLAIN CREATE TEMP TRIGGER END */
-    /* INVALID */ {1, 0, 2, 3, 4, 2, 2, 2},
-    /* START   */ {1, 1, 2, 3, 4, 2, 2, 2},
-    /* NORMAL  */ {1, 2, 2, 2, 2, 2, 2, 2},
-    /* EXPLAIN */ {1, 3, 3, 2, 4, 2, 2, 2},
-    /* CREATE  */ {1, 4, 2, 2, 2, 4, 5, 2},
-    /* TRIGGER */ {6, 5, 5, 5, 5, 5, 5, 5},
-    /* SEMI    */ {6, 6, 5, 5, 5, 5, 5, 7},
-    /* END     */ {1, 7, 5, 5, 5, 5, 5, 5},
+    /* INVALID */ SQ_ROW(1, 0, 2, 3, 4, 2, 2, 2),
+    /* START   */ SQ_ROW(1, 1, 2, 3, 4, 2, 2, 2),
+    /* NORMAL  */ SQ_ROW(1, 2, 2, 2, 2, 2, 2, 2),
+    /* EXPLAIN */ SQ_ROW(1, 3, 3, 2, 4, 2, 2, 2),
+    /* CREATE  */ SQ_ROW(1, 4, 2, 2, 2, 4, 5, 2),
+    /* TRIGGER */ SQ_ROW(6, 5, 5, 5, 5, 5, 5, 5),
+    /* SEMI    */ SQ_ROW(6, 6, 5, 5, 5, 5, 5, 7),
+    /* END     */ SQ_ROW(1, 7, 5, 5, 5, 5, 5, 5),
 };
+#undef SQ_ROW
+#define SQ_NEXT(t, tk) ((uint8_t)((sq_trans[t] >> (4 * (tk))) & 15u))
 
 static MOTE_SMALL_NOINLINE bool is_blank(uint8_t c)
 {
@@ -186,8 +191,6 @@ static bool sq_idchar(uint8_t c)
     return is_alpha(c) || is_digit(c) || c == '_' || c == '$' || c >= 0x80;
 }
 
-/* First byte of a dollar-quote tag: letter, '_' or high byte (no digit). */
-static bool pg_tag_first(uint8_t c) { return is_alpha(c) || c == '_' || c >= 0x80; }
 
 static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 {
@@ -297,10 +300,21 @@ static void blk_setup(mote_scanner *sc)
 }
 #endif
 
+/* The escape bytes of the quotes that sql_mode / standard_conforming_strings
+ * decide (mysql ' and ", postgres ''). */
+static void apply_mode(mote_scanner *sc)
+{
+    if (sc->dialect == MOTE_SCAN_MYSQL)
+        sc->q_esc[0] = sc->q_esc[1] = (sc->mode & MODE_NBE) ? -1 : '\\';
+    else if (sc->dialect == MOTE_SCAN_POSTGRES)
+        sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : -1;
+}
+
 /* Build the class table from the quote slots, delimiter, escape and comment
  * styles (init, and again when a mysql DELIMITER command changes the
- * delimiter's first byte). Data-driven so it stays one small loop. Line
- * breaks stop every skip loop: positions are counted there. */
+ * delimiter's first byte or a SET statement the strings mode), the mode's
+ * escapes first. Data-driven so it stays one small loop. Line breaks stop
+ * every skip loop: positions are counted there. */
 static void build_cls(mote_scanner *sc)
 {
     /* byte, comments bits that must all be set, class bits it gets */
@@ -318,6 +332,7 @@ static void build_cls(mote_scanner *sc)
         {'\n', 0, 0xff},
         {'\r', 0, 0xff},
     };
+    apply_mode(sc);
     uint8_t *cls = sc->cls;
     for (unsigned c = 0; c < 256; c++) cls[c] = sc->open_slot[c] ? C_NORM : 0;
     /* unused slots (closer 0, escape 0 or -1) only mark bits no state uses */
@@ -367,27 +382,14 @@ static MOTE_SMALL_NOINLINE void set_pos(const mote_scanner *sc, mote_pos *p, siz
 }
 
 /* The token starts at chunk index i: its first byte and its position. */
-static MOTE_SMALL_NOINLINE void tok_begin(mote_scanner *sc, size_t i)
+static MOTE_SMALL_INLINE void tok_begin(mote_scanner *sc, size_t i)
 {
     sc->tok_start = i;
     set_pos(sc, &sc->tok_pos, i);
 }
 
-static bool keep_comments(const mote_scanner *sc) { return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop; }
+static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc) { return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop; }
 
-/* The escape bytes of the quotes that sql_mode / standard_conforming_strings
- * decide (mysql ' and ", postgres ''). */
-static void apply_mode(mote_scanner *sc)
-{
-    if (sc->dialect == MOTE_SCAN_MYSQL)
-        sc->q_esc[0] = sc->q_esc[1] = (sc->mode & MODE_NBE) ? -1 : '\\';
-    else if (sc->dialect == MOTE_SCAN_POSTGRES)
-        sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : -1;
-}
-
-/* reset_token() clears mysql's per-token fields with postgres's */
-_Static_assert(offsetof(mote_scanner, d.my.vmode) >= offsetof(mote_scanner, d.pg.copy),
-               "mysql's per-token fields within postgres's");
 
 /* Start the next token. rec: the configuration is known to be one of
  * records (BLK_REC: no trimming, comments, words, COPY or trigger state),
@@ -402,10 +404,8 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
 {
     const bool words = OTHER(rec) && (sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES);
     sc->state = OTHER(rec) && sc->trim ? S_LEAD : (OTHER(rec) && sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
-    /* (with the per-token fields that open the dialect data: mysql's fit
-     * in postgres's, and what follows them in mysql is not read before it
-     * is written) */
-    memset(&sc->kind, 0, offsetof(mote_scanner, d.pg.copy) - offsetof(mote_scanner, kind));
+    /* (the per-token fields, the dialect's among them, are one block) */
+    memset(&sc->kind, 0, offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind));
     /* with no comment styles nothing can be comment-only */
     if (OTHER(rec) && (sc->comments & 0x0fu)) {
         sc->lead = 1;
@@ -417,24 +417,19 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
     }
     sc->mode_next = sc->mode;
     if (OTHER(rec) && sc->dialect == MOTE_SCAN_POSTGRES) {
-        if (sc->d.pg.copy) {
+        if (sc->ds.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: a COPY ... FROM
              * STDIN statement ended, by its delimiter: no other ending
              * follows its first word), then one token per line */
-            sc->state = sc->d.pg.copy == 1 ? S_CSKIP : S_COPY;
-            sc->d.pg.copy = 3;
+            sc->state = sc->ds.pg.copy == 1 ? S_CSKIP : S_COPY;
+            sc->ds.pg.copy = 3;
             sc->kind = MOTE_SCAN_COPY_DATA;
             sc->lead = sc->slow = 0;
             sc->wcls = WC_NONE;
         }
     }
-    sc->wlen = 0;
     sc->trig = OTHER(rec) && sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
-    sc->km = 0;
-    sc->tokflags = 0;
     tok_begin(sc, sc->pos);
-    sc->pieces_out = 0;
-    sc->hist_n = 0;
 }
 
 static void reset_token(mote_scanner *sc) { reset_with(sc, false); }
@@ -491,7 +486,6 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
     sc->mode = (uint8_t)(cfg->flags & (MODE_NBE | MODE_NONSTD));
-    apply_mode(sc);
     if (!d) {
         d = (const uint8_t *)";";
         dn = 1;
@@ -595,7 +589,7 @@ static bool kmp_step(mote_scanner *sc, uint8_t c)
 
 static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
 {
-    sc->trig = sq_trans[sc->trig][tk];
+    sc->trig = SQ_NEXT(sc->trig, tk);
 }
 
 /* Byte `back` positions before chunk index idx within the current token,
@@ -635,7 +629,7 @@ static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
 #if MOTE_SMALL
 /* Size-optimised build: one plain byte loop, shared by every state (the
  * word-at-a-time version below is inlined at each call site for speed). */
-static size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, uint8_t mask)
+static MOTE_SMALL_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, uint8_t mask)
 {
     while (i < lim && !(cls[p[i]] & mask)) i++;
     return i;
@@ -1239,8 +1233,8 @@ static MOTE_INLINE size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i
 /* Finish a mysql DELIMITER command: install the argument or flag an error. */
 static bool dcmd_done(mote_scanner *sc)
 {
-    if (sc->d.my.arglen == 0 || sc->d.my.argbad) return false;
-    set_delim(sc, sc->d.my.arg, sc->d.my.arglen);
+    if (sc->tk.my.arglen == 0 || sc->tk.my.argbad) return false;
+    set_delim(sc, sc->d.my.arg, sc->tk.my.arglen);
     build_cls(sc);
     return true;
 }
@@ -1320,7 +1314,7 @@ static int keyword(const mote_scanner *sc, size_t n) { return kw_find(sc, n, K_N
 static uint8_t var_mode(const mote_scanner *sc, uint32_t h)
 {
     for (unsigned j = 0; j < 2; j++)
-        if (sc->d.my.vhash[j] == h) return sc->d.my.vmode[j];
+        if (sc->d.my.vhash[j] == h) return sc->ds.my.vmode[j];
     return sc->flags & MODE_NBE;
 }
 
@@ -1328,10 +1322,10 @@ static void var_save(mote_scanner *sc, uint32_t h, uint8_t m)
 {
     if (sc->d.my.vhash[0] != h) {
         sc->d.my.vhash[1] = sc->d.my.vhash[0];
-        sc->d.my.vmode[1] = sc->d.my.vmode[0];
+        sc->ds.my.vmode[1] = sc->ds.my.vmode[0];
         sc->d.my.vhash[0] = h;
     }
-    sc->d.my.vmode[0] = m;
+    sc->ds.my.vmode[0] = m;
 }
 
 /* A word (how: 0), literal (1) or user variable (2) of a SET statement.
@@ -1395,13 +1389,13 @@ static MOTE_SMALL_INLINE void word_end(mote_scanner *sc, int k, size_t n)
         /* COPY SET RESET CREATE in the order of their classes (mysql's
          * first words reach here only as a prefix of SET) */
         sc->wcls = (uint8_t)(k <= K_CREATE ? k + WC_COPY : WC_NONE);
-        if (sc->wcls == WC_CREATE) sc->d.pg.idn = 1;
+        if (sc->wcls == WC_CREATE) sc->tk.pg.idn = 1;
         if (sc->wcls == WC_NONE) words_stop(sc);
         return;
     case WC_COPY:
         /* COPY ... FROM STDIN: the words FROM STDIN outside parentheses */
-        if (sc->d.pg.pdepth) return;
-        if (sc->wst && k == K_STDIN) sc->d.pg.copy = 1;
+        if (sc->tk.pg.pdepth) return;
+        if (sc->wst && k == K_STDIN) sc->ds.pg.copy = 1;
         sc->wst = k == K_FROM;
         return;
     case WC_CREATE:
@@ -1409,12 +1403,12 @@ static MOTE_SMALL_INLINE void word_end(mote_scanner *sc, int k, size_t n)
          * FUNCTION|PROCEDURE make BEGIN (and CASE inside it) open what END
          * closes, outside parentheses. idn: 1 after CREATE, 2 after OR, 3
          * after REPLACE, 4 in the body; other leading words: words stop. */
-        if (sc->d.pg.idn < 4) {
-            if ((unsigned)(k - K_FUNCTION) < 2u && (sc->d.pg.idn & 1u)) sc->d.pg.idn = 4;
-            else if (k == K_OR - 1 + sc->d.pg.idn) sc->d.pg.idn++;
+        if (sc->tk.pg.idn < 4) {
+            if ((unsigned)(k - K_FUNCTION) < 2u && (sc->tk.pg.idn & 1u)) sc->tk.pg.idn = 4;
+            else if (k == K_OR - 1 + sc->tk.pg.idn) sc->tk.pg.idn++;
             else words_stop(sc);
-        } else if (sc->d.pg.pdepth == 0 && (k == K_BEGIN || (sc->d.pg.bdepth && (k == K_CASE || k == K_END)))) {
-            sc->d.pg.bdepth += k == K_END ? UINT32_MAX : 1u; /* (END: one less) */
+        } else if (sc->tk.pg.pdepth == 0 && (k == K_BEGIN || (sc->tk.pg.bdepth && (k == K_CASE || k == K_END)))) {
+            sc->tk.pg.bdepth += k == K_END ? UINT32_MAX : 1u; /* (END: one less) */
         }
         return;
     case WC_RESET:
@@ -1477,7 +1471,7 @@ static MOTE_SMALL_NOINLINE void word_add(mote_scanner *sc, uint8_t lc)
 }
 
 /* A byte of a SET statement's literal. */
-static void lit_byte(mote_scanner *sc, uint8_t c)
+static MOTE_SMALL_INLINE void lit_byte(mote_scanner *sc, uint8_t c)
 {
     static const char nbe[] = "no_backslash_escapes";
     const uint8_t lc = lower(c);
@@ -1588,16 +1582,16 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
             if (c == '#') lead_comment(sc, idx + 1);
             return A_NEXT;
         }
-    } else if (c == '*' && sc->dialect == MOTE_SCAN_MYSQL && sc->d.my.xc) {
+    } else if (c == '*' && sc->dialect == MOTE_SCAN_MYSQL && sc->tk.my.xc) {
         sc->state = S_XSTAR;
         return A_NEXT;
     } else if (c == '$' && pg && word_start(sc, idx, 1)) {
-        sc->d.pg.taglen = 0;
+        sc->ds.pg.taglen = 0;
         next = S_DTAG;
     } else if (pg && c == '(') {
-        sc->d.pg.pdepth++;
-    } else if (pg && c == ')' && sc->d.pg.pdepth) {
-        sc->d.pg.pdepth--;
+        sc->tk.pg.pdepth++;
+    } else if (pg && c == ')' && sc->tk.pg.pdepth) {
+        sc->tk.pg.pdepth--;
     }
     if (next != S_NORMAL) {
         /* a quote or comment may open here: where an error points */
@@ -1677,8 +1671,8 @@ static int on_command(mote_scanner *sc, uint8_t c)
     if (st == S_DCMD_REST) return A_NEXT;
     sc->state = S_DCMD_ARG;
     /* too long or holding a backslash: the command fails */
-    if (sc->d.my.arglen < sizeof sc->d.my.arg && c != '\\') sc->d.my.arg[sc->d.my.arglen++] = c;
-    else sc->d.my.argbad = 1;
+    if (sc->tk.my.arglen < sizeof sc->d.my.arg && c != '\\') sc->d.my.arg[sc->tk.my.arglen++] = c;
+    else sc->tk.my.argbad = 1;
     return A_NEXT;
 }
 
@@ -1718,7 +1712,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_SLASH:
         if (c != '*') return lone(sc);
         sc->depth = 1;
-        if (sc->dialect == MOTE_SCAN_MYSQL && !sc->d.my.xc) {
+        if (sc->dialect == MOTE_SCAN_MYSQL && !sc->tk.my.xc) {
             sc->state = S_XOPEN; /* executable? */
             return A_NEXT;
         }
@@ -1729,7 +1723,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_XM:
         if (c == '!') {
             /* slash-star-bang, slash-star-M-bang: code up to star-slash */
-            sc->d.my.xc = 1;
+            sc->tk.my.xc = 1;
             sc->slow |= SL_XC;
             lead_code(sc);
             sc->state = S_NORMAL;
@@ -1746,7 +1740,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_XSTAR:
         sc->state = S_NORMAL;
         if (c != '/') return A_CODE;
-        sc->d.my.xc = 0;
+        sc->tk.my.xc = 0;
         sc->slow &= (uint8_t)~SL_XC;
         return A_NEXT;
     case S_LINE:
@@ -1800,8 +1794,10 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
             sc->state = S_DOLLAR;
             return A_NEXT;
         }
-        if (sc->d.pg.taglen < sizeof sc->d.pg.tag && (pg_tag_first(c) || (sc->d.pg.taglen && is_digit(c)))) {
-            sc->d.pg.tag[sc->d.pg.taglen++] = c;
+        /* a tag byte: an identifier byte but '$' (taken above), no digit
+         * first */
+        if (sc->ds.pg.taglen < sizeof sc->d.pg.tag && sq_idchar(c) && (sc->ds.pg.taglen || !is_digit(c))) {
+            sc->d.pg.tag[sc->ds.pg.taglen++] = c;
             return A_NEXT;
         }
         sc->state = S_NORMAL;
@@ -1809,15 +1805,15 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
     case S_DOLLAR:
         if (c == '$') {
             sc->state = S_DMATCH;
-            sc->d.pg.tagk = 0;
+            sc->ds.pg.tagk = 0;
         }
         return A_NEXT;
     default: /* S_DMATCH */
         if (c == '$') {
-            if (sc->d.pg.tagk == sc->d.pg.taglen) sc->state = S_NORMAL;
-            else sc->d.pg.tagk = 0;
-        } else if (sc->d.pg.tagk < sc->d.pg.taglen && c == sc->d.pg.tag[sc->d.pg.tagk]) {
-            sc->d.pg.tagk++;
+            if (sc->ds.pg.tagk == sc->ds.pg.taglen) sc->state = S_NORMAL;
+            else sc->ds.pg.tagk = 0;
+        } else if (sc->ds.pg.tagk < sc->ds.pg.taglen && c == sc->d.pg.tag[sc->ds.pg.tagk]) {
+            sc->ds.pg.tagk++;
         } else {
             sc->state = S_DOLLAR;
         }
@@ -1883,7 +1879,7 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
     case S_COPY: return c == '\n' ? A_LINE : A_NEXT;
     case S_NORMAL:
         if (sc->wlen) {
-            if (sqlite ? sq_idchar(c) : word_char(sc, c)) return A_WORD;
+            if (word_char(sc, c)) return A_WORD; /* (sqlite: sq_idchar()) */
             any_word_end(sc);
         }
         return A_CODE;
@@ -1896,13 +1892,13 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
 static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
 {
     if (sc->dialect == MOTE_SCAN_SQLITE) {
-        const uint8_t nt = sq_trans[sc->trig][TK_SEMI];
+        const uint8_t nt = SQ_NEXT(sc->trig, TK_SEMI);
         if (nt != 1) {
             sc->trig = nt; /* ';' inside a trigger body */
             return A_NEXT;
         }
     }
-    if (sc->dialect == MOTE_SCAN_POSTGRES && (sc->d.pg.pdepth | sc->d.pg.bdepth)) return A_NEXT;
+    if (sc->dialect == MOTE_SCAN_POSTGRES && (sc->tk.pg.pdepth | sc->tk.pg.bdepth)) return A_NEXT;
     return A_END;
 }
 
@@ -1910,7 +1906,7 @@ static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
  * Run the state machine over chunk[pos..lim). Returns R_LIMIT at lim,
  * R_END when a delimiter completed (pos just after it; possibly before any
  * token byte, then the token is empty), R_LINE when a command line or COPY
- * data line ended at its line break (a DELIMITER command: sc->d.my.argbad tells
+ * data line ended at its line break (a DELIMITER command: sc->tk.my.argbad tells
  * failure), R_SPLIT when the token's leading comments end where its first
  * code byte (sc->lead_pos) starts.
  */
@@ -2031,8 +2027,8 @@ static MOTE_SMALL_NOINLINE mote_err emit(mote_scanner *sc, mote_scan_token *tok,
         e = MOTE_ERR_TOO_LONG;
         n = 0;
         flags = 0;
+        kind = MOTE_SCAN_STATEMENT; /* (errors come with it: fail() passes it too) */
     }
-    if (e) kind = MOTE_SCAN_STATEMENT;
     tok->text.ptr = n ? p : (const uint8_t *)"";
     tok->text.len = n;
     tok->pos = *pos;
@@ -2154,7 +2150,7 @@ static HAND_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, c
     }
     if (copy_end(kind, p, n)) {
         kind = MOTE_SCAN_COPY_END;
-        sc->d.pg.copy = 0;
+        sc->ds.pg.copy = 0;
     }
     if (n || sc->pieces_out ||
         (r != R_EOF && (kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))))
@@ -2194,7 +2190,6 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     /* a SET statement changed how strings are read */
     if (sc->mode_next != sc->mode) {
         sc->mode = sc->mode_next;
-        apply_mode(sc);
         build_cls(sc);
     }
     /* emit() has copied tok_pos out */
@@ -2312,6 +2307,8 @@ static MOTE_INLINE mote_err rec_end(mote_scanner *sc, mote_scan_token *tok)
  * where rec_next() calls it too.) */
 #if !MOTE_SMALL
 MOTE_NOINLINE
+#else
+MOTE_SMALL_INLINE
 #endif
 static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
 {
@@ -2350,14 +2347,13 @@ static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
         }
         size_t lim = sc->chunk_len;
         if (sc->max_token && !sc->dropping) {
-            /* a COPY line ends at one byte (two: "\r\n"); kinds known
-             * only within the token (commands) keep the statement's bound,
-             * so that it does not change with the chunking */
-            const bool line = sc->kind == MOTE_SCAN_COPY_DATA;
-            size_t bound = sc->max_token + (line ? 1u : sc->dlen);
-            if ((sc->dialect == MOTE_SCAN_LINES || sc->kind == MOTE_SCAN_COPY_DATA) &&
-                !(sc->flags & MOTE_SCAN_PIECES))
-                bound++;
+            /* a record or COPY line ends at one byte (two: "\r\n", unless
+             * in pieces); kinds known only within the token (commands)
+             * keep the statement's bound, so that it does not change with
+             * the chunking */
+            const bool line = sc->kind == MOTE_SCAN_COPY_DATA || sc->dialect == MOTE_SCAN_LINES;
+            const size_t bound =
+                sc->max_token + (line ? 1u + !(sc->flags & MOTE_SCAN_PIECES) : sc->dlen);
             size_t h = held(sc);
             if (h >= bound) return at_bound(sc, tok);
             if (bound - h < lim - sc->pos) lim = sc->pos + (bound - h);
@@ -2419,6 +2415,8 @@ mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
 void mote_scan_get_stats(const mote_scanner *sc, mote_scan_stats *out)
 {
     if (!out) return;
+    /* bytes_examined is counted where the loops step, not derived from
+     * the position: it is the tests' witness that no byte is scanned twice */
     if (sc) *out = sc->stats;
     else memset(out, 0, sizeof *out);
 }

@@ -286,63 +286,79 @@ typedef long (*mote_scan_read_fn)(void *ctx, uint8_t *dst, size_t cap);
  * it on the stack, statically or in an arena. About 1 KiB on 64-bit hosts
  * (two 256-byte class tables). */
 typedef struct mote_scanner {
-    mote_buf *carry;
-    size_t max_token;
-    uint8_t cls[256];        /* per-byte class bits for the fast skip loops */
-    uint8_t open_slot[256];  /* quote byte -> slot + 1 */
-    uint8_t q_close[4];
-    int16_t q_esc[4];
-    int16_t esc_out;         /* escape outside quotes, -1 none */
-    uint8_t dialect, flags, comments, trim;
-    uint8_t delim[16], kmp[16], dlen, km;
-    uint8_t state, slot, bom;
-    uint8_t finished, done, dropping, pieces_out;
+    /* (byte fields first, then words: within reach of the 16-bit loads and
+     * stores of Cortex-M, which take a byte up to offset 31 and a word up to
+     * 124; the tables last) */
+    uint8_t state, dialect, flags, trim;
+    uint8_t comments, slot, dlen, bom;
     uint8_t trig;            /* sqlite3_complete() state (the others: 2, NORMAL) */
-    uint8_t wlen;            /* word being read (keywords), mysql DELIMITER match */
-    uint8_t word[28];
     uint8_t mode, mode_next; /* NO_BACKSLASH_ESCAPES / nonstandard strings in force; after this statement */
-    uint32_t whash;          /* word hash */
-    /* per token, cleared together (kind ... the dialect data's per-token
-     * fields, which come first in d.my and d.pg, mysql's within the bytes
-     * of postgres's) */
+    uint8_t finished, done, dropping;
+    uint8_t hist[2];         /* last bytes of the token handed out or dropped */
+    union {                  /* a dialect's bytes kept across tokens, within reach */
+        struct {
+            uint8_t vmode[2];        /* sql_mode saved in two user variables */
+        } my;
+        struct {
+            uint8_t copy;            /* COPY FROM STDIN: 1 statement, 3 data */
+            uint8_t taglen, tagk;    /* the $tag$ being read or matched */
+        } pg;
+    } ds;
+    /* per token, cleared together (kind ... tokflags) */
     uint8_t kind;            /* kind of the open token (0: by its bytes) */
     uint8_t lead, cmt, cdrop, split; /* no code yet; comments seen; not kept; split pending */
     uint8_t slow;            /* why the skip loops must stop at every byte */
     uint8_t wcls, wst;       /* statement class by its first word; state within it */
     uint8_t litk;            /* NO_BACKSLASH_ESCAPES letters matched */
-    /* what one dialect alone keeps */
-    union {
+    uint8_t wlen;            /* word being read (keywords), mysql DELIMITER match */
+    uint8_t km;              /* delimiter bytes matched */
+    uint8_t pieces_out, hist_n; /* pieces handed out; bytes in hist */
+    union {                  /* what one dialect alone keeps per token */
         struct {
-            uint8_t xc;              /* inside an executable comment (per token) */
-            uint8_t arglen, argbad;  /* the DELIMITER argument (per token) */
-            uint8_t arg[16];         /* (read only up to arglen) */
-            uint8_t vmode[2];        /* sql_mode saved in two user variables */
-            uint32_t vhash[2], vt;   /* those variables' hashes; the SET target */
+            uint8_t xc;              /* inside an executable comment */
+            uint8_t arglen, argbad;  /* the DELIMITER argument */
         } my;
         struct {
-            uint32_t pdepth, bdepth; /* parenthesis and BEGIN ... END depth (per token) */
-            uint8_t idn;             /* CREATE's leading words read (per token) */
-            uint8_t copy;            /* COPY FROM STDIN: 1 statement, 3 data */
-            uint8_t taglen, tagk;    /* the $tag$ being read or matched */
-            uint8_t tag[64];
-            uint64_t eclose;         /* offset after the close of an escape string */
+            uint32_t pdepth, bdepth; /* parenthesis and BEGIN ... END depth */
+            uint8_t idn;             /* CREATE's leading words read */
         } pg;
-    } d;
-    uint8_t hist[2], hist_n; /* last bytes of the token handed out or dropped */
-    uint8_t cr;              /* the last line break was "\r" */
-    uint8_t blk, blk_flags, blk_miss; /* hosted builds: 64-byte block path (0: off) */
-    uint8_t blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
-    uint32_t blk_others;     /* ... strings of the other quote kinds it read in one run */
-    unsigned depth;          /* nested comment depth */
+    } tk;
     unsigned tokflags;
-    const uint8_t *chunk, *next_chunk;
-    size_t next_len;
+    mote_buf *carry;
+    size_t max_token;
+    const uint8_t *chunk;
     size_t chunk_len, pos, tok_start, carry_drop;
+    uint32_t whash;          /* word hash */
+    unsigned depth;          /* nested comment depth */
+    const uint8_t *next_chunk;
+    size_t next_len;
+    uint32_t blk_others;     /* ... strings of the other quote kinds it read in one run */
     uint64_t base;           /* stream offset of chunk[0] */
     uint64_t line, line_start;
     uint64_t blk_resume;     /* no block path before this stream offset */
     mote_pos tok_pos, open_pos, lead_pos;
+    uint8_t q_close[4];
+    int16_t q_esc[4];
+    int16_t esc_out;         /* escape outside quotes, -1 none */
+    uint8_t delim[16], kmp[16];
+    uint8_t word[28];
+    uint8_t cr;              /* the last line break was "\r" */
+    uint8_t blk, blk_flags;  /* hosted builds: 64-byte block path (0: off) */
+    uint8_t blk_miss, blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
+    /* what one dialect alone keeps across tokens */
+    union {
+        struct {
+            uint8_t arg[16];         /* the DELIMITER argument (read only up to arglen) */
+            uint32_t vhash[2], vt;   /* the hashes of ds.my.vmode's variables; the SET target */
+        } my;
+        struct {
+            uint8_t tag[64];         /* (ds.pg.taglen bytes) */
+            uint64_t eclose;         /* offset after the close of an escape string */
+        } pg;
+    } d;
     mote_scan_stats stats;
+    uint8_t cls[256];        /* per-byte class bits for the fast skip loops */
+    uint8_t open_slot[256];  /* quote byte -> slot + 1 */
 } mote_scanner;
 
 /*
