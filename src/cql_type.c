@@ -22,12 +22,27 @@
 #define TYPE_OUTLINE
 #endif
 
+/* An open collection while its parameters are parsed. */
+typedef struct tframe {
+    uint8_t kind;      /* bytes first: in 16-bit ldrb/strb reach from the parser */
+    bool marshal;      /* its bracket style: (...) or <...>, its wrappers' too */
+    uint8_t wraps;     /* wrapper closers owed after it */
+    uint16_t nsub;
+    size_t node;       /* its node index */
+    size_t prev;       /* last child's node index */
+} tframe;
+
 typedef struct tparser {
     const char *s;     /* cursor */
     const char *end;
     mote_cql_type *nodes;
     size_t cap;
     size_t count;
+    /* parse_all's open collections: here rather than in its own frame, so
+     * that st[i] is the parser pointer plus small positive offsets (gcc
+     * addresses a local array from the frame's end, with negative offsets
+     * that Thumb encodes only in 32-bit instructions) */
+    tframe st[MOTE_CQL_MAX_DEPTH];
 } tparser;
 
 /*
@@ -163,15 +178,6 @@ static bool close_wraps(tparser *p, unsigned n, bool marshal)
     return true;
 }
 
-/* An open collection while its parameters are parsed. */
-typedef struct tframe {
-    size_t node;       /* its node index */
-    size_t prev;       /* last child's node index */
-    uint16_t nsub;
-    uint8_t kind;
-    bool marshal;      /* its bracket style: (...) or <...>, its wrappers' too */
-    uint8_t wraps;     /* wrapper closers owed after it */
-} tframe;
 
 /*
  * Iterative parser: an explicit stack of open collections (MOTE_CQL_MAX_DEPTH
@@ -183,7 +189,7 @@ typedef struct tframe {
  */
 static TYPE_OUTLINE mote_err parse_all(tparser *p)
 {
-    tframe st[MOTE_CQL_MAX_DEPTH];
+    tframe *st = p->st;
     unsigned depth = 0;
     for (;;) {
         /* An element starts: wrappers, then its name. All wrappers around
@@ -308,7 +314,12 @@ mote_err mote_cql_type_parse(const char *text, size_t len, mote_cql_type *nodes,
     if (root) *root = NULL;
     if (used) *used = 0;
     if ((!text && len > 0) || !root || (!nodes && cap > 0)) return MOTE_ERR_INVALID;
-    tparser p = {text, text ? text + len : text, nodes, cap, 0};
+    tparser p; /* set member by member: st needs no zeroing */
+    p.s = text;
+    p.end = text ? text + len : text;
+    p.nodes = nodes;
+    p.cap = cap;
+    p.count = 0;
     mote_err e = parse_all(&p);
     if (e) return e;
     if (used) *used = p.count;
