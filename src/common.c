@@ -51,25 +51,29 @@ static const char err_text[] =
     "MISMATCH\0" MSG("value does not fit the type")
     "DUPLICATE\0" MSG("set element or map key given twice")
     "\062" "PROTOCOL\0" MSG("not a CQL v4 response frame")
-    "UNKNOWN_STREAM\0" MSG("response on a stream id not in flight"); /* + "": the end */
+    "UNKNOWN_STREAM\0" MSG("response on a stream id not in flight")
+    "\0" /* "": the end; then the entry for a code not in the table */
+    "UNKNOWN\0" MSG("unknown error");
 
-/* The name (which 0) or message (which 1) of code, or NULL. */
+/* The name (which 0) or message (which 1) of code; an unknown code's come
+ * after the table's end (one string base, no second literal). */
 static const char *find_err(int code, int which)
 {
     const char *s = err_text;
     for (int c = 0; *s; c++) {
         if (*s < 'A') c = 2 * *s++; /* a group starts */
-        if (c == code) return which && !MOTE_SMALL ? s + strlen(s) + 1 : s;
+        if (c == code) goto found;
         s += strlen(s) + 1;
         if (!MOTE_SMALL) s += strlen(s) + 1;
     }
-    return NULL;
+    s++; /* past the end: UNKNOWN */
+found:
+    return which && !MOTE_SMALL ? s + strlen(s) + 1 : s;
 }
 
 const char *mote_err_name(mote_err code)
 {
-    const char *s = find_err(code, 0);
-    return s ? s : "UNKNOWN";
+    return find_err(code, 0);
 }
 
 const char *mote_err_message(mote_err code)
@@ -77,8 +81,7 @@ const char *mote_err_message(mote_err code)
 #if MOTE_SMALL
     return mote_err_name(code); /* no descriptions: the name, an unknown code's too */
 #else
-    const char *s = find_err(code, 1);
-    return s ? s : "unknown error";
+    return find_err(code, 1);
 #endif
 }
 
