@@ -1123,17 +1123,19 @@ static mote_err wclaim(mote_cql_writer *w, bool is_null, const mote_cql_type **t
         *pfx = PFX_NONE;
         return MOTE_OK;
     }
-    mote_cql_writer_frame *f = &w->stack[w->depth - 1];
+    const mote_cql_writer_frame *f = &w->stack[w->depth - 1];
     const mote_cql_type *c = f->type;
     const mote_cql_type *t = f->next;
+    /* read once: gcc otherwise recomputes the frame's address per use */
+    const uint32_t count = f->count;
     switch (c->kind) {
     case MOTE_CQL_VECTOR:
-        if (f->count >= c->dim) return wfail(w, MOTE_ERR_DIMENSION);
+        if (count >= c->dim) return wfail(w, MOTE_ERR_DIMENSION);
         if (is_null) return wfail(w, MOTE_ERR_UNEXPECTED_NULL);
         *pfx = t->fixed >= 0 ? PFX_NONE : PFX_VINT;
         break;
     case MOTE_CQL_TUPLE:
-        if (f->count >= c->nsub) return wfail(w, MOTE_ERR_DIMENSION);
+        if (count >= c->nsub) return wfail(w, MOTE_ERR_DIMENSION);
         *pfx = PFX_INT;
         break;
     default: /* list, set, map: the server refuses nulls in collections */
@@ -1141,7 +1143,7 @@ static mote_err wclaim(mote_cql_writer *w, bool is_null, const mote_cql_type **t
         *pfx = PFX_INT;
         break;
     }
-    if (f->count >= (uint32_t)INT32_MAX) return wfail(w, MOTE_ERR_OVERFLOW);
+    if (count >= (uint32_t)INT32_MAX) return wfail(w, MOTE_ERR_OVERFLOW);
     *tp = t;
     return MOTE_OK;
 }
@@ -1316,26 +1318,31 @@ mote_err mote_cql_write_end(mote_cql_writer *w)
     if (!w) return MOTE_ERR_INVALID;
     if (w->err) return w->err;
     if (w->depth == 0) return wfail(w, MOTE_ERR_STATE);
-    mote_cql_writer_frame *f = &w->stack[w->depth - 1];
+    const mote_cql_writer_frame *f = &w->stack[w->depth - 1];
     const mote_cql_type *t = f->type;
+    /* each field read once: gcc otherwise recomputes the frame's address
+     * (a multiply) per use */
+    const uint32_t count = f->count;
+    const size_t start = f->start, len_at = f->len_at;
+    const bool vint = f->vint;
     /* a tuple may end early: its trailing components are absent, which the
      * server reads as null (what the iterator reports as absent) */
-    if (t->kind == MOTE_CQL_VECTOR && f->count != t->dim) return wfail(w, MOTE_ERR_DIMENSION);
-    if (t->kind == MOTE_CQL_MAP && (f->count & 1)) return wfail(w, MOTE_ERR_STATE);
+    if (t->kind == MOTE_CQL_VECTOR && count != t->dim) return wfail(w, MOTE_ERR_DIMENSION);
+    if (t->kind == MOTE_CQL_MAP && (count & 1)) return wfail(w, MOTE_ERR_STATE);
     if (w->out && t->kind <= MOTE_CQL_MAP) /* list, set, map: the count */
-        mote_be_store32(w->out + f->start, t->kind == MOTE_CQL_MAP ? f->count / 2 : f->count);
-    if (f->len_at != SIZE_MAX) {
-        size_t body = w->len - f->start;
+        mote_be_store32(w->out + start, t->kind == MOTE_CQL_MAP ? count / 2 : count);
+    if (len_at != SIZE_MAX) {
+        size_t body = w->len - start;
         if (body > MAXL) return wfail(w, MOTE_ERR_OVERFLOW);
         /* A vint length longer than its one-byte placeholder: move the body. */
-        size_t k = f->vint ? mote_cql_uvint_size(body) : 1;
+        size_t k = vint ? mote_cql_uvint_size(body) : 1;
         if (k > 1) {
             size_t old = w->len;
             wroom(w, k - 1);
             if (w->err) return w->err;
-            if (w->out) memmove(w->out + f->start + k - 1, w->out + f->start, old - f->start);
+            if (w->out) memmove(w->out + start + k - 1, w->out + start, old - start);
         }
-        if (w->out) pfx_put(f->vint ? PFX_VINT : PFX_INT, w->out + f->len_at, (uint32_t)body);
+        if (w->out) pfx_put(vint ? PFX_VINT : PFX_INT, w->out + len_at, (uint32_t)body);
     }
     w->depth--;
     wadvance(w);
