@@ -621,21 +621,24 @@ static mote_err cmeasure(const cspec *c, size_t *size)
     return MOTE_OK;
 }
 
-/* Writes element i of a caller array: its prefix, then its wire bytes. */
-static inline uint8_t *put_elem(int kind, int32_t w, int pfx, uint8_t *p, const uint8_t *arr,
-                                size_t i)
+/* Writes the next element of a caller array (*arr, which it advances): its
+ * prefix, then its wire bytes. Four arguments: all in registers on 32-bit
+ * Arm, where an index and the width made six (two on the stack). */
+static inline uint8_t *put_elem(int kind, int pfx, uint8_t *p, const uint8_t **arr)
 {
+    const int32_t w = wire_width(kind);
     const uint8_t *src;
     size_t len;
     if (w > 0) {
-        src = arr + i * (size_t)w;
+        src = *arr;
         len = (size_t)w;
     } else {
         mote_view view; /* never null: measured first */
-        memcpy(&view, arr + i * sizeof view, sizeof view);
+        memcpy(&view, *arr, sizeof view);
         src = view.ptr;
         len = view.len;
     }
+    *arr += w > 0 ? (size_t)w : sizeof(mote_view);
     p += pfx_put(pfx, p, (uint32_t)len);
     if (w > 0) put_native(kind, p, src);
     else copy_bytes(p, src, len);
@@ -648,11 +651,11 @@ static void cwrite(const cspec *c, uint8_t *p)
 {
     size_t n = c->n;
     int pfx = c->pfx, k0 = c->kind[0], k1 = c->kind[1];
-    int32_t w0 = wire_width(k0), w1 = wire_width(k1);
     const uint8_t *s0 = c->src[0], *s1 = c->src[1];
     bool map = c->narr == 2;
     if (pfx == PFX_INT) p += pfx_put(PFX_INT, p, (uint32_t)n);
 #if !MOTE_SMALL
+    const int32_t w0 = wire_width(k0);
     /* Hot cases: one kernel call for the whole body. */
     if (!map && (w0 == 4 || w0 == 8)) {
         if (pfx == PFX_NONE) {
@@ -667,21 +670,21 @@ static void cwrite(const cspec *c, uint8_t *p)
     }
     /* Lists, sets, maps: loops with the prefix folded to a store. */
     if (pfx == PFX_INT && !map) {
-        for (size_t i = 0; i < n; i++) p = put_elem(k0, w0, PFX_INT, p, s0, i);
+        for (size_t i = 0; i < n; i++) p = put_elem(k0, PFX_INT, p, &s0);
         return;
     }
     if (pfx == PFX_INT) {
         for (size_t i = 0; i < n; i++) {
-            p = put_elem(k0, w0, PFX_INT, p, s0, i);
-            p = put_elem(k1, w1, PFX_INT, p, s1, i);
+            p = put_elem(k0, PFX_INT, p, &s0);
+            p = put_elem(k1, PFX_INT, p, &s1);
         }
         return;
     }
 #endif
     /* Map keys and values interleave: each element is written in place. */
     for (size_t i = 0; i < n; i++) {
-        p = put_elem(k0, w0, pfx, p, s0, i);
-        if (map) p = put_elem(k1, w1, pfx, p, s1, i);
+        p = put_elem(k0, pfx, p, &s0);
+        if (map) p = put_elem(k1, pfx, p, &s1);
     }
 }
 
