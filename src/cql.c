@@ -622,11 +622,10 @@ static mote_err cmeasure(const cspec *c, size_t *size)
 }
 
 /* Writes the next element of a caller array (*arr, which it advances): its
- * prefix, then its wire bytes. Four arguments: all in registers on 32-bit
- * Arm, where an index and the width made six (two on the stack). */
-static inline uint8_t *put_elem(int kind, int pfx, uint8_t *p, const uint8_t **arr)
+ * prefix, then its wire bytes; w is wire_width(kind). */
+static CQL_INLINE uint8_t *put_elem_w(int kind, int32_t w, int pfx, uint8_t *p,
+                                      const uint8_t **arr)
 {
-    const int32_t w = wire_width(kind);
     const uint8_t *src;
     size_t len;
     if (w > 0) {
@@ -645,6 +644,19 @@ static inline uint8_t *put_elem(int kind, int pfx, uint8_t *p, const uint8_t **a
     return p + len;
 }
 
+#if MOTE_SMALL
+/* Four arguments, all in registers on 32-bit Arm (an index and the width
+ * had made six, two on the stack); the width found per element. */
+static uint8_t *put_elem(int kind, int pfx, uint8_t *p, const uint8_t **arr)
+{
+    return put_elem_w(kind, wire_width(kind), pfx, p, arr);
+}
+#define PUT_ELEM(k, w, pfx, p, arr) put_elem(k, pfx, p, arr)
+#else
+/* inlined into loops where the width is found once */
+#define PUT_ELEM(k, w, pfx, p, arr) put_elem_w(k, w, pfx, p, arr)
+#endif
+
 /* Writes a measured value to p. The spec is read into locals first: stores
  * through p may alias it as far as the compiler knows. */
 static void cwrite(const cspec *c, uint8_t *p)
@@ -655,7 +667,7 @@ static void cwrite(const cspec *c, uint8_t *p)
     bool map = c->narr == 2;
     if (pfx == PFX_INT) p += pfx_put(PFX_INT, p, (uint32_t)n);
 #if !MOTE_SMALL
-    const int32_t w0 = wire_width(k0);
+    const int32_t w0 = wire_width(k0), w1 = wire_width(k1);
     /* Hot cases: one kernel call for the whole body. */
     if (!map && (w0 == 4 || w0 == 8)) {
         if (pfx == PFX_NONE) {
@@ -670,21 +682,21 @@ static void cwrite(const cspec *c, uint8_t *p)
     }
     /* Lists, sets, maps: loops with the prefix folded to a store. */
     if (pfx == PFX_INT && !map) {
-        for (size_t i = 0; i < n; i++) p = put_elem(k0, PFX_INT, p, &s0);
+        for (size_t i = 0; i < n; i++) p = PUT_ELEM(k0, w0, PFX_INT, p, &s0);
         return;
     }
     if (pfx == PFX_INT) {
         for (size_t i = 0; i < n; i++) {
-            p = put_elem(k0, PFX_INT, p, &s0);
-            p = put_elem(k1, PFX_INT, p, &s1);
+            p = PUT_ELEM(k0, w0, PFX_INT, p, &s0);
+            p = PUT_ELEM(k1, w1, PFX_INT, p, &s1);
         }
         return;
     }
 #endif
     /* Map keys and values interleave: each element is written in place. */
     for (size_t i = 0; i < n; i++) {
-        p = put_elem(k0, pfx, p, &s0);
-        if (map) p = put_elem(k1, pfx, p, &s1);
+        p = PUT_ELEM(k0, w0, pfx, p, &s0);
+        if (map) p = PUT_ELEM(k1, w1, pfx, p, &s1);
     }
 }
 
