@@ -899,7 +899,7 @@ static mote_err cdecode(const mote_cql_type *t, const uint8_t *in, size_t len, u
 
 /* Type nodes for the kind-driven entry points: a collection of elem (and,
  * for a map, elem then val). */
-static void mk_type(mote_cql_type *c, int ckind, mote_cql_type *elem, int kind, size_t dim)
+static void mk_type(mote_cql_type *c, int ckind, mote_cql_type *elem, int kind)
 {
     memset(elem, 0, sizeof *elem);
     elem->kind = (uint8_t)kind;
@@ -907,7 +907,6 @@ static void mk_type(mote_cql_type *c, int ckind, mote_cql_type *elem, int kind, 
     memset(c, 0, sizeof *c);
     c->kind = (uint8_t)ckind;
     c->nsub = 1;
-    c->dim = (uint32_t)dim;
     c->sub = elem;
 }
 
@@ -917,7 +916,7 @@ mote_err mote_cql_decode_list(mote_cql_kind kind, const uint8_t *in, size_t len,
     if (n) *n = 0;
     if (!valid_kind(kind)) return MOTE_ERR_TYPE;
     mote_cql_type t, e;
-    mk_type(&t, MOTE_CQL_LIST, &e, kind, 0);
+    mk_type(&t, MOTE_CQL_LIST, &e, kind);
     return cdecode(&t, in, len, (uint8_t *)v, NULL, cap, n);
 }
 
@@ -949,7 +948,8 @@ mote_err mote_cql_decode_vector(mote_cql_kind kind, const uint8_t *in, size_t le
     if (dim > UINT32_MAX) dim = UINT32_MAX;
 #endif
     mote_cql_type t, e;
-    mk_type(&t, MOTE_CQL_VECTOR, &e, kind, dim);
+    mk_type(&t, MOTE_CQL_VECTOR, &e, kind); /* four arguments: in registers */
+    t.dim = (uint32_t)dim;
     return decode_vector(&t, in, len, v);
 }
 
@@ -959,8 +959,8 @@ mote_err mote_cql_decode_map(mote_cql_kind kkind, const uint8_t *in, size_t len,
     if (n) *n = 0;
     if (!valid_kind(kkind) || !valid_kind(vkind)) return MOTE_ERR_TYPE;
     mote_cql_type t, e[2], unused;
-    mk_type(&t, MOTE_CQL_MAP, &e[0], kkind, 0);
-    mk_type(&unused, MOTE_CQL_MAP, &e[1], vkind, 0);
+    mk_type(&t, MOTE_CQL_MAP, &e[0], kkind);
+    mk_type(&unused, MOTE_CQL_MAP, &e[1], vkind);
     t.nsub = 2;
     e[0].next = &e[1];
     return cdecode(&t, in, len, (uint8_t *)k, (uint8_t *)v, cap, n);
