@@ -557,16 +557,19 @@ static void spec_list(cspec *c, int kind, const void *v, size_t n)
     c->pfx = PFX_INT;
 }
 
-/* A vector of kind; sub: its element type node (typed), or NULL (the
- * element's length from its kind). */
-static CQL_OUTLINE void spec_vector(cspec *c, int kind, const mote_cql_type *sub, const void *v,
-                                    size_t n)
+/* A vector of kind, the element's length from its kind (typed: from the
+ * element's type node sub, whose kind is kind). Four arguments: in
+ * registers on 32-bit Arm. */
+static void spec_fixed(cspec *c, int32_t fixed)
 {
-    int32_t fixed = sub ? sub->fixed : mote_cql_kind_fixed(kind);
-    spec_list(c, kind, v, n);
-    c->typed = sub != NULL;
     c->fixed = fixed;
     c->pfx = fixed >= 0 ? PFX_NONE : PFX_VINT;
+}
+
+static CQL_OUTLINE void spec_vector(cspec *c, int kind, const void *v, size_t n)
+{
+    spec_list(c, kind, v, n);
+    spec_fixed(c, mote_cql_kind_fixed(kind));
 }
 
 static void spec_map(cspec *c, int kk, const void *k, int vk, const void *v, size_t n)
@@ -747,7 +750,7 @@ mote_err mote_cql_list_size(mote_cql_kind kind, const void *v, size_t n, size_t 
 mote_err mote_cql_vector_size(mote_cql_kind kind, const void *v, size_t n, size_t *size)
 {
     cspec c;
-    spec_vector(&c, kind, NULL, v, n);
+    spec_vector(&c, kind, v, n);
     return csize_out(&c, size);
 }
 
@@ -771,7 +774,7 @@ mote_err mote_cql_encode_vector(mote_cql_kind kind, const void *v, size_t n, uin
                                 size_t *written)
 {
     cspec c;
-    spec_vector(&c, kind, NULL, v, n);
+    spec_vector(&c, kind, v, n);
     return cencode(&c, out, cap, written);
 }
 
@@ -793,7 +796,7 @@ mote_err mote_cql_encode_list_buf(mote_buf *b, mote_cql_kind kind, const void *v
 mote_err mote_cql_encode_vector_buf(mote_buf *b, mote_cql_kind kind, const void *v, size_t n)
 {
     cspec c;
-    spec_vector(&c, kind, NULL, v, n);
+    spec_vector(&c, kind, v, n);
     return cencode_buf(b, &c);
 }
 
@@ -816,7 +819,9 @@ mote_err mote_cql_encode_array(const mote_cql_type *t, const void *v, size_t n, 
     } else {
         if (t->kind != MOTE_CQL_VECTOR) return MOTE_ERR_TYPE;
         if (n != t->dim) return MOTE_ERR_DIMENSION;
-        spec_vector(&c, t->sub->kind, t->sub, v, n);
+        spec_vector(&c, t->sub->kind, v, n);
+        c.typed = true;
+        spec_fixed(&c, t->sub->fixed);
     }
     return cencode(&c, out, cap, written);
 }
