@@ -604,11 +604,11 @@ static mote_err cmeasure(const cspec *c, size_t *size)
             if (!mote_size_mul(n, (size_t)w + pfx_size(c->pfx, (size_t)w), &s))
                 return MOTE_ERR_OVERFLOW;
         } else {
-            const mote_view *views = (const mote_view *)(const void *)c->src[j];
-            for (size_t i = 0; i < n; i++) {
-                size_t l = views[i].len;
+            const mote_view *view = (const mote_view *)(const void *)c->src[j];
+            for (const mote_view *end = view + n; view < end; view++) {
+                size_t l = view->len;
                 /* The server refuses null elements in collections. */
-                if (!views[i].ptr) return MOTE_ERR_UNEXPECTED_NULL;
+                if (!view->ptr) return MOTE_ERR_UNEXPECTED_NULL;
                 if (l > MAXL) return MOTE_ERR_OVERFLOW;
                 if ((kind == MOTE_CQL_INET && l != 4 && l != 16) ||
                     (c->fixed >= 0 && l != (size_t)c->fixed))
