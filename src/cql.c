@@ -889,13 +889,19 @@ static mote_err cdecode(const mote_cql_type *t, const uint8_t *in, size_t len, u
         return MOTE_OK;
     }
 #endif
+    /* k is the next slot: a map's key and value cursors swap after each
+     * element (no index arithmetic) */
     mote_cql_value val;
-    for (size_t i = 0; mote_cql_iter_next(&it, &val); i++) {
+    while (mote_cql_iter_next(&it, &val)) {
         int kind = val.type->kind;
-        size_t at = map ? i / 2 : i;
-        uint8_t *dst = (map && (i & 1)) ? v : k;
-        e = store_elem(kind, dst + at * csize(kind), val.ptr, val.len);
+        e = store_elem(kind, k, val.ptr, val.len);
         if (e) return e;
+        k += csize(kind);
+        if (map) {
+            uint8_t *x = k;
+            k = v;
+            v = x;
+        }
     }
     if (it.err) return it.err;
     if (n) *n = count;
