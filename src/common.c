@@ -62,12 +62,11 @@ static const char *find_err(int code, int which)
     const char *s = err_text;
     for (int c = 0; *s; c++) {
         if (*s < 'A') c = 2 * *s++; /* a group starts */
-        if (c == code) goto found;
+        if (c == code) return which && !MOTE_SMALL ? s + strlen(s) + 1 : s;
         s += strlen(s) + 1;
         if (!MOTE_SMALL) s += strlen(s) + 1;
     }
     s++; /* past the end: UNKNOWN */
-found:
     return which && !MOTE_SMALL ? s + strlen(s) + 1 : s;
 }
 
