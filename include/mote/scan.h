@@ -324,6 +324,8 @@ typedef struct mote_scanner {
         } pg;
     } tk;
     unsigned tokflags;
+    uint16_t q_esc[4];       /* escape byte per quote slot, 0xffff none (in reach of 16-bit ldrh) */
+    uint16_t esc_out;        /* escape outside quotes, 0xffff none */
     mote_buf *carry;
     size_t max_token;
     const uint8_t *chunk;
@@ -338,8 +340,6 @@ typedef struct mote_scanner {
     uint64_t blk_resume;     /* no block path before this stream offset */
     mote_pos tok_pos, open_pos, lead_pos;
     uint8_t q_close[4];
-    int16_t q_esc[4];
-    int16_t esc_out;         /* escape outside quotes, -1 none */
     uint8_t delim[16], kmp[16];
     uint8_t word[28];
     uint8_t cr;              /* the last line break was "\r" */
