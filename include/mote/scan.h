@@ -326,6 +326,8 @@ typedef struct mote_scanner {
     unsigned tokflags;
     uint16_t q_esc[4];       /* escape byte per quote slot, 0xffff none (in reach of 16-bit ldrh) */
     uint16_t esc_out;        /* escape outside quotes, 0xffff none */
+    uint8_t cr;              /* the last line break was "\r" */
+    uint8_t blk_miss;        /* hosted builds: block path misses in a row */
     mote_buf *carry;
     size_t max_token;
     const uint8_t *chunk;
@@ -334,17 +336,16 @@ typedef struct mote_scanner {
     unsigned depth;          /* nested comment depth */
     const uint8_t *next_chunk;
     size_t next_len;
-    uint32_t blk_others;     /* ... strings of the other quote kinds it read in one run */
     uint64_t base;           /* stream offset of chunk[0] */
     uint64_t line, line_start;
     uint64_t blk_resume;     /* no block path before this stream offset */
     mote_pos tok_pos, open_pos, lead_pos;
+    uint32_t blk_others;     /* hosted builds: strings of the other quote kinds the block path read in one run */
     uint8_t q_close[4];
     uint8_t delim[16], kmp[16];
     uint8_t word[28];
-    uint8_t cr;              /* the last line break was "\r" */
     uint8_t blk, blk_flags;  /* hosted builds: 64-byte block path (0: off) */
-    uint8_t blk_miss, blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
+    uint8_t blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
     /* what one dialect alone keeps across tokens */
     union {
         struct {
