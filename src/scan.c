@@ -1392,7 +1392,7 @@ static MOTE_SMALL_INLINE void word_end(mote_scanner *sc, int k, size_t n)
         /* COPY SET RESET CREATE in the order of their classes (mysql's
          * first words reach here only as a prefix of SET) */
         sc->wcls = (uint8_t)(k <= K_CREATE ? k + WC_COPY : WC_NONE);
-        if (sc->wcls == WC_CREATE) sc->tk.pg.idn = 1;
+        if (sc->wcls == WC_CREATE) sc->wst = 1;
         if (sc->wcls == WC_NONE) words_stop(sc);
         return;
     case WC_COPY:
@@ -1404,11 +1404,11 @@ static MOTE_SMALL_INLINE void word_end(mote_scanner *sc, int k, size_t n)
     case WC_CREATE:
         /* psql's rule: the leading words CREATE [OR REPLACE]
          * FUNCTION|PROCEDURE make BEGIN (and CASE inside it) open what END
-         * closes, outside parentheses. idn: 1 after CREATE, 2 after OR, 3
+         * closes, outside parentheses. wst: 1 after CREATE, 2 after OR, 3
          * after REPLACE, 4 in the body; other leading words: words stop. */
-        if (sc->tk.pg.idn < 4) {
-            if ((unsigned)(k - K_FUNCTION) < 2u && (sc->tk.pg.idn & 1u)) sc->tk.pg.idn = 4;
-            else if (k == K_OR - 1 + sc->tk.pg.idn) sc->tk.pg.idn++;
+        if (sc->wst < 4) {
+            if ((unsigned)(k - K_FUNCTION) < 2u && (sc->wst & 1u)) sc->wst = 4;
+            else if (k == K_OR - 1 + sc->wst) sc->wst++;
             else words_stop(sc);
         } else if (sc->tk.pg.pdepth == 0 && (k == K_BEGIN || (sc->tk.pg.bdepth && (k == K_CASE || k == K_END)))) {
             sc->tk.pg.bdepth += k == K_END ? UINT32_MAX : 1u; /* (END: one less) */

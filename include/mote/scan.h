@@ -308,7 +308,7 @@ typedef struct mote_scanner {
     uint8_t kind;            /* kind of the open token (0: by its bytes) */
     uint8_t lead, cmt, cdrop, split; /* no code yet; comments seen; not kept; split pending */
     uint8_t slow;            /* why the skip loops must stop at every byte */
-    uint8_t wcls, wst;       /* statement class by its first word; state within it */
+    uint8_t wcls, wst;       /* statement class by its first word; state within it (CREATE: leading words read) */
     uint8_t litk;            /* NO_BACKSLASH_ESCAPES letters matched */
     uint8_t wlen;            /* word being read (keywords), mysql DELIMITER match */
     uint8_t km;              /* delimiter bytes matched */
@@ -320,7 +320,6 @@ typedef struct mote_scanner {
         } my;
         struct {
             uint32_t pdepth, bdepth; /* parenthesis and BEGIN ... END depth */
-            uint8_t idn;             /* CREATE's leading words read */
         } pg;
     } tk;
     unsigned tokflags;
