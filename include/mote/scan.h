@@ -338,11 +338,13 @@ typedef struct mote_scanner {
     uint64_t base;           /* stream offset of chunk[0] */
     uint64_t line, line_start;
     uint64_t blk_resume;     /* no block path before this stream offset */
-    mote_pos tok_pos, open_pos, lead_pos;
-    uint32_t blk_others;     /* hosted builds: strings of the other quote kinds the block path read in one run */
+    /* (the arrays the code indexes before the positions, which are copied
+     * whole: Cortex-M0+ names an offset up to 255 with one 16-bit movs) */
     uint8_t q_close[4];
     uint8_t delim[16], kmp[16];
     uint8_t word[28];
+    mote_pos tok_pos, open_pos, lead_pos;
+    uint32_t blk_others;     /* hosted builds: strings of the other quote kinds the block path read in one run */
     uint8_t blk, blk_flags;  /* hosted builds: 64-byte block path (0: off) */
     uint8_t blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
     /* what one dialect alone keeps across tokens */
@@ -357,8 +359,8 @@ typedef struct mote_scanner {
         } pg;
     } d;
     mote_scan_stats stats;
-    uint8_t cls[256];        /* per-byte class bits for the fast skip loops */
     uint8_t open_slot[256];  /* quote byte -> slot + 1 */
+    uint8_t cls[256];        /* per-byte class bits for the fast skip loops */
 } mote_scanner;
 
 /*
