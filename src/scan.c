@@ -65,6 +65,9 @@ mote_err mote_split(const uint8_t *in, size_t len, uint8_t delim,
 
 /* Class bits: a byte with the bit of the current state set stops the skip
  * loop of that state. */
+/* q_esc[] and esc_out without an escape: no byte compares equal to it */
+#define NO_ESC 0xffffu
+
 enum {
     C_NORM = 0x01,
     C_Q0 = 0x02, /* quote slots 0..3: 0x02 0x04 0x08 0x10 */
@@ -259,7 +262,7 @@ static void blk_setup(mote_scanner *sc)
 {
     sc->blk = sc->blk_flags = 0;
     const uint8_t q = sc->q_close[0];
-    const int qe = sc->q_esc[0], eo = sc->esc_out;
+    const int qe = sc->q_esc[0] > 0xff ? -1 : sc->q_esc[0], eo = sc->esc_out > 0xff ? -1 : sc->esc_out;
     if (sc->dialect == MOTE_SCAN_POSTGRES || (q != '\'' && q != '"') || sc->open_slot[q] != 1)
         return;
     if (!(qe < 0 && eo < 0) && !(qe == '\\' && (eo < 0 || eo == '\\'))) return;
@@ -305,9 +308,9 @@ static void blk_setup(mote_scanner *sc)
 static void apply_mode(mote_scanner *sc)
 {
     if (sc->dialect == MOTE_SCAN_MYSQL)
-        sc->q_esc[0] = sc->q_esc[1] = (sc->mode & MODE_NBE) ? -1 : '\\';
+        sc->q_esc[0] = sc->q_esc[1] = (sc->mode & MODE_NBE) ? NO_ESC : '\\';
     else if (sc->dialect == MOTE_SCAN_POSTGRES)
-        sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : -1;
+        sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : NO_ESC;
 }
 
 /* Build the class table from the quote slots, delimiter, escape and comment
@@ -339,10 +342,10 @@ static void build_cls(mote_scanner *sc)
     for (unsigned k = 0; k < 4; k++) {
         const uint8_t bit = (uint8_t)(C_Q0 << k);
         cls[sc->q_close[k]] |= bit;
-        if (sc->q_esc[k] >= 0) cls[sc->q_esc[k]] |= bit;
+        if (sc->q_esc[k] <= 0xff) cls[sc->q_esc[k]] |= bit;
     }
     cls[sc->delim[0]] |= C_NORM;
-    if (sc->esc_out >= 0) cls[sc->esc_out] |= C_NORM;
+    if (sc->esc_out <= 0xff) cls[sc->esc_out] |= C_NORM;
     for (unsigned j = 0; j < sizeof extra / sizeof extra[0]; j++)
         if ((sc->comments & extra[j][1]) == extra[j][1]) cls[extra[j][0]] |= extra[j][2];
 #if !MOTE_SMALL
@@ -443,7 +446,7 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     sc->max_token = cfg->max_token;
     sc->dialect = (uint8_t)cfg->dialect;
     sc->flags = (uint8_t)cfg->flags;
-    sc->esc_out = -1;
+    sc->esc_out = NO_ESC;
     if ((cfg->flags & MOTE_SCAN_PIECES) && cfg->max_token == 0) return MOTE_ERR_INVALID;
     const uint8_t *d = cfg->delim;
     size_t dn = cfg->delim_len;
@@ -455,7 +458,7 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     if (generic) {
         if (gesc < -1 || gesc > 255) return MOTE_ERR_INVALID;
         q = cfg->quotes ? cfg->quotes : "\"'";
-        sc->esc_out = (int16_t)gesc;
+        sc->esc_out = (uint16_t)gesc; /* (-1: NO_ESC) */
         sc->comments = (uint8_t)(cfg->comments & 0x1fu);
     } else {
         const unsigned di = (unsigned)cfg->dialect - 1u;
@@ -482,7 +485,7 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
          * share the opener of '' and are entered by lookback). */
         if (!sc->open_slot[b]) sc->open_slot[b] = (uint8_t)(k + 1);
         sc->q_close[k] = (uint8_t)(qesc && b == '[' ? ']' : b);
-        sc->q_esc[k] = (int16_t)e;
+        sc->q_esc[k] = (uint16_t)e; /* (-1: NO_ESC) */
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
     sc->mode = (uint8_t)(cfg->flags & (MODE_NBE | MODE_NONSTD));
@@ -885,7 +888,7 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
 {
     const uint8_t mask = (uint8_t)(C_Q0 << slot);
     const uint8_t close = sc->q_close[slot];
-    const int esc = sc->q_esc[slot];
+    const int esc = sc->q_esc[slot]; /* (NO_ESC matches no byte) */
     *closed = false;
     for (;;) {
         if (!find(sc->cls, p, &i, lim, mask)) return i;
@@ -1389,7 +1392,7 @@ static MOTE_SMALL_INLINE void word_end(mote_scanner *sc, int k, size_t n)
         /* COPY SET RESET CREATE in the order of their classes (mysql's
          * first words reach here only as a prefix of SET) */
         sc->wcls = (uint8_t)(k <= K_CREATE ? k + WC_COPY : WC_NONE);
-        if (sc->wcls == WC_CREATE) sc->tk.pg.idn = 1;
+        if (sc->wcls == WC_CREATE) sc->wst = 1;
         if (sc->wcls == WC_NONE) words_stop(sc);
         return;
     case WC_COPY:
@@ -1401,11 +1404,11 @@ static MOTE_SMALL_INLINE void word_end(mote_scanner *sc, int k, size_t n)
     case WC_CREATE:
         /* psql's rule: the leading words CREATE [OR REPLACE]
          * FUNCTION|PROCEDURE make BEGIN (and CASE inside it) open what END
-         * closes, outside parentheses. idn: 1 after CREATE, 2 after OR, 3
+         * closes, outside parentheses. wst: 1 after CREATE, 2 after OR, 3
          * after REPLACE, 4 in the body; other leading words: words stop. */
-        if (sc->tk.pg.idn < 4) {
-            if ((unsigned)(k - K_FUNCTION) < 2u && (sc->tk.pg.idn & 1u)) sc->tk.pg.idn = 4;
-            else if (k == K_OR - 1 + sc->tk.pg.idn) sc->tk.pg.idn++;
+        if (sc->wst < 4) {
+            if ((unsigned)(k - K_FUNCTION) < 2u && (sc->wst & 1u)) sc->wst = 4;
+            else if (k == K_OR - 1 + sc->wst) sc->wst++;
             else words_stop(sc);
         } else if (sc->tk.pg.pdepth == 0 && (k == K_BEGIN || (sc->tk.pg.bdepth && (k == K_CASE || k == K_END)))) {
             sc->tk.pg.bdepth += k == K_END ? UINT32_MAX : 1u; /* (END: one less) */
@@ -1776,7 +1779,7 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
         if (c == sc->q_close[sc->slot]) {
             sc->state = S_NORMAL;
             /* an escape string closed: a quote right here reopens it */
-            if (sc->dialect == MOTE_SCAN_POSTGRES && sc->q_esc[sc->slot] >= 0) sc->d.pg.eclose = sc->base + idx + 1;
+            if (sc->dialect == MOTE_SCAN_POSTGRES && sc->q_esc[sc->slot] <= 0xff) sc->d.pg.eclose = sc->base + idx + 1;
             if (sc->slow & SL_LIT) lit_end(sc);
         } else if ((int)c == sc->q_esc[sc->slot]) {
             sc->state = S_QESC;

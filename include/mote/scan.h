@@ -308,7 +308,7 @@ typedef struct mote_scanner {
     uint8_t kind;            /* kind of the open token (0: by its bytes) */
     uint8_t lead, cmt, cdrop, split; /* no code yet; comments seen; not kept; split pending */
     uint8_t slow;            /* why the skip loops must stop at every byte */
-    uint8_t wcls, wst;       /* statement class by its first word; state within it */
+    uint8_t wcls, wst;       /* statement class by its first word; state within it (CREATE: leading words read) */
     uint8_t litk;            /* NO_BACKSLASH_ESCAPES letters matched */
     uint8_t wlen;            /* word being read (keywords), mysql DELIMITER match */
     uint8_t km;              /* delimiter bytes matched */
@@ -320,10 +320,13 @@ typedef struct mote_scanner {
         } my;
         struct {
             uint32_t pdepth, bdepth; /* parenthesis and BEGIN ... END depth */
-            uint8_t idn;             /* CREATE's leading words read */
         } pg;
     } tk;
     unsigned tokflags;
+    uint16_t q_esc[4];       /* escape byte per quote slot, 0xffff none (in reach of 16-bit ldrh) */
+    uint16_t esc_out;        /* escape outside quotes, 0xffff none */
+    uint8_t cr;              /* the last line break was "\r" */
+    uint8_t blk_miss;        /* hosted builds: block path misses in a row */
     mote_buf *carry;
     size_t max_token;
     const uint8_t *chunk;
@@ -332,19 +335,18 @@ typedef struct mote_scanner {
     unsigned depth;          /* nested comment depth */
     const uint8_t *next_chunk;
     size_t next_len;
-    uint32_t blk_others;     /* ... strings of the other quote kinds it read in one run */
     uint64_t base;           /* stream offset of chunk[0] */
     uint64_t line, line_start;
     uint64_t blk_resume;     /* no block path before this stream offset */
-    mote_pos tok_pos, open_pos, lead_pos;
+    /* (the arrays the code indexes before the positions, which are copied
+     * whole: Cortex-M0+ names an offset up to 255 with one 16-bit movs) */
     uint8_t q_close[4];
-    int16_t q_esc[4];
-    int16_t esc_out;         /* escape outside quotes, -1 none */
     uint8_t delim[16], kmp[16];
     uint8_t word[28];
-    uint8_t cr;              /* the last line break was "\r" */
+    mote_pos tok_pos, open_pos, lead_pos;
+    uint32_t blk_others;     /* hosted builds: strings of the other quote kinds the block path read in one run */
     uint8_t blk, blk_flags;  /* hosted builds: 64-byte block path (0: off) */
-    uint8_t blk_miss, blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
+    uint8_t blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
     /* what one dialect alone keeps across tokens */
     union {
         struct {
@@ -357,8 +359,8 @@ typedef struct mote_scanner {
         } pg;
     } d;
     mote_scan_stats stats;
-    uint8_t cls[256];        /* per-byte class bits for the fast skip loops */
     uint8_t open_slot[256];  /* quote byte -> slot + 1 */
+    uint8_t cls[256];        /* per-byte class bits for the fast skip loops */
 } mote_scanner;
 
 /*
