@@ -316,13 +316,13 @@ MOTE_NODISCARD mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t 
  * for values (0x40) are never sent.
  */
 typedef struct mote_wire_params {
-    bool skip_metadata;            /* (bytes first: short Cortex-M loads) */
-    bool has_timestamp;
     uint16_t consistency;          /* mote_wire_consistency */
     uint16_t serial_consistency;   /* mote_wire_consistency */
     int32_t page_size;
     mote_view paging_state;
     int64_t timestamp;
+    bool skip_metadata;
+    bool has_timestamp;
 } mote_wire_params;
 
 /*
