@@ -728,16 +728,6 @@ static MOTE_NOINLINE lp_name name_slow(lp_ctx *c, const uint8_t *s, const uint8_
 }
 #endif
 
-static MOTE_LP_OUTLINE_INLINE mote_lp_text mk_text(const uint8_t *s, const uint8_t *e, bool esc, uint8_t ctx)
-{
-    mote_lp_text t;
-    t.ptr = s;
-    t.len = (size_t)(e - s);
-    t.escaped = esc;
-    t.context = ctx;
-    return t;
-}
-
 /*
  * The grammar's writes of views and field kinds. On TSBS lines (about 200
  * stores per line) the stores, not the loads or the tests, set the
@@ -777,8 +767,30 @@ static MOTE_LP_INLINE void set_type(mote_lp_field *f, mote_lp_type type, bool de
                              : (uint64_t)type << 32 | (uint64_t)decoded << 24;
     memcpy((unsigned char *)f + offsetof(mote_lp_field, type), &v, 8);
 }
-#else /* macros: small builds' -Os would keep a function of its own */
-#define set_text(t, s, e, esc, ctx) (*(t) = mk_text(s, e, esc, ctx))
+#else
+/* Small builds: one out-of-line store of a view, its two flags in one
+ * argument so that all four arguments travel in r0-r3 (a function returning
+ * the view took its result's address and four values: the fifth went on the
+ * stack at every call). */
+static MOTE_LP_OUTLINE void put_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e,
+                                     unsigned flags)
+{
+    t->ptr = s;
+    t->len = (size_t)(e - s);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+    (!defined(__arm__) || defined(__ARM_FEATURE_UNALIGNED))
+    /* Both flags in one store (gcc calls memcpy for it on Cortex-M0+). */
+    const uint16_t f = (uint16_t)flags;
+    memcpy((unsigned char *)t + offsetof(mote_lp_text, escaped), &f, 2);
+#else
+    t->escaped = flags & 1u;
+    t->context = (uint8_t)(flags >> 8);
+#endif
+}
+_Static_assert(offsetof(mote_lp_text, context) == offsetof(mote_lp_text, escaped) + 1 &&
+                   sizeof(bool) == 1,
+               "escaped and context are adjacent bytes");
+#define set_text(t, s, e, esc, ctx) put_text(t, s, e, (unsigned)(esc) | (unsigned)(ctx) << 8)
 #define set_type(f, t, dec) ((f)->type = (t), (f)->decoded = (dec))
 #endif
 
@@ -1579,8 +1591,8 @@ bool mote_lp_tags_next(mote_lp_iter *it, mote_lp_tag *tag)
     const lp_name vn = name(&c, &in, kn.end + 1, K_TVAL, 0, true);
     if (!vn.end) return false;
     const uint8_t *p = vn.end;
-    tag->key = mk_text(k0, kn.end, kn.esc, MOTE_LP_ESC_KEY);
-    tag->value = mk_text(kn.end + 1, p, vn.esc, MOTE_LP_ESC_KEY);
+    set_text(&tag->key, k0, kn.end, kn.esc, MOTE_LP_ESC_KEY);
+    set_text(&tag->value, kn.end + 1, p, vn.esc, MOTE_LP_ESC_KEY);
     if (p < it->end) p++; /* ',' */
     it->p = p;
     return true;
