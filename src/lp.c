@@ -319,6 +319,7 @@ typedef struct lp_ctx {
     const uint8_t *start;   /* first byte of the line */
     const uint8_t *end;     /* end of the bytes at hand */
     bool final;             /* end is the end of the input */
+    bool name_esc;          /* small builds: the last name holds an escape */
     int res;                /* R_MORE or R_ERROR when a helper returns NULL */
     mote_lp_decoder *kd;     /* key prediction (speed builds) */
     size_t max_key;          /* SIZE_MAX when unlimited */
@@ -721,10 +722,13 @@ static MOTE_NOINLINE lp_name name_slow_b(lp_ctx *c, const uint8_t *s, const uint
 #define name_slow(c, s, p, k, bounded) \
     ((bounded) ? name_slow_b(c, s, p, k) : name_slow_nl(c, s, p, k))
 #else
-static MOTE_NOINLINE lp_name name_slow(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k,
-                                       const bool bounded)
+/* Small builds: the end in r0 and the escape flag in the context, not an
+ * 8-byte result that AAPCS returns through memory at every call. */
+static MOTE_NOINLINE const uint8_t *name_slow(lp_ctx *c, const uint8_t *s, unsigned k)
 {
-    return name_rest(c, s, p, k, bounded);
+    const lp_name r = name_rest(c, s, s, k, true);
+    c->name_esc = r.esc;
+    return r.end;
 }
 #endif
 
@@ -801,14 +805,21 @@ _Static_assert(offsetof(mote_lp_text, context) == offsetof(mote_lp_text, escaped
  * passes a constant k: speed builds inline a copy per kind, small builds keep
  * one.
  */
+#if !MOTE_LP_FAST
+/* Small builds: no fast path, name_slow() does it all. */
+static MOTE_LP_INLINE lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s,
+                                   unsigned k, size_t slot, const bool bounded)
+{
+    (void)in, (void)slot, (void)bounded;
+    lp_name r;
+    r.end = name_slow(c, s, k);
+    r.esc = c->name_esc;
+    return r;
+}
+#else
 static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s, unsigned k,
                                  size_t slot, const bool bounded)
 {
-#if !MOTE_LP_FAST
-    /* Small builds: no fast path, name_slow() does it all. */
-    (void)in, (void)slot, (void)bounded;
-    return name_slow(c, s, s, k, true);
-#else
     const uint8_t *const end = in->end;
     const bool key = k == K_TKEY || k == K_FKEY;
     lp_name r = {NULL, false};
@@ -832,8 +843,8 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8
     }
     r.end = p;
     return r;
-#endif
 }
+#endif
 
 /* The type of an unquoted non-boolean value by its last byte: 'i' int, 'u'
  * uint, else float; *v1 (the value's end) then excludes the suffix. */
