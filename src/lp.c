@@ -659,7 +659,7 @@ static MOTE_LP_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8
     lp_name r = {NULL, false};
     const uint8_t *const end = c->end;
     const unsigned mask = k == K_MEAS ? C_MEAS : C_KEY;
-    bool hi = false;
+    unsigned seen = 0; /* 1: an escape, 2: a byte >= 0x80 (one register) */
     for (;;) {
         p = scan_cls(p, end, mask, bounded);
         if (BOUNDED && p == end) break;
@@ -671,14 +671,14 @@ static MOTE_LP_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8
             }
             const uint8_t n = p[1];
             if (n == ',' || n == ' ' || (k != K_MEAS && n == '=')) {
-                r.esc = true;
+                seen |= 1;
                 p++;
             }
             p++; /* else a literal backslash: the next byte is scanned normally */
             continue;
         }
         if (ch < 0x80) break;
-        hi = true;
+        seen |= 2;
         p++;
     }
     if (p == end && !c->final) {
@@ -696,11 +696,12 @@ static MOTE_LP_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8
     } else if ((size_t)(p - s) > c->max_key) {
         e = E_LONG;
         p = s;
-    } else if (hi && !mote_utf8_valid(s, (size_t)(p - s))) {
+    } else if ((seen & 2) && !mote_utf8_valid(s, (size_t)(p - s))) {
         e = E_UTF8;
         p = s;
     } else {
         r.end = p;
+        r.esc = seen & 1;
         return r;
     }
     fail(c, p, e);
