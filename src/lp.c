@@ -659,7 +659,10 @@ static MOTE_LP_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8
     lp_name r = {NULL, false};
     const uint8_t *const end = c->end;
     const unsigned mask = k == K_MEAS ? C_MEAS : C_KEY;
-    unsigned seen = 0; /* 1: an escape, 2: a byte >= 0x80 (one register) */
+    /* 2: a byte >= 0x80 was seen; in small builds also 1: an escape (one
+     * register for both: gcc gave each flag a high register there, 32-bit
+     * moves; speed builds set r.esc at once, one instruction less). */
+    unsigned seen = 0;
     for (;;) {
         p = scan_cls(p, end, mask, bounded);
         if (BOUNDED && p == end) break;
@@ -671,7 +674,8 @@ static MOTE_LP_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8
             }
             const uint8_t n = p[1];
             if (n == ',' || n == ' ' || (k != K_MEAS && n == '=')) {
-                seen |= 1;
+                if (MOTE_LP_FAST) r.esc = true;
+                else seen |= 1;
                 p++;
             }
             p++; /* else a literal backslash: the next byte is scanned normally */
@@ -701,7 +705,7 @@ static MOTE_LP_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8
         p = s;
     } else {
         r.end = p;
-        r.esc = seen & 1;
+        if (!MOTE_LP_FAST) r.esc = seen & 1;
         return r;
     }
     fail(c, p, e);
