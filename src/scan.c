@@ -1588,13 +1588,15 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     } else if (c == '*' && sc->dialect == MOTE_SCAN_MYSQL && sc->tk.my.xc) {
         sc->state = S_XSTAR;
         return A_NEXT;
-    } else if (c == '$' && pg && word_start(sc, idx, 1)) {
-        sc->ds.pg.taglen = 0;
-        next = S_DTAG;
-    } else if (pg && c == '(') {
-        sc->tk.pg.pdepth++;
-    } else if (pg && c == ')' && sc->tk.pg.pdepth) {
-        sc->tk.pg.pdepth--;
+    } else if (pg) {
+        if (c == '$' && word_start(sc, idx, 1)) {
+            sc->ds.pg.taglen = 0;
+            next = S_DTAG;
+        } else if (c == '(') {
+            sc->tk.pg.pdepth++;
+        } else if (c == ')' && sc->tk.pg.pdepth) {
+            sc->tk.pg.pdepth--;
+        }
     }
     if (next != S_NORMAL) {
         /* a quote or comment may open here: where an error points */
