@@ -595,6 +595,13 @@ static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
     sc->trig = SQ_NEXT(sc->trig, tk);
 }
 
+/* A token other than a word, for sqlite; nothing for the others. (The
+ * dialect tested here, once, rather than at each call: smaller.) */
+static MOTE_SMALL_NOINLINE void sq_other(mote_scanner *sc)
+{
+    if (sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
+}
+
 /* Byte `back` positions before chunk index idx within the current token,
  * or -1 if the token has no such byte. Looks through the chunk, the carry
  * and the two bytes remembered when earlier bytes were handed out or
@@ -1570,7 +1577,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         }
         sc->slot = (uint8_t)slot;
         sc->km = 0; /* now: fast_text() may leave the quote without the switch */
-        if (sqlite) sq_tok(sc, TK_OTHER);
+        sq_other(sc);
         if (sc->slow & SL_WORDS) word_punct(sc, c);
         next = S_QUOTE;
     } else if ((int)c == sc->esc_out) {
@@ -1588,13 +1595,15 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     } else if (c == '*' && sc->dialect == MOTE_SCAN_MYSQL && sc->tk.my.xc) {
         sc->state = S_XSTAR;
         return A_NEXT;
-    } else if (c == '$' && pg && word_start(sc, idx, 1)) {
-        sc->ds.pg.taglen = 0;
-        next = S_DTAG;
-    } else if (pg && c == '(') {
-        sc->tk.pg.pdepth++;
-    } else if (pg && c == ')' && sc->tk.pg.pdepth) {
-        sc->tk.pg.pdepth--;
+    } else if (pg) {
+        if (c == '$' && word_start(sc, idx, 1)) {
+            sc->ds.pg.taglen = 0;
+            next = S_DTAG;
+        } else if (c == '(') {
+            sc->tk.pg.pdepth++;
+        } else if (c == ')' && sc->tk.pg.pdepth) {
+            sc->tk.pg.pdepth--;
+        }
     }
     if (next != S_NORMAL) {
         /* a quote or comment may open here: where an error points */
@@ -1683,7 +1692,7 @@ static int on_command(mote_scanner *sc, uint8_t c)
 static int lone(mote_scanner *sc)
 {
     lead_code(sc);
-    if (sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
+    sq_other(sc);
     sc->state = S_NORMAL;
     return A_CODE;
 }
@@ -1832,15 +1841,14 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
 static int step(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const uint8_t st = sc->state;
-    const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE;
     if ((1u << st) & KMP_STATES) {
         if (kmp_step(sc, c)) {
             /* (from S_LEAD: an empty token; ';' still ends it; sqlite reads
              * words only in S_NORMAL, mysql's S_HEAD matches no word) */
             if (st == S_NORMAL && sc->wlen) {
                 any_word_end(sc);
-            } else if (sqlite && st != S_NORMAL) {
-                sq_tok(sc, TK_OTHER);
+            } else if (st != S_NORMAL) {
+                sq_other(sc);
             }
             sc->state = S_NORMAL;
             return A_DELIM;
