@@ -557,15 +557,17 @@ static void spec_list(cspec *c, int kind, const void *v, size_t n)
     c->pfx = PFX_INT;
 }
 
-/* A vector of kind, the element's length from its kind (typed: from the
- * element's type node sub, whose kind is kind). Four arguments: in
- * registers on 32-bit Arm. */
+/* A vector's element length (-1: each element carries a vint length) and
+ * the prefix that follows from it. */
 static void spec_fixed(cspec *c, int32_t fixed)
 {
     c->fixed = fixed;
     c->pfx = fixed >= 0 ? PFX_NONE : PFX_VINT;
 }
 
+/* A vector of kind, the element's length from its kind (a typed vector's
+ * caller sets it again from the element's type node: that way this takes
+ * four arguments, in registers on 32-bit Arm). */
 static CQL_OUTLINE void spec_vector(cspec *c, int kind, const void *v, size_t n)
 {
     spec_list(c, kind, v, n);

@@ -178,7 +178,6 @@ static bool close_wraps(tparser *p, unsigned n, bool marshal)
     return true;
 }
 
-
 /*
  * Iterative parser: an explicit stack of open collections (MOTE_CQL_MAX_DEPTH
  * small frames) instead of recursion, so the stack a call needs is fixed and

@@ -63,11 +63,11 @@ mote_err mote_split(const uint8_t *in, size_t len, uint8_t delim,
 
 /* ------------------------------------------------------------- scanner */
 
-/* Class bits: a byte with the bit of the current state set stops the skip
- * loop of that state. */
 /* q_esc[] and esc_out without an escape: no byte compares equal to it */
 #define NO_ESC 0xffffu
 
+/* Class bits: a byte with the bit of the current state set stops the skip
+ * loop of that state. */
 enum {
     C_NORM = 0x01,
     C_Q0 = 0x02, /* quote slots 0..3: 0x02 0x04 0x08 0x10 */
@@ -193,7 +193,6 @@ static bool sq_idchar(uint8_t c)
 {
     return is_alpha(c) || is_digit(c) || c == '_' || c == '$' || c >= 0x80;
 }
-
 
 static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 {
@@ -392,7 +391,6 @@ static MOTE_SMALL_INLINE void tok_begin(mote_scanner *sc, size_t i)
 }
 
 static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc) { return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop; }
-
 
 /* Start the next token. rec: the configuration is known to be one of
  * records (BLK_REC: no trimming, comments, words, COPY or trigger state),
