@@ -1275,7 +1275,7 @@ static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_confi
     if (!d->cfg.max_line) d->cfg.max_line = SIZE_MAX;
     if (!d->cfg.max_key) d->cfg.max_key = SIZE_MAX;
     if (!d->cfg.max_string) d->cfg.max_string = SIZE_MAX;
-    d->line = 1;
+    d->at.line = 1;
     return MOTE_OK;
 }
 
@@ -1317,14 +1317,40 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
     return MOTE_OK;
 }
 
+/* A line's start position and its message entry: small builds hand them
+ * to the error path as an address (one argument register for two 64-bit
+ * values; Arm passes four words in registers) and an index, speed builds
+ * as values and the entry's address, which their inlined copies of
+ * set_error() want (the index cost telegraf's stream 5 instructions per
+ * line, in registers of the loop around it). */
+#if MOTE_LP_FAST
+#define WHERE_ARG uint64_t w_offset, uint64_t w_line
+#define WHERE(x) (x).offset, (x).line
+#define W_OF(f) w_##f
+#define W_ON w_offset, w_line /* handed on */
+#define MSG_ARG const char *m
+#define MSG(e) msg_at(e)
+#else
+#define WHERE_ARG const mote__lp_at *w
+#define WHERE(x) (&(x))
+#define W_OF(f) (w->f)
+#define W_ON w
+#define MSG_ARG unsigned e
+#define MSG(e) (e)
+#endif
+
 /* Fill *err (if not NULL) for an error at `at` in the line starting at start
- * (its byte offset and line number): message entry m, line and column found
- * by counting the '\n' bytes (raw newlines of string values) before it.
- * Returns the entry's code. */
-static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, const char *m, const uint8_t *start,
-                                          const uint8_t *at, uint64_t offset, uint64_t line)
+ * (w: its byte offset and line number): message entry m, line and column
+ * found by counting the '\n' bytes (raw newlines of string values) before
+ * it. Returns the entry's code. */
+static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, MSG_ARG, const uint8_t *start,
+                                          const uint8_t *at, WHERE_ARG)
 {
+#if !MOTE_LP_FAST
+    const char *m = msg_at(e);
+#endif
     if (!err) return (mote_err)m[0];
+    uint64_t line = W_OF(line);
     const uint8_t *col0 = start;
     for (const uint8_t *q = start; q < at; q++) {
         if (*q == '\n') {
@@ -1334,25 +1360,26 @@ static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, const char *m, con
     }
     err->code = (mote_err)m[0];
     err->message = MOTE_SMALL ? mote_err_message(m[0]) : m + 1;
-    err->pos.offset = offset + (uint64_t)(at - start);
+    err->pos.offset = W_OF(offset) + (uint64_t)(at - start);
     err->pos.line = line;
     err->pos.column = (uint64_t)(at - col0) + 1;
-    err->line_offset = offset;
+    err->line_offset = W_OF(offset);
     return err->code;
 }
 
 /*
  * Finish one line that parse_line() has seen in full: r is its result,
- * [c->start, rec_end) its bytes. Applies the line-length limit, fills the
- * point's absolute position or the error. Returns MOTE_OK (point),
- * MOTE_ERR_NEED_MORE (skipped line: go on) or the line's error code.
+ * [c->start, c->line_end) its bytes, w the position of its start. Applies
+ * the line-length limit, fills the point's absolute position or the error.
+ * Returns MOTE_OK (point), MOTE_ERR_NEED_MORE (skipped line: go on) or the
+ * line's error code.
  */
-static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end, uint64_t offset,
-                            uint64_t line, size_t max_line, mote_lp_point *pt,
-                            mote_lp_error *err)
+static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, WHERE_ARG, size_t max_line,
+                                        mote_lp_point *pt, mote_lp_error *err)
 {
     /* The line's bytes with its '\n' first: within the limit, so is the
      * line (and without a limit, max_line is SIZE_MAX). */
+    const uint8_t *rec_end = c->line_end;
     size_t len = (size_t)(rec_end - c->start);
     if (UNLIKELY(len > max_line)) {
         if (rec_end[-1] == '\n') len--;
@@ -1360,12 +1387,12 @@ static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end
     }
     if (LIKELY(r == R_POINT)) {
         pt->column = 1 + pt->offset; /* a line starts in column 1 */
-        pt->offset += offset;
-        pt->line = line;
+        pt->offset += W_OF(offset);
+        pt->line = W_OF(line);
         return MOTE_OK;
     }
     if (r == R_SKIP) return MOTE_ERR_NEED_MORE;
-    return set_error(err, msg_at(c->err), c->start, c->err_at, offset, line);
+    return set_error(err, MSG(c->err), c->start, c->err_at, W_ON);
 }
 
 static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_t *start,
@@ -1428,11 +1455,12 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, b
         }
         nl = count_nl(p, rec_end);
     }
-    uint64_t offset = d->offset, line = d->line;
+    c.line_end = rec_end; /* the splitter's end: finish_line()'s too */
+    mote__lp_at w = d->at;
     d->cur = rec_end;
-    d->offset += (uint64_t)(rec_end - p);
-    d->line += nl;
-    return finish_line(&c, r, rec_end, offset, line, d->cfg.max_line, pt, err);
+    d->at.offset += (uint64_t)(rec_end - p);
+    d->at.line += nl;
+    return finish_line(&c, r, WHERE(w), d->cfg.max_line, pt, err);
 }
 
 mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
@@ -1500,8 +1528,8 @@ static void carry_begin(mote_lp_stream *s, uint8_t state)
     mote_lp_decoder *d = &s->dec;
     s->carrying = true;
     s->state = state;
-    s->rec_offset = d->offset;
-    s->rec_line = d->line;
+    s->rec.offset = d->at.offset;
+    s->rec.line = d->at.line;
     s->carry_len = 0;
     s->dropping = false;
 }
@@ -1516,9 +1544,9 @@ static void carry_add(mote_lp_stream *s, size_t n)
         memcpy(s->carry + s->carry_len, d->cur, n);
         s->carry_len += n;
     }
-    d->line += count_nl(d->cur, d->cur + n);
+    d->at.line += count_nl(d->cur, d->cur + n);
     d->cur += n;
-    d->offset += n;
+    d->at.offset += n;
 }
 
 /* Decode the gathered line (complete: it ends in '\n' or the input ended). */
@@ -1529,8 +1557,7 @@ static MOTE_LP_OUTLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, 
     if (s->dropping) {
         /* Its bytes are gone; only its start is known: the error is there. */
         s->dropping = false;
-        return set_error(err, msg_at(E_LINE), s->carry, s->carry, s->rec_offset,
-                         s->rec_line); /* MOTE_ERR_TOO_LONG */
+        return set_error(err, MSG(E_LINE), s->carry, s->carry, WHERE(s->rec)); /* MOTE_ERR_TOO_LONG */
     }
     const uint8_t *b = s->carry, *e = s->carry + s->carry_len;
     lp_ctx c;
@@ -1545,7 +1572,8 @@ static MOTE_LP_OUTLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, 
     keys_forget(d);
 #endif
     s->carry_len = 0;
-    return finish_line(&c, r, e, s->rec_offset, s->rec_line, d->cfg.max_line, pt, err);
+    c.line_end = e;
+    return finish_line(&c, r, WHERE(s->rec), d->cfg.max_line, pt, err);
 }
 
 mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
@@ -1675,7 +1703,8 @@ static MOTE_LP_OUTLINE mote_err point_error(const mote_lp_point *pt, const uint8
                                             mote_err code, unsigned e, mote_lp_error *err)
 {
     uint64_t lead = pt->column - 1;
-    set_error(err, msg_at(e), pt->text.ptr - lead, at, pt->offset - lead, pt->line);
+    mote__lp_at w = {pt->offset - lead, pt->line};
+    set_error(err, MSG(e), pt->text.ptr - lead, at, WHERE(w));
     if (err) err->code = code;
     return code;
 }
