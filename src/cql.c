@@ -1221,8 +1221,10 @@ static mote_err wscalar(mote_cql_writer *w, int pfx, const void *src, size_t n, 
 enum { WV_NULL, WV_BOOL, WV_INT, WV_BYTES };
 
 /* One path for null, bool, integer and byte elements: claim the slot, check
- * the value against its type, write it. */
-static mote_err wvalue(mote_cql_writer *w, int what, int64_t v, const void *src, size_t n)
+ * the value against its type, write it. src: the bytes, or the caller's
+ * bool (its one byte, 0 or 1, is CQL's) or int64_t: four arguments, the
+ * ones Arm passes in registers. */
+static mote_err wvalue(mote_cql_writer *w, int what, const void *src, size_t n)
 {
     if (!w) return MOTE_ERR_INVALID;
     if (!src && n > 0) return w->err ? w->err : wfail(w, MOTE_ERR_INVALID);
@@ -1234,10 +1236,8 @@ static mote_err wvalue(mote_cql_writer *w, int what, int64_t v, const void *src,
     int32_t ww = wire_width(kind);
     uint8_t b[8];
     if (what == WV_BOOL) {
+        _Static_assert(sizeof(bool) == 1, "a bool is CQL's one byte");
         if (kind != MOTE_CQL_BOOLEAN) return wfail(w, MOTE_ERR_MISMATCH);
-        b[0] = (uint8_t)v;
-        src = b;
-        n = 1;
     } else if (what == WV_INT) {
         /* Every integer kind: the big-endian 8 bytes, then the low ones
          * that the type holds (varint: as few as keep the value, minimal
@@ -1249,6 +1249,8 @@ static mote_err wvalue(mote_cql_writer *w, int what, int64_t v, const void *src,
             1u << MOTE_CQL_TIME | 1u << MOTE_CQL_DATE | 1u << MOTE_CQL_VARINT;
         if (kind > MOTE_CQL_VECTOR || !((int_kinds >> kind) & 1))
             return wfail(w, MOTE_ERR_MISMATCH);
+        int64_t v;
+        memcpy(&v, src, sizeof v);
         mote_be_store64(b, (uint64_t)v);
         size_t s = 0;
         if (kind == MOTE_CQL_VARINT) {
@@ -1275,22 +1277,22 @@ static mote_err wvalue(mote_cql_writer *w, int what, int64_t v, const void *src,
 
 mote_err mote_cql_write_null(mote_cql_writer *w)
 {
-    return wvalue(w, WV_NULL, 0, NULL, 0);
+    return wvalue(w, WV_NULL, NULL, 0);
 }
 
 mote_err mote_cql_write_bool(mote_cql_writer *w, bool v)
 {
-    return wvalue(w, WV_BOOL, v, NULL, 0);
+    return wvalue(w, WV_BOOL, &v, 1);
 }
 
 mote_err mote_cql_write_int(mote_cql_writer *w, int64_t v)
 {
-    return wvalue(w, WV_INT, v, NULL, 0);
+    return wvalue(w, WV_INT, &v, sizeof v);
 }
 
 mote_err mote_cql_write_bytes(mote_cql_writer *w, const void *p, size_t n)
 {
-    return wvalue(w, WV_BYTES, 0, p, n);
+    return wvalue(w, WV_BYTES, p, n);
 }
 
 mote_err mote_cql_write_float(mote_cql_writer *w, double v)
