@@ -1192,23 +1192,28 @@ static void wadvance(mote_cql_writer *w)
     }
 }
 
-/* Writes a complete scalar element of n bytes from src (or null): prefix and
- * value reserved together. */
-static mote_err wscalar(mote_cql_writer *w, int pfx, const void *src, size_t n, bool is_null)
+/* n of an element that is null: its length prefix is CQL's -1 (0xffffffff
+ * as a 32-bit length), its body empty. */
+#define WNULL ((size_t)-1)
+
+/* Writes a complete scalar element of n bytes from src (or null, n WNULL):
+ * prefix and value reserved together. */
+static mote_err wscalar(mote_cql_writer *w, int pfx, const void *src, size_t n)
 {
-    if (n > MAXL) return wfail(w, MOTE_ERR_OVERFLOW);
-    size_t plen = pfx_size(pfx, n);
-    uint8_t *p = wroom(w, plen + (is_null ? 0 : n));
+    size_t body = n == WNULL ? 0 : n;
+    if (body > MAXL) return wfail(w, MOTE_ERR_OVERFLOW);
+    size_t plen = pfx_size(pfx, body);
+    uint8_t *p = wroom(w, plen + body);
     if (w->err) return w->err;
     if (p) {
-        pfx_put(pfx, p, is_null ? 0xffffffffu : (uint32_t)n);
-        if (!is_null) {
+        pfx_put(pfx, p, (uint32_t)n); /* WNULL: 0xffffffff */
+        if (body) {
             /* scalars are short: a byte loop beats a library memcpy call */
-            if (!MOTE_SMALL && n <= 16) {
+            if (!MOTE_SMALL && body <= 16) {
                 const uint8_t *b = (const uint8_t *)src;
-                for (size_t i = 0; i < n; i++) p[plen + i] = b[i];
+                for (size_t i = 0; i < body; i++) p[plen + i] = b[i];
             } else {
-                memcpy(p + plen, src, n);
+                memcpy(p + plen, src, body);
             }
         }
     }
@@ -1272,7 +1277,7 @@ static mote_err wvalue(mote_cql_writer *w, int what, const void *src, size_t n)
                      : (ww >= 0 && n != (size_t)ww) || (kind == MOTE_CQL_INET && n != 4 && n != 16))
             return wfail(w, MOTE_ERR_MISMATCH);
     }
-    return wscalar(w, pfx, src, n, what == WV_NULL);
+    return wscalar(w, pfx, src, what == WV_NULL ? WNULL : n);
 }
 
 mote_err mote_cql_write_null(mote_cql_writer *w)
@@ -1312,7 +1317,7 @@ mote_err mote_cql_write_float(mote_cql_writer *w, double v)
     } else {
         return wfail(w, MOTE_ERR_MISMATCH);
     }
-    return wscalar(w, pfx, b, n, false);
+    return wscalar(w, pfx, b, n);
 }
 
 mote_err mote_cql_write_begin(mote_cql_writer *w)
