@@ -546,15 +546,19 @@ typedef struct cspec {
     bool typed;              /* from a type node: a vector may hold vectors */
 } cspec;
 
-static void spec_list(cspec *c, int kind, const void *v, size_t n)
+/* Member by member: no memset call, whose arguments would take the
+ * registers that hold this one's (Cortex-M size). */
+static CQL_OUTLINE void spec_list(cspec *c, int kind, const void *v, size_t n)
 {
-    memset(c, 0, sizeof *c);
     c->src[0] = (const uint8_t *)v;
+    c->src[1] = NULL;
     c->kind[0] = kind;
+    c->kind[1] = 0;
     c->n = n;
     c->fixed = -1;
     c->narr = 1;
     c->pfx = PFX_INT;
+    c->typed = false;
 }
 
 /* A vector's element length (-1: each element carries a vint length) and
