@@ -288,21 +288,26 @@ static const char lp_msgs[] =
     "\050" T("bad comment")
     "\050" T("bad CR")
     "\024" T("line too long")
+#if !MOTE_SMALL /* a decoded point's errors: MOTE_SMALL has just their codes */
     "\053" T("bad float")
     "\053" T("bad integer")
     "\053" T("bad unsigned")
     "\053" T("bad string")
     "\053" T("bad boolean")
-    "\054" T("out of range");
+    "\054" T("out of range")
+#endif
+    ;
 
-/* Entry i of lp_msgs: [0] its code, from [1] its text. */
+#if !MOTE_SMALL
+/* Entry i of lp_msgs: [0] its code, from [1] its text. (MOTE_SMALL: entry i
+ * is the code byte lp_msgs[i].) */
 static const char *msg_at(unsigned i)
 {
-    if (MOTE_SMALL) return lp_msgs + i;
     const char *m = lp_msgs;
     while (i--) m += strlen(m) + 1;
     return m;
 }
+#endif
 
 /* What the grammar reads and never changes while it reads a line, kept
  * apart from the context so that it stays in registers (stores into the
@@ -1317,26 +1322,35 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
     return MOTE_OK;
 }
 
-/* A line's start position and its message entry: small builds hand them
- * to the error path as an address (one argument register for two 64-bit
- * values; Arm passes four words in registers) and an index, speed builds
- * as values and the entry's address, which their inlined copies of
- * set_error() want (the index cost telegraf's stream 5 instructions per
- * line, in registers of the loop around it). */
+/* A line's start position: small builds hand it to the error path as an
+ * address (one argument register for two 64-bit values; Arm passes four
+ * words in registers), speed builds as values (inlined: the same code). */
 #if MOTE_LP_FAST
 #define WHERE_ARG uint64_t w_offset, uint64_t w_line
 #define WHERE(x) (x).offset, (x).line
 #define W_OF(f) w_##f
 #define W_ON w_offset, w_line /* handed on */
-#define MSG_ARG const char *m
-#define MSG(e) msg_at(e)
 #else
 #define WHERE_ARG const mote__lp_at *w
 #define WHERE(x) (&(x))
 #define W_OF(f) (w->f)
 #define W_ON w
-#define MSG_ARG unsigned e
-#define MSG(e) (e)
+#endif
+/* An error's message: MOTE_SMALL builds have no texts, so the error path
+ * takes the code alone (a decoded point's errors name theirs: no entry at
+ * all, point_error() one argument less); other builds the entry's address,
+ * which the speed build's inlined set_error() wants (an index cost
+ * telegraf's stream 5 instructions per line, in the loop's registers). */
+#if MOTE_SMALL
+#define MSG_ARG mote_err code
+#define MSG(e) ((mote_err)lp_msgs[e])
+#define MSG_CODE code
+#define PE_ENTRY(e)
+#else
+#define MSG_ARG const char *m
+#define MSG(e) msg_at(e)
+#define MSG_CODE ((mote_err)m[0])
+#define PE_ENTRY(e) , e
 #endif
 
 /* Fill *err (if not NULL) for an error at `at` in the line starting at start
@@ -1346,10 +1360,7 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
 static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, MSG_ARG, const uint8_t *start,
                                           const uint8_t *at, WHERE_ARG)
 {
-#if !MOTE_LP_FAST
-    const char *m = msg_at(e);
-#endif
-    if (!err) return (mote_err)m[0];
+    if (!err) return MSG_CODE;
     uint64_t line = W_OF(line);
     const uint8_t *col0 = start;
     for (const uint8_t *q = start; q < at; q++) {
@@ -1358,8 +1369,12 @@ static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, MSG_ARG, const uin
             col0 = q + 1;
         }
     }
-    err->code = (mote_err)m[0];
-    err->message = MOTE_SMALL ? mote_err_message(m[0]) : m + 1;
+    err->code = MSG_CODE;
+#if MOTE_SMALL
+    err->message = mote_err_message(code);
+#else
+    err->message = m + 1;
+#endif
     err->pos.offset = W_OF(offset) + (uint64_t)(at - start);
     err->pos.line = line;
     err->pos.column = (uint64_t)(at - col0) + 1;
@@ -1711,26 +1726,35 @@ static MOTE_LP_OUTLINE_INLINE mote_lp_field *next_field(mote_lp_point *pt, mote_
     return mote_lp_fields_next(&it, &pt->spare) ? &pt->spare : NULL;
 }
 
-/* Error at byte `at` of a decoded point's line: code, message E_* e. The
- * line starts column - 1 bytes (spaces) before the point's text. */
+/* Error at byte `at` of a decoded point's line: code, message E_* e (not
+ * in MOTE_SMALL builds: PE_ENTRY). The line starts column - 1 bytes
+ * (spaces) before the point's text. */
 static MOTE_LP_OUTLINE mote_err point_error(const mote_lp_point *pt, const uint8_t *at,
-                                            mote_err code, unsigned e, mote_lp_error *err)
+                                            mote_err code PE_ENTRY(unsigned e), mote_lp_error *err)
 {
     uint64_t lead = pt->column - 1;
     mote__lp_at w = {pt->offset - lead, pt->line};
+#if MOTE_SMALL
+    return set_error(err, code, pt->text.ptr - lead, at, WHERE(w));
+#else
     set_error(err, MSG(e), pt->text.ptr - lead, at, WHERE(w));
     if (err) err->code = code;
     return code;
+#endif
 }
 
 static MOTE_LP_OUTLINE mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f,
                                             mote_err rc, mote_lp_error *err)
 {
+#if MOTE_SMALL
+    return point_error(pt, f->raw.ptr, rc, err);
+#else
     /* By type (E_FLOAT + FLOAT - 1 ...), or out of range; strings are never
      * decoded with an error. */
     unsigned t = (unsigned)f->type - 1u;
     if (t > 4) t = 0;
     return point_error(pt, f->raw.ptr, rc, rc == MOTE_ERR_RANGE ? E_RANGE : E_FLOAT + t, err);
+#endif
 }
 
 /* The timestamp part of mote_lp_point_decode(). */
@@ -1746,7 +1770,7 @@ static MOTE_LP_OUTLINE mote_err point_time(mote_lp_point *pt, const mote_lp_conf
 #else
     if (mote_lp_point_decode_time(pt, prec, cfg ? cfg->default_time : 0) != MOTE_OK) {
 #endif
-        return point_error(pt, pt->time_text.ptr, MOTE_ERR_BAD_TIMESTAMP, E_TIME, err);
+        return point_error(pt, pt->time_text.ptr, MOTE_ERR_BAD_TIMESTAMP PE_ENTRY(E_TIME), err);
     }
     pt->decoded = true;
     return MOTE_OK;
