@@ -350,9 +350,11 @@ typedef struct tout {
 
 static void put_str(tout *o, const char *s)
 {
-    for (; *s; s++, o->at++) {
-        if (o->at < o->cap) o->out[o->at] = *s;
+    size_t at = o->at; /* in a register: no store per byte */
+    for (; *s; s++, at++) {
+        if (at < o->cap) o->out[at] = *s;
     }
+    o->at = at;
 }
 
 static void put_dim(tout *o, uint32_t d)
