@@ -50,14 +50,18 @@
 #endif
 /* Helpers called from several places stay out of line in small builds;
  * MOTE_LP_HOT ones are inlined into each caller in speed builds. */
+/* MOTE_LP_SMALL_INLINE: one caller each, folded into it in small builds
+ * (measured smaller), left to the compiler in speed builds. */
 #if defined(__GNUC__) && !MOTE_LP_FAST
 #define MOTE_LP_OUTLINE __attribute__((noinline))
 #define MOTE_LP_OUTLINE_INLINE __attribute__((noinline))
 #define MOTE_LP_HOT __attribute__((noinline))
+#define MOTE_LP_SMALL_INLINE __attribute__((always_inline)) inline
 #else
 #define MOTE_LP_OUTLINE
 #define MOTE_LP_OUTLINE_INLINE inline
 #define MOTE_LP_HOT MOTE_LP_INLINE
+#define MOTE_LP_SMALL_INLINE
 #endif
 #define UNLIKELY MOTE_UNLIKELY
 #define LIKELY MOTE_LIKELY
@@ -1579,7 +1583,7 @@ static void carry_add(mote_lp_stream *s, size_t n)
 }
 
 /* Decode the gathered line (complete: it ends in '\n' or the input ended). */
-static MOTE_LP_OUTLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
+static MOTE_LP_SMALL_INLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
 {
     mote_lp_decoder *d = &s->dec;
     s->carrying = false;
@@ -1750,7 +1754,7 @@ static MOTE_LP_OUTLINE mote_err point_error(const mote_lp_point *pt, const uint8
 #endif
 }
 
-static MOTE_LP_OUTLINE mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f,
+static MOTE_LP_SMALL_INLINE mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f,
                                             mote_err rc, mote_lp_error *err)
 {
 #if MOTE_SMALL
@@ -1765,7 +1769,7 @@ static MOTE_LP_OUTLINE mote_err field_error(const mote_lp_point *pt, const mote_
 }
 
 /* The timestamp part of mote_lp_point_decode(). */
-static MOTE_LP_OUTLINE mote_err point_time(mote_lp_point *pt, const mote_lp_config *cfg,
+static MOTE_LP_SMALL_INLINE mote_err point_time(mote_lp_point *pt, const mote_lp_config *cfg,
                                            mote_lp_error *err)
 {
     mote_lp_precision prec = cfg ? cfg->precision : MOTE_LP_NS;
