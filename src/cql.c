@@ -189,8 +189,9 @@ static size_t pfx_put(int pfx, uint8_t *p, uint32_t len)
 
 #if MOTE_SMALL
 /* Native value <-> wire bytes, one byte loop for every width (size over
- * speed): reversed on little-endian hosts, except uuids (wire order). */
-static void swap_native(int kind, uint8_t *dst, const uint8_t *src)
+ * speed): reversed on little-endian hosts, except uuids (wire order).
+ * Folded into its two callers (measured smaller than one copy). */
+static CQL_INLINE void swap_native(int kind, uint8_t *dst, const uint8_t *src)
 {
     size_t w = (size_t)wire_width(kind);
     bool rev = MOTE_BE_HOST_LITTLE && w <= 8;
@@ -578,7 +579,7 @@ static CQL_OUTLINE void spec_vector(cspec *c, int kind, const void *v, size_t n)
     spec_fixed(c, mote_cql_kind_fixed(kind));
 }
 
-static void spec_map(cspec *c, int kk, const void *k, int vk, const void *v, size_t n)
+static CQL_OUTLINE void spec_map(cspec *c, int kk, const void *k, int vk, const void *v, size_t n)
 {
     spec_list(c, kk, k, n);
     c->src[1] = (const uint8_t *)v;
