@@ -383,12 +383,13 @@ static MOTE_LP_SMALL_INLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, un
 /* The byte at p, with the end of bounded bytes read as '\n'. Inlined in
  * every build (small builds: since the error helpers are inlined too, the
  * same size as one out-of-line copy on Cortex-M4, 32 bytes less on M0+). */
+/* LP_ALWAYS_INLINE: inlined in every build (at, name_rest). */
 #if MOTE_LP_FAST
-#define AT_INLINE MOTE_LP_HOT
+#define LP_ALWAYS_INLINE MOTE_LP_INLINE
 #else
-#define AT_INLINE MOTE_LP_SMALL_INLINE
+#define LP_ALWAYS_INLINE MOTE_LP_SMALL_INLINE
 #endif
-static AT_INLINE uint8_t at(const uint8_t *p, const uint8_t *end, const bool bounded)
+static LP_ALWAYS_INLINE uint8_t at(const uint8_t *p, const uint8_t *end, const bool bounded)
 {
     return BOUNDED && p == end ? (uint8_t)'\n' : *p;
 }
@@ -671,8 +672,8 @@ typedef struct lp_name {
     bool esc;           /* holds an escape of its context */
 } lp_name;
 
-static MOTE_LP_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k,
-                                         const bool bounded)
+static LP_ALWAYS_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8_t *p,
+                                          unsigned k, const bool bounded)
 {
     lp_name r = {NULL, false};
     const uint8_t *const end = c->end;
