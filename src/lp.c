@@ -380,15 +380,16 @@ static MOTE_LP_SMALL_INLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, un
  */
 #define BOUNDED (!MOTE_LP_FAST || bounded)
 
-/* The byte at p, with the end of bounded bytes read as '\n'. Inlined in
- * every build (small builds: since the error helpers are inlined too, the
- * same size as one out-of-line copy on Cortex-M4, 32 bytes less on M0+). */
 /* LP_ALWAYS_INLINE: inlined in every build (at, name_rest). */
 #if MOTE_LP_FAST
 #define LP_ALWAYS_INLINE MOTE_LP_INLINE
 #else
 #define LP_ALWAYS_INLINE MOTE_LP_SMALL_INLINE
 #endif
+
+/* The byte at p, with the end of bounded bytes read as '\n'. Inlined in
+ * every build (small builds: since the error helpers are inlined too, the
+ * same size as one out-of-line copy on Cortex-M4, 32 bytes less on M0+). */
 static LP_ALWAYS_INLINE uint8_t at(const uint8_t *p, const uint8_t *end, const bool bounded)
 {
     return BOUNDED && p == end ? (uint8_t)'\n' : *p;
@@ -1367,9 +1368,9 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
 #endif
 
 /* Fill *err (if not NULL) for an error at `at` in the line starting at start
- * (w: its byte offset and line number): message entry m, line and column
- * found by counting the '\n' bytes (raw newlines of string values) before
- * it. Returns the entry's code. */
+ * (w: its byte offset and line number): message entry m (MOTE_SMALL: the
+ * code), line and column found by counting the '\n' bytes (raw newlines of
+ * string values) before it. Returns the code. */
 static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, MSG_ARG, const uint8_t *start,
                                           const uint8_t *at, WHERE_ARG)
 {
