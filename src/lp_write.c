@@ -121,13 +121,6 @@ static mote_err put_escaped(mote_lp_writer *w, const uint8_t *s, size_t n, const
     return put(w, s + run, n - run);
 }
 
-/* A separator byte, then a key or tag value escaped. */
-static MOTE_SMALL_OUTLINE mote_err put_name(mote_lp_writer *w, uint8_t sep, const void *s, size_t n)
-{
-    put_byte(w, sep);
-    return put_escaped(w, s, n, ",= ");
-}
-
 mote_err mote_lp_write_measurement(mote_lp_writer *w, const void *name, size_t len)
 {
     if (!w) return MOTE_ERR_INVALID;
@@ -159,8 +152,10 @@ mote_err mote_lp_write_tag(mote_lp_writer *w, const void *key, size_t klen,
     rc = check_name(key, klen, false);
     if (rc == MOTE_OK) rc = check_name(value, vlen, false);
     if (rc != MOTE_OK) return line_fail(w, rc);
-    put_name(w, ',', key, klen);
-    return put_name(w, '=', value, vlen);
+    put_byte(w, ',');
+    put_escaped(w, key, klen, ",= ");
+    put_byte(w, '=');
+    return put_escaped(w, value, vlen, ",= ");
 }
 
 /* Separator and key of a field, leaving the value to the caller. */
@@ -170,7 +165,8 @@ static mote_err field_start(mote_lp_writer *w, const void *key, size_t klen)
     if (rc != MOTE_OK) return rc;
     rc = check_name(key, klen, false);
     if (rc != MOTE_OK) return line_fail(w, rc);
-    put_name(w, w->state == W_TAGS ? ' ' : ',', key, klen);
+    put_byte(w, w->state == W_TAGS ? ' ' : ',');
+    put_escaped(w, key, klen, ",= ");
     rc = put_byte(w, '=');
     if (rc == MOTE_OK) w->state = W_FIELDS;
     return rc;
