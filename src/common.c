@@ -86,22 +86,23 @@ const char *mote_err_message(mote_err code)
 
 bool mote_utf8_valid(const void *data, size_t n)
 {
-    const uint8_t *s = data;
-    size_t i = 0;
-    while (i < n) {
-        uint8_t c = s[i++];
+    const uint8_t *s = data, *const end = s + n;
+    while (s < end) {
+        unsigned c = *s++;
         if (c < 0x80) continue;
         if (c < 0xc2 || c > 0xf4) return false;
         /* bytes that follow; the first of them has a narrower range after
          * E0 (no overlongs), ED (no surrogates), F0 (overlongs), F4 (max) */
         size_t need = 1u + (c >= 0xe0) + (c >= 0xf0);
-        uint8_t lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
-        uint8_t hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
-        if (n - i < need) return false;
-        for (size_t k = 0; k < need; k++, lo = 0x80, hi = 0xbf) {
-            if (s[i + k] < lo || s[i + k] > hi) return false;
-        }
-        i += need;
+        unsigned lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+        unsigned hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+        if ((size_t)(end - s) < need) return false;
+        do {
+            c = *s++;
+            if (c < lo || c > hi) return false;
+            lo = 0x80;
+            hi = 0xbf;
+        } while (--need);
     }
     return true;
 }

@@ -189,8 +189,9 @@ static size_t pfx_put(int pfx, uint8_t *p, uint32_t len)
 
 #if MOTE_SMALL
 /* Native value <-> wire bytes, one byte loop for every width (size over
- * speed): reversed on little-endian hosts, except uuids (wire order). */
-static void swap_native(int kind, uint8_t *dst, const uint8_t *src)
+ * speed): reversed on little-endian hosts, except uuids (wire order).
+ * Folded into its two callers (measured smaller than one copy). */
+static CQL_INLINE void swap_native(int kind, uint8_t *dst, const uint8_t *src)
 {
     size_t w = (size_t)wire_width(kind);
     bool rev = MOTE_BE_HOST_LITTLE && w <= 8;
@@ -546,15 +547,19 @@ typedef struct cspec {
     bool typed;              /* from a type node: a vector may hold vectors */
 } cspec;
 
-static void spec_list(cspec *c, int kind, const void *v, size_t n)
+/* Member by member: no memset call, whose arguments would take the
+ * registers that hold this one's (Cortex-M size). */
+static CQL_OUTLINE void spec_list(cspec *c, int kind, const void *v, size_t n)
 {
-    memset(c, 0, sizeof *c);
     c->src[0] = (const uint8_t *)v;
+    c->src[1] = NULL;
     c->kind[0] = kind;
+    c->kind[1] = 0;
     c->n = n;
     c->fixed = -1;
     c->narr = 1;
     c->pfx = PFX_INT;
+    c->typed = false;
 }
 
 /* A vector's element length (-1: each element carries a vint length) and
@@ -574,7 +579,7 @@ static CQL_OUTLINE void spec_vector(cspec *c, int kind, const void *v, size_t n)
     spec_fixed(c, mote_cql_kind_fixed(kind));
 }
 
-static void spec_map(cspec *c, int kk, const void *k, int vk, const void *v, size_t n)
+static CQL_OUTLINE void spec_map(cspec *c, int kk, const void *k, int vk, const void *v, size_t n)
 {
     spec_list(c, kk, k, n);
     c->src[1] = (const uint8_t *)v;
@@ -1192,23 +1197,28 @@ static void wadvance(mote_cql_writer *w)
     }
 }
 
-/* Writes a complete scalar element of n bytes from src (or null): prefix and
- * value reserved together. */
-static mote_err wscalar(mote_cql_writer *w, int pfx, const void *src, size_t n, bool is_null)
+/* n of an element that is null: its length prefix is CQL's -1 (0xffffffff
+ * as a 32-bit length), its body empty. */
+#define WNULL ((size_t)-1)
+
+/* Writes a complete scalar element of n bytes from src (or null, n WNULL):
+ * prefix and value reserved together. */
+static mote_err wscalar(mote_cql_writer *w, int pfx, const void *src, size_t n)
 {
-    if (n > MAXL) return wfail(w, MOTE_ERR_OVERFLOW);
-    size_t plen = pfx_size(pfx, n);
-    uint8_t *p = wroom(w, plen + (is_null ? 0 : n));
+    size_t body = n == WNULL ? 0 : n;
+    if (body > MAXL) return wfail(w, MOTE_ERR_OVERFLOW);
+    size_t plen = pfx_size(pfx, body);
+    uint8_t *p = wroom(w, plen + body);
     if (w->err) return w->err;
     if (p) {
-        pfx_put(pfx, p, is_null ? 0xffffffffu : (uint32_t)n);
-        if (!is_null) {
+        pfx_put(pfx, p, (uint32_t)n); /* WNULL: 0xffffffff */
+        if (body) {
             /* scalars are short: a byte loop beats a library memcpy call */
-            if (!MOTE_SMALL && n <= 16) {
+            if (!MOTE_SMALL && body <= 16) {
                 const uint8_t *b = (const uint8_t *)src;
-                for (size_t i = 0; i < n; i++) p[plen + i] = b[i];
+                for (size_t i = 0; i < body; i++) p[plen + i] = b[i];
             } else {
-                memcpy(p + plen, src, n);
+                memcpy(p + plen, src, body);
             }
         }
     }
@@ -1221,8 +1231,10 @@ static mote_err wscalar(mote_cql_writer *w, int pfx, const void *src, size_t n, 
 enum { WV_NULL, WV_BOOL, WV_INT, WV_BYTES };
 
 /* One path for null, bool, integer and byte elements: claim the slot, check
- * the value against its type, write it. */
-static mote_err wvalue(mote_cql_writer *w, int what, int64_t v, const void *src, size_t n)
+ * the value against its type, write it. src: the bytes, or the caller's
+ * bool (its one byte, 0 or 1, is CQL's) or int64_t: four arguments, the
+ * ones Arm passes in registers. */
+static mote_err wvalue(mote_cql_writer *w, int what, const void *src, size_t n)
 {
     if (!w) return MOTE_ERR_INVALID;
     if (!src && n > 0) return w->err ? w->err : wfail(w, MOTE_ERR_INVALID);
@@ -1234,10 +1246,8 @@ static mote_err wvalue(mote_cql_writer *w, int what, int64_t v, const void *src,
     int32_t ww = wire_width(kind);
     uint8_t b[8];
     if (what == WV_BOOL) {
+        _Static_assert(sizeof(bool) == 1, "a bool is CQL's one byte");
         if (kind != MOTE_CQL_BOOLEAN) return wfail(w, MOTE_ERR_MISMATCH);
-        b[0] = (uint8_t)v;
-        src = b;
-        n = 1;
     } else if (what == WV_INT) {
         /* Every integer kind: the big-endian 8 bytes, then the low ones
          * that the type holds (varint: as few as keep the value, minimal
@@ -1249,6 +1259,8 @@ static mote_err wvalue(mote_cql_writer *w, int what, int64_t v, const void *src,
             1u << MOTE_CQL_TIME | 1u << MOTE_CQL_DATE | 1u << MOTE_CQL_VARINT;
         if (kind > MOTE_CQL_VECTOR || !((int_kinds >> kind) & 1))
             return wfail(w, MOTE_ERR_MISMATCH);
+        int64_t v;
+        memcpy(&v, src, sizeof v);
         mote_be_store64(b, (uint64_t)v);
         size_t s = 0;
         if (kind == MOTE_CQL_VARINT) {
@@ -1270,27 +1282,27 @@ static mote_err wvalue(mote_cql_writer *w, int what, int64_t v, const void *src,
                      : (ww >= 0 && n != (size_t)ww) || (kind == MOTE_CQL_INET && n != 4 && n != 16))
             return wfail(w, MOTE_ERR_MISMATCH);
     }
-    return wscalar(w, pfx, src, n, what == WV_NULL);
+    return wscalar(w, pfx, src, what == WV_NULL ? WNULL : n);
 }
 
 mote_err mote_cql_write_null(mote_cql_writer *w)
 {
-    return wvalue(w, WV_NULL, 0, NULL, 0);
+    return wvalue(w, WV_NULL, NULL, 0);
 }
 
 mote_err mote_cql_write_bool(mote_cql_writer *w, bool v)
 {
-    return wvalue(w, WV_BOOL, v, NULL, 0);
+    return wvalue(w, WV_BOOL, &v, 1);
 }
 
 mote_err mote_cql_write_int(mote_cql_writer *w, int64_t v)
 {
-    return wvalue(w, WV_INT, v, NULL, 0);
+    return wvalue(w, WV_INT, &v, sizeof v);
 }
 
 mote_err mote_cql_write_bytes(mote_cql_writer *w, const void *p, size_t n)
 {
-    return wvalue(w, WV_BYTES, 0, p, n);
+    return wvalue(w, WV_BYTES, p, n);
 }
 
 mote_err mote_cql_write_float(mote_cql_writer *w, double v)
@@ -1310,7 +1322,7 @@ mote_err mote_cql_write_float(mote_cql_writer *w, double v)
     } else {
         return wfail(w, MOTE_ERR_MISMATCH);
     }
-    return wscalar(w, pfx, b, n, false);
+    return wscalar(w, pfx, b, n);
 }
 
 mote_err mote_cql_write_begin(mote_cql_writer *w)

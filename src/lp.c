@@ -50,14 +50,21 @@
 #endif
 /* Helpers called from several places stay out of line in small builds;
  * MOTE_LP_HOT ones are inlined into each caller in speed builds. */
+/* MOTE_LP_SMALL_INLINE: folded into their callers in small builds (each
+ * measured smaller so on Cortex-M4 and M0+ than one copy out of line: the
+ * error helpers, put_text, string_rest, skip_line, and the one-caller
+ * carry_end, point_time, field_error), left to the compiler in speed
+ * builds. */
 #if defined(__GNUC__) && !MOTE_LP_FAST
 #define MOTE_LP_OUTLINE __attribute__((noinline))
 #define MOTE_LP_OUTLINE_INLINE __attribute__((noinline))
 #define MOTE_LP_HOT __attribute__((noinline))
+#define MOTE_LP_SMALL_INLINE __attribute__((always_inline)) inline
 #else
 #define MOTE_LP_OUTLINE
 #define MOTE_LP_OUTLINE_INLINE inline
 #define MOTE_LP_HOT MOTE_LP_INLINE
+#define MOTE_LP_SMALL_INLINE
 #endif
 #define UNLIKELY MOTE_UNLIKELY
 #define LIKELY MOTE_LIKELY
@@ -288,21 +295,26 @@ static const char lp_msgs[] =
     "\050" T("bad comment")
     "\050" T("bad CR")
     "\024" T("line too long")
+#if !MOTE_SMALL /* a decoded point's errors: MOTE_SMALL has just their codes */
     "\053" T("bad float")
     "\053" T("bad integer")
     "\053" T("bad unsigned")
     "\053" T("bad string")
     "\053" T("bad boolean")
-    "\054" T("out of range");
+    "\054" T("out of range")
+#endif
+    ;
 
-/* Entry i of lp_msgs: [0] its code, from [1] its text. */
+#if !MOTE_SMALL
+/* Entry i of lp_msgs: [0] its code, from [1] its text. (MOTE_SMALL: entry i
+ * is the code byte lp_msgs[i].) */
 static const char *msg_at(unsigned i)
 {
-    if (MOTE_SMALL) return lp_msgs + i;
     const char *m = lp_msgs;
     while (i--) m += strlen(m) + 1;
     return m;
 }
+#endif
 
 /* What the grammar reads and never changes while it reads a line, kept
  * apart from the context so that it stays in registers (stores into the
@@ -332,7 +344,7 @@ typedef struct lp_ctx {
     unsigned err;            /* E_* of the error (resolved only when reported) */
 } lp_ctx;
 
-static MOTE_LP_OUTLINE int fail(lp_ctx *c, const uint8_t *at, unsigned e)
+static MOTE_LP_SMALL_INLINE int fail(lp_ctx *c, const uint8_t *at, unsigned e)
 {
     c->err_at = at;
     c->err = e;
@@ -340,7 +352,7 @@ static MOTE_LP_OUTLINE int fail(lp_ctx *c, const uint8_t *at, unsigned e)
     return R_ERROR;
 }
 
-static MOTE_LP_OUTLINE const uint8_t *failp(lp_ctx *c, const uint8_t *at, unsigned e)
+static MOTE_LP_SMALL_INLINE const uint8_t *failp(lp_ctx *c, const uint8_t *at, unsigned e)
 {
     fail(c, at, e);
     return NULL;
@@ -348,7 +360,7 @@ static MOTE_LP_OUTLINE const uint8_t *failp(lp_ctx *c, const uint8_t *at, unsign
 
 /* The bytes ran out: NULL with R_MORE, or if they are all there is, the
  * error e at `at`. */
-static MOTE_LP_OUTLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, unsigned e)
+static MOTE_LP_SMALL_INLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, unsigned e)
 {
     if (c->final) return failp(c, at, e);
     c->res = R_MORE;
@@ -368,10 +380,17 @@ static MOTE_LP_OUTLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, unsigne
  */
 #define BOUNDED (!MOTE_LP_FAST || bounded)
 
-/* The byte at p, with the end of bounded bytes read as '\n'. One copy in
- * small builds: 10 bytes instead of its inlined copies (Cortex-M4 12 bytes
- * less in all, M0+ 10 more). */
-static MOTE_LP_HOT uint8_t at(const uint8_t *p, const uint8_t *end, const bool bounded)
+/* LP_ALWAYS_INLINE: inlined in every build (at, name_rest). */
+#if MOTE_LP_FAST
+#define LP_ALWAYS_INLINE MOTE_LP_INLINE
+#else
+#define LP_ALWAYS_INLINE MOTE_LP_SMALL_INLINE
+#endif
+
+/* The byte at p, with the end of bounded bytes read as '\n'. Inlined in
+ * every build (small builds: since the error helpers are inlined too, the
+ * same size as one out-of-line copy on Cortex-M4, 32 bytes less on M0+). */
+static LP_ALWAYS_INLINE uint8_t at(const uint8_t *p, const uint8_t *end, const bool bounded)
 {
     return BOUNDED && p == end ? (uint8_t)'\n' : *p;
 }
@@ -654,8 +673,8 @@ typedef struct lp_name {
     bool esc;           /* holds an escape of its context */
 } lp_name;
 
-static MOTE_LP_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k,
-                                         const bool bounded)
+static LP_ALWAYS_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8_t *p,
+                                          unsigned k, const bool bounded)
 {
     lp_name r = {NULL, false};
     const uint8_t *const end = c->end;
@@ -778,12 +797,12 @@ static MOTE_LP_INLINE void set_type(mote_lp_field *f, mote_lp_type type, bool de
     memcpy((unsigned char *)f + offsetof(mote_lp_field, type), &v, 8);
 }
 #else
-/* Small builds: one out-of-line store of a view, its two flags in one
- * argument so that all four arguments travel in r0-r3 (a function returning
- * the view took its result's address and four values: the fifth went on the
- * stack at every call). */
-static MOTE_LP_OUTLINE void put_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e,
-                                     unsigned flags)
+/* Small builds: a view stored through put_text(), its two flags in one
+ * value (a function returning the view took its result's address and four
+ * values: the fifth went on the stack at every call); folded into its
+ * callers (26 bytes less on Cortex-M4 than one copy out of line). */
+static MOTE_LP_SMALL_INLINE void put_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e,
+                                          unsigned flags)
 {
     t->ptr = s;
     t->len = (size_t)(e - s);
@@ -870,8 +889,8 @@ static MOTE_LP_INLINE mote_lp_type number_type(const uint8_t **v1)
  * adds raw newlines to c->nl, checks the length limit and UTF-8. Out of the
  * way of plain strings.
  */
-static MOTE_LP_OUTLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t *v0, const uint8_t *p,
-                                                  bool *restrict escp)
+static MOTE_LP_SMALL_INLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t *v0,
+                                                       const uint8_t *p, bool *restrict escp)
 {
     const uint8_t *const end = c->end, *const s0 = v0 + 1;
     size_t nl = 0;
@@ -978,7 +997,7 @@ static int take_eol(lp_ctx *c, const uint8_t *p, unsigned e)
 
 /* A line that starts (after spaces) at p with '#', '\n' or '\r': a comment
  * (printable ASCII and bytes >= 0x80) or blank line, skipped. */
-static MOTE_LP_OUTLINE int skip_line(lp_ctx *c, const uint8_t *p)
+static MOTE_LP_SMALL_INLINE int skip_line(lp_ctx *c, const uint8_t *p)
 {
     if (p < c->end && *p == '#') {
         p++;
@@ -1275,7 +1294,7 @@ static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_confi
     if (!d->cfg.max_line) d->cfg.max_line = SIZE_MAX;
     if (!d->cfg.max_key) d->cfg.max_key = SIZE_MAX;
     if (!d->cfg.max_string) d->cfg.max_string = SIZE_MAX;
-    d->line = 1;
+    d->at.line = 1;
     return MOTE_OK;
 }
 
@@ -1317,14 +1336,46 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
     return MOTE_OK;
 }
 
+/* A line's start position: small builds hand it to the error path as an
+ * address (one argument register for two 64-bit values; Arm passes four
+ * words in registers), speed builds as values (inlined: the same code). */
+#if MOTE_LP_FAST
+#define WHERE_ARG uint64_t w_offset, uint64_t w_line
+#define WHERE(x) (x).offset, (x).line
+#define W_OF(f) w_##f
+#define W_ON w_offset, w_line /* handed on */
+#else
+#define WHERE_ARG const mote__lp_at *w
+#define WHERE(x) (&(x))
+#define W_OF(f) (w->f)
+#define W_ON w
+#endif
+/* An error's message: MOTE_SMALL builds have no texts, so the error path
+ * takes the code alone (a decoded point's errors name theirs: no entry at
+ * all, point_error() one argument less); other builds the entry's address,
+ * which the speed build's inlined set_error() wants (an index cost
+ * telegraf's stream 5 instructions per line, in the loop's registers). */
+#if MOTE_SMALL
+#define MSG_ARG mote_err code
+#define MSG(e) ((mote_err)lp_msgs[e])
+#define MSG_CODE code
+#define PE_ENTRY(e)
+#else
+#define MSG_ARG const char *m
+#define MSG(e) msg_at(e)
+#define MSG_CODE ((mote_err)m[0])
+#define PE_ENTRY(e) , e
+#endif
+
 /* Fill *err (if not NULL) for an error at `at` in the line starting at start
- * (its byte offset and line number): message entry m, line and column found
- * by counting the '\n' bytes (raw newlines of string values) before it.
- * Returns the entry's code. */
-static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, const char *m, const uint8_t *start,
-                                          const uint8_t *at, uint64_t offset, uint64_t line)
+ * (w: its byte offset and line number): message entry m (MOTE_SMALL: the
+ * code), line and column found by counting the '\n' bytes (raw newlines of
+ * string values) before it. Returns the code. */
+static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, MSG_ARG, const uint8_t *start,
+                                          const uint8_t *at, WHERE_ARG)
 {
-    if (!err) return (mote_err)m[0];
+    if (!err) return MSG_CODE;
+    uint64_t line = W_OF(line);
     const uint8_t *col0 = start;
     for (const uint8_t *q = start; q < at; q++) {
         if (*q == '\n') {
@@ -1332,27 +1383,32 @@ static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, const char *m, con
             col0 = q + 1;
         }
     }
-    err->code = (mote_err)m[0];
-    err->message = MOTE_SMALL ? mote_err_message(m[0]) : m + 1;
-    err->pos.offset = offset + (uint64_t)(at - start);
+    err->code = MSG_CODE;
+#if MOTE_SMALL
+    err->message = mote_err_message(code);
+#else
+    err->message = m + 1;
+#endif
+    err->pos.offset = W_OF(offset) + (uint64_t)(at - start);
     err->pos.line = line;
     err->pos.column = (uint64_t)(at - col0) + 1;
-    err->line_offset = offset;
+    err->line_offset = W_OF(offset);
     return err->code;
 }
 
 /*
  * Finish one line that parse_line() has seen in full: r is its result,
- * [c->start, rec_end) its bytes. Applies the line-length limit, fills the
- * point's absolute position or the error. Returns MOTE_OK (point),
- * MOTE_ERR_NEED_MORE (skipped line: go on) or the line's error code.
+ * [c->start, c->line_end) its bytes, w the position of its start. Applies
+ * the line-length limit, fills the point's absolute position or the error.
+ * Returns MOTE_OK (point), MOTE_ERR_NEED_MORE (skipped line: go on) or the
+ * line's error code.
  */
-static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end, uint64_t offset,
-                            uint64_t line, size_t max_line, mote_lp_point *pt,
-                            mote_lp_error *err)
+static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, WHERE_ARG, size_t max_line,
+                                        mote_lp_point *pt, mote_lp_error *err)
 {
     /* The line's bytes with its '\n' first: within the limit, so is the
      * line (and without a limit, max_line is SIZE_MAX). */
+    const uint8_t *rec_end = c->line_end;
     size_t len = (size_t)(rec_end - c->start);
     if (UNLIKELY(len > max_line)) {
         if (rec_end[-1] == '\n') len--;
@@ -1360,20 +1416,22 @@ static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, const uint8_t *rec_end
     }
     if (LIKELY(r == R_POINT)) {
         pt->column = 1 + pt->offset; /* a line starts in column 1 */
-        pt->offset += offset;
-        pt->line = line;
+        pt->offset += W_OF(offset);
+        pt->line = W_OF(line);
         return MOTE_OK;
     }
     if (r == R_SKIP) return MOTE_ERR_NEED_MORE;
-    return set_error(err, msg_at(c->err), c->start, c->err_at, offset, line);
+    return set_error(err, MSG(c->err), c->start, c->err_at, W_ON);
 }
 
+/* A context for the bytes [start, end), the last of the input (a caller
+ * with more to come clears c->final: four arguments, Arm's registers). */
 static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_t *start,
-                     const uint8_t *end, bool final)
+                     const uint8_t *end)
 {
     c->start = start;
     c->end = end;
-    c->final = final;
+    c->final = true;
     c->max_string = d->cfg.max_string;
     c->kd = d;
     c->max_key = d->cfg.max_key;
@@ -1384,22 +1442,27 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
 #define LP_CARRY MOTE_ERR_IO
 
 /*
- * Decode the line at d->cur, parsed over [d->cur, pend) (final: d->end ends
- * the input; else pend is after the chunk's last '\n'). The line's end is
- * the parser's, or for a line it cannot take the splitter's (*st: its state
- * there). Returns as finish_line(), or LP_CARRY if not final and the line
- * goes on past d->end (nothing consumed).
+ * Decode the line at d->cur, parsed over [d->cur, pend) (st NULL, final:
+ * d->end ends the input; else pend is after the chunk's last '\n'). The
+ * line's end is the parser's, or for a line it cannot take the splitter's
+ * (*st: its state there). Returns as finish_line(), or LP_CARRY if not
+ * final and the line goes on past d->end (nothing consumed). Five
+ * arguments: final follows from st (Cortex-M4: 8 bytes less).
  */
-static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, bool final, uint8_t *st,
+static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, uint8_t *st,
                         mote_lp_point *pt, mote_lp_error *err)
 {
     mote_lp_decoder *d = *dp;
+    const bool final = !st; /* the whole input: no state to hand back */
+    uint8_t st0;
+    if (final) st = &st0;
     lp_ctx c;
     int r = R_MORE;
     const uint8_t *p = d->cur, *rec_end;
     size_t nl;
     if (p < pend) {
-        ctx_init(&c, d, p, pend, final);
+        ctx_init(&c, d, p, pend);
+        c.final = final;
         r = parse_line(&c, pt);
 #if MOTE_LP_FAST
         /* The decoder read back from the context, and given back to the
@@ -1423,24 +1486,35 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, b
         if (r == R_MORE) {
             /* The splitter saw the line end before the parser did; decode
              * exactly those bytes, as the whole-input decoder would. */
-            ctx_init(&c, d, p, rec_end, true);
+            ctx_init(&c, d, p, rec_end);
             r = parse_line(&c, pt);
         }
         nl = count_nl(p, rec_end);
     }
-    uint64_t offset = d->offset, line = d->line;
+    c.line_end = rec_end; /* the splitter's end: finish_line()'s too */
+    /* Small builds finish the line before d moves on, reading its position
+     * in place (10 bytes less); speed builds after, from a copy (2
+     * instructions per line fewer on four of lp's six callgrind rows). */
+#if MOTE_LP_FAST
+    mote__lp_at w = d->at;
+#else
+    mote_err rc = finish_line(&c, r, WHERE(d->at), d->cfg.max_line, pt, err);
+#endif
     d->cur = rec_end;
-    d->offset += (uint64_t)(rec_end - p);
-    d->line += nl;
-    return finish_line(&c, r, rec_end, offset, line, d->cfg.max_line, pt, err);
+    d->at.offset += (uint64_t)(rec_end - p);
+    d->at.line += nl;
+#if MOTE_LP_FAST
+    return finish_line(&c, r, WHERE(w), d->cfg.max_line, pt, err);
+#else
+    return rc;
+#endif
 }
 
 mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
 {
     if (!d || !pt) return MOTE_ERR_INVALID;
     while (d->cur < d->end) {
-        uint8_t st;
-        mote_err rc = line_at(&d, d->end, true, &st, pt, err);
+        mote_err rc = line_at(&d, d->end, NULL, pt, err);
         if (rc != MOTE_ERR_NEED_MORE) return rc;
     }
     return MOTE_ERR_NEED_MORE;
@@ -1500,8 +1574,8 @@ static void carry_begin(mote_lp_stream *s, uint8_t state)
     mote_lp_decoder *d = &s->dec;
     s->carrying = true;
     s->state = state;
-    s->rec_offset = d->offset;
-    s->rec_line = d->line;
+    s->rec.offset = d->at.offset;
+    s->rec.line = d->at.line;
     s->carry_len = 0;
     s->dropping = false;
 }
@@ -1516,25 +1590,25 @@ static void carry_add(mote_lp_stream *s, size_t n)
         memcpy(s->carry + s->carry_len, d->cur, n);
         s->carry_len += n;
     }
-    d->line += count_nl(d->cur, d->cur + n);
+    d->at.line += count_nl(d->cur, d->cur + n);
     d->cur += n;
-    d->offset += n;
+    d->at.offset += n;
 }
 
 /* Decode the gathered line (complete: it ends in '\n' or the input ended). */
-static MOTE_LP_OUTLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
+static MOTE_LP_SMALL_INLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt,
+                                               mote_lp_error *err)
 {
     mote_lp_decoder *d = &s->dec;
     s->carrying = false;
     if (s->dropping) {
         /* Its bytes are gone; only its start is known: the error is there. */
         s->dropping = false;
-        return set_error(err, msg_at(E_LINE), s->carry, s->carry, s->rec_offset,
-                         s->rec_line); /* MOTE_ERR_TOO_LONG */
+        return set_error(err, MSG(E_LINE), s->carry, s->carry, WHERE(s->rec)); /* MOTE_ERR_TOO_LONG */
     }
     const uint8_t *b = s->carry, *e = s->carry + s->carry_len;
     lp_ctx c;
-    ctx_init(&c, d, b, e, true);
+    ctx_init(&c, d, b, e);
     /* No key prediction across the carry and the chunk: the words compared
      * at a remembered key must be in the buffer the key is in. */
 #if MOTE_LP_FAST
@@ -1545,7 +1619,8 @@ static MOTE_LP_OUTLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt, 
     keys_forget(d);
 #endif
     s->carry_len = 0;
-    return finish_line(&c, r, e, s->rec_offset, s->rec_line, d->cfg.max_line, pt, err);
+    c.line_end = e;
+    return finish_line(&c, r, WHERE(s->rec), d->cfg.max_line, pt, err);
 }
 
 mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
@@ -1567,14 +1642,21 @@ mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error
         }
         if (d->cur == d->end) return MOTE_ERR_NEED_MORE;
 
-        /* The line in place (parsed if a '\n' follows), else carried. */
-        uint8_t st;
-        mote_err rc = line_at(&d, s->nl_end, false, &st, pt, err);
+        /* The line in place (parsed if a '\n' follows), else carried. The
+         * splitter's state at the end of the chunk: into a local in speed
+         * builds (the stream is not held over the parse), straight into the
+         * stream in small builds (read only while carrying: 10 bytes less). */
+#if MOTE_LP_FAST
+        uint8_t st, *stp = &st;
+#else
+        uint8_t *stp = &s->state;
+#endif
+        mote_err rc = line_at(&d, s->nl_end, stp, pt, err);
         /* The stream from its decoder as line_at() gives it back (not
          * held over the parse either). */
         s = (mote_lp_stream *)(void *)((unsigned char *)d - offsetof(mote_lp_stream, dec));
         if (rc == LP_CARRY) {
-            carry_begin(s, st);
+            carry_begin(s, *stp);
             carry_add(s, (size_t)(d->end - d->cur));
             continue;
         }
@@ -1669,30 +1751,40 @@ static MOTE_LP_OUTLINE_INLINE mote_lp_field *next_field(mote_lp_point *pt, mote_
     return mote_lp_fields_next(&it, &pt->spare) ? &pt->spare : NULL;
 }
 
-/* Error at byte `at` of a decoded point's line: code, message E_* e. The
- * line starts column - 1 bytes (spaces) before the point's text. */
+/* Error at byte `at` of a decoded point's line: code, message E_* e (not
+ * in MOTE_SMALL builds: PE_ENTRY). The line starts column - 1 bytes
+ * (spaces) before the point's text. */
 static MOTE_LP_OUTLINE mote_err point_error(const mote_lp_point *pt, const uint8_t *at,
-                                            mote_err code, unsigned e, mote_lp_error *err)
+                                            mote_err code PE_ENTRY(unsigned e), mote_lp_error *err)
 {
     uint64_t lead = pt->column - 1;
-    set_error(err, msg_at(e), pt->text.ptr - lead, at, pt->offset - lead, pt->line);
+    mote__lp_at w = {pt->offset - lead, pt->line};
+#if MOTE_SMALL
+    return set_error(err, code, pt->text.ptr - lead, at, WHERE(w));
+#else
+    set_error(err, MSG(e), pt->text.ptr - lead, at, WHERE(w));
     if (err) err->code = code;
     return code;
+#endif
 }
 
-static MOTE_LP_OUTLINE mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f,
-                                            mote_err rc, mote_lp_error *err)
+static MOTE_LP_SMALL_INLINE mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f,
+                                                 mote_err rc, mote_lp_error *err)
 {
+#if MOTE_SMALL
+    return point_error(pt, f->raw.ptr, rc, err);
+#else
     /* By type (E_FLOAT + FLOAT - 1 ...), or out of range; strings are never
      * decoded with an error. */
     unsigned t = (unsigned)f->type - 1u;
     if (t > 4) t = 0;
     return point_error(pt, f->raw.ptr, rc, rc == MOTE_ERR_RANGE ? E_RANGE : E_FLOAT + t, err);
+#endif
 }
 
 /* The timestamp part of mote_lp_point_decode(). */
-static MOTE_LP_OUTLINE mote_err point_time(mote_lp_point *pt, const mote_lp_config *cfg,
-                                           mote_lp_error *err)
+static MOTE_LP_SMALL_INLINE mote_err point_time(mote_lp_point *pt, const mote_lp_config *cfg,
+                                                mote_lp_error *err)
 {
     mote_lp_precision prec = cfg ? cfg->precision : MOTE_LP_NS;
 #if MOTE_LP_FAST
@@ -1703,7 +1795,7 @@ static MOTE_LP_OUTLINE mote_err point_time(mote_lp_point *pt, const mote_lp_conf
 #else
     if (mote_lp_point_decode_time(pt, prec, cfg ? cfg->default_time : 0) != MOTE_OK) {
 #endif
-        return point_error(pt, pt->time_text.ptr, MOTE_ERR_BAD_TIMESTAMP, E_TIME, err);
+        return point_error(pt, pt->time_text.ptr, MOTE_ERR_BAD_TIMESTAMP PE_ENTRY(E_TIME), err);
     }
     pt->decoded = true;
     return MOTE_OK;

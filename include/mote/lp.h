@@ -189,12 +189,18 @@ typedef struct mote__lp_keys {
 #endif
 } mote__lp_keys;
 
+/* A byte offset and its line number (private): one pointer hands both to
+ * the library's error path (four argument registers on Arm). */
+typedef struct mote__lp_at {
+    uint64_t offset;
+    uint64_t line;
+} mote__lp_at;
+
 /* Fields are private; the struct is visible so callers can place it anywhere. */
 typedef struct mote_lp_decoder {
     const uint8_t *cur;
     const uint8_t *end;
-    uint64_t offset;     /* stream offset of cur */
-    uint64_t line;       /* line number at cur */
+    mote__lp_at at;      /* stream offset and line number of cur */
     mote_lp_config cfg;
     mote__lp_keys keys[MOTE_LP_KEY_SETS]; /* key prediction */
 #if MOTE_LP_KEY_SETS > 1
@@ -293,8 +299,7 @@ typedef struct mote_lp_stream {
     size_t carry_cap;
     size_t carry_len;
     const uint8_t *nl_end; /* after the current chunk's last '\n' */
-    uint64_t rec_offset;   /* start of the carried/dropped line */
-    uint64_t rec_line;
+    mote__lp_at rec;       /* start of the carried/dropped line */
 #if MOTE_LP_KEY_SETS == 1
     mote_lp_decoder dec;
 #endif
