@@ -38,33 +38,28 @@
 #define MOTE_LP_FAST 0
 #endif
 #endif
-#if defined(__GNUC__) && MOTE_LP_FAST
-#define MOTE_LP_INLINE inline __attribute__((always_inline))
+/* Inlining by build. LP_ALWAYS_INLINE: every build. MOTE_LP_INLINE: always
+ * in speed builds, left to -Os in small ones. MOTE_LP_HOT: inlined into
+ * each caller in speed builds, out of line in small builds; MOTE_LP_OUTLINE
+ * (helpers called from several places): out of line in small builds.
+ * MOTE_LP_SMALL_INLINE: folded into their callers in small builds (measured
+ * smaller there than one copy out of line), left to the compiler in speed
+ * builds. */
+#if defined(__GNUC__)
+#define LP_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
-#define MOTE_LP_INLINE inline
+#define LP_ALWAYS_INLINE inline
 #endif
 #if MOTE_LP_FAST
-#define MOTE_LP_FAST_INLINE MOTE_LP_INLINE /* small builds leave it to -Os */
-#else
-#define MOTE_LP_FAST_INLINE
-#endif
-/* Helpers called from several places stay out of line in small builds;
- * MOTE_LP_HOT ones are inlined into each caller in speed builds. */
-/* MOTE_LP_SMALL_INLINE: folded into their callers in small builds (each
- * measured smaller so on Cortex-M4 and M0+ than one copy out of line: the
- * error helpers, put_text, string_rest, skip_line, and the one-caller
- * carry_end, point_time, field_error), left to the compiler in speed
- * builds. */
-#if defined(__GNUC__) && !MOTE_LP_FAST
-#define MOTE_LP_OUTLINE __attribute__((noinline))
-#define MOTE_LP_OUTLINE_INLINE __attribute__((noinline))
-#define MOTE_LP_HOT __attribute__((noinline))
-#define MOTE_LP_SMALL_INLINE __attribute__((always_inline)) inline
-#else
+#define MOTE_LP_INLINE LP_ALWAYS_INLINE
+#define MOTE_LP_HOT LP_ALWAYS_INLINE
 #define MOTE_LP_OUTLINE
-#define MOTE_LP_OUTLINE_INLINE inline
-#define MOTE_LP_HOT MOTE_LP_INLINE
 #define MOTE_LP_SMALL_INLINE
+#else
+#define MOTE_LP_INLINE inline
+#define MOTE_LP_HOT MOTE_NOINLINE
+#define MOTE_LP_OUTLINE MOTE_NOINLINE
+#define MOTE_LP_SMALL_INLINE LP_ALWAYS_INLINE
 #endif
 #define UNLIKELY MOTE_UNLIKELY
 #define LIKELY MOTE_LIKELY
@@ -223,7 +218,7 @@ static MOTE_NOINLINE mote_err decode_field(mote_lp_field *f)
 }
 
 /* Timestamp text (already known to be [-0-9]+) to ns in the precision. */
-static MOTE_LP_FAST_INLINE mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec, int64_t *out)
+static MOTE_LP_INLINE mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec, int64_t *out)
 {
     int64_t v;
     if (parse_int(s, n, &v) != MOTE_OK) return MOTE_ERR_BAD_TIMESTAMP;
@@ -380,12 +375,6 @@ static MOTE_LP_SMALL_INLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, un
  */
 #define BOUNDED (!MOTE_LP_FAST || bounded)
 
-/* LP_ALWAYS_INLINE: inlined in every build (at, name_rest). */
-#if MOTE_LP_FAST
-#define LP_ALWAYS_INLINE MOTE_LP_INLINE
-#else
-#define LP_ALWAYS_INLINE MOTE_LP_SMALL_INLINE
-#endif
 
 /* The byte at p, with the end of bounded bytes read as '\n'. Inlined in
  * every build (small builds: since the error helpers are inlined too, the
@@ -1734,7 +1723,7 @@ mote_err mote_lp_field_decode(mote_lp_field *f)
 /* The field after f of a point (f NULL: its first), NULL after its last: in
  * the point's array, and beyond it parsed into pt->spare from the bytes after
  * f (its raw bytes, a closing quote or an 'i'/'u', then ','). */
-static MOTE_LP_OUTLINE_INLINE mote_lp_field *next_field(mote_lp_point *pt, mote_lp_field *f)
+static MOTE_LP_OUTLINE mote_lp_field *next_field(mote_lp_point *pt, mote_lp_field *f)
 {
     const uint8_t *p = pt->field_section.ptr, *end = p + pt->field_section.len;
     if (f != &pt->spare) {
