@@ -218,7 +218,8 @@ static MOTE_NOINLINE mote_err decode_field(mote_lp_field *f)
 }
 
 /* Timestamp text (already known to be [-0-9]+) to ns in the precision. */
-static MOTE_LP_INLINE mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec, int64_t *out)
+static MOTE_LP_INLINE mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec,
+                                           int64_t *out)
 {
     int64_t v;
     if (parse_int(s, n, &v) != MOTE_OK) return MOTE_ERR_BAD_TIMESTAMP;
@@ -1325,20 +1326,6 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
     return MOTE_OK;
 }
 
-/* A line's start position: small builds hand it to the error path as an
- * address (one argument register for two 64-bit values; Arm passes four
- * words in registers), speed builds as values (inlined: the same code). */
-#if MOTE_LP_FAST
-#define WHERE_ARG uint64_t w_offset, uint64_t w_line
-#define WHERE(x) (x).offset, (x).line
-#define W_OF(f) w_##f
-#define W_ON w_offset, w_line /* handed on */
-#else
-#define WHERE_ARG const mote__lp_at *w
-#define WHERE(x) (&(x))
-#define W_OF(f) (w->f)
-#define W_ON w
-#endif
 /* An error's message: MOTE_SMALL builds have no texts, so the error path
  * takes the code alone (a decoded point's errors name theirs: no entry at
  * all, point_error() one argument less); other builds the entry's address,
@@ -1361,10 +1348,10 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
  * code), line and column found by counting the '\n' bytes (raw newlines of
  * string values) before it. Returns the code. */
 static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, MSG_ARG, const uint8_t *start,
-                                          const uint8_t *at, WHERE_ARG)
+                                          const uint8_t *at, const mote__lp_at *w)
 {
     if (!err) return MSG_CODE;
-    uint64_t line = W_OF(line);
+    uint64_t line = w->line;
     const uint8_t *col0 = start;
     for (const uint8_t *q = start; q < at; q++) {
         if (*q == '\n') {
@@ -1378,10 +1365,10 @@ static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, MSG_ARG, const uin
 #else
     err->message = m + 1;
 #endif
-    err->pos.offset = W_OF(offset) + (uint64_t)(at - start);
+    err->pos.offset = w->offset + (uint64_t)(at - start);
     err->pos.line = line;
     err->pos.column = (uint64_t)(at - col0) + 1;
-    err->line_offset = W_OF(offset);
+    err->line_offset = w->offset;
     return err->code;
 }
 
@@ -1392,7 +1379,7 @@ static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, MSG_ARG, const uin
  * Returns MOTE_OK (point), MOTE_ERR_NEED_MORE (skipped line: go on) or the
  * line's error code.
  */
-static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, WHERE_ARG, size_t max_line,
+static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, const mote__lp_at *w, size_t max_line,
                                         mote_lp_point *pt, mote_lp_error *err)
 {
     /* The line's bytes with its '\n' first: within the limit, so is the
@@ -1405,12 +1392,12 @@ static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, WHERE_ARG, size_t max_
     }
     if (LIKELY(r == R_POINT)) {
         pt->column = 1 + pt->offset; /* a line starts in column 1 */
-        pt->offset += W_OF(offset);
-        pt->line = W_OF(line);
+        pt->offset += w->offset;
+        pt->line = w->line;
         return MOTE_OK;
     }
     if (r == R_SKIP) return MOTE_ERR_NEED_MORE;
-    return set_error(err, MSG(c->err), c->start, c->err_at, W_ON);
+    return set_error(err, MSG(c->err), c->start, c->err_at, w);
 }
 
 /* A context for the bytes [start, end), the last of the input (a caller
@@ -1487,13 +1474,13 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, u
 #if MOTE_LP_FAST
     mote__lp_at w = d->at;
 #else
-    mote_err rc = finish_line(&c, r, WHERE(d->at), d->cfg.max_line, pt, err);
+    mote_err rc = finish_line(&c, r, &d->at, d->cfg.max_line, pt, err);
 #endif
     d->cur = rec_end;
     d->at.offset += (uint64_t)(rec_end - p);
     d->at.line += nl;
 #if MOTE_LP_FAST
-    return finish_line(&c, r, WHERE(w), d->cfg.max_line, pt, err);
+    return finish_line(&c, r, &w, d->cfg.max_line, pt, err);
 #else
     return rc;
 #endif
@@ -1593,7 +1580,7 @@ static MOTE_LP_SMALL_INLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point 
     if (s->dropping) {
         /* Its bytes are gone; only its start is known: the error is there. */
         s->dropping = false;
-        return set_error(err, MSG(E_LINE), s->carry, s->carry, WHERE(s->rec)); /* MOTE_ERR_TOO_LONG */
+        return set_error(err, MSG(E_LINE), s->carry, s->carry, &s->rec); /* MOTE_ERR_TOO_LONG */
     }
     const uint8_t *b = s->carry, *e = s->carry + s->carry_len;
     lp_ctx c;
@@ -1609,7 +1596,7 @@ static MOTE_LP_SMALL_INLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point 
 #endif
     s->carry_len = 0;
     c.line_end = e;
-    return finish_line(&c, r, WHERE(s->rec), d->cfg.max_line, pt, err);
+    return finish_line(&c, r, &s->rec, d->cfg.max_line, pt, err);
 }
 
 mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
@@ -1742,16 +1729,17 @@ static MOTE_LP_OUTLINE mote_lp_field *next_field(mote_lp_point *pt, mote_lp_fiel
 
 /* Error at byte `at` of a decoded point's line: code, message E_* e (not
  * in MOTE_SMALL builds: PE_ENTRY). The line starts column - 1 bytes
- * (spaces) before the point's text. */
-static MOTE_LP_OUTLINE mote_err point_error(const mote_lp_point *pt, const uint8_t *at,
-                                            mote_err code PE_ENTRY(unsigned e), mote_lp_error *err)
+ * (spaces) before the point's text. Out of line in every build: an error
+ * path, kept out of mote_lp_point_decode()'s loop. */
+static MOTE_NOINLINE mote_err point_error(const mote_lp_point *pt, const uint8_t *at,
+                                          mote_err code PE_ENTRY(unsigned e), mote_lp_error *err)
 {
     uint64_t lead = pt->column - 1;
     mote__lp_at w = {pt->offset - lead, pt->line};
 #if MOTE_SMALL
-    return set_error(err, code, pt->text.ptr - lead, at, WHERE(w));
+    return set_error(err, code, pt->text.ptr - lead, at, &w);
 #else
-    set_error(err, MSG(e), pt->text.ptr - lead, at, WHERE(w));
+    set_error(err, MSG(e), pt->text.ptr - lead, at, &w);
     if (err) err->code = code;
     return code;
 #endif
