@@ -94,9 +94,8 @@ static const uint8_t cls[256] = {
 
 #define CLS(c) cls[c]
 #else
-/* The same classes computed (the table costs 256 bytes of flash): the
- * class of each byte that has one, rather than each class's bit set in
- * turn (28 bytes less on Cortex-M4). */
+/* The same classes computed, byte by byte (the table costs 256 bytes of
+ * flash). */
 static MOTE_NOINLINE unsigned cls_of(uint8_t c)
 {
     if ((unsigned)c - '0' < 10u || c == '-') return C_TIME;
@@ -143,12 +142,9 @@ static size_t count_nl(const uint8_t *p, const uint8_t *end)
 }
 
 /* Integers: num's core (mote_private.h), inlined in speed builds; small
- * builds call num.c's parsers, so the library holds one copy of the digit
- * loop (lp 206 bytes less on Cortex-M4). Values and timestamps never start
- * with '+' here (the grammar lets only a digit, '-' or '.' start a number,
- * and timestamps are [-0-9]+), but mote_lp_field_decode() may be given one,
- * and a '+' after a '-' must stay a bad value, as in Go's
- * strconv.ParseInt: no sign but one '-'. */
+ * builds call num.c's parsers (one copy of the digit loop). The only sign
+ * is one '-', as in Go's strconv.ParseInt: the grammar never lets a '+'
+ * start a number, but mote_lp_field_decode() may be given one. */
 #if MOTE_LP_FAST
 static MOTE_LP_INLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
 {
@@ -158,8 +154,7 @@ static MOTE_LP_INLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *ou
 #else
 static MOTE_NOINLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
 {
-    /* mote_num_parse_i64 takes one leading '+' too. (Out of line: 24 bytes
-     * less on Cortex-M4 than in its two callers.) */
+    /* mote_num_parse_i64 takes one leading '+' too. */
     if (n && s[0] == '+') return MOTE_ERR_BAD_VALUE;
     return mote_num_parse_i64(s, n, out);
 }
@@ -185,13 +180,8 @@ static MOTE_LP_OUTLINE mote_err parse_bool(mote_lp_field *f)
 /* The value of f; f->decoded is the caller's. Errors leave the value as it
  * was. Each parse is a tail call: no frame of ours under num's. The one
  * mapping of type to conversion; speed builds inline it into
- * mote_lp_point_decode()'s loop, ints first (TSBS-like lines hold nothing
- * else). Each branch loads f->raw itself and the string copy goes member by
- * member: with ptr and len loaded once above the tests, f, ptr, len and type
- * are four live registers at gcc's Cortex-M jump table, whose scratch
- * register then costs a push and a pop on every path (96 bytes instead of
- * 88 on Cortex-M4), and gcc did not rotate the x86-64 loop (one instruction
- * more per field). */
+ * mote_lp_point_decode()'s loop, ints first. Each branch loads f->raw
+ * itself, member by member: fewer live registers at the type's tests. */
 static MOTE_LP_INLINE mote_err decode_value(mote_lp_field *f)
 {
     const mote_lp_type t = f->type;
@@ -210,8 +200,7 @@ static MOTE_LP_INLINE mote_err decode_value(mote_lp_field *f)
 }
 
 /* decode_value() out of line, for the calls off the hot loop (fields
- * beyond the array, mote_lp_field_decode): one more copy of the integer
- * parse in each would cost speed builds about 1.3 KiB and buy nothing. */
+ * beyond the array, mote_lp_field_decode). */
 static MOTE_NOINLINE mote_err decode_field(mote_lp_field *f)
 {
     return decode_value(f);
@@ -377,9 +366,7 @@ static MOTE_LP_SMALL_INLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, un
 #define BOUNDED (!MOTE_LP_FAST || bounded)
 
 
-/* The byte at p, with the end of bounded bytes read as '\n'. Inlined in
- * every build (small builds: since the error helpers are inlined too, the
- * same size as one out-of-line copy on Cortex-M4, 32 bytes less on M0+). */
+/* The byte at p, with the end of bounded bytes read as '\n'. */
 static LP_ALWAYS_INLINE uint8_t at(const uint8_t *p, const uint8_t *end, const bool bounded)
 {
     return BOUNDED && p == end ? (uint8_t)'\n' : *p;
@@ -670,8 +657,7 @@ static LP_ALWAYS_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uin
     const uint8_t *const end = c->end;
     const unsigned mask = k == K_MEAS ? C_MEAS : C_KEY;
     /* 2: a byte >= 0x80 was seen; in small builds also 1: an escape (one
-     * register for both: gcc gave each flag a high register there, 32-bit
-     * moves; speed builds set r.esc at once, one instruction less). */
+     * register for both; speed builds set r.esc at once). */
     unsigned seen = 0;
     for (;;) {
         p = scan_cls(p, end, mask, bounded);
@@ -910,7 +896,7 @@ static MOTE_LP_SMALL_INLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t 
     if (hi && !mote_utf8_valid(s0, (size_t)(p - s0))) return failp(c, s0, E_UTF8);
     c->nl += nl;
     /* Small builds: in the context, so that field()'s flag needs no stack
-     * slot (speed builds: through escp, 30-60 fewer instructions per line). */
+     * slot (speed builds: through escp, fewer instructions). */
     if (!MOTE_LP_FAST) c->esc = esc;
     return p;
 }
@@ -1196,10 +1182,8 @@ enum {
  * next byte is taken (another '\\' may escape again); ' ' moves from the
  * measurement and tags to the fields and from the fields to the timestamp;
  * '=' to a value's start, where '"' opens a string, which the next '"' ends;
- * ',' from a value to the next key; '#' at the start makes a comment. (One
- * machine for every build: written as a switch it took 328 bytes on a
- * Cortex-M4, as this table 144; speed builds only find the byte class in a
- * table of their own.)
+ * ',' from a value to the next key; '#' at the start makes a comment. (A
+ * table: less than half the code of a switch on a Cortex-M4.)
  */
 #define S_END 12
 static const uint32_t split_next[12] = {
@@ -1422,8 +1406,8 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
  * d->end ends the input; else pend is after the chunk's last '\n'). The
  * line's end is the parser's, or for a line it cannot take the splitter's
  * (*st: its state there). Returns as finish_line(), or LP_CARRY if not
- * final and the line goes on past d->end (nothing consumed). Five
- * arguments: final follows from st (Cortex-M4: 8 bytes less).
+ * final and the line goes on past d->end (nothing consumed). final
+ * follows from st: five arguments.
  */
 static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, uint8_t *st,
                         mote_lp_point *pt, mote_lp_error *err)
@@ -1441,11 +1425,10 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, u
         c.final = final;
         r = parse_line(&c, pt);
 #if MOTE_LP_FAST
-        /* The decoder read back from the context, and given back to the
-         * caller's loop: so no copy of it is live over the parse, whose
-         * registers then hold the line's key set (gcc kept the set on the
-         * stack, a reload per tag key, while the decoder sat in a register
-         * unused). Volatile: a plain read would reuse the copy. */
+        /* The decoder read back from the context and handed back to the
+         * caller's loop: no copy of it is live over the parse, whose
+         * registers then hold the line's key set. Volatile: a plain read
+         * would reuse the copy. */
         *dp = d = *(mote_lp_decoder *const volatile *)&c.kd;
 #endif
     }
@@ -1840,7 +1823,7 @@ mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_
         uint8_t ch = *p++;
         /* What a backslash escapes: MEASUREMENT " ,", KEY " ,=", else
          * "\"\\"; tested as the parser tests it (name_rest, string_rest),
-         * not by memchr over a set (Cortex-M4: 32 bytes less). */
+         * not by memchr over a set (smaller). */
         if (ch == '\\' && t->escaped && p < end) {
             const uint8_t e = *p;
             if (t->context < MOTE_LP_ESC_STRING
