@@ -736,35 +736,43 @@ static MOTE_NOINLINE const uint8_t *name_slow(lp_ctx *c, const uint8_t *s, unsig
 /*
  * The grammar's writes of views and field kinds. On TSBS lines (about 200
  * stores per line) the stores, not the loads or the tests, set the
- * tokenizer's pace, so speed builds write a view's two flag bytes and a
- * field's type and decoded flag as one store each (adjacent members, so
- * each such store also writes the padding after them, which holds nothing).
+ * tokenizer's pace, so a view's two flag bytes go as one store (where the
+ * target has unaligned 16-bit stores: gcc calls memcpy for it on Cortex-M0+)
+ * and speed builds write a field's type and decoded flag as one store
+ * (adjacent members, so it also writes the padding after them, which holds
+ * nothing). The flags go in one value: four arguments, Arm's registers.
  */
-#if MOTE_LP_FAST && defined(__BYTE_ORDER__) && \
+#if defined(__BYTE_ORDER__) && \
     (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
-#define LP_MERGE 1
+#define LP_ORDERED 1
 #define LP_LE (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+#else
+#define LP_ORDERED 0
+#endif
 _Static_assert(offsetof(mote_lp_text, context) == offsetof(mote_lp_text, escaped) + 1 &&
                    sizeof(bool) == 1,
                "escaped and context are adjacent bytes");
+
+static LP_ALWAYS_INLINE void put_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e,
+                                      unsigned flags)
+{
+    t->ptr = s;
+    t->len = (size_t)(e - s);
+#if LP_ORDERED && (!defined(__arm__) || defined(__ARM_FEATURE_UNALIGNED))
+    const uint16_t f = (uint16_t)(LP_LE ? flags : flags << 8 | flags >> 8);
+    memcpy((unsigned char *)t + offsetof(mote_lp_text, escaped), &f, 2);
+#else
+    t->escaped = flags & 1u;
+    t->context = (uint8_t)(flags >> 8);
+#endif
+}
+#define set_text(t, s, e, esc, ctx) put_text(t, s, e, (unsigned)(esc) | (unsigned)(ctx) << 8)
+
+#if MOTE_LP_FAST && LP_ORDERED
 _Static_assert(sizeof(mote_lp_type) == 4 &&
                    offsetof(mote_lp_field, decoded) == offsetof(mote_lp_field, type) + 4 &&
                    offsetof(mote_lp_field, value) >= offsetof(mote_lp_field, type) + 8,
                "type, decoded and padding fill 8 bytes");
-#else
-#define LP_MERGE 0
-#endif
-
-#if LP_MERGE
-static MOTE_LP_INLINE void set_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e, bool esc,
-                                    uint8_t ctx)
-{
-    t->ptr = s;
-    t->len = (size_t)(e - s);
-    const uint16_t f = (uint16_t)(LP_LE ? (unsigned)esc | (unsigned)ctx << 8
-                                        : (unsigned)esc << 8 | ctx);
-    memcpy((unsigned char *)t + offsetof(mote_lp_text, escaped), &f, 2);
-}
 
 static MOTE_LP_INLINE void set_type(mote_lp_field *f, mote_lp_type type, bool decoded)
 {
@@ -773,29 +781,6 @@ static MOTE_LP_INLINE void set_type(mote_lp_field *f, mote_lp_type type, bool de
     memcpy((unsigned char *)f + offsetof(mote_lp_field, type), &v, 8);
 }
 #else
-/* Small builds: a view stored through put_text(), its two flags in one
- * value (a function returning the view took its result's address and four
- * values: the fifth went on the stack at every call); folded into its
- * callers (26 bytes less on Cortex-M4 than one copy out of line). */
-static MOTE_LP_SMALL_INLINE void put_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e,
-                                          unsigned flags)
-{
-    t->ptr = s;
-    t->len = (size_t)(e - s);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
-    (!defined(__arm__) || defined(__ARM_FEATURE_UNALIGNED))
-    /* Both flags in one store (gcc calls memcpy for it on Cortex-M0+). */
-    const uint16_t f = (uint16_t)flags;
-    memcpy((unsigned char *)t + offsetof(mote_lp_text, escaped), &f, 2);
-#else
-    t->escaped = flags & 1u;
-    t->context = (uint8_t)(flags >> 8);
-#endif
-}
-_Static_assert(offsetof(mote_lp_text, context) == offsetof(mote_lp_text, escaped) + 1 &&
-                   sizeof(bool) == 1,
-               "escaped and context are adjacent bytes");
-#define set_text(t, s, e, esc, ctx) put_text(t, s, e, (unsigned)(esc) | (unsigned)(ctx) << 8)
 #define set_type(f, t, dec) ((f)->type = (t), (f)->decoded = (dec))
 #endif
 
