@@ -1115,30 +1115,21 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     return R_POINT;
 }
 
-#if MOTE_LP_FAST
-static MOTE_LP_INLINE int parse_line_nl(lp_ctx *restrict c, mote_lp_point *pt)
-{
-    return parse_line_impl(c, pt, false);
-}
-
 static int parse_line_bounded(lp_ctx *restrict c, mote_lp_point *pt)
 {
     return parse_line_impl(c, pt, true);
 }
 
-/* The unbounded instance for bytes that end in '\n' and no limit on names
- * and strings (nearly every line), the bounded one for the rest. */
+/* Speed builds: the unbounded instance for bytes that end in '\n' and no
+ * limit on names and strings (nearly every line), the bounded one for the
+ * rest. */
 static MOTE_LP_INLINE int parse_line(lp_ctx *c, mote_lp_point *pt)
 {
-    if (c->end[-1] == '\n' && (c->max_key & c->max_string) == SIZE_MAX) return parse_line_nl(c, pt);
+    if (MOTE_LP_FAST && c->end[-1] == '\n' && (c->max_key & c->max_string) == SIZE_MAX) {
+        return parse_line_impl(c, pt, false);
+    }
     return parse_line_bounded(c, pt);
 }
-#else
-static int parse_line(lp_ctx *c, mote_lp_point *pt)
-{
-    return parse_line_impl(c, pt, true);
-}
-#endif
 
 /* ---- the line splitter -------------------------------------------------- */
 
