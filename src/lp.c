@@ -488,9 +488,7 @@ static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t
     }
     return true;
 }
-#endif
 
-#if MOTE_LP_FAST
 /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
 static const uint64_t first_bytes[8] = {
     0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
@@ -1260,6 +1258,8 @@ static void keys_forget(mote_lp_decoder *d)
 #endif
     }
 }
+#else
+#define keys_forget(d) ((void)0) /* small builds predict no keys */
 #endif
 
 mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
@@ -1478,10 +1478,8 @@ mote_err mote_lp_stream_feed(mote_lp_stream *s, const void *chunk, size_t len)
 {
     if (!s || (!chunk && len > 0)) return MOTE_ERR_INVALID;
     if (s->finished || s->dec.cur != s->dec.end) return MOTE_ERR_STATE;
-#if MOTE_LP_FAST
     /* Predicted keys point into the previous chunk, which may be gone. */
     keys_forget(&s->dec);
-#endif
     s->dec.cur = chunk;
     s->dec.end = s->dec.cur + len;
     if (!chunk) s->dec.cur = s->dec.end = NULL;
@@ -1545,13 +1543,9 @@ static MOTE_LP_SMALL_INLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point 
     ctx_init(&c, d, b, e);
     /* No key prediction across the carry and the chunk: the words compared
      * at a remembered key must be in the buffer the key is in. */
-#if MOTE_LP_FAST
     keys_forget(d);
-#endif
     int r = parse_line(&c, pt);
-#if MOTE_LP_FAST
     keys_forget(d);
-#endif
     s->carry_len = 0;
     c.line_end = e;
     return finish_line(&c, r, &s->rec, d->cfg.max_line, pt, err);
@@ -1786,14 +1780,12 @@ mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_
     if (!t || !len || (!t->ptr && t->len > 0) || (!out && cap > 0)) return MOTE_ERR_INVALID;
     const uint8_t *p = t->ptr, *end = t->ptr + t->len;
     size_t n = 0;
-#if MOTE_LP_FAST
-    if (!t->escaped) {
+    if (MOTE_LP_FAST && !t->escaped) { /* small builds: the loop below */
         *len = t->len;
         if (cap < t->len) return MOTE_ERR_SPACE;
         if (t->len) memcpy(out, p, t->len);
         return MOTE_OK;
     }
-#endif
     while (p < end) {
         uint8_t ch = *p++;
         /* What a backslash escapes: MEASUREMENT " ,", KEY " ,=", else
