@@ -1267,14 +1267,12 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
 {
     if (!d || (!data && len > 0)) return MOTE_ERR_INVALID;
 #if MOTE_LP_FAST && MOTE_LP_KEY_SETS > 1
-    /* All but the key sets' pointers (2 KiB, read only where a length
-     * says so), as a decoder may be set up for every small input. */
+    /* All but the key sets (last in the decoder): their pointers (2 KiB)
+     * are read only where a length says so, and a decoder may be set up
+     * for every small input. */
     memset(d, 0, offsetof(mote_lp_decoder, keys));
     keys_forget(d);
     for (unsigned j = 0; j < MOTE_LP_KEY_SETS; j++) d->keys[j].next = 0;
-    d->keys_cur = 0;
-    d->keys_victim = 0;
-    d->keys_miss = 0;
 #else
     memset(d, 0, sizeof *d);
 #endif
