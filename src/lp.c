@@ -519,9 +519,8 @@ static MOTE_LP_INLINE bool same_name(const uint8_t *a, const uint8_t *b, size_t 
  * the same buffer than p, so what may be read at p may be read at kp. A key
  * and its '=' of up to 24 bytes compare as at most three words (overlapping;
  * the bytes after a short key masked off); longer keys are not remembered.
- * Tag i uses slot i % 16, field i slot 16 + i % 16: a masked index needs no
- * bound test, and a slot shared past the 16th key only predicts worse (the
- * compare decides).
+ * Tag i uses slot i % 16, field i slot 16 + i % 16 (a masked index needs no
+ * bound test; a shared slot only predicts worse).
  */
 static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *p, size_t slot)
 {
@@ -578,15 +577,12 @@ static MOTE_LP_INLINE mote__lp_keys *keys_at(mote_lp_decoder *d, unsigned off)
  * The key prediction set for a line whose measurement [m, e) (checked by
  * name(); esc: it holds an escape; end: the end of the bytes at hand) is
  * not the one predicted: the set that holds it, else a new one (round
- * robin) that remembers it if it has at most 23 bytes and no escape.
- * (Equal bytes up to and with the byte after it then read as the same
- * measurement: a scan stops at the same byte, and a backslash before a ','
- * or ' ' would have been an escape.) The chosen set
- * becomes the prediction after the previous line's set. Out of the way:
- * with at most 8 measurements in turn, lines find their set by that
- * prediction. Sets are compared by length and a byte of two of the
- * measurement's bytes first, so lines of many measurements in any order
- * pay little more than the failed prediction.
+ * robin) that remembers it if it has at most 23 bytes and no escape (equal
+ * bytes up to and with the byte after it then read as the same
+ * measurement). The chosen set becomes the prediction after the previous
+ * line's set. Sets are compared by length and a tag byte first, so lines
+ * of many measurements in any order pay little more than the failed
+ * prediction.
  */
 static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m, const uint8_t *e,
                                             bool esc, const uint8_t *end)
@@ -639,9 +635,8 @@ static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m
  * plain end of a non-empty name of its length limit (a backslash, a byte >=
  * 0x80, another stop): the rest of the name, then its checks, in their
  * order. Returns its end, or NULL with c->res R_ERROR, or R_MORE if the
- * bytes ran out and the input is not final
- * (a backslash at the end may escape the next byte). Out of the way of plain
- * names.
+ * bytes ran out and the input is not final (a backslash at the end may
+ * escape the next byte). Out of the way of plain names.
  */
 typedef struct lp_name {
     const uint8_t *end; /* NULL: error or need more (c->res) */
@@ -1284,11 +1279,9 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
     return MOTE_OK;
 }
 
-/* An error's message: MOTE_SMALL builds have no texts, so the error path
- * takes the code alone (a decoded point's errors name theirs: no entry at
- * all, point_error() one argument less); other builds the entry's address,
- * which the speed build's inlined set_error() wants (an index cost
- * telegraf's stream 5 instructions per line, in the loop's registers). */
+/* An error's message: the code alone in MOTE_SMALL builds, which have no
+ * texts (nor entries for a decoded point's errors), else the entry's
+ * address (an index cost the speed build's stream loop instructions). */
 #if MOTE_SMALL
 #define MSG_ARG mote_err code
 #define MSG(e) ((mote_err)lp_msgs[e])
