@@ -631,6 +631,57 @@ static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m
 #endif
 
 /*
+ * The grammar's writes of views and field kinds. On TSBS lines (about 200
+ * stores per line) the stores, not the loads or the tests, set the
+ * tokenizer's pace, so a view's two flag bytes go as one store (where the
+ * target has unaligned 16-bit stores: gcc calls memcpy for it on Cortex-M0+)
+ * and speed builds write a field's type and decoded flag as one store
+ * (adjacent members, so it also writes the padding after them, which holds
+ * nothing). The flags go in one value: four arguments, Arm's registers.
+ */
+#if defined(__BYTE_ORDER__) && \
+    (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+#define LP_ORDERED 1
+#define LP_LE (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+#else
+#define LP_ORDERED 0
+#endif
+_Static_assert(offsetof(mote_lp_text, context) == offsetof(mote_lp_text, escaped) + 1 &&
+                   sizeof(bool) == 1,
+               "escaped and context are adjacent bytes");
+
+static LP_ALWAYS_INLINE void put_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e,
+                                      unsigned flags)
+{
+    t->ptr = s;
+    t->len = (size_t)(e - s);
+#if LP_ORDERED && (!defined(__arm__) || defined(__ARM_FEATURE_UNALIGNED))
+    const uint16_t f = (uint16_t)(LP_LE ? flags : flags << 8 | flags >> 8);
+    memcpy((unsigned char *)t + offsetof(mote_lp_text, escaped), &f, 2);
+#else
+    t->escaped = flags & 1u;
+    t->context = (uint8_t)(flags >> 8);
+#endif
+}
+#define set_text(t, s, e, esc, ctx) put_text(t, s, e, (unsigned)(esc) | (unsigned)(ctx) << 8)
+
+#if MOTE_LP_FAST && LP_ORDERED
+_Static_assert(sizeof(mote_lp_type) == 4 &&
+                   offsetof(mote_lp_field, decoded) == offsetof(mote_lp_field, type) + 4 &&
+                   offsetof(mote_lp_field, value) >= offsetof(mote_lp_field, type) + 8,
+               "type, decoded and padding fill 8 bytes");
+
+static MOTE_LP_INLINE void set_type(mote_lp_field *f, mote_lp_type type, bool decoded)
+{
+    const uint64_t v = LP_LE ? (uint32_t)type | (uint64_t)decoded << 32
+                             : (uint64_t)type << 32 | (uint64_t)decoded << 24;
+    memcpy((unsigned char *)f + offsetof(mote_lp_field, type), &v, 8);
+}
+#else
+#define set_type(f, t, dec) ((f)->type = (t), (f)->decoded = (dec))
+#endif
+
+/*
  * A name of kind k from s whose scan stopped at p on a byte that is not the
  * plain end of a non-empty name of its length limit (a backslash, a byte >=
  * 0x80, another stop): the rest of the name, then its checks, in their
@@ -701,9 +752,16 @@ static LP_ALWAYS_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uin
     return r;
 }
 
-/* name_rest() out of line, one copy per instance in speed builds (the scan
- * there then needs no end checks for bytes that end in '\n'). */
+/*
+ * A name of kind k at s: returns its end, having checked it (for keys the
+ * end is their '='; not empty, length limit, UTF-8), or NULL with c->res
+ * R_MORE or R_ERROR. slot: key prediction slot (keys only). Every call site
+ * passes a constant k: speed builds inline a copy per kind, small builds keep
+ * one.
+ */
 #if MOTE_LP_FAST
+/* name_rest() out of line, one copy per instance (the scan there then needs
+ * no end checks for bytes that end in '\n'). */
 static MOTE_NOINLINE lp_name name_slow_nl(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k)
 {
     return name_rest(c, s, p, k, false);
@@ -715,87 +773,7 @@ static MOTE_NOINLINE lp_name name_slow_b(lp_ctx *c, const uint8_t *s, const uint
 }
 #define name_slow(c, s, p, k, bounded) \
     ((bounded) ? name_slow_b(c, s, p, k) : name_slow_nl(c, s, p, k))
-#else
-/* Small builds: the end in r0 and the escape flag in the context, not an
- * 8-byte result that AAPCS returns through memory at every call. */
-static MOTE_NOINLINE const uint8_t *name_slow(lp_ctx *c, const uint8_t *s, unsigned k)
-{
-    const lp_name r = name_rest(c, s, s, k, true);
-    c->esc = r.esc;
-    return r.end;
-}
-#endif
 
-/*
- * The grammar's writes of views and field kinds. On TSBS lines (about 200
- * stores per line) the stores, not the loads or the tests, set the
- * tokenizer's pace, so a view's two flag bytes go as one store (where the
- * target has unaligned 16-bit stores: gcc calls memcpy for it on Cortex-M0+)
- * and speed builds write a field's type and decoded flag as one store
- * (adjacent members, so it also writes the padding after them, which holds
- * nothing). The flags go in one value: four arguments, Arm's registers.
- */
-#if defined(__BYTE_ORDER__) && \
-    (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
-#define LP_ORDERED 1
-#define LP_LE (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
-#else
-#define LP_ORDERED 0
-#endif
-_Static_assert(offsetof(mote_lp_text, context) == offsetof(mote_lp_text, escaped) + 1 &&
-                   sizeof(bool) == 1,
-               "escaped and context are adjacent bytes");
-
-static LP_ALWAYS_INLINE void put_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e,
-                                      unsigned flags)
-{
-    t->ptr = s;
-    t->len = (size_t)(e - s);
-#if LP_ORDERED && (!defined(__arm__) || defined(__ARM_FEATURE_UNALIGNED))
-    const uint16_t f = (uint16_t)(LP_LE ? flags : flags << 8 | flags >> 8);
-    memcpy((unsigned char *)t + offsetof(mote_lp_text, escaped), &f, 2);
-#else
-    t->escaped = flags & 1u;
-    t->context = (uint8_t)(flags >> 8);
-#endif
-}
-#define set_text(t, s, e, esc, ctx) put_text(t, s, e, (unsigned)(esc) | (unsigned)(ctx) << 8)
-
-#if MOTE_LP_FAST && LP_ORDERED
-_Static_assert(sizeof(mote_lp_type) == 4 &&
-                   offsetof(mote_lp_field, decoded) == offsetof(mote_lp_field, type) + 4 &&
-                   offsetof(mote_lp_field, value) >= offsetof(mote_lp_field, type) + 8,
-               "type, decoded and padding fill 8 bytes");
-
-static MOTE_LP_INLINE void set_type(mote_lp_field *f, mote_lp_type type, bool decoded)
-{
-    const uint64_t v = LP_LE ? (uint32_t)type | (uint64_t)decoded << 32
-                             : (uint64_t)type << 32 | (uint64_t)decoded << 24;
-    memcpy((unsigned char *)f + offsetof(mote_lp_field, type), &v, 8);
-}
-#else
-#define set_type(f, t, dec) ((f)->type = (t), (f)->decoded = (dec))
-#endif
-
-/*
- * A name of kind k at s: returns its end, having checked it (for keys the
- * end is their '='; not empty, length limit, UTF-8), or NULL with c->res
- * R_MORE or R_ERROR. slot: key prediction slot (keys only). Every call site
- * passes a constant k: speed builds inline a copy per kind, small builds keep
- * one.
- */
-#if !MOTE_LP_FAST
-/* Small builds: no fast path, name_slow() does it all. */
-static MOTE_LP_INLINE lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s,
-                                   unsigned k, size_t slot, const bool bounded)
-{
-    (void)in, (void)slot, (void)bounded;
-    lp_name r;
-    r.end = name_slow(c, s, k);
-    r.esc = c->esc;
-    return r;
-}
-#else
 static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s, unsigned k,
                                  size_t slot, const bool bounded)
 {
@@ -821,6 +799,26 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8
         in->ks->len[slot] = (uint8_t)(p - s);
     }
     r.end = p;
+    return r;
+}
+#else
+/* Small builds: no fast path; name_slow() does it all, the end in r0 and
+ * the escape flag in the context, not an 8-byte result that AAPCS returns
+ * through memory at every call. */
+static MOTE_NOINLINE const uint8_t *name_slow(lp_ctx *c, const uint8_t *s, unsigned k)
+{
+    const lp_name r = name_rest(c, s, s, k, true);
+    c->esc = r.esc;
+    return r.end;
+}
+
+static MOTE_LP_INLINE lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s,
+                                   unsigned k, size_t slot, const bool bounded)
+{
+    (void)in, (void)slot, (void)bounded;
+    lp_name r;
+    r.end = name_slow(c, s, k);
+    r.esc = c->esc;
     return r;
 }
 #endif
