@@ -290,16 +290,14 @@ static const char lp_msgs[] =
 #endif
     ;
 
-#if !MOTE_SMALL
-/* Entry i of lp_msgs: [0] its code, from [1] its text. (MOTE_SMALL: entry i
- * is the code byte lp_msgs[i].) */
+/* Entry i of lp_msgs: [0] its code, from [1] its text (MOTE_SMALL: the
+ * code alone). */
 static const char *msg_at(unsigned i)
 {
     const char *m = lp_msgs;
-    while (i--) m += strlen(m) + 1;
+    while (i--) m += MOTE_SMALL ? 1 : strlen(m) + 1;
     return m;
 }
-#endif
 
 /* What the grammar reads and never changes while it reads a line, kept
  * apart from the context so that it stays in registers (stores into the
@@ -1277,29 +1275,21 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
     return MOTE_OK;
 }
 
-/* An error's message: the code alone in MOTE_SMALL builds, which have no
- * texts (nor entries for a decoded point's errors), else the entry's
- * address (an index cost the speed build's stream loop instructions). */
+/* A decoded point's errors have no entry in MOTE_SMALL builds. */
 #if MOTE_SMALL
-#define MSG_ARG mote_err code
-#define MSG(e) ((mote_err)lp_msgs[e])
-#define MSG_CODE code
 #define PE_ENTRY(e)
 #else
-#define MSG_ARG const char *m
-#define MSG(e) msg_at(e)
-#define MSG_CODE ((mote_err)m[0])
 #define PE_ENTRY(e) , e
 #endif
 
 /* Fill *err (if not NULL) for an error at `at` in the line starting at start
- * (w: its byte offset and line number): message entry m (MOTE_SMALL: the
- * code), line and column found by counting the '\n' bytes (raw newlines of
+ * (w: its byte offset and line number): message entry m, line and column found by counting the '\n' bytes (raw newlines of
  * string values) before it. Returns the code. */
-static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, MSG_ARG, const uint8_t *start,
+static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, const char *m, const uint8_t *start,
                                           const uint8_t *at, const mote__lp_at *w)
 {
-    if (!err) return MSG_CODE;
+    const mote_err code = (mote_err)m[0];
+    if (!err) return code;
     uint64_t line = w->line;
     const uint8_t *col0 = start;
     for (const uint8_t *q = start; q < at; q++) {
@@ -1308,12 +1298,8 @@ static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, MSG_ARG, const uin
             col0 = q + 1;
         }
     }
-    err->code = MSG_CODE;
-#if MOTE_SMALL
-    err->message = mote_err_message(code);
-#else
-    err->message = m + 1;
-#endif
+    err->code = code;
+    err->message = MOTE_SMALL ? mote_err_message(code) : m + 1;
     err->pos.offset = w->offset + (uint64_t)(at - start);
     err->pos.line = line;
     err->pos.column = (uint64_t)(at - col0) + 1;
@@ -1346,7 +1332,7 @@ static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, const mote__lp_at *w, 
         return MOTE_OK;
     }
     if (r == R_SKIP) return MOTE_ERR_NEED_MORE;
-    return set_error(err, MSG(c->err), c->start, c->err_at, w);
+    return set_error(err, msg_at(c->err), c->start, c->err_at, w);
 }
 
 /* A context for the bytes [start, end), the last of the input (a caller
@@ -1525,7 +1511,7 @@ static MOTE_LP_SMALL_INLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point 
     if (s->dropping) {
         /* Its bytes are gone; only its start is known: the error is there. */
         s->dropping = false;
-        return set_error(err, MSG(E_LINE), s->carry, s->carry, &s->rec); /* MOTE_ERR_TOO_LONG */
+        return set_error(err, msg_at(E_LINE), s->carry, s->carry, &s->rec); /* MOTE_ERR_TOO_LONG */
     }
     const uint8_t *b = s->carry, *e = s->carry + s->carry_len;
     lp_ctx c;
@@ -1678,9 +1664,10 @@ static MOTE_NOINLINE mote_err point_error(const mote_lp_point *pt, const uint8_t
     uint64_t lead = pt->column - 1;
     mote__lp_at w = {pt->offset - lead, pt->line};
 #if MOTE_SMALL
-    return set_error(err, code, pt->text.ptr - lead, at, &w);
+    const char m = (char)code; /* no entry: the code alone */
+    return set_error(err, &m, pt->text.ptr - lead, at, &w);
 #else
-    set_error(err, MSG(e), pt->text.ptr - lead, at, &w);
+    set_error(err, msg_at(e), pt->text.ptr - lead, at, &w);
     if (err) err->code = code;
     return code;
 #endif
