@@ -1283,8 +1283,9 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
 #endif
 
 /* Fill *err (if not NULL) for an error at `at` in the line starting at start
- * (w: its byte offset and line number): message entry m, line and column found by counting the '\n' bytes (raw newlines of
- * string values) before it. Returns the code. */
+ * (w: its byte offset and line number): message entry m, line and column
+ * found by counting the '\n' bytes (raw newlines of string values) before
+ * it. Returns the code. */
 static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, const char *m, const uint8_t *start,
                                           const uint8_t *at, const mote__lp_at *w)
 {
