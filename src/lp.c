@@ -32,11 +32,7 @@
  * integer conversion from num.c. Both give the same results (the unit suite
  * runs on both; fuzz_lp_decode compares them). */
 #ifndef MOTE_LP_FAST /* tests/lp_small_copy.h sets it to 0 */
-#if !MOTE_SMALL
-#define MOTE_LP_FAST 1
-#else
-#define MOTE_LP_FAST 0
-#endif
+#define MOTE_LP_FAST (!MOTE_SMALL)
 #endif
 /* Inlining by build. LP_ALWAYS_INLINE: every build. MOTE_LP_INLINE: always
  * in speed builds, left to -Os in small ones. MOTE_LP_HOT: inlined into
@@ -1649,9 +1645,7 @@ static MOTE_LP_OUTLINE mote_lp_field *next_field(mote_lp_point *pt, mote_lp_fiel
         p = f->raw.ptr + f->raw.len + (f->type != MOTE_LP_FLOAT && f->type != MOTE_LP_BOOL);
         if (p < end) p++;
     }
-    mote_lp_iter it;
-    it.p = p;
-    it.end = end;
+    mote_lp_iter it = {p, end};
     return mote_lp_fields_next(&it, &pt->spare) ? &pt->spare : NULL;
 }
 
