@@ -109,13 +109,11 @@ static MOTE_NOINLINE unsigned cls_of(uint8_t c)
 const uint32_t mote__lp_ns_per[4] = {1, 1000, 1000000, 1000000000};
 
 /*
- * Portable word-at-a-time scanning (SWAR): 8 input bytes per step, each test
- * exact per byte (no carry crosses a byte), so the first flagged byte is the
- * first byte of interest. Loads go through memcpy (no unaligned access) and
- * are put in memory order, so the lowest flagged byte is the first one on any
- * host. Used for strings, timestamps, values of a line that does not end in
- * '\n', and runs of 8 digits; only where 8 bytes remain (the tail goes byte
- * by byte through the class table). Portable C: there is no SIMD here.
+ * Portable word-at-a-time scanning (SWAR; no SIMD here): 8 input bytes per
+ * step, loaded through memcpy (no unaligned access) in memory order, so the
+ * lowest flagged byte is the first one on any host. Speed builds scan
+ * strings, timestamps and values so where 8 bytes remain (the tail goes
+ * byte by byte through the class table).
  */
 #define HIGHS MOTE__HIGHS
 #define load8 mote__load8
