@@ -1476,8 +1476,7 @@ static void carry_begin(mote_lp_stream *s, uint8_t state)
     mote_lp_decoder *d = &s->dec;
     s->carrying = true;
     s->state = state;
-    s->rec.offset = d->at.offset;
-    s->rec.line = d->at.line;
+    s->rec = d->at;
     s->carry_len = 0;
     s->dropping = false;
 }
