@@ -112,8 +112,8 @@ const uint32_t mote__lp_ns_per[4] = {1, 1000, 1000000, 1000000000};
  * Portable word-at-a-time scanning (SWAR; no SIMD here): 8 input bytes per
  * step, loaded through memcpy (no unaligned access) in memory order, so the
  * lowest flagged byte is the first one on any host. Speed builds scan
- * strings, timestamps and values so where 8 bytes remain (the tail goes
- * byte by byte through the class table).
+ * strings, timestamps and values this way where 8 bytes remain (the tail
+ * goes byte by byte through the class table).
  */
 #define HIGHS MOTE__HIGHS
 #define load8 mote__load8
