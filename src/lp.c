@@ -32,39 +32,30 @@
  * integer conversion from num.c. Both give the same results (the unit suite
  * runs on both; fuzz_lp_decode compares them). */
 #ifndef MOTE_LP_FAST /* tests/lp_small_copy.h sets it to 0 */
-#if !MOTE_SMALL
-#define MOTE_LP_FAST 1
-#else
-#define MOTE_LP_FAST 0
+#define MOTE_LP_FAST (!MOTE_SMALL)
 #endif
-#endif
-#if defined(__GNUC__) && MOTE_LP_FAST
-#define MOTE_LP_INLINE inline __attribute__((always_inline))
+/* Inlining by build. LP_ALWAYS_INLINE: every build. MOTE_LP_INLINE: always
+ * in speed builds, left to -Os in small ones. MOTE_LP_HOT: inlined into
+ * each caller in speed builds, out of line in small builds; MOTE_LP_OUTLINE
+ * (helpers called from several places): out of line in small builds.
+ * MOTE_LP_SMALL_INLINE: folded into their callers in small builds (measured
+ * smaller there than one copy out of line), left to the compiler in speed
+ * builds. */
+#if defined(__GNUC__)
+#define LP_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
-#define MOTE_LP_INLINE inline
+#define LP_ALWAYS_INLINE inline
 #endif
 #if MOTE_LP_FAST
-#define MOTE_LP_FAST_INLINE MOTE_LP_INLINE /* small builds leave it to -Os */
-#else
-#define MOTE_LP_FAST_INLINE
-#endif
-/* Helpers called from several places stay out of line in small builds;
- * MOTE_LP_HOT ones are inlined into each caller in speed builds. */
-/* MOTE_LP_SMALL_INLINE: folded into their callers in small builds (each
- * measured smaller so on Cortex-M4 and M0+ than one copy out of line: the
- * error helpers, put_text, string_rest, skip_line, and the one-caller
- * carry_end, point_time, field_error), left to the compiler in speed
- * builds. */
-#if defined(__GNUC__) && !MOTE_LP_FAST
-#define MOTE_LP_OUTLINE __attribute__((noinline))
-#define MOTE_LP_OUTLINE_INLINE __attribute__((noinline))
-#define MOTE_LP_HOT __attribute__((noinline))
-#define MOTE_LP_SMALL_INLINE __attribute__((always_inline)) inline
-#else
+#define MOTE_LP_INLINE LP_ALWAYS_INLINE
+#define MOTE_LP_HOT LP_ALWAYS_INLINE
 #define MOTE_LP_OUTLINE
-#define MOTE_LP_OUTLINE_INLINE inline
-#define MOTE_LP_HOT MOTE_LP_INLINE
 #define MOTE_LP_SMALL_INLINE
+#else
+#define MOTE_LP_INLINE inline
+#define MOTE_LP_HOT MOTE_NOINLINE
+#define MOTE_LP_OUTLINE MOTE_NOINLINE
+#define MOTE_LP_SMALL_INLINE LP_ALWAYS_INLINE
 #endif
 #define UNLIKELY MOTE_UNLIKELY
 #define LIKELY MOTE_LIKELY
@@ -99,9 +90,8 @@ static const uint8_t cls[256] = {
 
 #define CLS(c) cls[c]
 #else
-/* The same classes computed (the table costs 256 bytes of flash): the
- * class of each byte that has one, rather than each class's bit set in
- * turn (28 bytes less on Cortex-M4). */
+/* The same classes computed, byte by byte (the table costs 256 bytes of
+ * flash). */
 static MOTE_NOINLINE unsigned cls_of(uint8_t c)
 {
     if ((unsigned)c - '0' < 10u || c == '-') return C_TIME;
@@ -119,13 +109,11 @@ static MOTE_NOINLINE unsigned cls_of(uint8_t c)
 const uint32_t mote__lp_ns_per[4] = {1, 1000, 1000000, 1000000000};
 
 /*
- * Portable word-at-a-time scanning (SWAR): 8 input bytes per step, each test
- * exact per byte (no carry crosses a byte), so the first flagged byte is the
- * first byte of interest. Loads go through memcpy (no unaligned access) and
- * are put in memory order, so the lowest flagged byte is the first one on any
- * host. Used for strings, timestamps, values of a line that does not end in
- * '\n', and runs of 8 digits; only where 8 bytes remain (the tail goes byte
- * by byte through the class table). Portable C: there is no SIMD here.
+ * Portable word-at-a-time scanning (SWAR; no SIMD here): 8 input bytes per
+ * step, loaded through memcpy (no unaligned access) in memory order, so the
+ * lowest flagged byte is the first one on any host. Speed builds scan
+ * strings, timestamps and values this way where 8 bytes remain (the tail
+ * goes byte by byte through the class table).
  */
 #define HIGHS MOTE__HIGHS
 #define load8 mote__load8
@@ -148,12 +136,9 @@ static size_t count_nl(const uint8_t *p, const uint8_t *end)
 }
 
 /* Integers: num's core (mote_private.h), inlined in speed builds; small
- * builds call num.c's parsers, so the library holds one copy of the digit
- * loop (lp 206 bytes less on Cortex-M4). Values and timestamps never start
- * with '+' here (the grammar lets only a digit, '-' or '.' start a number,
- * and timestamps are [-0-9]+), but mote_lp_field_decode() may be given one,
- * and a '+' after a '-' must stay a bad value, as in Go's
- * strconv.ParseInt: no sign but one '-'. */
+ * builds call num.c's parsers (one copy of the digit loop). The only sign
+ * is one '-', as in Go's strconv.ParseInt: the grammar never lets a '+'
+ * start a number, but mote_lp_field_decode() may be given one. */
 #if MOTE_LP_FAST
 static MOTE_LP_INLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
 {
@@ -163,8 +148,7 @@ static MOTE_LP_INLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *ou
 #else
 static MOTE_NOINLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
 {
-    /* mote_num_parse_i64 takes one leading '+' too. (Out of line: 24 bytes
-     * less on Cortex-M4 than in its two callers.) */
+    /* mote_num_parse_i64 takes one leading '+' too. */
     if (n && s[0] == '+') return MOTE_ERR_BAD_VALUE;
     return mote_num_parse_i64(s, n, out);
 }
@@ -190,13 +174,8 @@ static MOTE_LP_OUTLINE mote_err parse_bool(mote_lp_field *f)
 /* The value of f; f->decoded is the caller's. Errors leave the value as it
  * was. Each parse is a tail call: no frame of ours under num's. The one
  * mapping of type to conversion; speed builds inline it into
- * mote_lp_point_decode()'s loop, ints first (TSBS-like lines hold nothing
- * else). Each branch loads f->raw itself and the string copy goes member by
- * member: with ptr and len loaded once above the tests, f, ptr, len and type
- * are four live registers at gcc's Cortex-M jump table, whose scratch
- * register then costs a push and a pop on every path (96 bytes instead of
- * 88 on Cortex-M4), and gcc did not rotate the x86-64 loop (one instruction
- * more per field). */
+ * mote_lp_point_decode()'s loop, ints first. Each branch loads f->raw
+ * itself, member by member: fewer live registers at the type's tests. */
 static MOTE_LP_INLINE mote_err decode_value(mote_lp_field *f)
 {
     const mote_lp_type t = f->type;
@@ -215,15 +194,15 @@ static MOTE_LP_INLINE mote_err decode_value(mote_lp_field *f)
 }
 
 /* decode_value() out of line, for the calls off the hot loop (fields
- * beyond the array, mote_lp_field_decode): one more copy of the integer
- * parse in each would cost speed builds about 1.3 KiB and buy nothing. */
+ * beyond the array, mote_lp_field_decode). */
 static MOTE_NOINLINE mote_err decode_field(mote_lp_field *f)
 {
     return decode_value(f);
 }
 
 /* Timestamp text (already known to be [-0-9]+) to ns in the precision. */
-static MOTE_LP_FAST_INLINE mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec, int64_t *out)
+static MOTE_LP_INLINE mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec,
+                                           int64_t *out)
 {
     int64_t v;
     if (parse_int(s, n, &v) != MOTE_OK) return MOTE_ERR_BAD_TIMESTAMP;
@@ -305,16 +284,14 @@ static const char lp_msgs[] =
 #endif
     ;
 
-#if !MOTE_SMALL
-/* Entry i of lp_msgs: [0] its code, from [1] its text. (MOTE_SMALL: entry i
- * is the code byte lp_msgs[i].) */
+/* Entry i of lp_msgs: [0] its code, from [1] its text (MOTE_SMALL: the
+ * code alone). */
 static const char *msg_at(unsigned i)
 {
     const char *m = lp_msgs;
-    while (i--) m += strlen(m) + 1;
+    while (i--) m += MOTE_SMALL ? 1 : strlen(m) + 1;
     return m;
 }
-#endif
 
 /* What the grammar reads and never changes while it reads a line, kept
  * apart from the context so that it stays in registers (stores into the
@@ -380,16 +357,8 @@ static MOTE_LP_SMALL_INLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, un
  */
 #define BOUNDED (!MOTE_LP_FAST || bounded)
 
-/* LP_ALWAYS_INLINE: inlined in every build (at, name_rest). */
-#if MOTE_LP_FAST
-#define LP_ALWAYS_INLINE MOTE_LP_INLINE
-#else
-#define LP_ALWAYS_INLINE MOTE_LP_SMALL_INLINE
-#endif
 
-/* The byte at p, with the end of bounded bytes read as '\n'. Inlined in
- * every build (small builds: since the error helpers are inlined too, the
- * same size as one out-of-line copy on Cortex-M4, 32 bytes less on M0+). */
+/* The byte at p, with the end of bounded bytes read as '\n'. */
 static LP_ALWAYS_INLINE uint8_t at(const uint8_t *p, const uint8_t *end, const bool bounded)
 {
     return BOUNDED && p == end ? (uint8_t)'\n' : *p;
@@ -511,9 +480,7 @@ static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t
     }
     return true;
 }
-#endif
 
-#if MOTE_LP_FAST
 /* The first n + 1 bytes of a word (in memory order), n = 1..7. */
 static const uint64_t first_bytes[8] = {
     0, 0xffffull, 0xffffffull, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull,
@@ -544,9 +511,8 @@ static MOTE_LP_INLINE bool same_name(const uint8_t *a, const uint8_t *b, size_t 
  * the same buffer than p, so what may be read at p may be read at kp. A key
  * and its '=' of up to 24 bytes compare as at most three words (overlapping;
  * the bytes after a short key masked off); longer keys are not remembered.
- * Tag i uses slot i % 16, field i slot 16 + i % 16: a masked index needs no
- * bound test, and a slot shared past the 16th key only predicts worse (the
- * compare decides).
+ * Tag i uses slot i % 16, field i slot 16 + i % 16 (a masked index needs no
+ * bound test; a shared slot only predicts worse).
  */
 static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *p, size_t slot)
 {
@@ -603,15 +569,12 @@ static MOTE_LP_INLINE mote__lp_keys *keys_at(mote_lp_decoder *d, unsigned off)
  * The key prediction set for a line whose measurement [m, e) (checked by
  * name(); esc: it holds an escape; end: the end of the bytes at hand) is
  * not the one predicted: the set that holds it, else a new one (round
- * robin) that remembers it if it has at most 23 bytes and no escape.
- * (Equal bytes up to and with the byte after it then read as the same
- * measurement: a scan stops at the same byte, and a backslash before a ','
- * or ' ' would have been an escape.) The chosen set
- * becomes the prediction after the previous line's set. Out of the way:
- * with at most 8 measurements in turn, lines find their set by that
- * prediction. Sets are compared by length and a byte of two of the
- * measurement's bytes first, so lines of many measurements in any order
- * pay little more than the failed prediction.
+ * robin) that remembers it if it has at most 23 bytes and no escape (equal
+ * bytes up to and with the byte after it then read as the same
+ * measurement). The chosen set becomes the prediction after the previous
+ * line's set. Sets are compared by length and a tag byte first, so lines
+ * of many measurements in any order pay little more than the failed
+ * prediction.
  */
 static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m, const uint8_t *e,
                                             bool esc, const uint8_t *end)
@@ -660,13 +623,63 @@ static MOTE_NOINLINE mote__lp_keys *key_set(mote_lp_decoder *d, const uint8_t *m
 #endif
 
 /*
+ * The grammar's writes of views and field kinds. On TSBS lines (about 200
+ * stores per line) the stores, not the loads or the tests, set the
+ * tokenizer's pace, so a view's two flag bytes go as one store (where the
+ * target has unaligned 16-bit stores: gcc calls memcpy for it on Cortex-M0+)
+ * and speed builds write a field's type and decoded flag as one store
+ * (adjacent members, so it also writes the padding after them, which holds
+ * nothing). The flags go in one value: four arguments, Arm's registers.
+ */
+#if defined(__BYTE_ORDER__) && \
+    (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+#define LP_ORDERED 1
+#define LP_LE (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+#else
+#define LP_ORDERED 0
+#endif
+_Static_assert(offsetof(mote_lp_text, context) == offsetof(mote_lp_text, escaped) + 1 &&
+                   sizeof(bool) == 1,
+               "escaped and context are adjacent bytes");
+
+static LP_ALWAYS_INLINE void put_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e,
+                                      unsigned flags)
+{
+    t->ptr = s;
+    t->len = (size_t)(e - s);
+#if LP_ORDERED && (!defined(__arm__) || defined(__ARM_FEATURE_UNALIGNED))
+    const uint16_t f = (uint16_t)(LP_LE ? flags : flags << 8 | flags >> 8);
+    memcpy((unsigned char *)t + offsetof(mote_lp_text, escaped), &f, 2);
+#else
+    t->escaped = flags & 1u;
+    t->context = (uint8_t)(flags >> 8);
+#endif
+}
+#define set_text(t, s, e, esc, ctx) put_text(t, s, e, (unsigned)(esc) | (unsigned)(ctx) << 8)
+
+#if MOTE_LP_FAST && LP_ORDERED
+_Static_assert(sizeof(mote_lp_type) == 4 &&
+                   offsetof(mote_lp_field, decoded) == offsetof(mote_lp_field, type) + 4 &&
+                   offsetof(mote_lp_field, value) >= offsetof(mote_lp_field, type) + 8,
+               "type, decoded and padding fill 8 bytes");
+
+static MOTE_LP_INLINE void set_type(mote_lp_field *f, mote_lp_type type, bool decoded)
+{
+    const uint64_t v = LP_LE ? (uint32_t)type | (uint64_t)decoded << 32
+                             : (uint64_t)type << 32 | (uint64_t)decoded << 24;
+    memcpy((unsigned char *)f + offsetof(mote_lp_field, type), &v, 8);
+}
+#else
+#define set_type(f, t, dec) ((f)->type = (t), (f)->decoded = (dec))
+#endif
+
+/*
  * A name of kind k from s whose scan stopped at p on a byte that is not the
  * plain end of a non-empty name of its length limit (a backslash, a byte >=
  * 0x80, another stop): the rest of the name, then its checks, in their
  * order. Returns its end, or NULL with c->res R_ERROR, or R_MORE if the
- * bytes ran out and the input is not final
- * (a backslash at the end may escape the next byte). Out of the way of plain
- * names.
+ * bytes ran out and the input is not final (a backslash at the end may
+ * escape the next byte). Out of the way of plain names.
  */
 typedef struct lp_name {
     const uint8_t *end; /* NULL: error or need more (c->res) */
@@ -680,8 +693,7 @@ static LP_ALWAYS_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uin
     const uint8_t *const end = c->end;
     const unsigned mask = k == K_MEAS ? C_MEAS : C_KEY;
     /* 2: a byte >= 0x80 was seen; in small builds also 1: an escape (one
-     * register for both: gcc gave each flag a high register there, 32-bit
-     * moves; speed builds set r.esc at once, one instruction less). */
+     * register for both; speed builds set r.esc at once). */
     unsigned seen = 0;
     for (;;) {
         p = scan_cls(p, end, mask, bounded);
@@ -732,9 +744,16 @@ static LP_ALWAYS_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uin
     return r;
 }
 
-/* name_rest() out of line, one copy per instance in speed builds (the scan
- * there then needs no end checks for bytes that end in '\n'). */
+/*
+ * A name of kind k at s: returns its end, having checked it (for keys the
+ * end is their '='; not empty, length limit, UTF-8), or NULL with c->res
+ * R_MORE or R_ERROR. slot: key prediction slot (keys only). Every call site
+ * passes a constant k: speed builds inline a copy per kind, small builds keep
+ * one.
+ */
 #if MOTE_LP_FAST
+/* name_rest() out of line, one copy per instance (the scan there then needs
+ * no end checks for bytes that end in '\n'). */
 static MOTE_NOINLINE lp_name name_slow_nl(lp_ctx *c, const uint8_t *s, const uint8_t *p, unsigned k)
 {
     return name_rest(c, s, p, k, false);
@@ -746,102 +765,7 @@ static MOTE_NOINLINE lp_name name_slow_b(lp_ctx *c, const uint8_t *s, const uint
 }
 #define name_slow(c, s, p, k, bounded) \
     ((bounded) ? name_slow_b(c, s, p, k) : name_slow_nl(c, s, p, k))
-#else
-/* Small builds: the end in r0 and the escape flag in the context, not an
- * 8-byte result that AAPCS returns through memory at every call. */
-static MOTE_NOINLINE const uint8_t *name_slow(lp_ctx *c, const uint8_t *s, unsigned k)
-{
-    const lp_name r = name_rest(c, s, s, k, true);
-    c->esc = r.esc;
-    return r.end;
-}
-#endif
 
-/*
- * The grammar's writes of views and field kinds. On TSBS lines (about 200
- * stores per line) the stores, not the loads or the tests, set the
- * tokenizer's pace, so speed builds write a view's two flag bytes and a
- * field's type and decoded flag as one store each (adjacent members, so
- * each such store also writes the padding after them, which holds nothing).
- */
-#if MOTE_LP_FAST && defined(__BYTE_ORDER__) && \
-    (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
-#define LP_MERGE 1
-#define LP_LE (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
-_Static_assert(offsetof(mote_lp_text, context) == offsetof(mote_lp_text, escaped) + 1 &&
-                   sizeof(bool) == 1,
-               "escaped and context are adjacent bytes");
-_Static_assert(sizeof(mote_lp_type) == 4 &&
-                   offsetof(mote_lp_field, decoded) == offsetof(mote_lp_field, type) + 4 &&
-                   offsetof(mote_lp_field, value) >= offsetof(mote_lp_field, type) + 8,
-               "type, decoded and padding fill 8 bytes");
-#else
-#define LP_MERGE 0
-#endif
-
-#if LP_MERGE
-static MOTE_LP_INLINE void set_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e, bool esc,
-                                    uint8_t ctx)
-{
-    t->ptr = s;
-    t->len = (size_t)(e - s);
-    const uint16_t f = (uint16_t)(LP_LE ? (unsigned)esc | (unsigned)ctx << 8
-                                        : (unsigned)esc << 8 | ctx);
-    memcpy((unsigned char *)t + offsetof(mote_lp_text, escaped), &f, 2);
-}
-
-static MOTE_LP_INLINE void set_type(mote_lp_field *f, mote_lp_type type, bool decoded)
-{
-    const uint64_t v = LP_LE ? (uint32_t)type | (uint64_t)decoded << 32
-                             : (uint64_t)type << 32 | (uint64_t)decoded << 24;
-    memcpy((unsigned char *)f + offsetof(mote_lp_field, type), &v, 8);
-}
-#else
-/* Small builds: a view stored through put_text(), its two flags in one
- * value (a function returning the view took its result's address and four
- * values: the fifth went on the stack at every call); folded into its
- * callers (26 bytes less on Cortex-M4 than one copy out of line). */
-static MOTE_LP_SMALL_INLINE void put_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e,
-                                          unsigned flags)
-{
-    t->ptr = s;
-    t->len = (size_t)(e - s);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
-    (!defined(__arm__) || defined(__ARM_FEATURE_UNALIGNED))
-    /* Both flags in one store (gcc calls memcpy for it on Cortex-M0+). */
-    const uint16_t f = (uint16_t)flags;
-    memcpy((unsigned char *)t + offsetof(mote_lp_text, escaped), &f, 2);
-#else
-    t->escaped = flags & 1u;
-    t->context = (uint8_t)(flags >> 8);
-#endif
-}
-_Static_assert(offsetof(mote_lp_text, context) == offsetof(mote_lp_text, escaped) + 1 &&
-                   sizeof(bool) == 1,
-               "escaped and context are adjacent bytes");
-#define set_text(t, s, e, esc, ctx) put_text(t, s, e, (unsigned)(esc) | (unsigned)(ctx) << 8)
-#define set_type(f, t, dec) ((f)->type = (t), (f)->decoded = (dec))
-#endif
-
-/*
- * A name of kind k at s: returns its end, having checked it (for keys the
- * end is their '='; not empty, length limit, UTF-8), or NULL with c->res
- * R_MORE or R_ERROR. slot: key prediction slot (keys only). Every call site
- * passes a constant k: speed builds inline a copy per kind, small builds keep
- * one.
- */
-#if !MOTE_LP_FAST
-/* Small builds: no fast path, name_slow() does it all. */
-static MOTE_LP_INLINE lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s,
-                                   unsigned k, size_t slot, const bool bounded)
-{
-    (void)in, (void)slot, (void)bounded;
-    lp_name r;
-    r.end = name_slow(c, s, k);
-    r.esc = c->esc;
-    return r;
-}
-#else
 static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s, unsigned k,
                                  size_t slot, const bool bounded)
 {
@@ -867,6 +791,26 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8
         in->ks->len[slot] = (uint8_t)(p - s);
     }
     r.end = p;
+    return r;
+}
+#else
+/* Small builds: no fast path; name_slow() does it all, the end in r0 and
+ * the escape flag in the context, not an 8-byte result that AAPCS returns
+ * through memory at every call. */
+static MOTE_NOINLINE const uint8_t *name_slow(lp_ctx *c, const uint8_t *s, unsigned k)
+{
+    const lp_name r = name_rest(c, s, s, k, true);
+    c->esc = r.esc;
+    return r.end;
+}
+
+static MOTE_LP_INLINE lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s,
+                                   unsigned k, size_t slot, const bool bounded)
+{
+    (void)in, (void)slot, (void)bounded;
+    lp_name r;
+    r.end = name_slow(c, s, k);
+    r.esc = c->esc;
     return r;
 }
 #endif
@@ -920,7 +864,7 @@ static MOTE_LP_SMALL_INLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t 
     if (hi && !mote_utf8_valid(s0, (size_t)(p - s0))) return failp(c, s0, E_UTF8);
     c->nl += nl;
     /* Small builds: in the context, so that field()'s flag needs no stack
-     * slot (speed builds: through escp, 30-60 fewer instructions per line). */
+     * slot (speed builds: through escp, fewer instructions). */
     if (!MOTE_LP_FAST) c->esc = esc;
     return p;
 }
@@ -1154,30 +1098,21 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     return R_POINT;
 }
 
-#if MOTE_LP_FAST
-static MOTE_LP_INLINE int parse_line_nl(lp_ctx *restrict c, mote_lp_point *pt)
-{
-    return parse_line_impl(c, pt, false);
-}
-
 static int parse_line_bounded(lp_ctx *restrict c, mote_lp_point *pt)
 {
     return parse_line_impl(c, pt, true);
 }
 
-/* The unbounded instance for bytes that end in '\n' and no limit on names
- * and strings (nearly every line), the bounded one for the rest. */
+/* Speed builds: the unbounded instance for bytes that end in '\n' and no
+ * limit on names and strings (nearly every line), the bounded one for the
+ * rest. */
 static MOTE_LP_INLINE int parse_line(lp_ctx *c, mote_lp_point *pt)
 {
-    if (c->end[-1] == '\n' && (c->max_key & c->max_string) == SIZE_MAX) return parse_line_nl(c, pt);
+    if (MOTE_LP_FAST && c->end[-1] == '\n' && (c->max_key & c->max_string) == SIZE_MAX) {
+        return parse_line_impl(c, pt, false);
+    }
     return parse_line_bounded(c, pt);
 }
-#else
-static int parse_line(lp_ctx *c, mote_lp_point *pt)
-{
-    return parse_line_impl(c, pt, true);
-}
-#endif
 
 /* ---- the line splitter -------------------------------------------------- */
 
@@ -1206,10 +1141,8 @@ enum {
  * next byte is taken (another '\\' may escape again); ' ' moves from the
  * measurement and tags to the fields and from the fields to the timestamp;
  * '=' to a value's start, where '"' opens a string, which the next '"' ends;
- * ',' from a value to the next key; '#' at the start makes a comment. (One
- * machine for every build: written as a switch it took 328 bytes on a
- * Cortex-M4, as this table 144; speed builds only find the byte class in a
- * table of their own.)
+ * ',' from a value to the next key; '#' at the start makes a comment. (A
+ * table: less than half the code of a switch on a Cortex-M4.)
  */
 #define S_END 12
 static const uint32_t split_next[12] = {
@@ -1310,6 +1243,8 @@ static void keys_forget(mote_lp_decoder *d)
 #endif
     }
 }
+#else
+#define keys_forget(d) ((void)0) /* small builds predict no keys */
 #endif
 
 mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
@@ -1317,14 +1252,12 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
 {
     if (!d || (!data && len > 0)) return MOTE_ERR_INVALID;
 #if MOTE_LP_FAST && MOTE_LP_KEY_SETS > 1
-    /* All but the key sets' pointers (2 KiB, read only where a length
-     * says so), as a decoder may be set up for every small input. */
+    /* All but the key sets (last in the decoder): their pointers (2 KiB)
+     * are read only where a length says so, and a decoder may be set up
+     * for every small input. */
     memset(d, 0, offsetof(mote_lp_decoder, keys));
     keys_forget(d);
     for (unsigned j = 0; j < MOTE_LP_KEY_SETS; j++) d->keys[j].next = 0;
-    d->keys_cur = 0;
-    d->keys_victim = 0;
-    d->keys_miss = 0;
 #else
     memset(d, 0, sizeof *d);
 #endif
@@ -1336,46 +1269,23 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
     return MOTE_OK;
 }
 
-/* A line's start position: small builds hand it to the error path as an
- * address (one argument register for two 64-bit values; Arm passes four
- * words in registers), speed builds as values (inlined: the same code). */
-#if MOTE_LP_FAST
-#define WHERE_ARG uint64_t w_offset, uint64_t w_line
-#define WHERE(x) (x).offset, (x).line
-#define W_OF(f) w_##f
-#define W_ON w_offset, w_line /* handed on */
-#else
-#define WHERE_ARG const mote__lp_at *w
-#define WHERE(x) (&(x))
-#define W_OF(f) (w->f)
-#define W_ON w
-#endif
-/* An error's message: MOTE_SMALL builds have no texts, so the error path
- * takes the code alone (a decoded point's errors name theirs: no entry at
- * all, point_error() one argument less); other builds the entry's address,
- * which the speed build's inlined set_error() wants (an index cost
- * telegraf's stream 5 instructions per line, in the loop's registers). */
+/* A decoded point's errors have no entry in MOTE_SMALL builds. */
 #if MOTE_SMALL
-#define MSG_ARG mote_err code
-#define MSG(e) ((mote_err)lp_msgs[e])
-#define MSG_CODE code
 #define PE_ENTRY(e)
 #else
-#define MSG_ARG const char *m
-#define MSG(e) msg_at(e)
-#define MSG_CODE ((mote_err)m[0])
 #define PE_ENTRY(e) , e
 #endif
 
 /* Fill *err (if not NULL) for an error at `at` in the line starting at start
- * (w: its byte offset and line number): message entry m (MOTE_SMALL: the
- * code), line and column found by counting the '\n' bytes (raw newlines of
- * string values) before it. Returns the code. */
-static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, MSG_ARG, const uint8_t *start,
-                                          const uint8_t *at, WHERE_ARG)
+ * (w: its byte offset and line number): message entry m, line and column
+ * found by counting the '\n' bytes (raw newlines of string values) before
+ * it. Returns the code. */
+static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, const char *m, const uint8_t *start,
+                                          const uint8_t *at, const mote__lp_at *w)
 {
-    if (!err) return MSG_CODE;
-    uint64_t line = W_OF(line);
+    const mote_err code = (mote_err)m[0];
+    if (!err) return code;
+    uint64_t line = w->line;
     const uint8_t *col0 = start;
     for (const uint8_t *q = start; q < at; q++) {
         if (*q == '\n') {
@@ -1383,16 +1293,12 @@ static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, MSG_ARG, const uin
             col0 = q + 1;
         }
     }
-    err->code = MSG_CODE;
-#if MOTE_SMALL
-    err->message = mote_err_message(code);
-#else
-    err->message = m + 1;
-#endif
-    err->pos.offset = W_OF(offset) + (uint64_t)(at - start);
+    err->code = code;
+    err->message = MOTE_SMALL ? mote_err_message(code) : m + 1;
+    err->pos.offset = w->offset + (uint64_t)(at - start);
     err->pos.line = line;
     err->pos.column = (uint64_t)(at - col0) + 1;
-    err->line_offset = W_OF(offset);
+    err->line_offset = w->offset;
     return err->code;
 }
 
@@ -1403,7 +1309,7 @@ static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, MSG_ARG, const uin
  * Returns MOTE_OK (point), MOTE_ERR_NEED_MORE (skipped line: go on) or the
  * line's error code.
  */
-static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, WHERE_ARG, size_t max_line,
+static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, const mote__lp_at *w, size_t max_line,
                                         mote_lp_point *pt, mote_lp_error *err)
 {
     /* The line's bytes with its '\n' first: within the limit, so is the
@@ -1416,12 +1322,12 @@ static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, WHERE_ARG, size_t max_
     }
     if (LIKELY(r == R_POINT)) {
         pt->column = 1 + pt->offset; /* a line starts in column 1 */
-        pt->offset += W_OF(offset);
-        pt->line = W_OF(line);
+        pt->offset += w->offset;
+        pt->line = w->line;
         return MOTE_OK;
     }
     if (r == R_SKIP) return MOTE_ERR_NEED_MORE;
-    return set_error(err, MSG(c->err), c->start, c->err_at, W_ON);
+    return set_error(err, msg_at(c->err), c->start, c->err_at, w);
 }
 
 /* A context for the bytes [start, end), the last of the input (a caller
@@ -1446,8 +1352,8 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
  * d->end ends the input; else pend is after the chunk's last '\n'). The
  * line's end is the parser's, or for a line it cannot take the splitter's
  * (*st: its state there). Returns as finish_line(), or LP_CARRY if not
- * final and the line goes on past d->end (nothing consumed). Five
- * arguments: final follows from st (Cortex-M4: 8 bytes less).
+ * final and the line goes on past d->end (nothing consumed). final
+ * follows from st: five arguments.
  */
 static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, uint8_t *st,
                         mote_lp_point *pt, mote_lp_error *err)
@@ -1465,11 +1371,10 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, u
         c.final = final;
         r = parse_line(&c, pt);
 #if MOTE_LP_FAST
-        /* The decoder read back from the context, and given back to the
-         * caller's loop: so no copy of it is live over the parse, whose
-         * registers then hold the line's key set (gcc kept the set on the
-         * stack, a reload per tag key, while the decoder sat in a register
-         * unused). Volatile: a plain read would reuse the copy. */
+        /* The decoder read back from the context and handed back to the
+         * caller's loop: no copy of it is live over the parse, whose
+         * registers then hold the line's key set. Volatile: a plain read
+         * would reuse the copy. */
         *dp = d = *(mote_lp_decoder *const volatile *)&c.kd;
 #endif
     }
@@ -1492,19 +1397,18 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, u
         nl = count_nl(p, rec_end);
     }
     c.line_end = rec_end; /* the splitter's end: finish_line()'s too */
-    /* Small builds finish the line before d moves on, reading its position
-     * in place (10 bytes less); speed builds after, from a copy (2
-     * instructions per line fewer on four of lp's six callgrind rows). */
+    /* Small builds finish the line before d moves on (its position read in
+     * place: smaller), speed builds after, from a copy (faster). */
 #if MOTE_LP_FAST
     mote__lp_at w = d->at;
 #else
-    mote_err rc = finish_line(&c, r, WHERE(d->at), d->cfg.max_line, pt, err);
+    mote_err rc = finish_line(&c, r, &d->at, d->cfg.max_line, pt, err);
 #endif
     d->cur = rec_end;
     d->at.offset += (uint64_t)(rec_end - p);
     d->at.line += nl;
 #if MOTE_LP_FAST
-    return finish_line(&c, r, WHERE(w), d->cfg.max_line, pt, err);
+    return finish_line(&c, r, &w, d->cfg.max_line, pt, err);
 #else
     return rc;
 #endif
@@ -1544,10 +1448,8 @@ mote_err mote_lp_stream_feed(mote_lp_stream *s, const void *chunk, size_t len)
 {
     if (!s || (!chunk && len > 0)) return MOTE_ERR_INVALID;
     if (s->finished || s->dec.cur != s->dec.end) return MOTE_ERR_STATE;
-#if MOTE_LP_FAST
     /* Predicted keys point into the previous chunk, which may be gone. */
     keys_forget(&s->dec);
-#endif
     s->dec.cur = chunk;
     s->dec.end = s->dec.cur + len;
     if (!chunk) s->dec.cur = s->dec.end = NULL;
@@ -1574,8 +1476,7 @@ static void carry_begin(mote_lp_stream *s, uint8_t state)
     mote_lp_decoder *d = &s->dec;
     s->carrying = true;
     s->state = state;
-    s->rec.offset = d->at.offset;
-    s->rec.line = d->at.line;
+    s->rec = d->at;
     s->carry_len = 0;
     s->dropping = false;
 }
@@ -1604,23 +1505,19 @@ static MOTE_LP_SMALL_INLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point 
     if (s->dropping) {
         /* Its bytes are gone; only its start is known: the error is there. */
         s->dropping = false;
-        return set_error(err, MSG(E_LINE), s->carry, s->carry, WHERE(s->rec)); /* MOTE_ERR_TOO_LONG */
+        return set_error(err, msg_at(E_LINE), s->carry, s->carry, &s->rec); /* MOTE_ERR_TOO_LONG */
     }
     const uint8_t *b = s->carry, *e = s->carry + s->carry_len;
     lp_ctx c;
     ctx_init(&c, d, b, e);
     /* No key prediction across the carry and the chunk: the words compared
      * at a remembered key must be in the buffer the key is in. */
-#if MOTE_LP_FAST
     keys_forget(d);
-#endif
     int r = parse_line(&c, pt);
-#if MOTE_LP_FAST
     keys_forget(d);
-#endif
     s->carry_len = 0;
     c.line_end = e;
-    return finish_line(&c, r, WHERE(s->rec), d->cfg.max_line, pt, err);
+    return finish_line(&c, r, &s->rec, d->cfg.max_line, pt, err);
 }
 
 mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
@@ -1734,7 +1631,7 @@ mote_err mote_lp_field_decode(mote_lp_field *f)
 /* The field after f of a point (f NULL: its first), NULL after its last: in
  * the point's array, and beyond it parsed into pt->spare from the bytes after
  * f (its raw bytes, a closing quote or an 'i'/'u', then ','). */
-static MOTE_LP_OUTLINE_INLINE mote_lp_field *next_field(mote_lp_point *pt, mote_lp_field *f)
+static MOTE_LP_OUTLINE mote_lp_field *next_field(mote_lp_point *pt, mote_lp_field *f)
 {
     const uint8_t *p = pt->field_section.ptr, *end = p + pt->field_section.len;
     if (f != &pt->spare) {
@@ -1745,24 +1642,24 @@ static MOTE_LP_OUTLINE_INLINE mote_lp_field *next_field(mote_lp_point *pt, mote_
         p = f->raw.ptr + f->raw.len + (f->type != MOTE_LP_FLOAT && f->type != MOTE_LP_BOOL);
         if (p < end) p++;
     }
-    mote_lp_iter it;
-    it.p = p;
-    it.end = end;
+    mote_lp_iter it = {p, end};
     return mote_lp_fields_next(&it, &pt->spare) ? &pt->spare : NULL;
 }
 
 /* Error at byte `at` of a decoded point's line: code, message E_* e (not
  * in MOTE_SMALL builds: PE_ENTRY). The line starts column - 1 bytes
- * (spaces) before the point's text. */
-static MOTE_LP_OUTLINE mote_err point_error(const mote_lp_point *pt, const uint8_t *at,
-                                            mote_err code PE_ENTRY(unsigned e), mote_lp_error *err)
+ * (spaces) before the point's text. Out of line in every build: an error
+ * path, kept out of mote_lp_point_decode()'s loop. */
+static MOTE_NOINLINE mote_err point_error(const mote_lp_point *pt, const uint8_t *at,
+                                          mote_err code PE_ENTRY(unsigned e), mote_lp_error *err)
 {
     uint64_t lead = pt->column - 1;
     mote__lp_at w = {pt->offset - lead, pt->line};
 #if MOTE_SMALL
-    return set_error(err, code, pt->text.ptr - lead, at, WHERE(w));
+    const char m = (char)code; /* no entry: the code alone */
+    return set_error(err, &m, pt->text.ptr - lead, at, &w);
 #else
-    set_error(err, MSG(e), pt->text.ptr - lead, at, WHERE(w));
+    set_error(err, msg_at(e), pt->text.ptr - lead, at, &w);
     if (err) err->code = code;
     return code;
 #endif
@@ -1851,19 +1748,17 @@ mote_err mote_lp_unescape(const mote_lp_text *t, uint8_t *out, size_t cap, size_
     if (!t || !len || (!t->ptr && t->len > 0) || (!out && cap > 0)) return MOTE_ERR_INVALID;
     const uint8_t *p = t->ptr, *end = t->ptr + t->len;
     size_t n = 0;
-#if MOTE_LP_FAST
-    if (!t->escaped) {
+    if (MOTE_LP_FAST && !t->escaped) { /* small builds: the loop below */
         *len = t->len;
         if (cap < t->len) return MOTE_ERR_SPACE;
         if (t->len) memcpy(out, p, t->len);
         return MOTE_OK;
     }
-#endif
     while (p < end) {
         uint8_t ch = *p++;
         /* What a backslash escapes: MEASUREMENT " ,", KEY " ,=", else
          * "\"\\"; tested as the parser tests it (name_rest, string_rest),
-         * not by memchr over a set (Cortex-M4: 32 bytes less). */
+         * not by memchr over a set (smaller). */
         if (ch == '\\' && t->escaped && p < end) {
             const uint8_t e = *p;
             if (t->context < MOTE_LP_ESC_STRING

@@ -202,12 +202,12 @@ typedef struct mote_lp_decoder {
     const uint8_t *end;
     mote__lp_at at;      /* stream offset and line number of cur */
     mote_lp_config cfg;
-    mote__lp_keys keys[MOTE_LP_KEY_SETS]; /* key prediction */
 #if MOTE_LP_KEY_SETS > 1
     uint16_t keys_cur;   /* set of the last line (byte offset in keys) */
     uint8_t keys_victim; /* next set to take for a new measurement */
     uint8_t keys_miss;   /* searches in a row that found no set */
 #endif
+    mote__lp_keys keys[MOTE_LP_KEY_SETS]; /* key prediction: last */
 } mote_lp_decoder;
 
 /* Defaults: ns precision, default time 0, no limits. Returns MOTE_OK, or
