@@ -2029,9 +2029,12 @@ static mote_err carry_append(mote_scanner *sc, const uint8_t *p, size_t n)
  * token longer than max_token (not in pieces) becomes MOTE_ERR_TOO_LONG
  * here, the one place every finished token passes. */
 static MOTE_SMALL_NOINLINE mote_err emit(mote_scanner *sc, mote_scan_token *tok, mote_err e,
-                                         const uint8_t *p, size_t n, const mote_pos *pos, unsigned flags,
-                                         unsigned kind)
+                                         const uint8_t *p, size_t n, unsigned flags, unsigned kind)
 {
+    /* the token's position; an unterminated quote's or comment's: where it
+     * opened (taken before e may become TOO_LONG: it has no bytes) */
+    const mote_pos *pos =
+        e == MOTE_ERR_UNTERMINATED_QUOTE || e == MOTE_ERR_UNTERMINATED_COMMENT ? &sc->open_pos : &sc->tok_pos;
     if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES)) {
         e = MOTE_ERR_TOO_LONG;
         n = 0;
@@ -2049,9 +2052,9 @@ static MOTE_SMALL_NOINLINE mote_err emit(mote_scanner *sc, mote_scan_token *tok,
     return e;
 }
 
-static mote_err fail(mote_scanner *sc, mote_scan_token *tok, mote_err e, const mote_pos *pos)
+static mote_err fail(mote_scanner *sc, mote_scan_token *tok, mote_err e)
 {
-    return emit(sc, tok, e, NULL, 0, pos, 0, MOTE_SCAN_STATEMENT);
+    return emit(sc, tok, e, NULL, 0, 0, MOTE_SCAN_STATEMENT);
 }
 
 /* Drop the current token's bytes from here on, up to its delimiter. */
@@ -2107,16 +2110,16 @@ static mote_err cut_front(mote_scanner *sc, size_t k, const uint8_t **pp)
 
 /* R_SPLIT: the kept comments before the token's first code byte are a
  * token of their own; the statement starts at sc->lead_pos. */
-static mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
+static MOTE_COLD mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->split = 0;
     const size_t k = (size_t)(sc->lead_pos.offset - sc->tok_pos.offset);
     const uint8_t *p;
     mote_err e = cut_front(sc, k, &p);
     /* emit() copies tok_pos out before the statement's position replaces it */
-    if (e != MOTE_OK) e = fail(sc, tok, e, &sc->tok_pos);
+    if (e != MOTE_OK) e = fail(sc, tok, e);
     else if (k || sc->pieces_out)
-        e = emit(sc, tok, MOTE_OK, p, k, &sc->tok_pos, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
+        e = emit(sc, tok, MOTE_OK, p, k, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
     else e = MOTE_ERR_NEED_MORE;
     sc->tok_pos = sc->lead_pos;
     sc->cmt = 0;
@@ -2163,7 +2166,7 @@ static HAND_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, c
     }
     if (n || sc->pieces_out ||
         (r != R_EOF && (kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))))
-        return emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, flags, kind);
+        return emit(sc, tok, MOTE_OK, p, n, flags, kind);
     return MOTE_ERR_NEED_MORE;
 }
 
@@ -2193,7 +2196,7 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     if (!handed) {
         /* a failed command or carry, or a dropped token: nothing is kept
          * (a dropped token's carry is already empty) */
-        if (e != MOTE_ERR_NEED_MORE) e = fail(sc, tok, e, &sc->tok_pos);
+        if (e != MOTE_ERR_NEED_MORE) e = fail(sc, tok, e);
         mote_buf_clear(sc->carry);
     }
     /* a SET statement changed how strings are read */
@@ -2215,8 +2218,7 @@ static MOTE_COLD mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
     const uint8_t st = sc->state;
     if (st >= S_XOPEN && st <= S_DMATCH) {
         mote_buf_clear(sc->carry);
-        return fail(sc, tok, st >= S_QUOTE ? MOTE_ERR_UNTERMINATED_QUOTE : MOTE_ERR_UNTERMINATED_COMMENT,
-                    &sc->open_pos);
+        return fail(sc, tok, st >= S_QUOTE ? MOTE_ERR_UNTERMINATED_QUOTE : MOTE_ERR_UNTERMINATED_COMMENT);
     }
     int r = R_EOF;
     if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) r = R_EOL_EOF;
@@ -2225,7 +2227,7 @@ static MOTE_COLD mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 }
 
 /* The token reached its size bound without ending: error or piece. */
-static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
+static MOTE_COLD mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
 {
     /* start_drop() keeps tok_pos: errors report it afterwards */
     mote_err e = MOTE_ERR_TOO_LONG;
@@ -2236,7 +2238,7 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
         /* Kept comments over max_token (never in pieces): report them and
          * skip the rest of them as if not kept; a candidate opener at the
          * end ("/" of a possible slash-star-bang) stays held. */
-        const mote_pos at = sc->tok_pos;
+        e = fail(sc, tok, e); /* (at tok_pos, before it moves) */
         const uint8_t st = sc->state;
         const bool cand = st >= S_DASH && st <= S_XM; /* DASH DASH2 SLASH XOPEN XM */
         const size_t tail = cand ? (size_t)(sc->base + sc->pos - sc->lead_pos.offset) : 0;
@@ -2244,12 +2246,12 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
         if (cand) sc->tok_pos = sc->lead_pos;
         else set_pos(sc, &sc->tok_pos, sc->pos);
         sc->cdrop = 1;
-        return fail(sc, tok, e, &at);
+        return e;
     }
     const bool in_place = sc->carry->len == 0;
     if (!(sc->flags & MOTE_SCAN_PIECES) || (e = gather(sc, &p, &n)) != MOTE_OK) {
         start_drop(sc);
-        return fail(sc, tok, e, &sc->tok_pos);
+        return fail(sc, tok, e);
     }
     if (in_place) {
         sc->tok_start += m;
@@ -2258,7 +2260,7 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
         sc->carry_drop = m;
     }
     /* emit() copies tok_pos out before it moves to the next piece */
-    emit(sc, tok, MOTE_OK, p, m, &sc->tok_pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES, tok_kind(sc));
+    emit(sc, tok, MOTE_OK, p, m, sc->tokflags | MOTE_SCAN_TOK_CONTINUES, tok_kind(sc));
     hist_push(sc, p, m);
     /* The next piece starts `rest` (< delimiter length) bytes back. */
     const size_t rest = n - m;
@@ -2340,7 +2342,7 @@ static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
                         if (e != MOTE_OK) {
                             start_drop(sc);
                             sc->chunk = NULL;
-                            return fail(sc, tok, e, &sc->tok_pos);
+                            return fail(sc, tok, e);
                         }
                     }
                 }
