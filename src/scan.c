@@ -1836,7 +1836,7 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
  * statement. Comments and DELIMITER commands start the match afresh (reset
  * at their first byte: nothing reads km before); an escape outside quotes
  * keeps it. */
-static int step(mote_scanner *sc, uint8_t c, size_t idx)
+static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const uint8_t st = sc->state;
     if ((1u << st) & KMP_STATES) {
@@ -2002,7 +2002,7 @@ static bool holds_nothing(const mote_scanner *sc)
     return st == S_LEAD || st == S_LINE || (st >= S_BLOCK && st <= S_BSLASH);
 }
 
-static MOTE_SMALL_INLINE size_t held(const mote_scanner *sc)
+static MOTE_SMALL_NOINLINE size_t held(const mote_scanner *sc)
 {
     if (holds_nothing(sc)) return 0;
     return sc->carry->len + (sc->pos - sc->tok_start);
