@@ -2428,8 +2428,8 @@ void mote_scan_get_stats(const mote_scanner *sc, mote_scan_stats *out)
     if (!out) return;
     /* bytes_examined is counted where the loops step, not derived from
      * the position: it is the tests' witness that no byte is scanned twice */
-    if (sc) *out = sc->stats;
-    else memset(out, 0, sizeof *out);
+    if (!sc) memset(out, 0, sizeof *out);
+    else memcpy(out, &sc->stats, sizeof *out); /* (a call: smaller than the copy inlined) */
 }
 
 mote_view mote_scan_delimiter(const mote_scanner *sc)
