@@ -390,7 +390,17 @@ static MOTE_SMALL_INLINE void tok_begin(mote_scanner *sc, size_t i)
     set_pos(sc, &sc->tok_pos, i);
 }
 
-static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc) { return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop; }
+/* Comments are handed out: KEEP_COMMENTS, and not over max_token (cdrop).
+ * (Small builds set cdrop at each token's start where comments are not
+ * kept, so that this is one byte's test.) */
+static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc)
+{
+#if MOTE_SMALL
+    return !sc->cdrop;
+#else
+    return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop;
+#endif
+}
 
 /* Start the next token. rec: the configuration is known to be one of
  * records (BLK_REC: no trimming, comments, words, COPY or trigger state),
@@ -407,6 +417,9 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
     sc->state = OTHER(rec) && sc->trim ? S_LEAD : (OTHER(rec) && sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
     /* (the per-token fields, the dialect's among them, are one block) */
     memset(&sc->kind, 0, offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind));
+#if MOTE_SMALL
+    sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
+#endif
     /* with no comment styles nothing can be comment-only */
     if (OTHER(rec) && (sc->comments & 0x0fu)) {
         sc->lead = 1;
