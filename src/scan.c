@@ -1725,8 +1725,9 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_DASH2:
         if (c <= 0x20 || c == 0x7f) {
             sc->km = 0;
-            lead_comment(sc, idx + 1);
+            /* (the state first: gcc then makes one call of lead_comment) */
             sc->state = (c == '\n' || c == '\r') ? after_comment(sc) : S_LINE;
+            lead_comment(sc, idx + 1);
             return A_NEXT;
         }
         lead_code(sc);
