@@ -127,6 +127,18 @@ enum {
     SL_LIT = 8    /* a SET statement's literal: its bytes matter too */
 };
 
+/* sc->lead: no code byte yet. LEAD_TRIMMED(): and leading blanks are
+ * trimmed. Small builds keep the trim flag in lead's bit 1 (so that the
+ * places that ask both test one byte); speed builds test both (setting
+ * lead needs no load of trim per token). Either way 0 or 1. */
+#if MOTE_SMALL
+#define LEAD_INIT(sc) ((uint8_t)(1u | (sc)->trim << 1))
+#define LEAD_TRIMMED(lead, sc) ((lead) >> 1)
+#else
+#define LEAD_INIT(sc) 1
+#define LEAD_TRIMMED(lead, sc) ((lead) & (sc)->trim)
+#endif
+
 /* sc->wcls: what the statement's first word made of it (COPY to CREATE in
  * the order of their keywords) */
 enum { WC_NONE, WC_FIRST, WC_COPY, WC_SET, WC_RESET, WC_CREATE };
@@ -422,7 +434,7 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
 #endif
     /* with no comment styles nothing can be comment-only */
     if (OTHER(rec) && (sc->comments & 0x0fu)) {
-        sc->lead = 1;
+        sc->lead = LEAD_INIT(sc);
         sc->slow = SL_LEAD;
     }
     if (words) {
@@ -491,10 +503,12 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
         uint8_t b = (uint8_t)q[k];
         int e = gesc;
         if (qesc) e = qesc[k] ? (uint8_t)qesc[k] : -1;
-        else if (k >= 4 || sc->open_slot[b] || (int)b == gesc) return MOTE_ERR_INVALID;
+        else if (k >= 4 || (int)b == gesc) return MOTE_ERR_INVALID;
         /* The first slot an opener is given keeps it (postgres E'' strings
-         * share the opener of '' and are entered by lookback). */
+         * share the opener of '' and are entered by lookback); a generic
+         * configuration's quotes must differ. */
         if (!sc->open_slot[b]) sc->open_slot[b] = (uint8_t)(k + 1);
+        else if (!qesc) return MOTE_ERR_INVALID;
         sc->q_close[k] = (uint8_t)(qesc && b == '[' ? ']' : b);
         sc->q_esc[k] = (uint16_t)e; /* (-1: NO_ESC) */
     }
@@ -1267,10 +1281,11 @@ static bool dcmd_done(mote_scanner *sc)
  * R_SPLIT at the next byte). A no-op past the first code byte. */
 static void lead_code(mote_scanner *sc)
 {
-    if (!sc->lead) return;
+    const uint8_t lead = sc->lead;
+    if (!lead) return;
     sc->lead = 0;
     sc->slow &= (uint8_t)~SL_LEAD;
-    if ((sc->cmt & sc->trim) && keep_comments(sc) && !sc->dropping) sc->split = 1;
+    if ((LEAD_TRIMMED(lead, sc) & sc->cmt) && keep_comments(sc) && !sc->dropping) sc->split = 1;
 }
 
 /* A comment opened before any code byte. Where leading blanks are trimmed
@@ -1280,7 +1295,7 @@ static void lead_comment(mote_scanner *sc, size_t i)
 {
     if (!sc->lead) return;
     sc->cmt = 1;
-    if (sc->trim && !keep_comments(sc)) {
+    if (LEAD_TRIMMED(sc->lead, sc) && !keep_comments(sc)) {
         mote_buf_clear(sc->carry);
         sc->tok_start = i;
     }
@@ -1290,7 +1305,7 @@ static void lead_comment(mote_scanner *sc, size_t i)
  * in it. */
 static uint8_t after_comment(const mote_scanner *sc)
 {
-    return (sc->lead & sc->trim) ? S_LEAD : S_NORMAL; /* (both 0 or 1) */
+    return LEAD_TRIMMED(sc->lead, sc) ? S_LEAD : S_NORMAL;
 }
 
 /* A byte that may open a comment of the configured styles. */
@@ -2012,7 +2027,7 @@ static bool holds_nothing(const mote_scanner *sc)
 {
     const uint8_t st = sc->state;
     if (st == S_CSKIP) return true;
-    if (!sc->lead || !sc->trim || (sc->cmt && keep_comments(sc))) return false;
+    if (!LEAD_TRIMMED(sc->lead, sc) || (sc->cmt && keep_comments(sc))) return false;
     return st == S_LEAD || st == S_LINE || (st >= S_BLOCK && st <= S_BSLASH);
 }
 
@@ -2248,7 +2263,7 @@ static MOTE_COLD mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
     const uint8_t *p;
     size_t n;
     const size_t m = sc->max_token;
-    if ((sc->lead & sc->cmt & sc->trim) && keep_comments(sc)) {
+    if ((LEAD_TRIMMED(sc->lead, sc) & sc->cmt) && keep_comments(sc)) {
         /* Kept comments over max_token (never in pieces): report them and
          * skip the rest of them as if not kept; a candidate opener at the
          * end ("/" of a possible slash-star-bang) stays held. */
