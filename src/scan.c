@@ -2046,7 +2046,7 @@ static MOTE_SMALL_NOINLINE unsigned tok_kind(const mote_scanner *sc)
 
 static mote_err carry_append(mote_scanner *sc, const uint8_t *p, size_t n)
 {
-    if (n == 0) return MOTE_OK;
+    /* (n 0 appends nothing: OK, the counts stay) */
     mote_err e = mote_buf_append(sc->carry, p, n);
     if (e != MOTE_OK) return e == MOTE_ERR_NOMEM ? MOTE_ERR_NOMEM : MOTE_ERR_TOO_LONG;
     sc->stats.bytes_copied += n;
@@ -2363,7 +2363,7 @@ static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
             if (sc->chunk) {
                 /* Chunk used up: keep the open token's bytes (only those). */
                 size_t n = sc->chunk_len - sc->tok_start;
-                if (n && !holds_nothing(sc)) {
+                if (!holds_nothing(sc)) {
                     if (sc->dropping) {
                         hist_push(sc, sc->chunk + sc->tok_start, n);
                     } else {
