@@ -210,7 +210,7 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 {
     memcpy(sc->delim, d, n);
     sc->dlen = (uint8_t)n;
-    sc->km = 0;
+    /* (km: reset_token() follows both calls) */
     /* KMP failure function, so that "xaab" with delimiter "ab" is found:
      * after a mismatch the match resumes at the longest border. */
     uint8_t k = 0;
@@ -2441,8 +2441,8 @@ mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
     if (!sc || !read || !chunk || !chunk_size || !tok) return MOTE_ERR_INVALID;
     for (;;) {
         mote_err e = mote_scan_next(sc, tok);
+        /* (after finish(), NEED_MORE comes only with done set: at_eof()) */
         if (e != MOTE_ERR_NEED_MORE || sc->done) return e;
-        if (sc->finished) continue;
         long n = read(ctx, chunk, chunk_size);
         if (n < 0) return MOTE_ERR_IO;
         /* the scanner is drained here (next() said NEED_MORE), so these
