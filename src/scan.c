@@ -2147,13 +2147,14 @@ static MOTE_COLD mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
     mote_err e = cut_front(sc, k, &p);
     /* emit() copies tok_pos out before the statement's position replaces it */
     if (e != MOTE_OK) e = fail(sc, tok, e);
-    else if (k || sc->pieces_out)
+    else if (k)
         e = emit(sc, tok, MOTE_OK, p, k, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
     else e = MOTE_ERR_NEED_MORE;
     sc->tok_pos = sc->lead_pos;
     sc->cmt = 0;
-    sc->pieces_out = 0;
-    sc->hist_n = 0;
+    /* (pieces_out and hist_n are still 0, as reset_token() left them: no
+     * piece precedes a split, since kept comments never come in pieces
+     * (at_bound()), and a dropped token splits nothing (lead_code())) */
     return e;
 }
 
