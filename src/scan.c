@@ -1657,8 +1657,9 @@ static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
     const bool blank = is_blank(c) && !(sc->dialect == MOTE_SCAN_SQLITE && c == '\v');
     /* trimmed blanks and dropped comments move the token's start */
     const bool hold = sc->cmt && keep_comments(sc);
-    /* where kept comments end (only they need it) */
-    if (!blank && (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) set_pos(sc, &sc->lead_pos, idx);
+    /* where kept comments end (only they read it: small builds set it
+     * without the test) */
+    if (!blank && (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS))) set_pos(sc, &sc->lead_pos, idx);
     if (!hold) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
     /* mysql: a DELIMITER command? (wlen is 0 since reset_token()) */
