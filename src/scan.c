@@ -1808,6 +1808,9 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     }
 }
 
+_Static_assert(offsetof(mote_scanner, d.pg.eclose) >= sizeof(((mote_scanner *)0)->d.my) + offsetof(mote_scanner, d),
+               "d.pg.eclose lies past mysql's bytes in d (on_string() sets it for every dialect)");
+
 /* Strings: quotes and their escapes, postgres dollar quotes. */
 static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
 {
@@ -1816,7 +1819,9 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
         if (c == sc->q_close[sc->slot]) {
             sc->state = S_NORMAL;
             /* an escape string closed: a quote right here reopens it */
-            if (sc->dialect == MOTE_SCAN_POSTGRES && sc->q_esc[sc->slot] <= 0xff) sc->d.pg.eclose = sc->base + idx + 1;
+            /* (set for every dialect: the others never read it, and their
+             * bytes in d lie before it) */
+            if (sc->q_esc[sc->slot] <= 0xff) sc->d.pg.eclose = sc->base + idx + 1;
             if (sc->slow & SL_LIT) lit_end(sc);
         } else if ((int)c == sc->q_esc[sc->slot]) {
             sc->state = S_QESC;
