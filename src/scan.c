@@ -1604,7 +1604,9 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         sc->slot = (uint8_t)slot;
         sc->km = 0; /* now: fast_text() may leave the quote without the switch */
         sq_other(sc);
-        if (sc->slow & SL_WORDS) word_punct(sc, c);
+        /* (small builds call it always: it does nothing unless words matter,
+         * SL_WORDS being set exactly when wcls is not WC_NONE) */
+        if (MOTE_SMALL || (sc->slow & SL_WORDS)) word_punct(sc, c);
         next = S_QUOTE;
     } else if ((int)c == sc->esc_out) {
         sc->state = S_ESC;
