@@ -624,7 +624,9 @@ static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
  * dialect tested here, once, rather than at each call: smaller.) */
 static MOTE_SMALL_NOINLINE void sq_other(mote_scanner *sc)
 {
-    if (sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
+    /* (small builds without the test: the others' trig stays NORMAL,
+     * whose OTHER goes to NORMAL) */
+    if (MOTE_SMALL || sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
 }
 
 /* Byte `back` positions before chunk index idx within the current token,
