@@ -1469,13 +1469,14 @@ static MOTE_SMALL_NOINLINE void any_word_end(mote_scanner *sc)
     const size_t n = sc->wlen;
     const int k = keyword(sc, n);
     sc->wlen = 0;
-    if (sc->dialect == MOTE_SCAN_SQLITE) {
+    /* (small builds run both: the others' trig stays NORMAL, which no word
+     * leaves, and sqlite's wcls is WC_NONE, which word_end() ignores) */
+    if (MOTE_SMALL || sc->dialect == MOTE_SCAN_SQLITE) {
         /* the keywords sqlite3_complete() knows */
         const unsigned t = (unsigned)k - K_CREATE;
         sq_tok(sc, t < sizeof tk_of ? tk_of[t] : TK_OTHER);
-    } else {
-        word_end(sc, k, n);
     }
+    if (MOTE_SMALL || sc->dialect != MOTE_SCAN_SQLITE) word_end(sc, k, n);
 }
 
 /* A byte of neither word nor blank, outside quotes and comments, while
@@ -1641,15 +1642,17 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         set_pos(sc, &sc->open_pos, idx);
         return A_NEXT;
     }
-    if (sqlite) {
+    /* (words matter only for mysql and postgres; small builds hand the
+     * others' bytes to sqlite's steps, which leave their trig NORMAL) */
+    if (sc->slow & SL_WORDS) {
+        if (word_char(sc, c)) return A_WORD;
+        if (!is_blank(c)) word_punct(sc, c);
+    } else if (MOTE_SMALL || sqlite) {
         if (sq_idchar(c)) {
             if (!TRIG_SKIP(sc->trig)) return A_WORD;
         } else if (!is_blank(c) || c == '\v') {
             sq_tok(sc, TK_OTHER);
         }
-    } else if (sc->slow & SL_WORDS) {
-        if (word_char(sc, c)) return A_WORD;
-        if (!is_blank(c)) word_punct(sc, c);
     }
     return A_NEXT;
 }
@@ -1939,7 +1942,9 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
  * body or postgres parentheses or BEGIN ATOMIC body hold it. */
 static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
 {
-    if (sc->dialect == MOTE_SCAN_SQLITE) {
+    /* (small builds without the dialect test: the others' trig stays
+     * NORMAL, whose SEMI ends the statement) */
+    if (MOTE_SMALL || sc->dialect == MOTE_SCAN_SQLITE) {
         const uint8_t nt = SQ_NEXT(sc->trig, TK_SEMI);
         if (nt != 1) {
             sc->trig = nt; /* ';' inside a trigger body */
