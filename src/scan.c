@@ -123,7 +123,7 @@ enum { R_LIMIT, R_SPLIT, R_END, R_EOF, R_LINE, R_EOL_EOF };
 enum {
     SL_LEAD = 1,  /* no code byte yet: comments and commands are told apart */
     SL_WORDS = 2, /* the statement's words matter (first word, COPY, CREATE, SET) */
-    SL_XC = 4,    /* mysql executable comment: '*' may close it */
+    SL_XC = 4,    /* inside a mysql executable comment: '*' may close it */
     SL_LIT = 8    /* a SET statement's literal: its bytes matter too */
 };
 
@@ -1623,7 +1623,9 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
             if (c == '#') lead_comment(sc, idx + 1);
             return A_NEXT;
         }
-    } else if (c == '*' && sc->dialect == MOTE_SCAN_MYSQL && sc->tk.my.xc) {
+    } else if (c == '*' && (MOTE_SMALL || sc->dialect == MOTE_SCAN_MYSQL) && (sc->slow & SL_XC)) {
+        /* (SL_XC is mysql's alone; speed builds test the dialect too: without
+         * it gcc's allocation cost the pg_dump row 1.5 % more instructions) */
         sc->state = S_XSTAR;
         return A_NEXT;
     } else if (pg) {
@@ -1759,7 +1761,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_SLASH:
         if (c != '*') return lone(sc);
         sc->depth = 1;
-        if (sc->dialect == MOTE_SCAN_MYSQL && !sc->tk.my.xc) {
+        if (sc->dialect == MOTE_SCAN_MYSQL && !(sc->slow & SL_XC)) {
             sc->state = S_XOPEN; /* executable? */
             return A_NEXT;
         }
@@ -1770,7 +1772,6 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_XM:
         if (c == '!') {
             /* slash-star-bang, slash-star-M-bang: code up to star-slash */
-            sc->tk.my.xc = 1;
             sc->slow |= SL_XC;
             lead_code(sc);
             sc->state = S_NORMAL;
@@ -1787,7 +1788,6 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_XSTAR:
         sc->state = S_NORMAL;
         if (c != '/') return A_CODE;
-        sc->tk.my.xc = 0;
         sc->slow &= (uint8_t)~SL_XC;
         return A_NEXT;
     case S_LINE:

@@ -315,7 +315,6 @@ typedef struct mote_scanner {
     uint8_t pieces_out, hist_n; /* pieces handed out; bytes in hist */
     union {                  /* what one dialect alone keeps per token */
         struct {
-            uint8_t xc;              /* inside an executable comment */
             uint8_t arglen, argbad;  /* the DELIMITER argument */
         } my;
         struct {
