@@ -1951,7 +1951,9 @@ static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
             return A_NEXT;
         }
     }
-    if (sc->dialect == MOTE_SCAN_POSTGRES && (sc->tk.pg.pdepth | sc->tk.pg.bdepth)) return A_NEXT;
+    /* (small builds without the dialect test: the others' tk is 0 here,
+     * mysql's DELIMITER argument being read only in command lines) */
+    if ((MOTE_SMALL || sc->dialect == MOTE_SCAN_POSTGRES) && (sc->tk.pg.pdepth | sc->tk.pg.bdepth)) return A_NEXT;
     return A_END;
 }
 
