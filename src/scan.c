@@ -442,7 +442,9 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
         sc->slow |= SL_WORDS;
     }
     sc->mode_next = sc->mode;
-    if (OTHER(rec) && sc->dialect == MOTE_SCAN_POSTGRES) {
+    /* (small builds without the dialect test: ds.pg.copy lies past mysql's
+     * bytes in ds, 0 for every other dialect) */
+    if (OTHER(rec) && (MOTE_SMALL || sc->dialect == MOTE_SCAN_POSTGRES)) {
         if (sc->ds.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: a COPY ... FROM
              * STDIN statement ended, by its delimiter: no other ending
@@ -1815,6 +1817,8 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     }
 }
 
+_Static_assert(offsetof(mote_scanner, ds.pg.copy) >= sizeof(((mote_scanner *)0)->ds.my) + offsetof(mote_scanner, ds),
+               "ds.pg.copy lies past mysql's bytes in ds (reset_with() reads it for every dialect)");
 _Static_assert(offsetof(mote_scanner, d.pg.eclose) >= sizeof(((mote_scanner *)0)->d.my) + offsetof(mote_scanner, d),
                "d.pg.eclose lies past mysql's bytes in d (on_string() sets it for every dialect)");
 

@@ -300,8 +300,8 @@ typedef struct mote_scanner {
             uint8_t vmode[2];        /* sql_mode saved in two user variables */
         } my;
         struct {
-            uint8_t copy;            /* COPY FROM STDIN: 1 statement, 3 data */
             uint8_t taglen, tagk;    /* the $tag$ being read or matched */
+            uint8_t copy;            /* COPY FROM STDIN: 1 statement, 3 data (past mysql's bytes: 0 for the others) */
         } pg;
     } ds;
     /* per token, cleared together (kind ... tokflags) */
