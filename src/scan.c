@@ -455,6 +455,11 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
             sc->lead = sc->slow = 0;
             sc->wcls = WC_NONE;
         }
+#if MOTE_SMALL
+        /* no bytes before the token (see prev_byte(); speed builds count
+         * them in hist_n, which needs no store here per token) */
+        sc->hist[0] = sc->hist[1] = ' ';
+#endif
     }
     sc->trig = OTHER(rec) && sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
     tok_begin(sc, sc->pos);
@@ -631,11 +636,14 @@ static MOTE_SMALL_NOINLINE void sq_other(mote_scanner *sc)
     if (MOTE_SMALL || sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
 }
 
-/* Byte `back` positions before chunk index idx within the current token,
- * or -1 if the token has no such byte. Looks through the chunk, the carry
- * and the two bytes remembered when earlier bytes were handed out or
- * dropped. Used only for postgres E'..' and $ decisions. */
-static int prev_byte(const mote_scanner *sc, size_t idx, size_t back)
+/* Byte `back` (1 or 2) positions before chunk index idx within the
+ * current token, or a blank if the token has no such byte. Looks through
+ * the chunk, the carry and the two bytes remembered when earlier bytes were
+ * handed out or dropped (hist_n of them; small builds fill hist with
+ * blanks at the token's start instead of counting: reset_with()). Used only
+ * for postgres E'..' and $ decisions, for which a blank is as good as no
+ * byte. */
+static uint8_t prev_byte(const mote_scanner *sc, size_t idx, size_t back)
 {
     size_t in_chunk = idx - sc->tok_start;
     if (back <= in_chunk) return sc->chunk[idx - back];
@@ -643,16 +651,17 @@ static int prev_byte(const mote_scanner *sc, size_t idx, size_t back)
     size_t cl = sc->carry->len;
     if (back <= cl) return sc->carry->data[cl - back];
     back -= cl;
-    if (back <= sc->hist_n) return sc->hist[2 - back];
-    return -1;
+#if !MOTE_SMALL
+    if (back > sc->hist_n) return ' ';
+#endif
+    return sc->hist[2 - back];
 }
 
 /* True when the byte `back` before idx is no identifier byte (or there is
  * none): postgres E'' and $tag$ open only at the start of a word. */
 static bool word_start(const mote_scanner *sc, size_t idx, size_t back)
 {
-    int b = prev_byte(sc, idx, back);
-    return b < 0 || !sq_idchar((uint8_t)b);
+    return !sq_idchar(prev_byte(sc, idx, back));
 }
 
 static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
@@ -661,7 +670,9 @@ static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
     for (size_t j = n > 2 ? n - 2 : 0; j < n; j++) {
         sc->hist[0] = sc->hist[1];
         sc->hist[1] = p[j];
+#if !MOTE_SMALL
         if (sc->hist_n < 2) sc->hist_n++;
+#endif
     }
 }
 
@@ -1602,7 +1613,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         unsigned slot = sc->open_slot[c] - 1u;
         if (pg && c == '\'') {
             /* E'..' (also right after the close of one: '') */
-            int b1 = prev_byte(sc, idx, 1);
+            const uint8_t b1 = prev_byte(sc, idx, 1);
             if (sc->base + idx == sc->d.pg.eclose || ((b1 == 'E' || b1 == 'e') && word_start(sc, idx, 2)))
                 slot = 2;
         }
@@ -2173,8 +2184,8 @@ static MOTE_COLD mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
     else e = MOTE_ERR_NEED_MORE;
     sc->tok_pos = sc->lead_pos;
     sc->cmt = 0;
-    /* (pieces_out and hist_n are still 0, as reset_token() left them: no
-     * piece precedes a split, since kept comments never come in pieces
+    /* (pieces_out and hist are still as reset_token() left them: no piece
+     * precedes a split, since kept comments never come in pieces
      * (at_bound()), and a dropped token splits nothing (lead_code())) */
     return e;
 }
