@@ -396,7 +396,7 @@ static MOTE_SMALL_NOINLINE void set_pos(const mote_scanner *sc, mote_pos *p, siz
 }
 
 /* The token starts at chunk index i: its first byte and its position. */
-static MOTE_SMALL_INLINE void tok_begin(mote_scanner *sc, size_t i)
+static MOTE_SMALL_NOINLINE void tok_begin(mote_scanner *sc, size_t i)
 {
     sc->tok_start = i;
     set_pos(sc, &sc->tok_pos, i);
@@ -1738,7 +1738,7 @@ static int on_command(mote_scanner *sc, uint8_t c)
 }
 
 /* A lone '-' or '/' was an operator: a token for sqlite; c is code. */
-static int lone(mote_scanner *sc)
+static MOTE_SMALL_INLINE int lone(mote_scanner *sc)
 {
     lead_code(sc);
     sq_other(sc);
