@@ -1550,6 +1550,15 @@ static void lit_end(mote_scanner *sc)
  * handler has one call site (the small build inlines them all). */
 enum { A_NEXT, A_END, A_LINE, A_AGAIN, A_CODE, A_WORD, A_HEAD, A_DELIM };
 
+/* A command line starts in state st (its first code byte seen). */
+static int command(mote_scanner *sc, uint8_t st)
+{
+    sc->state = st;
+    sc->kind = MOTE_SCAN_COMMAND;
+    words_stop(sc);
+    return A_NEXT;
+}
+
 /* The first word's bytes: mysql and postgres keep them while they may
  * still spell a keyword that matters, sqlite while its trigger state needs
  * them. */
@@ -1600,10 +1609,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         lead_code(sc);
         if (pg && c == '\\') {
             /* a psql meta-command at statement start: its line */
-            sc->state = S_PCMD;
-            sc->kind = MOTE_SCAN_COMMAND;
-            words_stop(sc);
-            return A_NEXT;
+            return command(sc, S_PCMD);
         }
     }
     uint8_t next = S_NORMAL;
@@ -1704,11 +1710,8 @@ static int on_head(mote_scanner *sc, uint8_t c)
         }
     } else if (c == ' ' || c == '\t') {
         /* arglen and argbad were cleared by reset_token() */
-        sc->state = S_DCMD_WS;
-        sc->kind = MOTE_SCAN_COMMAND;
         lead_code(sc);
-        words_stop(sc);
-        return A_NEXT;
+        return command(sc, S_DCMD_WS);
     } else if (c == '\n' || c == '\r') {
         return A_LINE; /* no argument: arglen is 0, the command fails */
     }
