@@ -1515,11 +1515,13 @@ static MOTE_SMALL_INLINE void word_punct(mote_scanner *sc, uint8_t c)
 }
 
 /* A byte of the word or literal being read (lower case): the first bytes
- * kept, all counted (up to 255). */
+ * kept and counted (a longer word stays at sizeof word bytes: longer than
+ * every keyword, it matches none either way). */
+_Static_assert(sizeof(((mote_scanner *)0)->word) > sizeof "standard_conforming_strings" - 1,
+               "a word of sizeof word bytes is longer than every keyword");
 static MOTE_SMALL_NOINLINE void word_add(mote_scanner *sc, uint8_t lc)
 {
-    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
-    if (sc->wlen < 255) sc->wlen++;
+    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen++] = lc;
 }
 
 /* A byte of a SET statement's literal. */
