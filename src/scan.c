@@ -600,7 +600,8 @@ static MOTE_SMALL_NOINLINE void newline(mote_scanner *sc, uint8_t c, size_t idx)
      * that '\r' set) counts no new line. */
     const uint64_t off = sc->base + idx;
     if (!(c == '\n' && sc->cr && off == sc->line_start)) sc->line++;
-    sc->cr = c == '\r';
+    /* (small builds: c is '\n', even, or '\r', odd, as every caller tests) */
+    sc->cr = MOTE_SMALL ? c & 1 : c == '\r';
     sc->line_start = off + 1;
 }
 
