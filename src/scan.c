@@ -2158,20 +2158,20 @@ static MOTE_SMALL_INLINE mote_err gather(mote_scanner *sc, const uint8_t **p, si
 static mote_err cut_front(mote_scanner *sc, size_t k, const uint8_t **pp)
 {
     const size_t cl = sc->carry->len;
-    if (k <= cl) { /* all carried (or none) */
-        *pp = sc->carry->data;
-        sc->carry_drop = k;
-        return MOTE_OK;
+    mote_err e = MOTE_OK;
+    if (k > cl) {
+        if (cl == 0) { /* all in place */
+            *pp = sc->chunk + sc->tok_start;
+            sc->tok_start += k;
+            return MOTE_OK;
+        }
+        e = carry_append(sc, sc->chunk + sc->tok_start, k - cl);
+        sc->tok_start += k - cl;
+        k = sc->carry->len;
     }
-    if (cl == 0) {
-        *pp = sc->chunk + sc->tok_start;
-        sc->tok_start += k;
-        return MOTE_OK;
-    }
-    mote_err e = carry_append(sc, sc->chunk + sc->tok_start, k - cl);
+    /* all carried (or none) */
     *pp = sc->carry->data;
-    sc->tok_start += k - cl;
-    sc->carry_drop = sc->carry->len;
+    sc->carry_drop = k;
     return e;
 }
 
