@@ -123,9 +123,21 @@ enum { R_LIMIT, R_SPLIT, R_END, R_EOF, R_LINE, R_EOL_EOF };
 enum {
     SL_LEAD = 1,  /* no code byte yet: comments and commands are told apart */
     SL_WORDS = 2, /* the statement's words matter (first word, COPY, CREATE, SET) */
-    SL_XC = 4,    /* mysql executable comment: '*' may close it */
+    SL_XC = 4,    /* inside a mysql executable comment: '*' may close it */
     SL_LIT = 8    /* a SET statement's literal: its bytes matter too */
 };
+
+/* sc->lead: no code byte yet. LEAD_TRIMMED(): and leading blanks are
+ * trimmed. Small builds keep the trim flag in lead's bit 1 (so that the
+ * places that ask both test one byte); speed builds test both (setting
+ * lead needs no load of trim per token). Either way 0 or 1. */
+#if MOTE_SMALL
+#define LEAD_INIT(sc) ((uint8_t)(1u | (sc)->trim << 1))
+#define LEAD_TRIMMED(lead, sc) ((lead) >> 1)
+#else
+#define LEAD_INIT(sc) 1
+#define LEAD_TRIMMED(lead, sc) ((lead) & (sc)->trim)
+#endif
 
 /* sc->wcls: what the statement's first word made of it (COPY to CREATE in
  * the order of their keywords) */
@@ -198,7 +210,7 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 {
     memcpy(sc->delim, d, n);
     sc->dlen = (uint8_t)n;
-    sc->km = 0;
+    /* (km: reset_token() follows both calls) */
     /* KMP failure function, so that "xaab" with delimiter "ab" is found:
      * after a mismatch the match resumes at the longest border. */
     uint8_t k = 0;
@@ -384,13 +396,23 @@ static MOTE_SMALL_NOINLINE void set_pos(const mote_scanner *sc, mote_pos *p, siz
 }
 
 /* The token starts at chunk index i: its first byte and its position. */
-static MOTE_SMALL_INLINE void tok_begin(mote_scanner *sc, size_t i)
+static MOTE_SMALL_NOINLINE void tok_begin(mote_scanner *sc, size_t i)
 {
     sc->tok_start = i;
     set_pos(sc, &sc->tok_pos, i);
 }
 
-static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc) { return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop; }
+/* Comments are handed out: KEEP_COMMENTS, and not over max_token (cdrop).
+ * (Small builds set cdrop at each token's start where comments are not
+ * kept, so that this is one byte's test.) */
+static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc)
+{
+#if MOTE_SMALL
+    return !sc->cdrop;
+#else
+    return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop;
+#endif
+}
 
 /* Start the next token. rec: the configuration is known to be one of
  * records (BLK_REC: no trimming, comments, words, COPY or trigger state),
@@ -407,9 +429,12 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
     sc->state = OTHER(rec) && sc->trim ? S_LEAD : (OTHER(rec) && sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
     /* (the per-token fields, the dialect's among them, are one block) */
     memset(&sc->kind, 0, offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind));
+#if MOTE_SMALL
+    sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
+#endif
     /* with no comment styles nothing can be comment-only */
     if (OTHER(rec) && (sc->comments & 0x0fu)) {
-        sc->lead = 1;
+        sc->lead = LEAD_INIT(sc);
         sc->slow = SL_LEAD;
     }
     if (words) {
@@ -417,7 +442,9 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
         sc->slow |= SL_WORDS;
     }
     sc->mode_next = sc->mode;
-    if (OTHER(rec) && sc->dialect == MOTE_SCAN_POSTGRES) {
+    /* (small builds without the dialect test: ds.pg.copy lies past mysql's
+     * bytes in ds, 0 for every other dialect) */
+    if (OTHER(rec) && (MOTE_SMALL || sc->dialect == MOTE_SCAN_POSTGRES)) {
         if (sc->ds.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: a COPY ... FROM
              * STDIN statement ended, by its delimiter: no other ending
@@ -428,6 +455,11 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
             sc->lead = sc->slow = 0;
             sc->wcls = WC_NONE;
         }
+#if MOTE_SMALL
+        /* no bytes before the token (see prev_byte(); speed builds count
+         * them in hist_n, which needs no store here per token) */
+        sc->hist[0] = sc->hist[1] = ' ';
+#endif
     }
     sc->trig = OTHER(rec) && sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
     tok_begin(sc, sc->pos);
@@ -478,10 +510,12 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
         uint8_t b = (uint8_t)q[k];
         int e = gesc;
         if (qesc) e = qesc[k] ? (uint8_t)qesc[k] : -1;
-        else if (k >= 4 || sc->open_slot[b] || (int)b == gesc) return MOTE_ERR_INVALID;
+        else if (k >= 4 || (int)b == gesc) return MOTE_ERR_INVALID;
         /* The first slot an opener is given keeps it (postgres E'' strings
-         * share the opener of '' and are entered by lookback). */
+         * share the opener of '' and are entered by lookback); a generic
+         * configuration's quotes must differ. */
         if (!sc->open_slot[b]) sc->open_slot[b] = (uint8_t)(k + 1);
+        else if (!qesc) return MOTE_ERR_INVALID;
         sc->q_close[k] = (uint8_t)(qesc && b == '[' ? ']' : b);
         sc->q_esc[k] = (uint16_t)e; /* (-1: NO_ESC) */
     }
@@ -566,7 +600,8 @@ static MOTE_SMALL_NOINLINE void newline(mote_scanner *sc, uint8_t c, size_t idx)
      * that '\r' set) counts no new line. */
     const uint64_t off = sc->base + idx;
     if (!(c == '\n' && sc->cr && off == sc->line_start)) sc->line++;
-    sc->cr = c == '\r';
+    /* (small builds: c is '\n', even, or '\r', odd, as every caller tests) */
+    sc->cr = MOTE_SMALL ? c & 1 : c == '\r';
     sc->line_start = off + 1;
 }
 
@@ -597,14 +632,19 @@ static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
  * dialect tested here, once, rather than at each call: smaller.) */
 static MOTE_SMALL_NOINLINE void sq_other(mote_scanner *sc)
 {
-    if (sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
+    /* (small builds without the test: the others' trig stays NORMAL,
+     * whose OTHER goes to NORMAL) */
+    if (MOTE_SMALL || sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
 }
 
-/* Byte `back` positions before chunk index idx within the current token,
- * or -1 if the token has no such byte. Looks through the chunk, the carry
- * and the two bytes remembered when earlier bytes were handed out or
- * dropped. Used only for postgres E'..' and $ decisions. */
-static int prev_byte(const mote_scanner *sc, size_t idx, size_t back)
+/* Byte `back` (1 or 2) positions before chunk index idx within the
+ * current token, or a blank if the token has no such byte. Looks through
+ * the chunk, the carry and the two bytes remembered when earlier bytes were
+ * handed out or dropped (hist_n of them; small builds fill hist with
+ * blanks at the token's start instead of counting: reset_with()). Used only
+ * for postgres E'..' and $ decisions, for which a blank is as good as no
+ * byte. */
+static uint8_t prev_byte(const mote_scanner *sc, size_t idx, size_t back)
 {
     size_t in_chunk = idx - sc->tok_start;
     if (back <= in_chunk) return sc->chunk[idx - back];
@@ -612,16 +652,17 @@ static int prev_byte(const mote_scanner *sc, size_t idx, size_t back)
     size_t cl = sc->carry->len;
     if (back <= cl) return sc->carry->data[cl - back];
     back -= cl;
-    if (back <= sc->hist_n) return sc->hist[2 - back];
-    return -1;
+#if !MOTE_SMALL
+    if (back > sc->hist_n) return ' ';
+#endif
+    return sc->hist[2 - back];
 }
 
 /* True when the byte `back` before idx is no identifier byte (or there is
  * none): postgres E'' and $tag$ open only at the start of a word. */
 static bool word_start(const mote_scanner *sc, size_t idx, size_t back)
 {
-    int b = prev_byte(sc, idx, back);
-    return b < 0 || !sq_idchar((uint8_t)b);
+    return !sq_idchar(prev_byte(sc, idx, back));
 }
 
 static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
@@ -630,7 +671,9 @@ static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
     for (size_t j = n > 2 ? n - 2 : 0; j < n; j++) {
         sc->hist[0] = sc->hist[1];
         sc->hist[1] = p[j];
+#if !MOTE_SMALL
         if (sc->hist_n < 2) sc->hist_n++;
+#endif
     }
 }
 
@@ -1254,10 +1297,11 @@ static bool dcmd_done(mote_scanner *sc)
  * R_SPLIT at the next byte). A no-op past the first code byte. */
 static void lead_code(mote_scanner *sc)
 {
-    if (!sc->lead) return;
+    const uint8_t lead = sc->lead;
+    if (!lead) return;
     sc->lead = 0;
     sc->slow &= (uint8_t)~SL_LEAD;
-    if ((sc->cmt & sc->trim) && keep_comments(sc) && !sc->dropping) sc->split = 1;
+    if ((LEAD_TRIMMED(lead, sc) & sc->cmt) && keep_comments(sc) && !sc->dropping) sc->split = 1;
 }
 
 /* A comment opened before any code byte. Where leading blanks are trimmed
@@ -1267,7 +1311,7 @@ static void lead_comment(mote_scanner *sc, size_t i)
 {
     if (!sc->lead) return;
     sc->cmt = 1;
-    if (sc->trim && !keep_comments(sc)) {
+    if (LEAD_TRIMMED(sc->lead, sc) && !keep_comments(sc)) {
         mote_buf_clear(sc->carry);
         sc->tok_start = i;
     }
@@ -1277,7 +1321,7 @@ static void lead_comment(mote_scanner *sc, size_t i)
  * in it. */
 static uint8_t after_comment(const mote_scanner *sc)
 {
-    return (sc->lead & sc->trim) ? S_LEAD : S_NORMAL; /* (both 0 or 1) */
+    return LEAD_TRIMMED(sc->lead, sc) ? S_LEAD : S_NORMAL;
 }
 
 /* A byte that may open a comment of the configured styles. */
@@ -1439,13 +1483,14 @@ static MOTE_SMALL_NOINLINE void any_word_end(mote_scanner *sc)
     const size_t n = sc->wlen;
     const int k = keyword(sc, n);
     sc->wlen = 0;
-    if (sc->dialect == MOTE_SCAN_SQLITE) {
+    /* (small builds run both: the others' trig stays NORMAL, which no word
+     * leaves, and sqlite's wcls is WC_NONE, which word_end() ignores) */
+    if (MOTE_SMALL || sc->dialect == MOTE_SCAN_SQLITE) {
         /* the keywords sqlite3_complete() knows */
         const unsigned t = (unsigned)k - K_CREATE;
         sq_tok(sc, t < sizeof tk_of ? tk_of[t] : TK_OTHER);
-    } else {
-        word_end(sc, k, n);
     }
+    if (MOTE_SMALL || sc->dialect != MOTE_SCAN_SQLITE) word_end(sc, k, n);
 }
 
 /* A byte of neither word nor blank, outside quotes and comments, while
@@ -1471,11 +1516,13 @@ static MOTE_SMALL_INLINE void word_punct(mote_scanner *sc, uint8_t c)
 }
 
 /* A byte of the word or literal being read (lower case): the first bytes
- * kept, all counted (up to 255). */
+ * kept and counted (a longer word stays at sizeof word bytes: longer than
+ * every keyword, it matches none either way). */
+_Static_assert(sizeof(((mote_scanner *)0)->word) > sizeof "standard_conforming_strings" - 1,
+               "a word of sizeof word bytes is longer than every keyword");
 static MOTE_SMALL_NOINLINE void word_add(mote_scanner *sc, uint8_t lc)
 {
-    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen] = lc;
-    if (sc->wlen < 255) sc->wlen++;
+    if (sc->wlen < sizeof sc->word) sc->word[sc->wlen++] = lc;
 }
 
 /* A byte of a SET statement's literal. */
@@ -1505,6 +1552,15 @@ static void lit_end(mote_scanner *sc)
  * A_WORD and A_HEAD hand the byte to on_word() and on_head(), so that each
  * handler has one call site (the small build inlines them all). */
 enum { A_NEXT, A_END, A_LINE, A_AGAIN, A_CODE, A_WORD, A_HEAD, A_DELIM };
+
+/* A command line starts in state st (its first code byte seen). */
+static int command(mote_scanner *sc, uint8_t st)
+{
+    sc->state = st;
+    sc->kind = MOTE_SCAN_COMMAND;
+    words_stop(sc);
+    return A_NEXT;
+}
 
 /* The first word's bytes: mysql and postgres keep them while they may
  * still spell a keyword that matters, sqlite while its trigger state needs
@@ -1556,10 +1612,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         lead_code(sc);
         if (pg && c == '\\') {
             /* a psql meta-command at statement start: its line */
-            sc->state = S_PCMD;
-            sc->kind = MOTE_SCAN_COMMAND;
-            words_stop(sc);
-            return A_NEXT;
+            return command(sc, S_PCMD);
         }
     }
     uint8_t next = S_NORMAL;
@@ -1569,14 +1622,16 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         unsigned slot = sc->open_slot[c] - 1u;
         if (pg && c == '\'') {
             /* E'..' (also right after the close of one: '') */
-            int b1 = prev_byte(sc, idx, 1);
+            const uint8_t b1 = prev_byte(sc, idx, 1);
             if (sc->base + idx == sc->d.pg.eclose || ((b1 == 'E' || b1 == 'e') && word_start(sc, idx, 2)))
                 slot = 2;
         }
         sc->slot = (uint8_t)slot;
         sc->km = 0; /* now: fast_text() may leave the quote without the switch */
         sq_other(sc);
-        if (sc->slow & SL_WORDS) word_punct(sc, c);
+        /* (small builds call it always: it does nothing unless words matter,
+         * SL_WORDS being set exactly when wcls is not WC_NONE) */
+        if (MOTE_SMALL || (sc->slow & SL_WORDS)) word_punct(sc, c);
         next = S_QUOTE;
     } else if ((int)c == sc->esc_out) {
         sc->state = S_ESC;
@@ -1590,7 +1645,9 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
             if (c == '#') lead_comment(sc, idx + 1);
             return A_NEXT;
         }
-    } else if (c == '*' && sc->dialect == MOTE_SCAN_MYSQL && sc->tk.my.xc) {
+    } else if (c == '*' && (MOTE_SMALL || sc->dialect == MOTE_SCAN_MYSQL) && (sc->slow & SL_XC)) {
+        /* (SL_XC is mysql's alone; speed builds test the dialect too: without
+         * it gcc's allocation cost the pg_dump row 1.5 % more instructions) */
         sc->state = S_XSTAR;
         return A_NEXT;
     } else if (pg) {
@@ -1609,15 +1666,17 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         set_pos(sc, &sc->open_pos, idx);
         return A_NEXT;
     }
-    if (sqlite) {
+    /* (words matter only for mysql and postgres; small builds hand the
+     * others' bytes to sqlite's steps, which leave their trig NORMAL) */
+    if (sc->slow & SL_WORDS) {
+        if (word_char(sc, c)) return A_WORD;
+        if (!is_blank(c)) word_punct(sc, c);
+    } else if (MOTE_SMALL || sqlite) {
         if (sq_idchar(c)) {
             if (!TRIG_SKIP(sc->trig)) return A_WORD;
         } else if (!is_blank(c) || c == '\v') {
             sq_tok(sc, TK_OTHER);
         }
-    } else if (sc->slow & SL_WORDS) {
-        if (word_char(sc, c)) return A_WORD;
-        if (!is_blank(c)) word_punct(sc, c);
     }
     return A_NEXT;
 }
@@ -1629,8 +1688,9 @@ static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
     const bool blank = is_blank(c) && !(sc->dialect == MOTE_SCAN_SQLITE && c == '\v');
     /* trimmed blanks and dropped comments move the token's start */
     const bool hold = sc->cmt && keep_comments(sc);
-    /* where kept comments end (only they need it) */
-    if (!blank && (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) set_pos(sc, &sc->lead_pos, idx);
+    /* where kept comments end (only they read it: small builds set it
+     * without the test) */
+    if (!blank && (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS))) set_pos(sc, &sc->lead_pos, idx);
     if (!hold) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
     /* mysql: a DELIMITER command? (wlen is 0 since reset_token()) */
@@ -1653,11 +1713,8 @@ static int on_head(mote_scanner *sc, uint8_t c)
         }
     } else if (c == ' ' || c == '\t') {
         /* arglen and argbad were cleared by reset_token() */
-        sc->state = S_DCMD_WS;
-        sc->kind = MOTE_SCAN_COMMAND;
         lead_code(sc);
-        words_stop(sc);
-        return A_NEXT;
+        return command(sc, S_DCMD_WS);
     } else if (c == '\n' || c == '\r') {
         return A_LINE; /* no argument: arglen is 0, the command fails */
     }
@@ -1687,7 +1744,7 @@ static int on_command(mote_scanner *sc, uint8_t c)
 }
 
 /* A lone '-' or '/' was an operator: a token for sqlite; c is code. */
-static int lone(mote_scanner *sc)
+static MOTE_SMALL_INLINE int lone(mote_scanner *sc)
 {
     lead_code(sc);
     sq_other(sc);
@@ -1712,8 +1769,9 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_DASH2:
         if (c <= 0x20 || c == 0x7f) {
             sc->km = 0;
-            lead_comment(sc, idx + 1);
+            /* (the state first: gcc then makes one call of lead_comment) */
             sc->state = (c == '\n' || c == '\r') ? after_comment(sc) : S_LINE;
+            lead_comment(sc, idx + 1);
             return A_NEXT;
         }
         lead_code(sc);
@@ -1722,7 +1780,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_SLASH:
         if (c != '*') return lone(sc);
         sc->depth = 1;
-        if (sc->dialect == MOTE_SCAN_MYSQL && !sc->tk.my.xc) {
+        if (sc->dialect == MOTE_SCAN_MYSQL && !(sc->slow & SL_XC)) {
             sc->state = S_XOPEN; /* executable? */
             return A_NEXT;
         }
@@ -1733,7 +1791,6 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_XM:
         if (c == '!') {
             /* slash-star-bang, slash-star-M-bang: code up to star-slash */
-            sc->tk.my.xc = 1;
             sc->slow |= SL_XC;
             lead_code(sc);
             sc->state = S_NORMAL;
@@ -1750,7 +1807,6 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_XSTAR:
         sc->state = S_NORMAL;
         if (c != '/') return A_CODE;
-        sc->tk.my.xc = 0;
         sc->slow &= (uint8_t)~SL_XC;
         return A_NEXT;
     case S_LINE:
@@ -1778,6 +1834,11 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     }
 }
 
+_Static_assert(offsetof(mote_scanner, ds.pg.copy) >= sizeof(((mote_scanner *)0)->ds.my) + offsetof(mote_scanner, ds),
+               "ds.pg.copy lies past mysql's bytes in ds (reset_with() reads it for every dialect)");
+_Static_assert(offsetof(mote_scanner, d.pg.eclose) >= sizeof(((mote_scanner *)0)->d.my) + offsetof(mote_scanner, d),
+               "d.pg.eclose lies past mysql's bytes in d (on_string() sets it for every dialect)");
+
 /* Strings: quotes and their escapes, postgres dollar quotes. */
 static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
 {
@@ -1786,7 +1847,9 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
         if (c == sc->q_close[sc->slot]) {
             sc->state = S_NORMAL;
             /* an escape string closed: a quote right here reopens it */
-            if (sc->dialect == MOTE_SCAN_POSTGRES && sc->q_esc[sc->slot] <= 0xff) sc->d.pg.eclose = sc->base + idx + 1;
+            /* (set for every dialect: the others never read it, and their
+             * bytes in d lie before it) */
+            if (sc->q_esc[sc->slot] <= 0xff) sc->d.pg.eclose = sc->base + idx + 1;
             if (sc->slow & SL_LIT) lit_end(sc);
         } else if ((int)c == sc->q_esc[sc->slot]) {
             sc->state = S_QESC;
@@ -1836,7 +1899,7 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
  * statement. Comments and DELIMITER commands start the match afresh (reset
  * at their first byte: nothing reads km before); an escape outside quotes
  * keeps it. */
-static int step(mote_scanner *sc, uint8_t c, size_t idx)
+static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const uint8_t st = sc->state;
     if ((1u << st) & KMP_STATES) {
@@ -1900,14 +1963,18 @@ static int step(mote_scanner *sc, uint8_t c, size_t idx)
  * body or postgres parentheses or BEGIN ATOMIC body hold it. */
 static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
 {
-    if (sc->dialect == MOTE_SCAN_SQLITE) {
+    /* (small builds without the dialect test: the others' trig stays
+     * NORMAL, whose SEMI ends the statement) */
+    if (MOTE_SMALL || sc->dialect == MOTE_SCAN_SQLITE) {
         const uint8_t nt = SQ_NEXT(sc->trig, TK_SEMI);
         if (nt != 1) {
             sc->trig = nt; /* ';' inside a trigger body */
             return A_NEXT;
         }
     }
-    if (sc->dialect == MOTE_SCAN_POSTGRES && (sc->tk.pg.pdepth | sc->tk.pg.bdepth)) return A_NEXT;
+    /* (small builds without the dialect test: the others' tk is 0 here,
+     * mysql's DELIMITER argument being read only in command lines) */
+    if ((MOTE_SMALL || sc->dialect == MOTE_SCAN_POSTGRES) && (sc->tk.pg.pdepth | sc->tk.pg.bdepth)) return A_NEXT;
     return A_END;
 }
 
@@ -1998,11 +2065,11 @@ static bool holds_nothing(const mote_scanner *sc)
 {
     const uint8_t st = sc->state;
     if (st == S_CSKIP) return true;
-    if (!sc->lead || !sc->trim || (sc->cmt && keep_comments(sc))) return false;
+    if (!LEAD_TRIMMED(sc->lead, sc) || (sc->cmt && keep_comments(sc))) return false;
     return st == S_LEAD || st == S_LINE || (st >= S_BLOCK && st <= S_BSLASH);
 }
 
-static MOTE_SMALL_INLINE size_t held(const mote_scanner *sc)
+static MOTE_SMALL_NOINLINE size_t held(const mote_scanner *sc)
 {
     if (holds_nothing(sc)) return 0;
     return sc->carry->len + (sc->pos - sc->tok_start);
@@ -2017,7 +2084,7 @@ static MOTE_SMALL_NOINLINE unsigned tok_kind(const mote_scanner *sc)
 
 static mote_err carry_append(mote_scanner *sc, const uint8_t *p, size_t n)
 {
-    if (n == 0) return MOTE_OK;
+    /* (n 0 appends nothing: OK, the counts stay) */
     mote_err e = mote_buf_append(sc->carry, p, n);
     if (e != MOTE_OK) return e == MOTE_ERR_NOMEM ? MOTE_ERR_NOMEM : MOTE_ERR_TOO_LONG;
     sc->stats.bytes_copied += n;
@@ -2029,9 +2096,12 @@ static mote_err carry_append(mote_scanner *sc, const uint8_t *p, size_t n)
  * token longer than max_token (not in pieces) becomes MOTE_ERR_TOO_LONG
  * here, the one place every finished token passes. */
 static MOTE_SMALL_NOINLINE mote_err emit(mote_scanner *sc, mote_scan_token *tok, mote_err e,
-                                         const uint8_t *p, size_t n, const mote_pos *pos, unsigned flags,
-                                         unsigned kind)
+                                         const uint8_t *p, size_t n, unsigned flags, unsigned kind)
 {
+    /* the token's position; an unterminated quote's or comment's: where it
+     * opened (taken before e may become TOO_LONG: it has no bytes) */
+    const mote_pos *pos =
+        e == MOTE_ERR_UNTERMINATED_QUOTE || e == MOTE_ERR_UNTERMINATED_COMMENT ? &sc->open_pos : &sc->tok_pos;
     if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES)) {
         e = MOTE_ERR_TOO_LONG;
         n = 0;
@@ -2049,9 +2119,9 @@ static MOTE_SMALL_NOINLINE mote_err emit(mote_scanner *sc, mote_scan_token *tok,
     return e;
 }
 
-static mote_err fail(mote_scanner *sc, mote_scan_token *tok, mote_err e, const mote_pos *pos)
+static mote_err fail(mote_scanner *sc, mote_scan_token *tok, mote_err e)
 {
-    return emit(sc, tok, e, NULL, 0, pos, 0, MOTE_SCAN_STATEMENT);
+    return emit(sc, tok, e, NULL, 0, 0, MOTE_SCAN_STATEMENT);
 }
 
 /* Drop the current token's bytes from here on, up to its delimiter. */
@@ -2088,40 +2158,41 @@ static MOTE_SMALL_INLINE mote_err gather(mote_scanner *sc, const uint8_t **p, si
 static mote_err cut_front(mote_scanner *sc, size_t k, const uint8_t **pp)
 {
     const size_t cl = sc->carry->len;
-    if (k <= cl) { /* all carried (or none) */
-        *pp = sc->carry->data;
-        sc->carry_drop = k;
-        return MOTE_OK;
+    mote_err e = MOTE_OK;
+    if (k > cl) {
+        if (cl == 0) { /* all in place */
+            *pp = sc->chunk + sc->tok_start;
+            sc->tok_start += k;
+            return MOTE_OK;
+        }
+        e = carry_append(sc, sc->chunk + sc->tok_start, k - cl);
+        sc->tok_start += k - cl;
+        k = sc->carry->len;
     }
-    if (cl == 0) {
-        *pp = sc->chunk + sc->tok_start;
-        sc->tok_start += k;
-        return MOTE_OK;
-    }
-    mote_err e = carry_append(sc, sc->chunk + sc->tok_start, k - cl);
+    /* all carried (or none) */
     *pp = sc->carry->data;
-    sc->tok_start += k - cl;
-    sc->carry_drop = sc->carry->len;
+    sc->carry_drop = k;
     return e;
 }
 
 /* R_SPLIT: the kept comments before the token's first code byte are a
  * token of their own; the statement starts at sc->lead_pos. */
-static mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
+static MOTE_COLD mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->split = 0;
     const size_t k = (size_t)(sc->lead_pos.offset - sc->tok_pos.offset);
     const uint8_t *p;
     mote_err e = cut_front(sc, k, &p);
     /* emit() copies tok_pos out before the statement's position replaces it */
-    if (e != MOTE_OK) e = fail(sc, tok, e, &sc->tok_pos);
-    else if (k || sc->pieces_out)
-        e = emit(sc, tok, MOTE_OK, p, k, &sc->tok_pos, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
+    if (e != MOTE_OK) e = fail(sc, tok, e);
+    else if (k)
+        e = emit(sc, tok, MOTE_OK, p, k, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
     else e = MOTE_ERR_NEED_MORE;
     sc->tok_pos = sc->lead_pos;
     sc->cmt = 0;
-    sc->pieces_out = 0;
-    sc->hist_n = 0;
+    /* (pieces_out and hist are still as reset_token() left them: no piece
+     * precedes a split, since kept comments never come in pieces
+     * (at_bound()), and a dropped token splits nothing (lead_code())) */
     return e;
 }
 
@@ -2163,7 +2234,7 @@ static HAND_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, c
     }
     if (n || sc->pieces_out ||
         (r != R_EOF && (kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))))
-        return emit(sc, tok, MOTE_OK, p, n, &sc->tok_pos, flags, kind);
+        return emit(sc, tok, MOTE_OK, p, n, flags, kind);
     return MOTE_ERR_NEED_MORE;
 }
 
@@ -2193,7 +2264,7 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     if (!handed) {
         /* a failed command or carry, or a dropped token: nothing is kept
          * (a dropped token's carry is already empty) */
-        if (e != MOTE_ERR_NEED_MORE) e = fail(sc, tok, e, &sc->tok_pos);
+        if (e != MOTE_ERR_NEED_MORE) e = fail(sc, tok, e);
         mote_buf_clear(sc->carry);
     }
     /* a SET statement changed how strings are read */
@@ -2215,8 +2286,7 @@ static MOTE_COLD mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
     const uint8_t st = sc->state;
     if (st >= S_XOPEN && st <= S_DMATCH) {
         mote_buf_clear(sc->carry);
-        return fail(sc, tok, st >= S_QUOTE ? MOTE_ERR_UNTERMINATED_QUOTE : MOTE_ERR_UNTERMINATED_COMMENT,
-                    &sc->open_pos);
+        return fail(sc, tok, st >= S_QUOTE ? MOTE_ERR_UNTERMINATED_QUOTE : MOTE_ERR_UNTERMINATED_COMMENT);
     }
     int r = R_EOF;
     if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) r = R_EOL_EOF;
@@ -2225,18 +2295,18 @@ static MOTE_COLD mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 }
 
 /* The token reached its size bound without ending: error or piece. */
-static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
+static MOTE_COLD mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
 {
     /* start_drop() keeps tok_pos: errors report it afterwards */
     mote_err e = MOTE_ERR_TOO_LONG;
     const uint8_t *p;
     size_t n;
     const size_t m = sc->max_token;
-    if ((sc->lead & sc->cmt & sc->trim) && keep_comments(sc)) {
+    if ((LEAD_TRIMMED(sc->lead, sc) & sc->cmt) && keep_comments(sc)) {
         /* Kept comments over max_token (never in pieces): report them and
          * skip the rest of them as if not kept; a candidate opener at the
          * end ("/" of a possible slash-star-bang) stays held. */
-        const mote_pos at = sc->tok_pos;
+        e = fail(sc, tok, e); /* (at tok_pos, before it moves) */
         const uint8_t st = sc->state;
         const bool cand = st >= S_DASH && st <= S_XM; /* DASH DASH2 SLASH XOPEN XM */
         const size_t tail = cand ? (size_t)(sc->base + sc->pos - sc->lead_pos.offset) : 0;
@@ -2244,12 +2314,12 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
         if (cand) sc->tok_pos = sc->lead_pos;
         else set_pos(sc, &sc->tok_pos, sc->pos);
         sc->cdrop = 1;
-        return fail(sc, tok, e, &at);
+        return e;
     }
     const bool in_place = sc->carry->len == 0;
     if (!(sc->flags & MOTE_SCAN_PIECES) || (e = gather(sc, &p, &n)) != MOTE_OK) {
         start_drop(sc);
-        return fail(sc, tok, e, &sc->tok_pos);
+        return fail(sc, tok, e);
     }
     if (in_place) {
         sc->tok_start += m;
@@ -2258,7 +2328,7 @@ static mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
         sc->carry_drop = m;
     }
     /* emit() copies tok_pos out before it moves to the next piece */
-    emit(sc, tok, MOTE_OK, p, m, &sc->tok_pos, sc->tokflags | MOTE_SCAN_TOK_CONTINUES, tok_kind(sc));
+    emit(sc, tok, MOTE_OK, p, m, sc->tokflags | MOTE_SCAN_TOK_CONTINUES, tok_kind(sc));
     hist_push(sc, p, m);
     /* The next piece starts `rest` (< delimiter length) bytes back. */
     const size_t rest = n - m;
@@ -2332,7 +2402,7 @@ static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
             if (sc->chunk) {
                 /* Chunk used up: keep the open token's bytes (only those). */
                 size_t n = sc->chunk_len - sc->tok_start;
-                if (n && !holds_nothing(sc)) {
+                if (!holds_nothing(sc)) {
                     if (sc->dropping) {
                         hist_push(sc, sc->chunk + sc->tok_start, n);
                     } else {
@@ -2340,7 +2410,7 @@ static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
                         if (e != MOTE_OK) {
                             start_drop(sc);
                             sc->chunk = NULL;
-                            return fail(sc, tok, e, &sc->tok_pos);
+                            return fail(sc, tok, e);
                         }
                     }
                 }
@@ -2410,8 +2480,8 @@ mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
     if (!sc || !read || !chunk || !chunk_size || !tok) return MOTE_ERR_INVALID;
     for (;;) {
         mote_err e = mote_scan_next(sc, tok);
+        /* (after finish(), NEED_MORE comes only with done set: at_eof()) */
         if (e != MOTE_ERR_NEED_MORE || sc->done) return e;
-        if (sc->finished) continue;
         long n = read(ctx, chunk, chunk_size);
         if (n < 0) return MOTE_ERR_IO;
         /* the scanner is drained here (next() said NEED_MORE), so these
@@ -2426,8 +2496,8 @@ void mote_scan_get_stats(const mote_scanner *sc, mote_scan_stats *out)
     if (!out) return;
     /* bytes_examined is counted where the loops step, not derived from
      * the position: it is the tests' witness that no byte is scanned twice */
-    if (sc) *out = sc->stats;
-    else memset(out, 0, sizeof *out);
+    if (!sc) memset(out, 0, sizeof *out);
+    else memcpy(out, &sc->stats, sizeof *out); /* (a call: smaller than the copy inlined) */
 }
 
 mote_view mote_scan_delimiter(const mote_scanner *sc)

@@ -294,14 +294,14 @@ typedef struct mote_scanner {
     uint8_t trig;            /* sqlite3_complete() state (the others: 2, NORMAL) */
     uint8_t mode, mode_next; /* NO_BACKSLASH_ESCAPES / nonstandard strings in force; after this statement */
     uint8_t finished, done, dropping;
-    uint8_t hist[2];         /* last bytes of the token handed out or dropped */
+    uint8_t hist[2];         /* postgres: last bytes of the token handed out or dropped */
     union {                  /* a dialect's bytes kept across tokens, within reach */
         struct {
             uint8_t vmode[2];        /* sql_mode saved in two user variables */
         } my;
         struct {
-            uint8_t copy;            /* COPY FROM STDIN: 1 statement, 3 data */
             uint8_t taglen, tagk;    /* the $tag$ being read or matched */
+            uint8_t copy;            /* COPY FROM STDIN: 1 statement, 3 data (past mysql's bytes: 0 for the others) */
         } pg;
     } ds;
     /* per token, cleared together (kind ... tokflags) */
@@ -312,10 +312,9 @@ typedef struct mote_scanner {
     uint8_t litk;            /* NO_BACKSLASH_ESCAPES letters matched */
     uint8_t wlen;            /* word being read (keywords), mysql DELIMITER match */
     uint8_t km;              /* delimiter bytes matched */
-    uint8_t pieces_out, hist_n; /* pieces handed out; bytes in hist */
+    uint8_t pieces_out, hist_n; /* pieces handed out; bytes in hist (speed builds; small: blanks for none) */
     union {                  /* what one dialect alone keeps per token */
         struct {
-            uint8_t xc;              /* inside an executable comment */
             uint8_t arglen, argbad;  /* the DELIMITER argument */
         } my;
         struct {
