@@ -632,9 +632,7 @@ static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
  * dialect tested here, once, rather than at each call: smaller.) */
 static MOTE_SMALL_NOINLINE void sq_other(mote_scanner *sc)
 {
-    /* (small builds without the test: the others' trig stays NORMAL,
-     * whose OTHER goes to NORMAL) */
-    if (MOTE_SMALL || sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
+    if (sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
 }
 
 /* Byte `back` (1 or 2) positions before chunk index idx within the
@@ -1483,14 +1481,13 @@ static MOTE_SMALL_NOINLINE void any_word_end(mote_scanner *sc)
     const size_t n = sc->wlen;
     const int k = keyword(sc, n);
     sc->wlen = 0;
-    /* (small builds run both: the others' trig stays NORMAL, which no word
-     * leaves, and sqlite's wcls is WC_NONE, which word_end() ignores) */
-    if (MOTE_SMALL || sc->dialect == MOTE_SCAN_SQLITE) {
+    if (sc->dialect == MOTE_SCAN_SQLITE) {
         /* the keywords sqlite3_complete() knows */
         const unsigned t = (unsigned)k - K_CREATE;
         sq_tok(sc, t < sizeof tk_of ? tk_of[t] : TK_OTHER);
+    } else {
+        word_end(sc, k, n);
     }
-    if (MOTE_SMALL || sc->dialect != MOTE_SCAN_SQLITE) word_end(sc, k, n);
 }
 
 /* A byte of neither word nor blank, outside quotes and comments, while
@@ -1666,12 +1663,12 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         set_pos(sc, &sc->open_pos, idx);
         return A_NEXT;
     }
-    /* (words matter only for mysql and postgres; small builds hand the
-     * others' bytes to sqlite's steps, which leave their trig NORMAL) */
+    /* (words matter only for mysql and postgres: SL_WORDS is never set
+     * for sqlite) */
     if (sc->slow & SL_WORDS) {
         if (word_char(sc, c)) return A_WORD;
         if (!is_blank(c)) word_punct(sc, c);
-    } else if (MOTE_SMALL || sqlite) {
+    } else if (sqlite) {
         if (sq_idchar(c)) {
             if (!TRIG_SKIP(sc->trig)) return A_WORD;
         } else if (!is_blank(c) || c == '\v') {
@@ -1963,9 +1960,7 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
  * body or postgres parentheses or BEGIN ATOMIC body hold it. */
 static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
 {
-    /* (small builds without the dialect test: the others' trig stays
-     * NORMAL, whose SEMI ends the statement) */
-    if (MOTE_SMALL || sc->dialect == MOTE_SCAN_SQLITE) {
+    if (sc->dialect == MOTE_SCAN_SQLITE) {
         const uint8_t nt = SQ_NEXT(sc->trig, TK_SEMI);
         if (nt != 1) {
             sc->trig = nt; /* ';' inside a trigger body */
