@@ -416,24 +416,18 @@ static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc)
 
 /* Start the next token. rec: the configuration is known to be one of
  * records (BLK_REC: no trimming, comments, words, COPY or trigger state),
- * for rec_end()'s copy. (The small build has no such path: OTHER(rec) is
- * true before the compiler sees it, which keeps its code as it was.) */
-#if MOTE_SMALL
-#define OTHER(rec) ((void)(rec), 1)
-#else
-#define OTHER(rec) (!(rec))
-#endif
+ * for rec_end()'s copy (speed builds only). */
 static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
 {
-    const bool words = OTHER(rec) && (sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES);
-    sc->state = OTHER(rec) && sc->trim ? S_LEAD : (OTHER(rec) && sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
+    const bool words = !rec && (sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES);
+    sc->state = !rec && sc->trim ? S_LEAD : (!rec && sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
     /* (the per-token fields, the dialect's among them, are one block) */
     memset(&sc->kind, 0, offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind));
 #if MOTE_SMALL
     sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
 #endif
     /* with no comment styles nothing can be comment-only */
-    if (OTHER(rec) && (sc->comments & 0x0fu)) {
+    if (!rec && (sc->comments & 0x0fu)) {
         sc->lead = LEAD_INIT(sc);
         sc->slow = SL_LEAD;
     }
@@ -444,7 +438,7 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
     sc->mode_next = sc->mode;
     /* (small builds without the dialect test: ds.pg.copy lies past mysql's
      * bytes in ds, 0 for every other dialect) */
-    if (OTHER(rec) && (MOTE_SMALL || sc->dialect == MOTE_SCAN_POSTGRES)) {
+    if (!rec && (MOTE_SMALL || sc->dialect == MOTE_SCAN_POSTGRES)) {
         if (sc->ds.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: a COPY ... FROM
              * STDIN statement ended, by its delimiter: no other ending
@@ -461,12 +455,11 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
         sc->hist[0] = sc->hist[1] = ' ';
 #endif
     }
-    sc->trig = OTHER(rec) && sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
+    sc->trig = !rec && sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
     tok_begin(sc, sc->pos);
 }
 
 static void reset_token(mote_scanner *sc) { reset_with(sc, false); }
-#undef OTHER
 
 mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry)
 {
