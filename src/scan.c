@@ -1204,9 +1204,8 @@ static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
  * returns at the first byte that needs the general switch (a comment opener,
  * the delimiter, a line break, an escape at the chunk's end, ...), or at lim.
  * Not used where a quote opener needs context (postgres E'', sqlite outside
- * its NORMAL/TRIGGER states), see run(). Out of line: its loops keep their
- * registers (inlined into mote_scan_next() they measured 4-5% slower on
- * quote-dense text); fast_text() below calls it.
+ * its NORMAL/TRIGGER states), see run(). Out of line, so that its loops
+ * keep their registers; fast_text() below calls it.
  */
 static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
@@ -1592,7 +1591,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     /* Quote openers, the escape, comment openers and postgres's '$', '('
      * and ')' all stop the skip loop of code (C_NORM): for the other bytes
      * (letters, digits, most punctuation) only mysql's '*' is left to test.
-     * (The small build tests them all: the shortcut costs it 100 bytes.) */
+     * (The small build tests them all: smaller.) */
 #if MOTE_SMALL
     const bool marked = true;
 #else
@@ -1636,8 +1635,8 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
             return A_NEXT;
         }
     } else if (c == '*' && (MOTE_SMALL || sc->dialect == MOTE_SCAN_MYSQL) && (sc->slow & SL_XC)) {
-        /* (SL_XC is mysql's alone; speed builds test the dialect too: without
-         * it gcc's allocation cost the pg_dump row 1.5 % more instructions) */
+        /* (SL_XC is mysql's alone; the speed build's dialect test helps its
+         * register allocation) */
         sc->state = S_XSTAR;
         return A_NEXT;
     } else if (pg) {
@@ -1972,12 +1971,9 @@ static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
  * token byte, then the token is empty), R_LINE when a command line or COPY
  * data line ended at its line break (a DELIMITER command: sc->tk.my.argbad tells
  * failure), R_SPLIT when the token's leading comments end where its first
- * code byte (sc->lead_pos) starts.
+ * code byte (sc->lead_pos) starts. (Inlined under MOTE_SMALL: smaller, and
+ * the stack stays within its budget.)
  */
-/* (inlined into mote_scan_next() under MOTE_SMALL: 38 bytes smaller on
- * Cortex-M4; its frame grows by 24 bytes there, 56 on M0+, and
- * mote_scan_pull's deepest path to 332 and 408 bytes, within the 512-byte
- * budget) */
 static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
 {
     const uint8_t *p = sc->chunk;
@@ -2199,10 +2195,11 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
  * last piece of a token handed out in pieces). MOTE_ERR_NEED_MORE: nothing
  * handed out. The one set of these rules, for at_end() and for records'
  * rec_end(). */
+/* (always inlined: smaller, and fewer instructions per token) */
 #if MOTE_SMALL
-#define HAND_INLINE MOTE_SMALL_INLINE /* (plain inline: 14 bytes more on Cortex-M4) */
+#define HAND_INLINE MOTE_SMALL_INLINE
 #else
-#define HAND_INLINE MOTE_INLINE /* (plain inline: more instructions per token) */
+#define HAND_INLINE MOTE_INLINE
 #endif
 static HAND_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p,
                                        size_t n, int r, unsigned kind)
