@@ -1592,11 +1592,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
      * and ')' all stop the skip loop of code (C_NORM): for the other bytes
      * (letters, digits, most punctuation) only mysql's '*' is left to test.
      * (The small build tests them all: smaller.) */
-#if MOTE_SMALL
-    const bool marked = true;
-#else
-    const bool marked = (sc->cls[c] & C_NORM) || c == '*';
-#endif
+    const bool marked = MOTE_SMALL || (sc->cls[c] & C_NORM) || c == '*';
     if (sc->lead && !is_blank(c) && !(marked && comment_opener(sc, c))) {
         lead_code(sc);
         if (pg && c == '\\') {
