@@ -131,13 +131,8 @@ enum {
  * trimmed. Small builds keep the trim flag in lead's bit 1 (so that the
  * places that ask both test one byte); speed builds test both (setting
  * lead needs no load of trim per token). Either way 0 or 1. */
-#if MOTE_SMALL
-#define LEAD_INIT(sc) ((uint8_t)(1u | (sc)->trim << 1))
-#define LEAD_TRIMMED(lead, sc) ((lead) >> 1)
-#else
-#define LEAD_INIT(sc) 1
-#define LEAD_TRIMMED(lead, sc) ((lead) & (sc)->trim)
-#endif
+#define LEAD_INIT(sc) ((uint8_t)(MOTE_SMALL ? 1u | (sc)->trim << 1 : 1u))
+#define LEAD_TRIMMED(lead, sc) (MOTE_SMALL ? (lead) >> 1 : (lead) & (sc)->trim)
 
 /* sc->wcls: what the statement's first word made of it (COPY to CREATE in
  * the order of their keywords) */
@@ -407,11 +402,7 @@ static MOTE_SMALL_NOINLINE void tok_begin(mote_scanner *sc, size_t i)
  * kept, so that this is one byte's test.) */
 static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc)
 {
-#if MOTE_SMALL
-    return !sc->cdrop;
-#else
-    return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop;
-#endif
+    return (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) && !sc->cdrop;
 }
 
 /* Start the next token. rec: the configuration is known to be one of
@@ -423,9 +414,7 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
     sc->state = !rec && sc->trim ? S_LEAD : (!rec && sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
     /* (the per-token fields, the dialect's among them, are one block) */
     memset(&sc->kind, 0, offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind));
-#if MOTE_SMALL
-    sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
-#endif
+    if (MOTE_SMALL) sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
     /* with no comment styles nothing can be comment-only */
     if (!rec && (sc->comments & 0x0fu)) {
         sc->lead = LEAD_INIT(sc);
@@ -449,11 +438,9 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
             sc->lead = sc->slow = 0;
             sc->wcls = WC_NONE;
         }
-#if MOTE_SMALL
         /* no bytes before the token (see prev_byte(); speed builds count
          * them in hist_n, which needs no store here per token) */
-        sc->hist[0] = sc->hist[1] = ' ';
-#endif
+        if (MOTE_SMALL) sc->hist[0] = sc->hist[1] = ' ';
     }
     sc->trig = !rec && sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
     tok_begin(sc, sc->pos);
@@ -602,10 +589,8 @@ static MOTE_SMALL_NOINLINE void newline(mote_scanner *sc, uint8_t c, size_t idx)
 static bool kmp_step(mote_scanner *sc, uint8_t c)
 {
     uint8_t k = sc->km;
-#if !MOTE_SMALL
-    /* most bytes: no match under way and none starting (km stays 0) */
-    if (k == 0 && c != sc->delim[0]) return false;
-#endif
+    /* (speed builds) most bytes: no match under way and none starting */
+    if (!MOTE_SMALL && k == 0 && c != sc->delim[0]) return false;
     while (k > 0 && sc->delim[k] != c) k = sc->kmp[k - 1];
     if (sc->delim[k] == c) k++;
     if (k == sc->dlen) {
@@ -643,9 +628,7 @@ static uint8_t prev_byte(const mote_scanner *sc, size_t idx, size_t back)
     size_t cl = sc->carry->len;
     if (back <= cl) return sc->carry->data[cl - back];
     back -= cl;
-#if !MOTE_SMALL
-    if (back > sc->hist_n) return ' ';
-#endif
+    if (!MOTE_SMALL && back > sc->hist_n) return ' ';
     return sc->hist[2 - back];
 }
 
@@ -662,9 +645,7 @@ static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
     for (size_t j = n > 2 ? n - 2 : 0; j < n; j++) {
         sc->hist[0] = sc->hist[1];
         sc->hist[1] = p[j];
-#if !MOTE_SMALL
-        if (sc->hist_n < 2) sc->hist_n++;
-#endif
+        if (!MOTE_SMALL && sc->hist_n < 2) sc->hist_n++;
     }
 }
 
@@ -1564,18 +1545,14 @@ static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
      * not matter: back to the skip loops */
     if (sc->wcls != WC_FIRST) return A_NEXT;
     bool may = first_word_may(sc, sc->wlen);
-#if !MOTE_SMALL
-    /* mysql, at the first byte: the word's next bytes in the chunk may tell
-     * already, so that they need not come here (a word cut short the same:
-     * words matter no more). Only "set" matters there: a cheap test. */
-    if (sc->dialect == MOTE_SCAN_MYSQL && sc->wlen == 1)
+    /* (speed builds) mysql, at the first byte: the word's next bytes in the
+     * chunk may tell already, so that they need not come here (a word cut
+     * short the same: words matter no more). Only "set" matters there. */
+    if (!MOTE_SMALL && sc->dialect == MOTE_SCAN_MYSQL && sc->wlen == 1)
         for (size_t j = idx + 1, n = 1; may && n < 4 && j < sc->chunk_len && word_char(sc, sc->chunk[j]); j++) {
             sc->word[n++] = lower(sc->chunk[j]);
             may = first_word_may(sc, n);
         }
-#else
-    (void)idx;
-#endif
     if (!may) {
         words_stop(sc);
         sc->wlen = 0;
