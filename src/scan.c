@@ -758,6 +758,12 @@ static MOTE_INLINE void blk_pos(const mote_scanner *sc, mote_pos *out, size_t bl
     out->column = out->offset - ls + 1;
 }
 
+/* One 64-byte block's masks (bit j: byte j): the first quote kind, stop
+ * bytes, backslashes, '\n', '\r', and the bytes escaped by a backslash. */
+typedef struct blk_masks {
+    uint64_t q, stop, bs, nl, cr, esc;
+} blk_masks;
+
 /* Classify the 64 bytes at r into bit masks (bit j: byte j): the quote,
  * stop bytes, backslashes, '\n' and '\r'. blk picks the table (1: the
  * quote is '\'', 2: '"'). The portable version looks bytes up in the
@@ -783,15 +789,14 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
  * per compare. */
 #define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
 static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, bool lines, const uint8_t *r,
-                                                 uint64_t *q, uint64_t *stop, uint64_t *bs, uint64_t *nl,
-                                                 uint64_t *cr)
+                                                 blk_masks *m)
 {
     const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
     const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
 #define BLK_M2(x, y) ((uint64_t)(uint32_t)_mm256_movemask_epi8(x) | (uint64_t)(uint32_t)_mm256_movemask_epi8(y) << 32)
 #define BLK_EQ2(c) BLK_M2(_mm256_cmpeq_epi8(a, _mm256_set1_epi8(c)), _mm256_cmpeq_epi8(b, _mm256_set1_epi8(c)))
-    *q = BLK_EQ2(!lines && sc->blk == 1 ? '\'' : '"');
-    *stop = 0;
+    m->q = BLK_EQ2(!lines && sc->blk == 1 ? '\'' : '"');
+    m->stop = 0;
     if (!lines && sc->blk_nstop) {
         __m256i sa = _mm256_setzero_si256(), sb = sa;
         for (unsigned j = 0; j < sc->blk_nstop; j++) {
@@ -799,11 +804,11 @@ static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, bool li
             sa = _mm256_or_si256(sa, _mm256_cmpeq_epi8(a, v));
             sb = _mm256_or_si256(sb, _mm256_cmpeq_epi8(b, v));
         }
-        *stop = BLK_M2(sa, sb);
+        m->stop = BLK_M2(sa, sb);
     }
-    *bs = BLK_EQ2('\\');
-    *nl = BLK_EQ2('\n');
-    *cr = BLK_EQ2('\r');
+    m->bs = BLK_EQ2('\\');
+    m->nl = BLK_EQ2('\n');
+    m->cr = BLK_EQ2('\r');
 #undef BLK_EQ2
 #undef BLK_M2
 }
@@ -846,21 +851,20 @@ static MOTE_INLINE blk_vec blk_stops(blk_vec v, const blk_vec *sv, unsigned n)
 #endif
 
 static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_vec *sv,
-                                     unsigned ns, const uint8_t *r, uint64_t *q, uint64_t *stop, uint64_t *bs,
-                                     uint64_t *nl, uint64_t *cr)
+                                     unsigned ns, const uint8_t *r, blk_masks *m)
 {
 #if BLK_VECTOR
     (void)t;
     const blk_vec v0 = BLK_LOAD(r), v1 = BLK_LOAD(r + 16), v2 = BLK_LOAD(r + 32), v3 = BLK_LOAD(r + 48);
 #define BLK_MASK(c) blk_movemask(BLK_EQ(v0, BLK_SPLAT(c)), BLK_EQ(v1, BLK_SPLAT(c)), \
                                  BLK_EQ(v2, BLK_SPLAT(c)), BLK_EQ(v3, BLK_SPLAT(c)))
-    *q = BLK_MASK(blk == 1 ? '\'' : '"');
-    *stop = ns ? blk_movemask(blk_stops(v0, sv, ns), blk_stops(v1, sv, ns), blk_stops(v2, sv, ns),
+    m->q = BLK_MASK(blk == 1 ? '\'' : '"');
+    m->stop = ns ? blk_movemask(blk_stops(v0, sv, ns), blk_stops(v1, sv, ns), blk_stops(v2, sv, ns),
                               blk_stops(v3, sv, ns))
                : 0;
-    *bs = BLK_MASK('\\');
-    *nl = BLK_MASK('\n');
-    *cr = BLK_MASK('\r');
+    m->bs = BLK_MASK('\\');
+    m->nl = BLK_MASK('\n');
+    m->cr = BLK_MASK('\r');
 #undef BLK_MASK
 #else
     (void)blk, (void)sv, (void)ns;
@@ -884,15 +888,15 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_
     }
     /* line breaks are rare: tell them apart one by one */
     uint64_t c = 0;
-    for (uint64_t m = lb; m; m &= m - 1) {
-        const unsigned k = low_bit(m);
+    for (uint64_t w = lb; w; w &= w - 1) {
+        const unsigned k = low_bit(w);
         if (r[k] == '\r') c |= (uint64_t)1 << k;
     }
-    *q = qq;
-    *stop = st;
-    *bs = b;
-    *nl = lb & ~c;
-    *cr = c;
+    m->q = qq;
+    m->stop = st;
+    m->bs = b;
+    m->nl = lb & ~c;
+    m->cr = c;
 #endif
 }
 
@@ -922,12 +926,6 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
         i += 2;
     }
 }
-
-/* One 64-byte block's masks (bit j: byte j): the first quote kind, stop
- * bytes, backslashes, '\n', '\r', and the bytes escaped by a backslash. */
-typedef struct blk_masks {
-    uint64_t q, stop, bs, nl, cr, esc;
-} blk_masks;
 
 /*
  * A segment of the block at i: from the state inq (all bits) at its start,
@@ -1024,12 +1022,7 @@ static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t
             return e;
         }
         const uint64_t keep = UINT64_MAX << (e - i);
-        m.q &= keep;
-        m.stop &= keep;
-        m.bs &= keep;
-        m.nl &= keep;
-        m.cr &= keep;
-        m.esc &= keep;
+        m = (blk_masks){m.q & keep, m.stop & keep, m.bs & keep, m.nl & keep, m.cr & keep, m.esc & keep};
         k = blk_segment(sc, p, i, lim, &m, f, 0, &inside);
         if (k == 64) {
             *go = 2;
@@ -1066,10 +1059,10 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     while (lim - i >= 64) {
         blk_masks m;
 #ifdef BLK_AVX2
-        if (avx2) blk_classify_avx2(sc, lines, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
+        if (avx2) blk_classify_avx2(sc, lines, p + i, &m);
         else
 #endif
-        blk_classify(t, lines ? 2 : sc->blk, sv, lines ? 0 : sc->blk_nstop, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
+        blk_classify(t, lines ? 2 : sc->blk, sv, lines ? 0 : sc->blk_nstop, p + i, &m);
         m.esc = 0;
         if (f & BLK_ESC) {
             if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
