@@ -946,8 +946,7 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     if (!(f & BLK_ESC_OUT)) stop |= m->bs & ~in; /* outside strings '\' is text: the switch says */
     if (f & BLK_NL_STOP) stop |= m->nl & out;
     unsigned k;
-#if BLK_VECTOR
-    if (!(f & BLK_NL_STOP)) {
+    if (!BLK_VECTOR || !(f & BLK_NL_STOP)) {
         k = stop ? low_bit(stop) : 64u;
     } else {
         /* Records: the first line break (or other stop byte) is almost
@@ -959,9 +958,6 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
         k = cand ? low_bit(cand) : 64u;
         if (MOTE_UNLIKELY(k != 64 && !((stop >> k) & 1u))) k = stop ? low_bit(stop) : 64u;
     }
-#else
-    k = stop ? low_bit(stop) : 64u;
-#endif
     /* a '-' stops only as "--" where that may open a comment */
     while (k != 64 && p[i + k] == '-') {
         if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
