@@ -224,19 +224,15 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 #if !MOTE_SMALL
 /*
  * The block path (hosted builds): in ordinary text and inside the first
- * quote kind, 64 bytes are classified at once into bit masks, and quotes,
- * escapes and the end of the run are found with word arithmetic instead of a
- * branch per byte. One static table serves every scanner: byte -> a word
- * with one bit per plane, the plane in bit 16 * plane, so that the words of
- * sixteen input bytes, shifted by the byte's position and added, put plane
- * k of those bytes into bits 16k..16k+15 of one word.
- * Planes: the scanner's quote, bytes that stop the block path outside
- * strings ('-' among them: "--" is checked when it is found), backslash,
- * line breaks. Tables differ in which quote is "the"
- * quote; the other quote byte is a stop. The stop set is generous: a stop
- * that means nothing to the dialect only hands one byte to the general
- * switch. blk_setup() checks that every byte the dialect cares about is
- * covered, else the block path stays off for that scanner.
+ * quote kind, 64 bytes at a time become bit masks, and quotes, escapes and
+ * the end of the run come from word arithmetic, not a branch per byte. The
+ * portable classifier's table maps a byte to one bit per plane (plane k in
+ * bit 16k), so that sixteen bytes' words, shifted by position and added,
+ * put plane k of those bytes in bits 16k..16k+15. Planes: the quote; bytes
+ * that stop the path outside strings (the other quote; '-', "--" checked
+ * where found); backslash; line breaks. The stop set is generous (a stop
+ * that means nothing to the dialect hands one byte to the switch);
+ * blk_setup() keeps the path off where a byte the dialect needs is missing.
  */
 enum { P_QUOTE, P_STOP, P_BSL, P_LB };
 #define PB(k) ((uint64_t)1 << (16 * (k)))
@@ -613,13 +609,10 @@ static MOTE_SMALL_NOINLINE void sq_other(mote_scanner *sc)
     if (sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
 }
 
-/* Byte `back` (1 or 2) positions before chunk index idx within the
- * current token, or a blank if the token has no such byte. Looks through
- * the chunk, the carry and the two bytes remembered when earlier bytes were
- * handed out or dropped (hist_n of them; small builds fill hist with
- * blanks at the token's start instead of counting: reset_with()). Used only
- * for postgres E'..' and $ decisions, for which a blank is as good as no
- * byte. */
+/* Byte `back` (1 or 2) before chunk index idx within the current token:
+ * from the chunk, the carry or hist (the last two bytes handed out or
+ * dropped, hist_n of them; small builds blank hist at the token's start
+ * instead), else a blank, which postgres's E'' and $ tests take as none. */
 static uint8_t prev_byte(const mote_scanner *sc, size_t idx, size_t back)
 {
     size_t in_chunk = idx - sc->tok_start;
@@ -664,14 +657,12 @@ static MOTE_INLINE unsigned low_bit(uint64_t x) { return mote__ctz64(x); }
 static MOTE_INLINE unsigned high_bit(uint64_t x) { return 63u - mote__clz64(x); }
 
 /* Find the first byte at or after *pi (below lim) with `mask` in the class
- * table: true with *pi at it, or false with *pi = lim. The scanner's
- * throughput on ordinary text. Short runs (quote-dense text) end in the
- * first four bytes, looked at one by one; longer ones go eight class bytes
- * to a word (byte k of the input in bits 8k..8k+7, whatever the host's byte
- * order), the first hit found with one count-trailing-zeros: one branch per
- * eight bytes, so the end of a run costs one mispredicted branch, not
- * several. The result says where the run ended, so that callers branch on
- * it once (inlined, the compiler joins the hit paths). */
+ * table: true with *pi at it, else false with *pi = lim (the throughput on
+ * ordinary text). Short runs (quote-dense text) end in the first four
+ * bytes, tested one by one; longer ones go eight class bytes to a word
+ * (input byte k in bits 8k..8k+7), the hit found with one ctz: one branch
+ * per eight bytes, one mispredicted at a run's end. Callers branch on the
+ * result once (inlined, the compiler joins the hit paths). */
 static MOTE_INLINE bool find(const uint8_t *cls, const uint8_t *p, size_t *pi, size_t lim, uint8_t mask)
 {
     size_t i = *pi;
@@ -764,13 +755,11 @@ typedef struct blk_masks {
     uint64_t q, stop, bs, nl, cr, esc;
 } blk_masks;
 
-/* Classify the 64 bytes at r into bit masks (bit j: byte j): the quote,
- * stop bytes, backslashes, '\n' and '\r'. blk picks the table (1: the
- * quote is '\'', 2: '"'). The portable version looks bytes up in the
- * table; with SSE2 (every x86-64) or NEON (every aarch64) sixteen bytes
- * are compared at once, to the same byte sets (the chunking tests compare
- * both with the byte loop; -Dsimd=disabled builds, s390x and armhf run the
- * portable one). */
+/* Classify the 64 bytes at r into the masks but esc. blk picks the quote
+ * (1: '\'', 2: '"'). The portable version looks bytes up in the table
+ * (-Dsimd=disabled, s390x, armhf); SSE2 (every x86-64) and NEON (every
+ * aarch64) compare sixteen bytes at once with the same byte sets (the
+ * chunking tests check both against the byte loop). */
 #if !defined(MOTE_NO_SIMD) && defined(__SSE2__)
 #define BLK_VECTOR 1
 typedef __m128i blk_vec;
@@ -1093,11 +1082,10 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     }
     if (!state) state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
     sc->state = state;
-    /* A short run that did not end at the delimiter (the portable
-     * classifier, a table look-up per byte, is no cheaper than the byte
-     * loops: any short run) means text this path does not suit, and so do strings of the other quote kinds closer than
-     * 32 bytes apart (the byte loops are faster there): leave it to the
-     * byte loops for a while, longer after each miss in a row. */
+    /* A short run not ended by the delimiter (for the portable classifier,
+     * no cheaper than the byte loops, any short run), or strings of the
+     * other quote kinds closer than 32 bytes apart: text the byte loops do
+     * better. Leave it to them for a while, longer after each miss in a row. */
     if ((i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) ||
         (size_t)sc->blk_others * 32u > i - start) {
         sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
@@ -1169,20 +1157,18 @@ static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
 }
 
 /*
- * The hot path of SQL dumps: ordinary text and quoted strings alternating.
- * Runs NORMAL -> QUOTE -> NORMAL transitions inline (state in locals) and
- * returns at the first byte that needs the general switch (a comment opener,
- * the delimiter, a line break, an escape at the chunk's end, ...), or at lim.
- * Not used where a quote opener needs context (postgres E'', sqlite outside
- * its NORMAL/TRIGGER states), see run(). Out of line, so that its loops
- * keep their registers; fast_text() below calls it.
+ * The hot path of SQL dumps, text and strings alternating: NORMAL -> QUOTE
+ * -> NORMAL inline (state in locals), up to the first byte the general
+ * switch must see (a comment opener, the delimiter, a line break, an escape
+ * at the chunk's end, ...) or lim. Not where a quote opener needs context
+ * (postgres E'', sqlite outside NORMAL/TRIGGER): see run(). Out of line, so
+ * that its loops keep their registers.
  */
 static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    /* where words, comments or '*' matter (see sc->slow): one string at
-     * most. Else the block path's back-off as an index (blk_here() still
-     * decides): one compare per string for both tests, the rest out of the
-     * way. fast_text() tried the block path before the first byte. */
+    /* where words, comments or '*' matter (sc->slow): one string at most;
+     * else the block path's back-off as an index (blk_here() decides), so
+     * that one compare per string does both tests. */
     size_t blk_at = 0;
     if (TRIG_SKIP(sc->trig) && !sc->slow) blk_at = sc->blk ? blk_from(sc, lim) : SIZE_MAX;
     /* the state in locals, written back once at the end */
