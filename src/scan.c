@@ -1305,8 +1305,6 @@ static int kw_find(const mote_scanner *sc, size_t n, int last)
     return K_NONE;
 }
 
-static int keyword(const mote_scanner *sc, size_t n) { return kw_find(sc, n, K_NONE); }
-
 /* mysql: the sql_mode saved in a user variable (hash h), else the
  * configured one. */
 static uint8_t var_mode(const mote_scanner *sc, uint32_t h)
@@ -1427,7 +1425,7 @@ static MOTE_SMALL_NOINLINE void any_word_end(mote_scanner *sc)
     static const uint8_t tk_of[] = {TK_CREATE, TK_OTHER, TK_OTHER, TK_OTHER, TK_OTHER,
                                     TK_END, TK_TRIGGER, TK_TEMP, TK_TEMP, TK_EXPLAIN};
     const size_t n = sc->wlen;
-    const int k = keyword(sc, n);
+    const int k = kw_find(sc, n, K_NONE);
     sc->wlen = 0;
     if (sc->dialect == MOTE_SCAN_SQLITE) {
         /* the keywords sqlite3_complete() knows */
@@ -1484,7 +1482,7 @@ static void lit_end(mote_scanner *sc)
     sc->slow &= (uint8_t)~SL_LIT;
     const size_t n = sc->wlen;
     sc->wlen = 0;
-    set_word(sc, keyword(sc, n), 1);
+    set_word(sc, kw_find(sc, n, K_NONE), 1);
 }
 
 /* ------------------------------------------------------- state handlers */
@@ -1914,13 +1912,11 @@ static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
 }
 
 /*
- * Run the state machine over chunk[pos..lim). Returns R_LIMIT at lim,
- * R_END when a delimiter completed (pos just after it; possibly before any
- * token byte, then the token is empty), R_LINE when a command line or COPY
- * data line ended at its line break (a DELIMITER command: sc->tk.my.argbad tells
- * failure), R_SPLIT when the token's leading comments end where its first
- * code byte (sc->lead_pos) starts. (Inlined under MOTE_SMALL: smaller, and
- * the stack stays within its budget.)
+ * Run the state machine over chunk[pos..lim): R_LIMIT at lim; R_END when a
+ * delimiter completed (pos after it; the token may be empty); R_LINE when a
+ * command or COPY data line ended at its line break; R_SPLIT when leading
+ * kept comments end at the first code byte (sc->lead_pos). Inlined under
+ * MOTE_SMALL: smaller, and the stack stays within its budget.
  */
 static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
 {
@@ -2134,15 +2130,13 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
     return kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.';
 }
 
-/* The bytes p[0..n) of a token of kind `kind` that ended as r says (as
- * at_end() takes it): its delimiter or line break cut (a delimiter that
- * starts with blanks may begin before a trimmed token: then the token is
- * empty; a line ends at one byte), a record's or COPY row's '\r' before
- * its line break too, the end of a COPY block recognised; handed out
- * unless empty (an empty one where it counts: KEEP_BLANK, a COPY row, the
- * last piece of a token handed out in pieces). MOTE_ERR_NEED_MORE: nothing
- * handed out. The one set of these rules, for at_end() and for records'
- * rec_end(). */
+/* The one set of rules for a token's bytes p[0..n), of kind `kind`, ended
+ * as r says (at_end(), records' rec_end()): its delimiter or line break cut
+ * (a delimiter starting with blanks may begin before a trimmed token: then
+ * it is empty), a record's or COPY row's '\r' before its line break too,
+ * the end of a COPY block recognised; handed out unless empty (empty ones
+ * count with KEEP_BLANK, as COPY rows and as the last of a token's pieces).
+ * MOTE_ERR_NEED_MORE: nothing handed out. */
 /* (always inlined: smaller, and fewer instructions per token) */
 #if MOTE_SMALL
 #define HAND_INLINE MOTE_SMALL_INLINE
@@ -2276,11 +2270,10 @@ static MOTE_COLD mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
 #if !MOTE_SMALL
 /*
  * Records (BLK_REC) at a token's start, in state NORMAL, with the block
- * path free to run at pos: run()'s first skip, by block_text() as
- * fast_text() does it. The usual stop, the delimiter outside strings, is
- * done here as step() and on_delim() would (no match under way with a
- * one-byte delimiter): R_END, pos after it. Else R_MORE: run() goes on
- * from where the skip stopped.
+ * path free to run at pos: run()'s first skip, as fast_text() does it. The
+ * usual stop, the one-byte delimiter outside strings, is taken here as
+ * step() and on_delim() would: R_END, pos after it. Else R_MORE: run() goes
+ * on from where the skip stopped.
  */
 static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
 {
