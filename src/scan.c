@@ -1940,16 +1940,13 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
             [S_NORMAL] = C_NORM, [S_QUOTE] = C_Q0, [S_BLOCK] = C_BLOCK, [S_LINE] = C_LINE,
             [S_COPY] = C_LINE, [S_PCMD] = C_LINE, [S_DOLLAR] = C_DOLLAR,
         };
-#if !MOTE_SMALL
-        if (st == S_COPY) {
+        if (!MOTE_SMALL && st == S_COPY) {
             /* the line break (a '\r' stops too: lines count) */
             const uint8_t *nl = memchr(p + i, '\n', lim - i);
             const size_t e = nl ? (size_t)(nl - p) : lim;
             const uint8_t *cr = memchr(p + i, '\r', e - i);
             i = cr ? (size_t)(cr - p) : e;
-        } else
-#endif
-        {
+        } else {
             uint8_t mask = skip_mask[st];
             /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
             if (st == S_NORMAL && (sc->km || !TRIG_SKIP(sc->trig) || sc->slow)) mask = 0;
