@@ -127,10 +127,9 @@ enum {
     SL_LIT = 8    /* a SET statement's literal: its bytes matter too */
 };
 
-/* sc->lead: no code byte yet. LEAD_TRIMMED(): and leading blanks are
- * trimmed. Small builds keep the trim flag in lead's bit 1 (so that the
- * places that ask both test one byte); speed builds test both (setting
- * lead needs no load of trim per token). Either way 0 or 1. */
+/* sc->lead: no code byte yet; LEAD_TRIMMED(): and leading blanks trimmed
+ * (0 or 1). Small builds keep trim in lead's bit 1 (one byte to test);
+ * speed builds test both (no load of trim to set lead per token). */
 #define LEAD_INIT(sc) ((uint8_t)(MOTE_SMALL ? 1u | (sc)->trim << 1 : 1u))
 #define LEAD_TRIMMED(lead, sc) (MOTE_SMALL ? (lead) >> 1 : (lead) & (sc)->trim)
 
@@ -393,9 +392,8 @@ static MOTE_SMALL_NOINLINE void tok_begin(mote_scanner *sc, size_t i)
     set_pos(sc, &sc->tok_pos, i);
 }
 
-/* Comments are handed out: KEEP_COMMENTS, and not over max_token (cdrop).
- * (Small builds set cdrop at each token's start where comments are not
- * kept, so that this is one byte's test.) */
+/* Comments are handed out: KEEP_COMMENTS, and not over max_token (cdrop;
+ * small builds also set it per token where comments are not kept). */
 static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc)
 {
     return (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) && !sc->cdrop;
@@ -425,17 +423,15 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
      * bytes in ds, 0 for every other dialect) */
     if (!rec && (MOTE_SMALL || sc->dialect == MOTE_SCAN_POSTGRES)) {
         if (sc->ds.pg.copy) {
-            /* COPY data: the rest of the COPY line (copy 1: a COPY ... FROM
-             * STDIN statement ended, by its delimiter: no other ending
-             * follows its first word), then one token per line */
+            /* COPY data: the rest of the COPY line (copy 1: the COPY
+             * statement ended at its delimiter), then one token per line */
             sc->state = sc->ds.pg.copy == 1 ? S_CSKIP : S_COPY;
             sc->ds.pg.copy = 3;
             sc->kind = MOTE_SCAN_COPY_DATA;
             sc->lead = sc->slow = 0;
             sc->wcls = WC_NONE;
         }
-        /* no bytes before the token (see prev_byte(); speed builds count
-         * them in hist_n, which needs no store here per token) */
+        /* no bytes before the token (prev_byte(); speed builds count hist_n) */
         if (MOTE_SMALL) sc->hist[0] = sc->hist[1] = ' ';
     }
     sc->trig = !rec && sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
