@@ -1,20 +1,18 @@
 /*
  * scan.c - one-shot split and the streaming statement / record scanner.
  *
- * The scanner is one byte-level state machine. Every byte is looked at once:
+ * The scanner is one byte-level state machine that looks at every byte once:
  * run() resumes at sc->pos with all lexer state in the context, so a token
- * straddling any number of chunks costs the same as one in a single chunk.
- * Skip loops jump over bytes that cannot change the state (a 256-entry class
- * table, one bit per state); the other bytes go through the state handlers
- * (step() and the on_* functions, with the dialect tests in them; each
- * returns what run() does next). Hosted builds add a block path for text and
- * strings: 64-byte blocks become bit masks (SSE2, AVX2 chosen at run time,
- * NEON, or a table), strings of the first quote kind come from a prefix XOR,
- * escapes from backslash-run parity, lines from popcounts; strings of the
- * other kinds are read in place (block_text()). Record streams (the lines
- * dialect, generic configurations without comments) are handed out by a
- * short loop of their own (rec_next()) while the block path ends each
- * record at its delimiter. Dialect state lives in a union (mote_scanner.d).
+ * over many chunks costs what it costs in one. Skip loops pass bytes that
+ * cannot change the state (a class table, one bit per state); the others go
+ * through the state handlers (step() and on_*(), which hold the dialect
+ * tests and return what run() does next). Hosted builds add a block path:
+ * 64-byte blocks become bit masks (SSE2, AVX2 chosen at run time, NEON, or
+ * a table), strings of the first quote kind come from a prefix XOR, escapes
+ * from backslash-run parity, lines from popcounts; other strings are read in
+ * place (block_text()). Record streams (the lines dialect, generic ones
+ * without comments) have a short loop of their own (rec_next()). Dialect
+ * state lives in unions (mote_scanner.ds, tk, d).
  */
 #include "mote/scan.h"
 #include "mote_private.h"
@@ -598,8 +596,7 @@ static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
     sc->trig = SQ_NEXT(sc->trig, tk);
 }
 
-/* A token other than a word, for sqlite; nothing for the others. (The
- * dialect tested here, once, rather than at each call: smaller.) */
+/* A token other than a word, for sqlite (tested here once: smaller). */
 static MOTE_SMALL_NOINLINE void sq_other(mote_scanner *sc)
 {
     if (sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
@@ -1234,9 +1231,8 @@ static bool dcmd_done(mote_scanner *sc)
 
 /* ------------------------------------------------- statement structure */
 
-/* The first code byte of the token: what came before it was comments (or
- * nothing). Kept comments are handed out apart from it (run() returns
- * R_SPLIT at the next byte). A no-op past the first code byte. */
+/* The token's first code byte (after comments or nothing): kept comments
+ * are handed out apart (run() returns R_SPLIT next). A no-op after it. */
 static void lead_code(mote_scanner *sc)
 {
     const uint8_t lead = sc->lead;
@@ -1247,8 +1243,7 @@ static void lead_code(mote_scanner *sc)
 }
 
 /* A comment opened before any code byte. Where leading blanks are trimmed
- * and comments not kept, its bytes are dropped at once (held() counts
- * none of them). */
+ * and comments not kept, its bytes are dropped at once (held() counts none). */
 static void lead_comment(mote_scanner *sc, size_t i)
 {
     if (!sc->lead) return;
@@ -1890,8 +1885,8 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
     }
 }
 
-/* A delimiter completed: it ends the statement unless a sqlite trigger
- * body or postgres parentheses or BEGIN ATOMIC body hold it. */
+/* A delimiter completed: it ends the statement unless a sqlite trigger body,
+ * postgres parentheses or a BEGIN ATOMIC body hold it. */
 static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
 {
     if (sc->dialect == MOTE_SCAN_SQLITE) {
