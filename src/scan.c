@@ -1478,13 +1478,11 @@ static void lit_end(mote_scanner *sc)
 
 /* ------------------------------------------------------- state handlers */
 
-/* What a state handler asks of run() after a byte: take the next byte, or
- * look at this one again in the state it has set (A_AGAIN: with the
- * delimiter match; A_CODE: as a byte of code, the match already done), or
- * end the token: a delimiter completed (A_DELIM, unless a trigger body,
- * parentheses or BEGIN ... END hold it), a command or COPY line ended.
- * A_WORD and A_HEAD hand the byte to on_word() and on_head(), so that each
- * handler has one call site (the small build inlines them all). */
+/* What a state handler asks of run() after a byte: the next byte; this one
+ * again in the state it set (A_AGAIN: with the delimiter match; A_CODE: as
+ * code, the match done); on_word(), on_head() or on_delim() for it (one call
+ * site each: the small build inlines them all); or the token's end (A_END,
+ * A_LINE: a command or COPY line). */
 enum { A_NEXT, A_END, A_LINE, A_AGAIN, A_CODE, A_WORD, A_HEAD, A_DELIM };
 
 /* A command line starts in state st (its first code byte seen). */
@@ -1820,11 +1818,10 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
     }
 }
 
-/* One byte in the current state. The states where the delimiter counts
- * are matched here, in one place: a delimiter completed there ends the
- * statement. Comments and DELIMITER commands start the match afresh (reset
- * at their first byte: nothing reads km before); an escape outside quotes
- * keeps it. */
+/* One byte in the current state. The delimiter is matched here, in one
+ * place, in the states where it counts; comments and DELIMITER commands
+ * start the match afresh (km reset at their first byte), an escape outside
+ * quotes keeps it. */
 static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const uint8_t st = sc->state;
@@ -2106,9 +2103,8 @@ static MOTE_COLD mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
     else e = MOTE_ERR_NEED_MORE;
     sc->tok_pos = sc->lead_pos;
     sc->cmt = 0;
-    /* (pieces_out and hist are still as reset_token() left them: no piece
-     * precedes a split, since kept comments never come in pieces
-     * (at_bound()), and a dropped token splits nothing (lead_code())) */
+    /* (pieces_out and hist are as reset_token() left them: kept comments never
+     * come in pieces (at_bound()), a dropped token splits nothing) */
     return e;
 }
 
@@ -2192,8 +2188,7 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     return e;
 }
 
-/* End of input reached with everything scanned. (Out of line in speed
- * builds: inlined, it costs mote_scan_next()'s token loop instructions.) */
+/* End of input reached with everything scanned (cold: out of the token loop). */
 static MOTE_COLD mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->done = 1;
