@@ -312,11 +312,10 @@ static void apply_mode(mote_scanner *sc)
         sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : NO_ESC;
 }
 
-/* Build the class table from the quote slots, delimiter, escape and comment
- * styles (init, and again when a mysql DELIMITER command changes the
- * delimiter's first byte or a SET statement the strings mode), the mode's
- * escapes first. Data-driven so it stays one small loop. Line breaks stop
- * every skip loop: positions are counted there. */
+/* Build the class table from the quote slots, delimiter, escapes (the
+ * mode's first) and comment styles: at init, and when a DELIMITER command
+ * or a SET statement changes them. Data-driven, one small loop. Line breaks
+ * stop every skip loop: positions are counted there. */
 static void build_cls(mote_scanner *sc)
 {
     /* byte, comments bits that must all be set, class bits it gets */
@@ -696,8 +695,6 @@ static MOTE_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, s
     return i;
 }
 
-static MOTE_INLINE unsigned pop_count(uint64_t x) { return mote__popcount64(x); }
-
 /* Bit j set: an odd number of set bits of x at positions <= j (inside a
  * string after its opening quote, up to and without its closing one). */
 static MOTE_INLINE uint64_t prefix_xor(uint64_t x)
@@ -737,7 +734,7 @@ static MOTE_INLINE uint64_t escaped_by(uint64_t bs, uint64_t *pend)
 static MOTE_INLINE void blk_pos(const mote_scanner *sc, mote_pos *out, size_t blk, uint64_t nl, size_t idx)
 {
     out->offset = sc->base + idx;
-    out->line = sc->line + (nl ? pop_count(nl) : 0u); /* (most blocks have no line break) */
+    out->line = sc->line + (nl ? mote__popcount64(nl) : 0u); /* (most blocks have no line break) */
     const uint64_t ls = nl ? sc->base + blk + high_bit(nl) + 1 : sc->line_start;
     out->column = out->offset - ls + 1;
 }
@@ -956,7 +953,7 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     }
     const uint64_t nlb = m->nl & below;
     if (nlb) {
-        sc->line += pop_count(nlb);
+        sc->line += mote__popcount64(nlb);
         sc->cr = 0;
         sc->line_start = sc->base + i + high_bit(nlb) + 1;
     }
