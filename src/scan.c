@@ -64,8 +64,7 @@ mote_err mote_split(const uint8_t *in, size_t len, uint8_t delim,
 /* q_esc[] and esc_out without an escape: no byte compares equal to it */
 #define NO_ESC 0xffffu
 
-/* Class bits: a byte with the bit of the current state set stops the skip
- * loop of that state. */
+/* Class bits: a byte with the bit of the current state set stops the skip loop of that state. */
 enum {
     C_NORM = 0x01,
     C_Q0 = 0x02, /* quote slots 0..3: 0x02 0x04 0x08 0x10 */
@@ -764,8 +763,7 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
 }
 
 #ifdef BLK_AVX2
-/* AVX2 (chosen at run time, see block_text()): the same masks from 32 bytes
- * per compare. */
+/* AVX2 (chosen at run time, see block_text()): the same masks from 32 bytes per compare. */
 #define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
 static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, bool lines, const uint8_t *r,
                                                  blk_masks *m)
@@ -1053,8 +1051,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         }
         const uint8_t c = p[i + k];
         if (inside || lines || sc->open_slot[c] < 2 || c == (lines ? '\n' : sc->delim[0])) {
-            /* the switch's byte (blk_other() would say so too; lines: no
-             * other quote kind) */
+            /* the switch's byte (blk_other() would say so too; lines: no other quote kind) */
             i += k;
             pend = (m.esc >> k) & 1u;
             break;
@@ -1195,8 +1192,7 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
     }
     sc->state = quote ? S_QUOTE : S_NORMAL;
     sc->slot = (uint8_t)slot;
-    /* only an open string's error reads open_pos, and no line break was
-     * passed since its opener */
+    /* only an open string's error reads open_pos, and no line break was passed since its opener */
     if (quote && open != SIZE_MAX) set_pos(sc, &sc->open_pos, open);
     return i;
 }
@@ -1251,8 +1247,7 @@ static void lead_comment(mote_scanner *sc, size_t i)
     }
 }
 
-/* Where a comment ends: back before the statement's first code byte, or
- * in it. */
+/* Where a comment ends: back before the statement's first code byte, or in it. */
 static uint8_t after_comment(const mote_scanner *sc)
 {
     return LEAD_TRIMMED(sc->lead, sc) ? S_LEAD : S_NORMAL;
@@ -1293,8 +1288,7 @@ static int kw_find(const mote_scanner *sc, size_t n, int last)
     return K_NONE;
 }
 
-/* mysql: the sql_mode saved in a user variable (hash h), else the
- * configured one. */
+/* mysql: the sql_mode saved in a user variable (hash h), else the configured one. */
 static uint8_t var_mode(const mote_scanner *sc, uint32_t h)
 {
     for (unsigned j = 0; j < 2; j++)
@@ -1567,8 +1561,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
             return A_NEXT;
         }
     } else if (c == '*' && (MOTE_SMALL || sc->dialect == MOTE_SCAN_MYSQL) && (sc->slow & SL_XC)) {
-        /* (SL_XC is mysql's alone; the speed build's dialect test helps its
-         * register allocation) */
+        /* (SL_XC is mysql's alone; the speed build's dialect test helps its register allocation) */
         sc->state = S_XSTAR;
         return A_NEXT;
     } else if (pg) {
@@ -1587,8 +1580,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         set_pos(sc, &sc->open_pos, idx);
         return A_NEXT;
     }
-    /* (words matter only for mysql and postgres: SL_WORDS is never set
-     * for sqlite) */
+    /* (words matter only for mysql and postgres: SL_WORDS is never set for sqlite) */
     if (sc->slow & SL_WORDS) {
         if (word_char(sc, c)) return A_WORD;
         if (!is_blank(c)) word_punct(sc, c);
@@ -1609,8 +1601,7 @@ static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
     const bool blank = is_blank(c) && !(sc->dialect == MOTE_SCAN_SQLITE && c == '\v');
     /* trimmed blanks and dropped comments move the token's start */
     const bool hold = sc->cmt && keep_comments(sc);
-    /* where kept comments end (only they read it: small builds set it
-     * without the test) */
+    /* where kept comments end (only they read it: small builds set it without the test) */
     if (!blank && (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS))) set_pos(sc, &sc->lead_pos, idx);
     if (!hold) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
@@ -1788,8 +1779,7 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
             sc->state = S_DOLLAR;
             return A_NEXT;
         }
-        /* a tag byte: an identifier byte but '$' (taken above), no digit
-         * first */
+        /* a tag byte: an identifier byte but '$' (taken above), no digit first */
         if (sc->ds.pg.taglen < sizeof sc->d.pg.tag && sq_idchar(c) && (sc->ds.pg.taglen || !is_digit(c))) {
             sc->d.pg.tag[sc->ds.pg.taglen++] = c;
             return A_NEXT;
@@ -2343,8 +2333,7 @@ static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
             if (h >= bound) return at_bound(sc, tok);
             if (bound - h < lim - sc->pos) lim = sc->pos + (bound - h);
         }
-        /* R_LIMIT: the chunk is used up or the bound is hit, both handled
-         * at the top of the loop */
+        /* R_LIMIT: the chunk is used up or the bound is hit, both handled at the top of the loop */
         int r = run(sc, lim);
         if (r != R_LIMIT) {
             mote_err e = r == R_SPLIT ? at_split(sc, tok) : at_end(sc, tok, r);
