@@ -878,11 +878,10 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_
 }
 
 /*
- * Inside quote slot `slot` at i: the bytes of a string up to its closer, by
- * the class table (one loop for the byte path's hot strings and for the
- * strings of the other quote kinds the block path meets). Returns the index
- * after the closer (*closed set), or where the general switch must look (a
- * line break, an escape before one or at lim), or lim.
+ * Inside quote slot `slot` at i: a string's bytes up to its closer, by the
+ * class table (the byte path's strings, and the block path's of the other
+ * kinds). Returns the index after the closer (*closed set), or where the
+ * switch must look (a line break, an escape before one or at lim), or lim.
  */
 static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                     unsigned slot, bool *closed)
@@ -959,14 +958,13 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
 }
 
 /*
- * The block at i stopped at bit k outside strings. A string of another
- * quote kind is read in place (quote_run()) and the block goes on after
- * it: the masks lose the bits up to its closer and the next segment starts
- * outside strings (a backslash run never spans a quote, so the escape bits
- * after the closer stay right). Returns where the path goes on (*go: 1 at
- * a string's end in a later block, 2 after this block, *st S_QUOTE if
- * inside the first quote kind there) or stops (*go 0, *st: the state
- * there). Out of line: the block loop keeps its masks in registers.
+ * The block at i stopped at bit k outside strings, at a string of another
+ * quote kind: it is read in place (quote_run()) and the block goes on after
+ * it, its masks cleared up to the closer (no backslash run spans a quote, so
+ * the escape bits after it stay right). Returns where the path goes on (*go:
+ * 1 at a string's end in a later block, 2 after this block; *st S_QUOTE if
+ * inside the first quote kind there) or stops (*go 0, *st: the state there).
+ * Out of line: the block loop keeps its masks in registers.
  */
 static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                       const blk_masks *mp, unsigned f, unsigned k, uint64_t inside,
@@ -1007,12 +1005,11 @@ static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t
 
 /*
  * The block path: from i (state NORMAL or the first quote kind, no delimiter
- * byte matched, no line break just counted as "\r"), as long as 64 bytes
- * remain below lim, blocks are classified into masks and their segments
- * walked (blk_segment()). Strings of the other quote kinds do not stop it
- * (blk_other()): quote-dense text stays on this path. Sets the state and
- * slot at the returned index. lines: the configuration is BLK_LINES (its
- * flags, quote and delimiter as constants; no stop bytes, no other quotes).
+ * byte matched, no "\r" just counted), while 64 bytes remain below lim,
+ * blocks become masks and their segments are walked (blk_segment()); other
+ * quote kinds' strings do not stop it (blk_other()). Sets the state and slot
+ * at the returned index. lines: the configuration is BLK_LINES (flags, quote
+ * and delimiter constant; no stop bytes, no other quotes).
  */
 static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                           bool avx2, bool lines)
