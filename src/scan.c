@@ -904,12 +904,11 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
 }
 
 /*
- * A segment of the block at i: from the state inq (all bits) at its start,
- * find the first byte that needs the general switch outside a string (a
- * stop byte, a lone backslash where escapes work only in strings, "--", the
- * delimiter line break) or anywhere ('\r'): its bit k (64: none). Counts the
- * lines before it, sets the escape flag and open_pos; *inside: the state at
- * byte k (before it; stop bytes are no quotes), or after the block.
+ * A segment of the block at i, from the state inq (all bits): the bit k (64:
+ * none) of the first byte the switch must see, outside strings (a stop byte,
+ * a lone backslash where escapes work only in strings, "--", the delimiter
+ * line break) or anywhere ('\r'). Counts the lines before it, sets the
+ * escape flag and open_pos; *inside: the state at byte k, or after the block.
  */
 static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                         const blk_masks *m, unsigned f, uint64_t inq,
@@ -925,11 +924,10 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     if (!BLK_VECTOR || !(f & BLK_NL_STOP)) {
         k = stop ? low_bit(stop) : 64u;
     } else {
-        /* Records: the first line break (or other stop byte) is almost
-         * always outside strings. Taking its position before the string
-         * mask is known lets the next record's block start early (a branch,
-         * not a data dependence); the check only confirms it (stop is a
-         * subset of cand). */
+        /* Records: the first line break (or other stop) is almost always
+         * outside strings; taking it before the string mask is known lets
+         * the next record start early (a branch, not a data dependence).
+         * The check only confirms it (stop is a subset of cand). */
         const uint64_t cand = m->stop | m->cr | m->nl | ((f & BLK_ESC_OUT) ? 0 : m->bs);
         k = cand ? low_bit(cand) : 64u;
         if (MOTE_UNLIKELY(k != 64 && !((stop >> k) & 1u))) k = stop ? low_bit(stop) : 64u;
