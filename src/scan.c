@@ -1,20 +1,18 @@
 /*
  * scan.c - one-shot split and the streaming statement / record scanner.
  *
- * The scanner is one byte-level state machine. Every byte is looked at once:
+ * The scanner is one byte-level state machine that looks at every byte once:
  * run() resumes at sc->pos with all lexer state in the context, so a token
- * straddling any number of chunks costs the same as one in a single chunk.
- * Skip loops jump over bytes that cannot change the state (a 256-entry class
- * table, one bit per state); the other bytes go through the state handlers
- * (step() and the on_* functions, with the dialect tests in them; each
- * returns what run() does next). Hosted builds add a block path for text and
- * strings: 64-byte blocks become bit masks (SSE2, AVX2 chosen at run time,
- * NEON, or a table), strings of the first quote kind come from a prefix XOR,
- * escapes from backslash-run parity, lines from popcounts; strings of the
- * other kinds are read in place (block_text()). Record streams (the lines
- * dialect, generic configurations without comments) are handed out by a
- * short loop of their own (rec_next()) while the block path ends each
- * record at its delimiter. Dialect state lives in a union (mote_scanner.d).
+ * over many chunks costs what it costs in one. Skip loops pass bytes that
+ * cannot change the state (a class table, one bit per state); the others go
+ * through the state handlers (step() and on_*(), which hold the dialect
+ * tests and return what run() does next). Hosted builds add a block path:
+ * 64-byte blocks become bit masks (SSE2, AVX2 chosen at run time, NEON, or
+ * a table), strings of the first quote kind come from a prefix XOR, escapes
+ * from backslash-run parity, lines from popcounts; other strings are read in
+ * place (block_text()). Record streams (the lines dialect, generic ones
+ * without comments) have a short loop of their own (rec_next()). Dialect
+ * state lives in unions (mote_scanner.ds, tk, d).
  */
 #include "mote/scan.h"
 #include "mote_private.h"
@@ -66,8 +64,7 @@ mote_err mote_split(const uint8_t *in, size_t len, uint8_t delim,
 /* q_esc[] and esc_out without an escape: no byte compares equal to it */
 #define NO_ESC 0xffffu
 
-/* Class bits: a byte with the bit of the current state set stops the skip
- * loop of that state. */
+/* Class bits: a byte with the bit of the current state set stops the skip loop of that state. */
 enum {
     C_NORM = 0x01,
     C_Q0 = 0x02, /* quote slots 0..3: 0x02 0x04 0x08 0x10 */
@@ -127,17 +124,11 @@ enum {
     SL_LIT = 8    /* a SET statement's literal: its bytes matter too */
 };
 
-/* sc->lead: no code byte yet. LEAD_TRIMMED(): and leading blanks are
- * trimmed. Small builds keep the trim flag in lead's bit 1 (so that the
- * places that ask both test one byte); speed builds test both (setting
- * lead needs no load of trim per token). Either way 0 or 1. */
-#if MOTE_SMALL
-#define LEAD_INIT(sc) ((uint8_t)(1u | (sc)->trim << 1))
-#define LEAD_TRIMMED(lead, sc) ((lead) >> 1)
-#else
-#define LEAD_INIT(sc) 1
-#define LEAD_TRIMMED(lead, sc) ((lead) & (sc)->trim)
-#endif
+/* sc->lead: no code byte yet; LEAD_TRIMMED(): and leading blanks trimmed
+ * (0 or 1). Small builds keep trim in lead's bit 1 (one byte to test);
+ * speed builds test both (no load of trim to set lead per token). */
+#define LEAD_INIT(sc) ((uint8_t)(MOTE_SMALL ? 1u | (sc)->trim << 1 : 1u))
+#define LEAD_TRIMMED(lead, sc) (MOTE_SMALL ? (lead) >> 1 : (lead) & (sc)->trim)
 
 /* sc->wcls: what the statement's first word made of it (COPY to CREATE in
  * the order of their keywords) */
@@ -229,19 +220,15 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 #if !MOTE_SMALL
 /*
  * The block path (hosted builds): in ordinary text and inside the first
- * quote kind, 64 bytes are classified at once into bit masks, and quotes,
- * escapes and the end of the run are found with word arithmetic instead of a
- * branch per byte. One static table serves every scanner: byte -> a word
- * with one bit per plane, the plane in bit 16 * plane, so that the words of
- * sixteen input bytes, shifted by the byte's position and added, put plane
- * k of those bytes into bits 16k..16k+15 of one word.
- * Planes: the scanner's quote, bytes that stop the block path outside
- * strings ('-' among them: "--" is checked when it is found), backslash,
- * line breaks. Tables differ in which quote is "the"
- * quote; the other quote byte is a stop. The stop set is generous: a stop
- * that means nothing to the dialect only hands one byte to the general
- * switch. blk_setup() checks that every byte the dialect cares about is
- * covered, else the block path stays off for that scanner.
+ * quote kind, 64 bytes at a time become bit masks, and quotes, escapes and
+ * the end of the run come from word arithmetic, not a branch per byte. The
+ * portable classifier's table maps a byte to one bit per plane (plane k in
+ * bit 16k), so that sixteen bytes' words, shifted by position and added,
+ * put plane k of those bytes in bits 16k..16k+15. Planes: the quote; bytes
+ * that stop the path outside strings (the other quote; '-', "--" checked
+ * where found); backslash; line breaks. The stop set is generous (a stop
+ * that means nothing to the dialect hands one byte to the switch);
+ * blk_setup() keeps the path off where a byte the dialect needs is missing.
  */
 enum { P_QUOTE, P_STOP, P_BSL, P_LB };
 #define PB(k) ((uint64_t)1 << (16 * (k)))
@@ -324,11 +311,10 @@ static void apply_mode(mote_scanner *sc)
         sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : NO_ESC;
 }
 
-/* Build the class table from the quote slots, delimiter, escape and comment
- * styles (init, and again when a mysql DELIMITER command changes the
- * delimiter's first byte or a SET statement the strings mode), the mode's
- * escapes first. Data-driven so it stays one small loop. Line breaks stop
- * every skip loop: positions are counted there. */
+/* Build the class table from the quote slots, delimiter, escapes (the
+ * mode's first) and comment styles: at init, and when a DELIMITER command
+ * or a SET statement changes them. Data-driven, one small loop. Line breaks
+ * stop every skip loop: positions are counted there. */
 static void build_cls(mote_scanner *sc)
 {
     /* byte, comments bits that must all be set, class bits it gets */
@@ -402,38 +388,25 @@ static MOTE_SMALL_NOINLINE void tok_begin(mote_scanner *sc, size_t i)
     set_pos(sc, &sc->tok_pos, i);
 }
 
-/* Comments are handed out: KEEP_COMMENTS, and not over max_token (cdrop).
- * (Small builds set cdrop at each token's start where comments are not
- * kept, so that this is one byte's test.) */
+/* Comments are handed out: KEEP_COMMENTS, and not over max_token (cdrop;
+ * small builds also set it per token where comments are not kept). */
 static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc)
 {
-#if MOTE_SMALL
-    return !sc->cdrop;
-#else
-    return (sc->flags & MOTE_SCAN_KEEP_COMMENTS) && !sc->cdrop;
-#endif
+    return (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) && !sc->cdrop;
 }
 
 /* Start the next token. rec: the configuration is known to be one of
  * records (BLK_REC: no trimming, comments, words, COPY or trigger state),
- * for rec_end()'s copy. (The small build has no such path: OTHER(rec) is
- * true before the compiler sees it, which keeps its code as it was.) */
-#if MOTE_SMALL
-#define OTHER(rec) ((void)(rec), 1)
-#else
-#define OTHER(rec) (!(rec))
-#endif
+ * for rec_end()'s copy (speed builds only). */
 static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
 {
-    const bool words = OTHER(rec) && (sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES);
-    sc->state = OTHER(rec) && sc->trim ? S_LEAD : (OTHER(rec) && sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
+    const bool words = !rec && (sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES);
+    sc->state = !rec && sc->trim ? S_LEAD : (!rec && sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
     /* (the per-token fields, the dialect's among them, are one block) */
     memset(&sc->kind, 0, offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind));
-#if MOTE_SMALL
-    sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
-#endif
+    if (MOTE_SMALL) sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
     /* with no comment styles nothing can be comment-only */
-    if (OTHER(rec) && (sc->comments & 0x0fu)) {
+    if (!rec && (sc->comments & 0x0fu)) {
         sc->lead = LEAD_INIT(sc);
         sc->slow = SL_LEAD;
     }
@@ -444,29 +417,24 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
     sc->mode_next = sc->mode;
     /* (small builds without the dialect test: ds.pg.copy lies past mysql's
      * bytes in ds, 0 for every other dialect) */
-    if (OTHER(rec) && (MOTE_SMALL || sc->dialect == MOTE_SCAN_POSTGRES)) {
+    if (!rec && (MOTE_SMALL || sc->dialect == MOTE_SCAN_POSTGRES)) {
         if (sc->ds.pg.copy) {
-            /* COPY data: the rest of the COPY line (copy 1: a COPY ... FROM
-             * STDIN statement ended, by its delimiter: no other ending
-             * follows its first word), then one token per line */
+            /* COPY data: the rest of the COPY line (copy 1: the COPY
+             * statement ended at its delimiter), then one token per line */
             sc->state = sc->ds.pg.copy == 1 ? S_CSKIP : S_COPY;
             sc->ds.pg.copy = 3;
             sc->kind = MOTE_SCAN_COPY_DATA;
             sc->lead = sc->slow = 0;
             sc->wcls = WC_NONE;
         }
-#if MOTE_SMALL
-        /* no bytes before the token (see prev_byte(); speed builds count
-         * them in hist_n, which needs no store here per token) */
-        sc->hist[0] = sc->hist[1] = ' ';
-#endif
+        /* no bytes before the token (prev_byte(); speed builds count hist_n) */
+        if (MOTE_SMALL) sc->hist[0] = sc->hist[1] = ' ';
     }
-    sc->trig = OTHER(rec) && sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
+    sc->trig = !rec && sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
     tok_begin(sc, sc->pos);
 }
 
 static void reset_token(mote_scanner *sc) { reset_with(sc, false); }
-#undef OTHER
 
 mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry)
 {
@@ -609,10 +577,8 @@ static MOTE_SMALL_NOINLINE void newline(mote_scanner *sc, uint8_t c, size_t idx)
 static bool kmp_step(mote_scanner *sc, uint8_t c)
 {
     uint8_t k = sc->km;
-#if !MOTE_SMALL
-    /* most bytes: no match under way and none starting (km stays 0) */
-    if (k == 0 && c != sc->delim[0]) return false;
-#endif
+    /* (speed builds) most bytes: no match under way and none starting */
+    if (!MOTE_SMALL && k == 0 && c != sc->delim[0]) return false;
     while (k > 0 && sc->delim[k] != c) k = sc->kmp[k - 1];
     if (sc->delim[k] == c) k++;
     if (k == sc->dlen) {
@@ -628,20 +594,16 @@ static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
     sc->trig = SQ_NEXT(sc->trig, tk);
 }
 
-/* A token other than a word, for sqlite; nothing for the others. (The
- * dialect tested here, once, rather than at each call: smaller.) */
+/* A token other than a word, for sqlite (tested here once: smaller). */
 static MOTE_SMALL_NOINLINE void sq_other(mote_scanner *sc)
 {
     if (sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
 }
 
-/* Byte `back` (1 or 2) positions before chunk index idx within the
- * current token, or a blank if the token has no such byte. Looks through
- * the chunk, the carry and the two bytes remembered when earlier bytes were
- * handed out or dropped (hist_n of them; small builds fill hist with
- * blanks at the token's start instead of counting: reset_with()). Used only
- * for postgres E'..' and $ decisions, for which a blank is as good as no
- * byte. */
+/* Byte `back` (1 or 2) before chunk index idx within the current token:
+ * from the chunk, the carry or hist (the last two bytes handed out or
+ * dropped, hist_n of them; small builds blank hist at the token's start
+ * instead), else a blank, which postgres's E'' and $ tests take as none. */
 static uint8_t prev_byte(const mote_scanner *sc, size_t idx, size_t back)
 {
     size_t in_chunk = idx - sc->tok_start;
@@ -650,9 +612,7 @@ static uint8_t prev_byte(const mote_scanner *sc, size_t idx, size_t back)
     size_t cl = sc->carry->len;
     if (back <= cl) return sc->carry->data[cl - back];
     back -= cl;
-#if !MOTE_SMALL
-    if (back > sc->hist_n) return ' ';
-#endif
+    if (!MOTE_SMALL && back > sc->hist_n) return ' ';
     return sc->hist[2 - back];
 }
 
@@ -669,9 +629,7 @@ static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
     for (size_t j = n > 2 ? n - 2 : 0; j < n; j++) {
         sc->hist[0] = sc->hist[1];
         sc->hist[1] = p[j];
-#if !MOTE_SMALL
-        if (sc->hist_n < 2) sc->hist_n++;
-#endif
+        if (!MOTE_SMALL && sc->hist_n < 2) sc->hist_n++;
     }
 }
 
@@ -690,14 +648,12 @@ static MOTE_INLINE unsigned low_bit(uint64_t x) { return mote__ctz64(x); }
 static MOTE_INLINE unsigned high_bit(uint64_t x) { return 63u - mote__clz64(x); }
 
 /* Find the first byte at or after *pi (below lim) with `mask` in the class
- * table: true with *pi at it, or false with *pi = lim. The scanner's
- * throughput on ordinary text. Short runs (quote-dense text) end in the
- * first four bytes, looked at one by one; longer ones go eight class bytes
- * to a word (byte k of the input in bits 8k..8k+7, whatever the host's byte
- * order), the first hit found with one count-trailing-zeros: one branch per
- * eight bytes, so the end of a run costs one mispredicted branch, not
- * several. The result says where the run ended, so that callers branch on
- * it once (inlined, the compiler joins the hit paths). */
+ * table: true with *pi at it, else false with *pi = lim (the throughput on
+ * ordinary text). Short runs (quote-dense text) end in the first four
+ * bytes, tested one by one; longer ones go eight class bytes to a word
+ * (input byte k in bits 8k..8k+7), the hit found with one ctz: one branch
+ * per eight bytes, one mispredicted at a run's end. Callers branch on the
+ * result once (inlined, the compiler joins the hit paths). */
 static MOTE_INLINE bool find(const uint8_t *cls, const uint8_t *p, size_t *pi, size_t lim, uint8_t mask)
 {
     size_t i = *pi;
@@ -738,8 +694,6 @@ static MOTE_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, s
     return i;
 }
 
-static MOTE_INLINE unsigned pop_count(uint64_t x) { return mote__popcount64(x); }
-
 /* Bit j set: an odd number of set bits of x at positions <= j (inside a
  * string after its opening quote, up to and without its closing one). */
 static MOTE_INLINE uint64_t prefix_xor(uint64_t x)
@@ -779,18 +733,22 @@ static MOTE_INLINE uint64_t escaped_by(uint64_t bs, uint64_t *pend)
 static MOTE_INLINE void blk_pos(const mote_scanner *sc, mote_pos *out, size_t blk, uint64_t nl, size_t idx)
 {
     out->offset = sc->base + idx;
-    out->line = sc->line + (nl ? pop_count(nl) : 0u); /* (most blocks have no line break) */
+    out->line = sc->line + (nl ? mote__popcount64(nl) : 0u); /* (most blocks have no line break) */
     const uint64_t ls = nl ? sc->base + blk + high_bit(nl) + 1 : sc->line_start;
     out->column = out->offset - ls + 1;
 }
 
-/* Classify the 64 bytes at r into bit masks (bit j: byte j): the quote,
- * stop bytes, backslashes, '\n' and '\r'. blk picks the table (1: the
- * quote is '\'', 2: '"'). The portable version looks bytes up in the
- * table; with SSE2 (every x86-64) or NEON (every aarch64) sixteen bytes
- * are compared at once, to the same byte sets (the chunking tests compare
- * both with the byte loop; -Dsimd=disabled builds, s390x and armhf run the
- * portable one). */
+/* One 64-byte block's masks (bit j: byte j): the first quote kind, stop
+ * bytes, backslashes, '\n', '\r', and the bytes escaped by a backslash. */
+typedef struct blk_masks {
+    uint64_t q, stop, bs, nl, cr, esc;
+} blk_masks;
+
+/* Classify the 64 bytes at r into the masks but esc. blk picks the quote
+ * (1: '\'', 2: '"'). The portable version looks bytes up in the table
+ * (-Dsimd=disabled, s390x, armhf); SSE2 (every x86-64) and NEON (every
+ * aarch64) compare sixteen bytes at once with the same byte sets (the
+ * chunking tests check both against the byte loop). */
 #if !defined(MOTE_NO_SIMD) && defined(__SSE2__)
 #define BLK_VECTOR 1
 typedef __m128i blk_vec;
@@ -805,19 +763,17 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
 }
 
 #ifdef BLK_AVX2
-/* AVX2 (chosen at run time, see block_text()): the same masks from 32 bytes
- * per compare. */
+/* AVX2 (chosen at run time, see block_text()): the same masks from 32 bytes per compare. */
 #define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
 static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, bool lines, const uint8_t *r,
-                                                 uint64_t *q, uint64_t *stop, uint64_t *bs, uint64_t *nl,
-                                                 uint64_t *cr)
+                                                 blk_masks *m)
 {
     const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
     const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
 #define BLK_M2(x, y) ((uint64_t)(uint32_t)_mm256_movemask_epi8(x) | (uint64_t)(uint32_t)_mm256_movemask_epi8(y) << 32)
 #define BLK_EQ2(c) BLK_M2(_mm256_cmpeq_epi8(a, _mm256_set1_epi8(c)), _mm256_cmpeq_epi8(b, _mm256_set1_epi8(c)))
-    *q = BLK_EQ2(!lines && sc->blk == 1 ? '\'' : '"');
-    *stop = 0;
+    m->q = BLK_EQ2(!lines && sc->blk == 1 ? '\'' : '"');
+    m->stop = 0;
     if (!lines && sc->blk_nstop) {
         __m256i sa = _mm256_setzero_si256(), sb = sa;
         for (unsigned j = 0; j < sc->blk_nstop; j++) {
@@ -825,11 +781,11 @@ static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, bool li
             sa = _mm256_or_si256(sa, _mm256_cmpeq_epi8(a, v));
             sb = _mm256_or_si256(sb, _mm256_cmpeq_epi8(b, v));
         }
-        *stop = BLK_M2(sa, sb);
+        m->stop = BLK_M2(sa, sb);
     }
-    *bs = BLK_EQ2('\\');
-    *nl = BLK_EQ2('\n');
-    *cr = BLK_EQ2('\r');
+    m->bs = BLK_EQ2('\\');
+    m->nl = BLK_EQ2('\n');
+    m->cr = BLK_EQ2('\r');
 #undef BLK_EQ2
 #undef BLK_M2
 }
@@ -872,21 +828,20 @@ static MOTE_INLINE blk_vec blk_stops(blk_vec v, const blk_vec *sv, unsigned n)
 #endif
 
 static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_vec *sv,
-                                     unsigned ns, const uint8_t *r, uint64_t *q, uint64_t *stop, uint64_t *bs,
-                                     uint64_t *nl, uint64_t *cr)
+                                     unsigned ns, const uint8_t *r, blk_masks *m)
 {
 #if BLK_VECTOR
     (void)t;
     const blk_vec v0 = BLK_LOAD(r), v1 = BLK_LOAD(r + 16), v2 = BLK_LOAD(r + 32), v3 = BLK_LOAD(r + 48);
 #define BLK_MASK(c) blk_movemask(BLK_EQ(v0, BLK_SPLAT(c)), BLK_EQ(v1, BLK_SPLAT(c)), \
                                  BLK_EQ(v2, BLK_SPLAT(c)), BLK_EQ(v3, BLK_SPLAT(c)))
-    *q = BLK_MASK(blk == 1 ? '\'' : '"');
-    *stop = ns ? blk_movemask(blk_stops(v0, sv, ns), blk_stops(v1, sv, ns), blk_stops(v2, sv, ns),
+    m->q = BLK_MASK(blk == 1 ? '\'' : '"');
+    m->stop = ns ? blk_movemask(blk_stops(v0, sv, ns), blk_stops(v1, sv, ns), blk_stops(v2, sv, ns),
                               blk_stops(v3, sv, ns))
                : 0;
-    *bs = BLK_MASK('\\');
-    *nl = BLK_MASK('\n');
-    *cr = BLK_MASK('\r');
+    m->bs = BLK_MASK('\\');
+    m->nl = BLK_MASK('\n');
+    m->cr = BLK_MASK('\r');
 #undef BLK_MASK
 #else
     (void)blk, (void)sv, (void)ns;
@@ -910,24 +865,23 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_
     }
     /* line breaks are rare: tell them apart one by one */
     uint64_t c = 0;
-    for (uint64_t m = lb; m; m &= m - 1) {
-        const unsigned k = low_bit(m);
+    for (uint64_t w = lb; w; w &= w - 1) {
+        const unsigned k = low_bit(w);
         if (r[k] == '\r') c |= (uint64_t)1 << k;
     }
-    *q = qq;
-    *stop = st;
-    *bs = b;
-    *nl = lb & ~c;
-    *cr = c;
+    m->q = qq;
+    m->stop = st;
+    m->bs = b;
+    m->nl = lb & ~c;
+    m->cr = c;
 #endif
 }
 
 /*
- * Inside quote slot `slot` at i: the bytes of a string up to its closer, by
- * the class table (one loop for the byte path's hot strings and for the
- * strings of the other quote kinds the block path meets). Returns the index
- * after the closer (*closed set), or where the general switch must look (a
- * line break, an escape before one or at lim), or lim.
+ * Inside quote slot `slot` at i: a string's bytes up to its closer, by the
+ * class table (the byte path's strings, and the block path's of the other
+ * kinds). Returns the index after the closer (*closed set), or where the
+ * switch must look (a line break, an escape before one or at lim), or lim.
  */
 static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                     unsigned slot, bool *closed)
@@ -949,19 +903,12 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
     }
 }
 
-/* One 64-byte block's masks (bit j: byte j): the first quote kind, stop
- * bytes, backslashes, '\n', '\r', and the bytes escaped by a backslash. */
-typedef struct blk_masks {
-    uint64_t q, stop, bs, nl, cr, esc;
-} blk_masks;
-
 /*
- * A segment of the block at i: from the state inq (all bits) at its start,
- * find the first byte that needs the general switch outside a string (a
- * stop byte, a lone backslash where escapes work only in strings, "--", the
- * delimiter line break) or anywhere ('\r'): its bit k (64: none). Counts the
- * lines before it, sets the escape flag and open_pos; *inside: the state at
- * byte k (before it; stop bytes are no quotes), or after the block.
+ * A segment of the block at i, from the state inq (all bits): the bit k (64:
+ * none) of the first byte the switch must see, outside strings (a stop byte,
+ * a lone backslash where escapes work only in strings, "--", the delimiter
+ * line break) or anywhere ('\r'). Counts the lines before it, sets the
+ * escape flag and open_pos; *inside: the state at byte k, or after the block.
  */
 static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                         const blk_masks *m, unsigned f, uint64_t inq,
@@ -974,22 +921,17 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     if (!(f & BLK_ESC_OUT)) stop |= m->bs & ~in; /* outside strings '\' is text: the switch says */
     if (f & BLK_NL_STOP) stop |= m->nl & out;
     unsigned k;
-#if BLK_VECTOR
-    if (!(f & BLK_NL_STOP)) {
+    if (!BLK_VECTOR || !(f & BLK_NL_STOP)) {
         k = stop ? low_bit(stop) : 64u;
     } else {
-        /* Records: the first line break (or other stop byte) is almost
-         * always outside strings. Taking its position before the string
-         * mask is known lets the next record's block start early (a branch,
-         * not a data dependence); the check only confirms it (stop is a
-         * subset of cand). */
+        /* Records: the first line break (or other stop) is almost always
+         * outside strings; taking it before the string mask is known lets
+         * the next record start early (a branch, not a data dependence).
+         * The check only confirms it (stop is a subset of cand). */
         const uint64_t cand = m->stop | m->cr | m->nl | ((f & BLK_ESC_OUT) ? 0 : m->bs);
         k = cand ? low_bit(cand) : 64u;
         if (MOTE_UNLIKELY(k != 64 && !((stop >> k) & 1u))) k = stop ? low_bit(stop) : 64u;
     }
-#else
-    k = stop ? low_bit(stop) : 64u;
-#endif
     /* a '-' stops only as "--" where that may open a comment */
     while (k != 64 && p[i + k] == '-') {
         if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
@@ -1006,7 +948,7 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     }
     const uint64_t nlb = m->nl & below;
     if (nlb) {
-        sc->line += pop_count(nlb);
+        sc->line += mote__popcount64(nlb);
         sc->cr = 0;
         sc->line_start = sc->base + i + high_bit(nlb) + 1;
     }
@@ -1014,14 +956,13 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
 }
 
 /*
- * The block at i stopped at bit k outside strings. A string of another
- * quote kind is read in place (quote_run()) and the block goes on after
- * it: the masks lose the bits up to its closer and the next segment starts
- * outside strings (a backslash run never spans a quote, so the escape bits
- * after the closer stay right). Returns where the path goes on (*go: 1 at
- * a string's end in a later block, 2 after this block, *st S_QUOTE if
- * inside the first quote kind there) or stops (*go 0, *st: the state
- * there). Out of line: the block loop keeps its masks in registers.
+ * The block at i stopped at bit k outside strings, at a string of another
+ * quote kind: it is read in place (quote_run()) and the block goes on after
+ * it, its masks cleared up to the closer (no backslash run spans a quote, so
+ * the escape bits after it stay right). Returns where the path goes on (*go:
+ * 1 at a string's end in a later block, 2 after this block; *st S_QUOTE if
+ * inside the first quote kind there) or stops (*go 0, *st: the state there).
+ * Out of line: the block loop keeps its masks in registers.
  */
 static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                       const blk_masks *mp, unsigned f, unsigned k, uint64_t inside,
@@ -1050,12 +991,7 @@ static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t
             return e;
         }
         const uint64_t keep = UINT64_MAX << (e - i);
-        m.q &= keep;
-        m.stop &= keep;
-        m.bs &= keep;
-        m.nl &= keep;
-        m.cr &= keep;
-        m.esc &= keep;
+        m = (blk_masks){m.q & keep, m.stop & keep, m.bs & keep, m.nl & keep, m.cr & keep, m.esc & keep};
         k = blk_segment(sc, p, i, lim, &m, f, 0, &inside);
         if (k == 64) {
             *go = 2;
@@ -1067,12 +1003,11 @@ static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t
 
 /*
  * The block path: from i (state NORMAL or the first quote kind, no delimiter
- * byte matched, no line break just counted as "\r"), as long as 64 bytes
- * remain below lim, blocks are classified into masks and their segments
- * walked (blk_segment()). Strings of the other quote kinds do not stop it
- * (blk_other()): quote-dense text stays on this path. Sets the state and
- * slot at the returned index. lines: the configuration is BLK_LINES (its
- * flags, quote and delimiter as constants; no stop bytes, no other quotes).
+ * byte matched, no "\r" just counted), while 64 bytes remain below lim,
+ * blocks become masks and their segments are walked (blk_segment()); other
+ * quote kinds' strings do not stop it (blk_other()). Sets the state and slot
+ * at the returned index. lines: the configuration is BLK_LINES (flags, quote
+ * and delimiter constant; no stop bytes, no other quotes).
  */
 static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                           bool avx2, bool lines)
@@ -1092,10 +1027,10 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     while (lim - i >= 64) {
         blk_masks m;
 #ifdef BLK_AVX2
-        if (avx2) blk_classify_avx2(sc, lines, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
+        if (avx2) blk_classify_avx2(sc, lines, p + i, &m);
         else
 #endif
-        blk_classify(t, lines ? 2 : sc->blk, sv, lines ? 0 : sc->blk_nstop, p + i, &m.q, &m.stop, &m.bs, &m.nl, &m.cr);
+        blk_classify(t, lines ? 2 : sc->blk, sv, lines ? 0 : sc->blk_nstop, p + i, &m);
         m.esc = 0;
         if (f & BLK_ESC) {
             if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
@@ -1111,8 +1046,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         }
         const uint8_t c = p[i + k];
         if (inside || lines || sc->open_slot[c] < 2 || c == (lines ? '\n' : sc->delim[0])) {
-            /* the switch's byte (blk_other() would say so too; lines: no
-             * other quote kind) */
+            /* the switch's byte (blk_other() would say so too; lines: no other quote kind) */
             i += k;
             pend = (m.esc >> k) & 1u;
             break;
@@ -1130,11 +1064,10 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     }
     if (!state) state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
     sc->state = state;
-    /* A short run that did not end at the delimiter (the portable
-     * classifier, a table look-up per byte, is no cheaper than the byte
-     * loops: any short run) means text this path does not suit, and so do strings of the other quote kinds closer than
-     * 32 bytes apart (the byte loops are faster there): leave it to the
-     * byte loops for a while, longer after each miss in a row. */
+    /* A short run not ended by the delimiter (for the portable classifier,
+     * no cheaper than the byte loops, any short run), or strings of the
+     * other quote kinds closer than 32 bytes apart: text the byte loops do
+     * better. Leave it to them for a while, longer after each miss in a row. */
     if ((i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) ||
         (size_t)sc->blk_others * 32u > i - start) {
         sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
@@ -1206,21 +1139,18 @@ static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
 }
 
 /*
- * The hot path of SQL dumps: ordinary text and quoted strings alternating.
- * Runs NORMAL -> QUOTE -> NORMAL transitions inline (state in locals) and
- * returns at the first byte that needs the general switch (a comment opener,
- * the delimiter, a line break, an escape at the chunk's end, ...), or at lim.
- * Not used where a quote opener needs context (postgres E'', sqlite outside
- * its NORMAL/TRIGGER states), see run(). Out of line: its loops keep their
- * registers (inlined into mote_scan_next() they measured 4-5% slower on
- * quote-dense text); fast_text() below calls it.
+ * The hot path of SQL dumps, text and strings alternating: NORMAL -> QUOTE
+ * -> NORMAL inline (state in locals), up to the first byte the general
+ * switch must see (a comment opener, the delimiter, a line break, an escape
+ * at the chunk's end, ...) or lim. Not where a quote opener needs context
+ * (postgres E'', sqlite outside NORMAL/TRIGGER): see run(). Out of line, so
+ * that its loops keep their registers.
  */
 static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    /* where words, comments or '*' matter (see sc->slow): one string at
-     * most. Else the block path's back-off as an index (blk_here() still
-     * decides): one compare per string for both tests, the rest out of the
-     * way. fast_text() tried the block path before the first byte. */
+    /* where words, comments or '*' matter (sc->slow): one string at most;
+     * else the block path's back-off as an index (blk_here() decides), so
+     * that one compare per string does both tests. */
     size_t blk_at = 0;
     if (TRIG_SKIP(sc->trig) && !sc->slow) blk_at = sc->blk ? blk_from(sc, lim) : SIZE_MAX;
     /* the state in locals, written back once at the end */
@@ -1257,8 +1187,7 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
     }
     sc->state = quote ? S_QUOTE : S_NORMAL;
     sc->slot = (uint8_t)slot;
-    /* only an open string's error reads open_pos, and no line break was
-     * passed since its opener */
+    /* only an open string's error reads open_pos, and no line break was passed since its opener */
     if (quote && open != SIZE_MAX) set_pos(sc, &sc->open_pos, open);
     return i;
 }
@@ -1290,9 +1219,8 @@ static bool dcmd_done(mote_scanner *sc)
 
 /* ------------------------------------------------- statement structure */
 
-/* The first code byte of the token: what came before it was comments (or
- * nothing). Kept comments are handed out apart from it (run() returns
- * R_SPLIT at the next byte). A no-op past the first code byte. */
+/* The token's first code byte (after comments or nothing): kept comments
+ * are handed out apart (run() returns R_SPLIT next). A no-op after it. */
 static void lead_code(mote_scanner *sc)
 {
     const uint8_t lead = sc->lead;
@@ -1303,8 +1231,7 @@ static void lead_code(mote_scanner *sc)
 }
 
 /* A comment opened before any code byte. Where leading blanks are trimmed
- * and comments not kept, its bytes are dropped at once (held() counts
- * none of them). */
+ * and comments not kept, its bytes are dropped at once (held() counts none). */
 static void lead_comment(mote_scanner *sc, size_t i)
 {
     if (!sc->lead) return;
@@ -1315,8 +1242,7 @@ static void lead_comment(mote_scanner *sc, size_t i)
     }
 }
 
-/* Where a comment ends: back before the statement's first code byte, or
- * in it. */
+/* Where a comment ends: back before the statement's first code byte, or in it. */
 static uint8_t after_comment(const mote_scanner *sc)
 {
     return LEAD_TRIMMED(sc->lead, sc) ? S_LEAD : S_NORMAL;
@@ -1357,10 +1283,7 @@ static int kw_find(const mote_scanner *sc, size_t n, int last)
     return K_NONE;
 }
 
-static int keyword(const mote_scanner *sc, size_t n) { return kw_find(sc, n, K_NONE); }
-
-/* mysql: the sql_mode saved in a user variable (hash h), else the
- * configured one. */
+/* mysql: the sql_mode saved in a user variable (hash h), else the configured one. */
 static uint8_t var_mode(const mote_scanner *sc, uint32_t h)
 {
     for (unsigned j = 0; j < 2; j++)
@@ -1479,7 +1402,7 @@ static MOTE_SMALL_NOINLINE void any_word_end(mote_scanner *sc)
     static const uint8_t tk_of[] = {TK_CREATE, TK_OTHER, TK_OTHER, TK_OTHER, TK_OTHER,
                                     TK_END, TK_TRIGGER, TK_TEMP, TK_TEMP, TK_EXPLAIN};
     const size_t n = sc->wlen;
-    const int k = keyword(sc, n);
+    const int k = kw_find(sc, n, K_NONE);
     sc->wlen = 0;
     if (sc->dialect == MOTE_SCAN_SQLITE) {
         /* the keywords sqlite3_complete() knows */
@@ -1536,18 +1459,16 @@ static void lit_end(mote_scanner *sc)
     sc->slow &= (uint8_t)~SL_LIT;
     const size_t n = sc->wlen;
     sc->wlen = 0;
-    set_word(sc, keyword(sc, n), 1);
+    set_word(sc, kw_find(sc, n, K_NONE), 1);
 }
 
 /* ------------------------------------------------------- state handlers */
 
-/* What a state handler asks of run() after a byte: take the next byte, or
- * look at this one again in the state it has set (A_AGAIN: with the
- * delimiter match; A_CODE: as a byte of code, the match already done), or
- * end the token: a delimiter completed (A_DELIM, unless a trigger body,
- * parentheses or BEGIN ... END hold it), a command or COPY line ended.
- * A_WORD and A_HEAD hand the byte to on_word() and on_head(), so that each
- * handler has one call site (the small build inlines them all). */
+/* What a state handler asks of run() after a byte: the next byte; this one
+ * again in the state it set (A_AGAIN: with the delimiter match; A_CODE: as
+ * code, the match done); on_word(), on_head() or on_delim() for it (one call
+ * site each: the small build inlines them all); or the token's end (A_END,
+ * A_LINE: a command or COPY line). */
 enum { A_NEXT, A_END, A_LINE, A_AGAIN, A_CODE, A_WORD, A_HEAD, A_DELIM };
 
 /* A command line starts in state st (its first code byte seen). */
@@ -1572,18 +1493,14 @@ static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
      * not matter: back to the skip loops */
     if (sc->wcls != WC_FIRST) return A_NEXT;
     bool may = first_word_may(sc, sc->wlen);
-#if !MOTE_SMALL
-    /* mysql, at the first byte: the word's next bytes in the chunk may tell
-     * already, so that they need not come here (a word cut short the same:
-     * words matter no more). Only "set" matters there: a cheap test. */
-    if (sc->dialect == MOTE_SCAN_MYSQL && sc->wlen == 1)
+    /* (speed builds) mysql, at the first byte: the word's next bytes in the
+     * chunk may tell already, so that they need not come here (a word cut
+     * short the same: words matter no more). Only "set" matters there. */
+    if (!MOTE_SMALL && sc->dialect == MOTE_SCAN_MYSQL && sc->wlen == 1)
         for (size_t j = idx + 1, n = 1; may && n < 4 && j < sc->chunk_len && word_char(sc, sc->chunk[j]); j++) {
             sc->word[n++] = lower(sc->chunk[j]);
             may = first_word_may(sc, n);
         }
-#else
-    (void)idx;
-#endif
     if (!may) {
         words_stop(sc);
         sc->wlen = 0;
@@ -1599,12 +1516,8 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     /* Quote openers, the escape, comment openers and postgres's '$', '('
      * and ')' all stop the skip loop of code (C_NORM): for the other bytes
      * (letters, digits, most punctuation) only mysql's '*' is left to test.
-     * (The small build tests them all: the shortcut costs it 100 bytes.) */
-#if MOTE_SMALL
-    const bool marked = true;
-#else
-    const bool marked = (sc->cls[c] & C_NORM) || c == '*';
-#endif
+     * (The small build tests them all: smaller.) */
+    const bool marked = MOTE_SMALL || (sc->cls[c] & C_NORM) || c == '*';
     if (sc->lead && !is_blank(c) && !(marked && comment_opener(sc, c))) {
         lead_code(sc);
         if (pg && c == '\\') {
@@ -1643,8 +1556,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
             return A_NEXT;
         }
     } else if (c == '*' && (MOTE_SMALL || sc->dialect == MOTE_SCAN_MYSQL) && (sc->slow & SL_XC)) {
-        /* (SL_XC is mysql's alone; speed builds test the dialect too: without
-         * it gcc's allocation cost the pg_dump row 1.5 % more instructions) */
+        /* (SL_XC is mysql's alone; the speed build's dialect test helps its register allocation) */
         sc->state = S_XSTAR;
         return A_NEXT;
     } else if (pg) {
@@ -1663,8 +1575,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         set_pos(sc, &sc->open_pos, idx);
         return A_NEXT;
     }
-    /* (words matter only for mysql and postgres: SL_WORDS is never set
-     * for sqlite) */
+    /* (words matter only for mysql and postgres: SL_WORDS is never set for sqlite) */
     if (sc->slow & SL_WORDS) {
         if (word_char(sc, c)) return A_WORD;
         if (!is_blank(c)) word_punct(sc, c);
@@ -1685,8 +1596,7 @@ static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
     const bool blank = is_blank(c) && !(sc->dialect == MOTE_SCAN_SQLITE && c == '\v');
     /* trimmed blanks and dropped comments move the token's start */
     const bool hold = sc->cmt && keep_comments(sc);
-    /* where kept comments end (only they read it: small builds set it
-     * without the test) */
+    /* where kept comments end (only they read it: small builds set it without the test) */
     if (!blank && (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS))) set_pos(sc, &sc->lead_pos, idx);
     if (!hold) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
@@ -1864,8 +1774,7 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
             sc->state = S_DOLLAR;
             return A_NEXT;
         }
-        /* a tag byte: an identifier byte but '$' (taken above), no digit
-         * first */
+        /* a tag byte: an identifier byte but '$' (taken above), no digit first */
         if (sc->ds.pg.taglen < sizeof sc->d.pg.tag && sq_idchar(c) && (sc->ds.pg.taglen || !is_digit(c))) {
             sc->d.pg.tag[sc->ds.pg.taglen++] = c;
             return A_NEXT;
@@ -1891,11 +1800,10 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
     }
 }
 
-/* One byte in the current state. The states where the delimiter counts
- * are matched here, in one place: a delimiter completed there ends the
- * statement. Comments and DELIMITER commands start the match afresh (reset
- * at their first byte: nothing reads km before); an escape outside quotes
- * keeps it. */
+/* One byte in the current state. The delimiter is matched here, in one
+ * place, in the states where it counts; comments and DELIMITER commands
+ * start the match afresh (km reset at their first byte), an escape outside
+ * quotes keeps it. */
 static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const uint8_t st = sc->state;
@@ -1956,8 +1864,8 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
     }
 }
 
-/* A delimiter completed: it ends the statement unless a sqlite trigger
- * body or postgres parentheses or BEGIN ATOMIC body hold it. */
+/* A delimiter completed: it ends the statement unless a sqlite trigger body,
+ * postgres parentheses or a BEGIN ATOMIC body hold it. */
 static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
 {
     if (sc->dialect == MOTE_SCAN_SQLITE) {
@@ -1974,17 +1882,12 @@ static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
 }
 
 /*
- * Run the state machine over chunk[pos..lim). Returns R_LIMIT at lim,
- * R_END when a delimiter completed (pos just after it; possibly before any
- * token byte, then the token is empty), R_LINE when a command line or COPY
- * data line ended at its line break (a DELIMITER command: sc->tk.my.argbad tells
- * failure), R_SPLIT when the token's leading comments end where its first
- * code byte (sc->lead_pos) starts.
+ * Run the state machine over chunk[pos..lim): R_LIMIT at lim; R_END when a
+ * delimiter completed (pos after it; the token may be empty); R_LINE when a
+ * command or COPY data line ended at its line break; R_SPLIT when leading
+ * kept comments end at the first code byte (sc->lead_pos). Inlined under
+ * MOTE_SMALL: smaller, and the stack stays within its budget.
  */
-/* (inlined into mote_scan_next() under MOTE_SMALL: 38 bytes smaller on
- * Cortex-M4; its frame grows by 24 bytes there, 56 on M0+, and
- * mote_scan_pull's deepest path to 332 and 408 bytes, within the 512-byte
- * budget) */
 static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
 {
     const uint8_t *p = sc->chunk;
@@ -2007,16 +1910,13 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
             [S_NORMAL] = C_NORM, [S_QUOTE] = C_Q0, [S_BLOCK] = C_BLOCK, [S_LINE] = C_LINE,
             [S_COPY] = C_LINE, [S_PCMD] = C_LINE, [S_DOLLAR] = C_DOLLAR,
         };
-#if !MOTE_SMALL
-        if (st == S_COPY) {
+        if (!MOTE_SMALL && st == S_COPY) {
             /* the line break (a '\r' stops too: lines count) */
             const uint8_t *nl = memchr(p + i, '\n', lim - i);
             const size_t e = nl ? (size_t)(nl - p) : lim;
             const uint8_t *cr = memchr(p + i, '\r', e - i);
             i = cr ? (size_t)(cr - p) : e;
-        } else
-#endif
-        {
+        } else {
             uint8_t mask = skip_mask[st];
             /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
             if (st == S_NORMAL && (sc->km || !TRIG_SKIP(sc->trig) || sc->slow)) mask = 0;
@@ -2185,9 +2085,8 @@ static MOTE_COLD mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
     else e = MOTE_ERR_NEED_MORE;
     sc->tok_pos = sc->lead_pos;
     sc->cmt = 0;
-    /* (pieces_out and hist are still as reset_token() left them: no piece
-     * precedes a split, since kept comments never come in pieces
-     * (at_bound()), and a dropped token splits nothing (lead_code())) */
+    /* (pieces_out and hist are as reset_token() left them: kept comments never
+     * come in pieces (at_bound()), a dropped token splits nothing) */
     return e;
 }
 
@@ -2197,19 +2096,18 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
     return kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.';
 }
 
-/* The bytes p[0..n) of a token of kind `kind` that ended as r says (as
- * at_end() takes it): its delimiter or line break cut (a delimiter that
- * starts with blanks may begin before a trimmed token: then the token is
- * empty; a line ends at one byte), a record's or COPY row's '\r' before
- * its line break too, the end of a COPY block recognised; handed out
- * unless empty (an empty one where it counts: KEEP_BLANK, a COPY row, the
- * last piece of a token handed out in pieces). MOTE_ERR_NEED_MORE: nothing
- * handed out. The one set of these rules, for at_end() and for records'
- * rec_end(). */
+/* The one set of rules for a token's bytes p[0..n), of kind `kind`, ended
+ * as r says (at_end(), records' rec_end()): its delimiter or line break cut
+ * (a delimiter starting with blanks may begin before a trimmed token: then
+ * it is empty), a record's or COPY row's '\r' before its line break too,
+ * the end of a COPY block recognised; handed out unless empty (empty ones
+ * count with KEEP_BLANK, as COPY rows and as the last of a token's pieces).
+ * MOTE_ERR_NEED_MORE: nothing handed out. */
+/* (always inlined: smaller, and fewer instructions per token) */
 #if MOTE_SMALL
-#define HAND_INLINE MOTE_SMALL_INLINE /* (plain inline: 14 bytes more on Cortex-M4) */
+#define HAND_INLINE MOTE_SMALL_INLINE
 #else
-#define HAND_INLINE MOTE_INLINE /* (plain inline: more instructions per token) */
+#define HAND_INLINE MOTE_INLINE
 #endif
 static HAND_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p,
                                        size_t n, int r, unsigned kind)
@@ -2272,8 +2170,7 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     return e;
 }
 
-/* End of input reached with everything scanned. (Out of line in speed
- * builds: inlined, it costs mote_scan_next()'s token loop instructions.) */
+/* End of input reached with everything scanned (cold: out of the token loop). */
 static MOTE_COLD mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->done = 1;
@@ -2338,11 +2235,10 @@ static MOTE_COLD mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
 #if !MOTE_SMALL
 /*
  * Records (BLK_REC) at a token's start, in state NORMAL, with the block
- * path free to run at pos: run()'s first skip, by block_text() as
- * fast_text() does it. The usual stop, the delimiter outside strings, is
- * done here as step() and on_delim() would (no match under way with a
- * one-byte delimiter): R_END, pos after it. Else R_MORE: run() goes on
- * from where the skip stopped.
+ * path free to run at pos: run()'s first skip, as fast_text() does it. The
+ * usual stop, the one-byte delimiter outside strings, is taken here as
+ * step() and on_delim() would: R_END, pos after it. Else R_MORE: run() goes
+ * on from where the skip stopped.
  */
 static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
 {
@@ -2432,8 +2328,7 @@ static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
             if (h >= bound) return at_bound(sc, tok);
             if (bound - h < lim - sc->pos) lim = sc->pos + (bound - h);
         }
-        /* R_LIMIT: the chunk is used up or the bound is hit, both handled
-         * at the top of the loop */
+        /* R_LIMIT: the chunk is used up or the bound is hit, both handled at the top of the loop */
         int r = run(sc, lim);
         if (r != R_LIMIT) {
             mote_err e = r == R_SPLIT ? at_split(sc, tok) : at_end(sc, tok, r);
