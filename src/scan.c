@@ -1471,6 +1471,13 @@ static void lit_end(mote_scanner *sc)
  * A_LINE: a command or COPY line). */
 enum { A_NEXT, A_END, A_LINE, A_AGAIN, A_CODE, A_WORD, A_HEAD, A_DELIM };
 
+/* The state becomes st; run() does a next. */
+static int enter(mote_scanner *sc, uint8_t st, int a)
+{
+    sc->state = st;
+    return a;
+}
+
 /* A command line starts in state st (its first code byte seen). */
 static int command(mote_scanner *sc, uint8_t st)
 {
@@ -1557,8 +1564,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         }
     } else if (c == '*' && (MOTE_SMALL || sc->dialect == MOTE_SCAN_MYSQL) && (sc->slow & SL_XC)) {
         /* (SL_XC is mysql's alone; the speed build's dialect test helps its register allocation) */
-        sc->state = S_XSTAR;
-        return A_NEXT;
+        return enter(sc, S_XSTAR, A_NEXT);
     } else if (pg) {
         if (c == '$' && word_start(sc, idx, 1)) {
             sc->ds.pg.taglen = 0;
@@ -1601,12 +1607,8 @@ static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
     if (!hold) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
     /* mysql: a DELIMITER command? (wlen is 0 since reset_token()) */
-    if (sc->dialect != MOTE_SCAN_MYSQL) {
-        sc->state = S_NORMAL;
-        return A_CODE;
-    }
-    sc->state = S_HEAD;
-    return A_HEAD;
+    if (sc->dialect != MOTE_SCAN_MYSQL) return enter(sc, S_NORMAL, A_CODE);
+    return enter(sc, S_HEAD, A_HEAD);
 }
 
 /* mysql: the letters of "delimiter" at statement start, then a blank. */
@@ -1627,8 +1629,7 @@ static int on_head(mote_scanner *sc, uint8_t c)
     }
     if (sc->wlen) words_stop(sc); /* a word starting "d": not SET */
     sc->wlen = 0;
-    sc->state = S_NORMAL;
-    return A_CODE;
+    return enter(sc, S_NORMAL, A_CODE);
 }
 
 /* A command line: mysql DELIMITER (blanks, the argument, the ignored
@@ -1655,8 +1656,7 @@ static MOTE_SMALL_INLINE int lone(mote_scanner *sc)
 {
     lead_code(sc);
     sq_other(sc);
-    sc->state = S_NORMAL;
-    return A_CODE;
+    return enter(sc, S_NORMAL, A_CODE);
 }
 
 /* Comment openers and closers, executable comments. */
@@ -1682,8 +1682,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
             return A_NEXT;
         }
         lead_code(sc);
-        sc->state = S_NORMAL;
-        return A_CODE;
+        return enter(sc, S_NORMAL, A_CODE);
     case S_SLASH:
         if (c != '*') return lone(sc);
         sc->depth = 1;
@@ -1700,17 +1699,12 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
             /* slash-star-bang, slash-star-M-bang: code up to star-slash */
             sc->slow |= SL_XC;
             lead_code(sc);
-            sc->state = S_NORMAL;
-            return A_NEXT;
+            return enter(sc, S_NORMAL, A_NEXT);
         }
-        if (c == 'M' && st == S_XOPEN) {
-            sc->state = S_XM;
-            return A_NEXT;
-        }
+        if (c == 'M' && st == S_XOPEN) return enter(sc, S_XM, A_NEXT);
         /* an ordinary comment; c is its first byte */
         lead_comment(sc, idx + 1);
-        sc->state = S_BLOCK;
-        return A_AGAIN;
+        return enter(sc, S_BLOCK, A_AGAIN);
     case S_XSTAR:
         sc->state = S_NORMAL;
         if (c != '/') return A_CODE;
@@ -1720,8 +1714,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
         if (c != '\n') return A_NEXT;
         /* the newline ends the comment and is itself a normal byte (it
          * may be, or start, the delimiter) */
-        sc->state = after_comment(sc);
-        return A_AGAIN;
+        return enter(sc, after_comment(sc), A_AGAIN);
     case S_BLOCK:
         if (c == '*') sc->state = S_BSTAR;
         else if (c == '/' && (sc->comments & MOTE_SCAN_COMMENT_NESTED)) sc->state = S_BSLASH;
@@ -1753,9 +1746,8 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
     case S_QUOTE:
         if (c == sc->q_close[sc->slot]) {
             sc->state = S_NORMAL;
-            /* an escape string closed: a quote right here reopens it */
-            /* (set for every dialect: the others never read it, and their
-             * bytes in d lie before it) */
+            /* an escape string closed: a quote right here reopens it (every
+             * dialect sets it: see the assertion above) */
             if (sc->q_esc[sc->slot] <= 0xff) sc->d.pg.eclose = sc->base + idx + 1;
             if (sc->slow & SL_LIT) lit_end(sc);
         } else if ((int)c == sc->q_esc[sc->slot]) {
@@ -1770,17 +1762,13 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
         if (sc->slow & SL_LIT) lit_byte(sc, c);
         return A_NEXT;
     case S_DTAG:
-        if (c == '$') {
-            sc->state = S_DOLLAR;
-            return A_NEXT;
-        }
+        if (c == '$') return enter(sc, S_DOLLAR, A_NEXT);
         /* a tag byte: an identifier byte but '$' (taken above), no digit first */
         if (sc->ds.pg.taglen < sizeof sc->d.pg.tag && sq_idchar(c) && (sc->ds.pg.taglen || !is_digit(c))) {
             sc->d.pg.tag[sc->ds.pg.taglen++] = c;
             return A_NEXT;
         }
-        sc->state = S_NORMAL;
-        return A_CODE;
+        return enter(sc, S_NORMAL, A_CODE);
     case S_DOLLAR:
         if (c == '$') {
             sc->state = S_DMATCH;
@@ -1816,8 +1804,7 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
             } else if (st != S_NORMAL) {
                 sq_other(sc);
             }
-            sc->state = S_NORMAL;
-            return A_DELIM;
+            return enter(sc, S_NORMAL, A_DELIM);
         }
     } else if (st != S_ESC) {
         sc->km = 0;
@@ -1842,8 +1829,7 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
     case S_DOLLAR:
     case S_DMATCH: return on_string(sc, c, idx);
     case S_ESC:
-        sc->state = S_NORMAL;
-        return A_NEXT;
+        return enter(sc, S_NORMAL, A_NEXT);
     case S_CSKIP:
         /* the COPY line's rest: blanks; data starts on the next line */
         if (c != '\n' && is_blank(c)) {
