@@ -1686,10 +1686,8 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_SLASH:
         if (c != '*') return lone(sc);
         sc->depth = 1;
-        if (sc->dialect == MOTE_SCAN_MYSQL && !(sc->slow & SL_XC)) {
-            sc->state = S_XOPEN; /* executable? */
-            return A_NEXT;
-        }
+        /* mysql: executable? */
+        if (sc->dialect == MOTE_SCAN_MYSQL && !(sc->slow & SL_XC)) return enter(sc, S_XOPEN, A_NEXT);
         sc->state = S_BLOCK;
         lead_comment(sc, idx + 1);
         return A_NEXT;
@@ -1828,8 +1826,7 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
     case S_DTAG:
     case S_DOLLAR:
     case S_DMATCH: return on_string(sc, c, idx);
-    case S_ESC:
-        return enter(sc, S_NORMAL, A_NEXT);
+    case S_ESC: return enter(sc, S_NORMAL, A_NEXT);
     case S_CSKIP:
         /* the COPY line's rest: blanks; data starts on the next line */
         if (c != '\n' && is_blank(c)) {
