@@ -1666,12 +1666,9 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     switch (st) {
     case S_DASH:
         if (c != '-') return lone(sc);
-        if (sc->comments & MOTE_SCAN_COMMENT_DASH) {
-            sc->state = S_LINE;
-            lead_comment(sc, idx + 1);
-        } else {
-            sc->state = S_DASH2;
-        }
+        if (!(sc->comments & MOTE_SCAN_COMMENT_DASH)) return enter(sc, S_DASH2, A_NEXT);
+        sc->state = S_LINE;
+        lead_comment(sc, idx + 1);
         return A_NEXT;
     case S_DASH2:
         if (c <= 0x20 || c == 0x7f) {
