@@ -1577,9 +1577,8 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     }
     if (next != S_NORMAL) {
         /* a quote or comment may open here: where an error points */
-        sc->state = next;
         set_pos(sc, &sc->open_pos, idx);
-        return A_NEXT;
+        return enter(sc, next, A_NEXT);
     }
     /* (words matter only for mysql and postgres: SL_WORDS is never set for sqlite) */
     if (sc->slow & SL_WORDS) {
