@@ -415,8 +415,7 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
         sc->slow |= SL_WORDS;
     }
     sc->mode_next = sc->mode;
-    /* (small builds without the dialect test: ds.pg.copy lies past mysql's
-     * bytes in ds, 0 for every other dialect) */
+    /* (small builds without the dialect test: 0 but for postgres, see the assertion on ds.pg.copy) */
     if (!rec && (MOTE_SMALL || sc->dialect == MOTE_SCAN_POSTGRES)) {
         if (sc->ds.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: the COPY
@@ -2059,9 +2058,7 @@ static MOTE_COLD mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
     mote_err e = cut_front(sc, k, &p);
     /* emit() copies tok_pos out before the statement's position replaces it */
     if (e != MOTE_OK) e = fail(sc, tok, e);
-    else if (k)
-        e = emit(sc, tok, MOTE_OK, p, k, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
-    else e = MOTE_ERR_NEED_MORE;
+    else e = k ? emit(sc, tok, MOTE_OK, p, k, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT) : MOTE_ERR_NEED_MORE;
     sc->tok_pos = sc->lead_pos;
     sc->cmt = 0;
     /* (pieces_out and hist are as reset_token() left them: kept comments never
