@@ -1554,13 +1554,12 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
         return A_NEXT;
     } else if (comment_opener(sc, c)) {
-        if (c == '/') {
-            next = S_SLASH;
-        } else {
+        if (c != '/') {
             sc->state = c == '#' ? S_LINE : S_DASH;
             if (c == '#') lead_comment(sc, idx + 1);
             return A_NEXT;
         }
+        next = S_SLASH;
     } else if (c == '*' && (MOTE_SMALL || sc->dialect == MOTE_SCAN_MYSQL) && (sc->slow & SL_XC)) {
         /* (SL_XC is mysql's alone; the speed build's dialect test helps its register allocation) */
         return enter(sc, S_XSTAR, A_NEXT);
