@@ -1716,12 +1716,8 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
         else if (c != '*') sc->state = S_BLOCK;
         return A_NEXT;
     default: /* S_BSLASH */
-        if (c == '*') {
-            if (sc->depth < UINT32_MAX) sc->depth++;
-            sc->state = S_BLOCK;
-        } else if (c != '/') {
-            sc->state = S_BLOCK;
-        }
+        if (c == '*' && sc->depth < UINT32_MAX) sc->depth++;
+        if (c != '/') sc->state = S_BLOCK;
         return A_NEXT;
     }
 }
