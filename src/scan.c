@@ -1307,12 +1307,9 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
 {
     if (sc->wst == 0 && (k == K_SESSION || k == K_LOCAL)) return; /* (both dialects) */
     if (sc->dialect == MOTE_SCAN_POSTGRES) {
-        if (sc->wst == 0 && k == K_SCS && how == 0) {
-            sc->wst = 1;
-            return;
-        }
-        if (sc->wst == 1 && k == K_TO) {
-            sc->wst = 2;
+        /* standard_conforming_strings (wst 0 -> 1), TO (1 -> 2) */
+        if ((sc->wst == 0 && k == K_SCS && how == 0) || (sc->wst == 1 && k == K_TO)) {
+            sc->wst++;
             return;
         }
         if (sc->wst == 2 && k >= K_DEFAULT && k <= K_NO)
