@@ -1320,7 +1320,7 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
     if (sc->wst == 0) {
         sc->wst = 4;
         if (how == 1) return;
-        if (k == K_SQL_MODE || (k >= K_AT_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE)) {
+        if (k >= K_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE) {
             sc->wst = 1;
             sc->d.my.vt = 0;
         } else if (how == 2) {
@@ -2360,7 +2360,5 @@ void mote_scan_get_stats(const mote_scanner *sc, mote_scan_stats *out)
 
 mote_view mote_scan_delimiter(const mote_scanner *sc)
 {
-    mote_view v = {(const uint8_t *)"", 0};
-    if (sc) v = (mote_view){sc->delim, sc->dlen};
-    return v;
+    return sc ? (mote_view){sc->delim, sc->dlen} : (mote_view){(const uint8_t *)"", 0};
 }
