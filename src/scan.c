@@ -415,8 +415,7 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
         sc->slow |= SL_WORDS;
     }
     sc->mode_next = sc->mode;
-    /* (small builds without the dialect test: ds.pg.copy lies past mysql's
-     * bytes in ds, 0 for every other dialect) */
+    /* (small builds without the dialect test: 0 but for postgres, see the assertion on ds.pg.copy) */
     if (!rec && (MOTE_SMALL || sc->dialect == MOTE_SCAN_POSTGRES)) {
         if (sc->ds.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: the COPY
@@ -1308,12 +1307,9 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
 {
     if (sc->wst == 0 && (k == K_SESSION || k == K_LOCAL)) return; /* (both dialects) */
     if (sc->dialect == MOTE_SCAN_POSTGRES) {
-        if (sc->wst == 0 && k == K_SCS && how == 0) {
-            sc->wst = 1;
-            return;
-        }
-        if (sc->wst == 1 && k == K_TO) {
-            sc->wst = 2;
+        /* standard_conforming_strings (wst 0 -> 1), TO (1 -> 2) */
+        if ((sc->wst == 0 && k == K_SCS && how == 0) || (sc->wst == 1 && k == K_TO)) {
+            sc->wst++;
             return;
         }
         if (sc->wst == 2 && k >= K_DEFAULT && k <= K_NO)
@@ -1324,7 +1320,7 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
     if (sc->wst == 0) {
         sc->wst = 4;
         if (how == 1) return;
-        if (k == K_SQL_MODE || (k >= K_AT_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE)) {
+        if (k >= K_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE) {
             sc->wst = 1;
             sc->d.my.vt = 0;
         } else if (how == 2) {
@@ -1471,6 +1467,13 @@ static void lit_end(mote_scanner *sc)
  * A_LINE: a command or COPY line). */
 enum { A_NEXT, A_END, A_LINE, A_AGAIN, A_CODE, A_WORD, A_HEAD, A_DELIM };
 
+/* The state becomes st; run() does a next. */
+static int enter(mote_scanner *sc, uint8_t st, int a)
+{
+    sc->state = st;
+    return a;
+}
+
 /* A command line starts in state st (its first code byte seen). */
 static int command(mote_scanner *sc, uint8_t st)
 {
@@ -1548,17 +1551,15 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
         return A_NEXT;
     } else if (comment_opener(sc, c)) {
-        if (c == '/') {
-            next = S_SLASH;
-        } else {
+        if (c != '/') {
             sc->state = c == '#' ? S_LINE : S_DASH;
             if (c == '#') lead_comment(sc, idx + 1);
             return A_NEXT;
         }
+        next = S_SLASH;
     } else if (c == '*' && (MOTE_SMALL || sc->dialect == MOTE_SCAN_MYSQL) && (sc->slow & SL_XC)) {
         /* (SL_XC is mysql's alone; the speed build's dialect test helps its register allocation) */
-        sc->state = S_XSTAR;
-        return A_NEXT;
+        return enter(sc, S_XSTAR, A_NEXT);
     } else if (pg) {
         if (c == '$' && word_start(sc, idx, 1)) {
             sc->ds.pg.taglen = 0;
@@ -1571,9 +1572,8 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     }
     if (next != S_NORMAL) {
         /* a quote or comment may open here: where an error points */
-        sc->state = next;
         set_pos(sc, &sc->open_pos, idx);
-        return A_NEXT;
+        return enter(sc, next, A_NEXT);
     }
     /* (words matter only for mysql and postgres: SL_WORDS is never set for sqlite) */
     if (sc->slow & SL_WORDS) {
@@ -1601,12 +1601,8 @@ static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
     if (!hold) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
     /* mysql: a DELIMITER command? (wlen is 0 since reset_token()) */
-    if (sc->dialect != MOTE_SCAN_MYSQL) {
-        sc->state = S_NORMAL;
-        return A_CODE;
-    }
-    sc->state = S_HEAD;
-    return A_HEAD;
+    if (sc->dialect != MOTE_SCAN_MYSQL) return enter(sc, S_NORMAL, A_CODE);
+    return enter(sc, S_HEAD, A_HEAD);
 }
 
 /* mysql: the letters of "delimiter" at statement start, then a blank. */
@@ -1627,8 +1623,7 @@ static int on_head(mote_scanner *sc, uint8_t c)
     }
     if (sc->wlen) words_stop(sc); /* a word starting "d": not SET */
     sc->wlen = 0;
-    sc->state = S_NORMAL;
-    return A_CODE;
+    return enter(sc, S_NORMAL, A_CODE);
 }
 
 /* A command line: mysql DELIMITER (blanks, the argument, the ignored
@@ -1655,8 +1650,7 @@ static MOTE_SMALL_INLINE int lone(mote_scanner *sc)
 {
     lead_code(sc);
     sq_other(sc);
-    sc->state = S_NORMAL;
-    return A_CODE;
+    return enter(sc, S_NORMAL, A_CODE);
 }
 
 /* Comment openers and closers, executable comments. */
@@ -1666,12 +1660,9 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     switch (st) {
     case S_DASH:
         if (c != '-') return lone(sc);
-        if (sc->comments & MOTE_SCAN_COMMENT_DASH) {
-            sc->state = S_LINE;
-            lead_comment(sc, idx + 1);
-        } else {
-            sc->state = S_DASH2;
-        }
+        if (!(sc->comments & MOTE_SCAN_COMMENT_DASH)) return enter(sc, S_DASH2, A_NEXT);
+        sc->state = S_LINE;
+        lead_comment(sc, idx + 1);
         return A_NEXT;
     case S_DASH2:
         if (c <= 0x20 || c == 0x7f) {
@@ -1682,15 +1673,12 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
             return A_NEXT;
         }
         lead_code(sc);
-        sc->state = S_NORMAL;
-        return A_CODE;
+        return enter(sc, S_NORMAL, A_CODE);
     case S_SLASH:
         if (c != '*') return lone(sc);
         sc->depth = 1;
-        if (sc->dialect == MOTE_SCAN_MYSQL && !(sc->slow & SL_XC)) {
-            sc->state = S_XOPEN; /* executable? */
-            return A_NEXT;
-        }
+        /* mysql: executable? */
+        if (sc->dialect == MOTE_SCAN_MYSQL && !(sc->slow & SL_XC)) return enter(sc, S_XOPEN, A_NEXT);
         sc->state = S_BLOCK;
         lead_comment(sc, idx + 1);
         return A_NEXT;
@@ -1700,17 +1688,12 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
             /* slash-star-bang, slash-star-M-bang: code up to star-slash */
             sc->slow |= SL_XC;
             lead_code(sc);
-            sc->state = S_NORMAL;
-            return A_NEXT;
+            return enter(sc, S_NORMAL, A_NEXT);
         }
-        if (c == 'M' && st == S_XOPEN) {
-            sc->state = S_XM;
-            return A_NEXT;
-        }
+        if (c == 'M' && st == S_XOPEN) return enter(sc, S_XM, A_NEXT);
         /* an ordinary comment; c is its first byte */
         lead_comment(sc, idx + 1);
-        sc->state = S_BLOCK;
-        return A_AGAIN;
+        return enter(sc, S_BLOCK, A_AGAIN);
     case S_XSTAR:
         sc->state = S_NORMAL;
         if (c != '/') return A_CODE;
@@ -1720,8 +1703,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
         if (c != '\n') return A_NEXT;
         /* the newline ends the comment and is itself a normal byte (it
          * may be, or start, the delimiter) */
-        sc->state = after_comment(sc);
-        return A_AGAIN;
+        return enter(sc, after_comment(sc), A_AGAIN);
     case S_BLOCK:
         if (c == '*') sc->state = S_BSTAR;
         else if (c == '/' && (sc->comments & MOTE_SCAN_COMMENT_NESTED)) sc->state = S_BSLASH;
@@ -1731,12 +1713,8 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
         else if (c != '*') sc->state = S_BLOCK;
         return A_NEXT;
     default: /* S_BSLASH */
-        if (c == '*') {
-            if (sc->depth < UINT32_MAX) sc->depth++;
-            sc->state = S_BLOCK;
-        } else if (c != '/') {
-            sc->state = S_BLOCK;
-        }
+        if (c == '*' && sc->depth < UINT32_MAX) sc->depth++;
+        if (c != '/') sc->state = S_BLOCK;
         return A_NEXT;
     }
 }
@@ -1753,9 +1731,8 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
     case S_QUOTE:
         if (c == sc->q_close[sc->slot]) {
             sc->state = S_NORMAL;
-            /* an escape string closed: a quote right here reopens it */
-            /* (set for every dialect: the others never read it, and their
-             * bytes in d lie before it) */
+            /* an escape string closed: a quote right here reopens it (every
+             * dialect sets it: see the assertion above) */
             if (sc->q_esc[sc->slot] <= 0xff) sc->d.pg.eclose = sc->base + idx + 1;
             if (sc->slow & SL_LIT) lit_end(sc);
         } else if ((int)c == sc->q_esc[sc->slot]) {
@@ -1770,17 +1747,13 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
         if (sc->slow & SL_LIT) lit_byte(sc, c);
         return A_NEXT;
     case S_DTAG:
-        if (c == '$') {
-            sc->state = S_DOLLAR;
-            return A_NEXT;
-        }
+        if (c == '$') return enter(sc, S_DOLLAR, A_NEXT);
         /* a tag byte: an identifier byte but '$' (taken above), no digit first */
         if (sc->ds.pg.taglen < sizeof sc->d.pg.tag && sq_idchar(c) && (sc->ds.pg.taglen || !is_digit(c))) {
             sc->d.pg.tag[sc->ds.pg.taglen++] = c;
             return A_NEXT;
         }
-        sc->state = S_NORMAL;
-        return A_CODE;
+        return enter(sc, S_NORMAL, A_CODE);
     case S_DOLLAR:
         if (c == '$') {
             sc->state = S_DMATCH;
@@ -1816,8 +1789,7 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
             } else if (st != S_NORMAL) {
                 sq_other(sc);
             }
-            sc->state = S_NORMAL;
-            return A_DELIM;
+            return enter(sc, S_NORMAL, A_DELIM);
         }
     } else if (st != S_ESC) {
         sc->km = 0;
@@ -1841,9 +1813,7 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
     case S_DTAG:
     case S_DOLLAR:
     case S_DMATCH: return on_string(sc, c, idx);
-    case S_ESC:
-        sc->state = S_NORMAL;
-        return A_NEXT;
+    case S_ESC: return enter(sc, S_NORMAL, A_NEXT);
     case S_CSKIP:
         /* the COPY line's rest: blanks; data starts on the next line */
         if (c != '\n' && is_blank(c)) {
@@ -2080,9 +2050,7 @@ static MOTE_COLD mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
     mote_err e = cut_front(sc, k, &p);
     /* emit() copies tok_pos out before the statement's position replaces it */
     if (e != MOTE_OK) e = fail(sc, tok, e);
-    else if (k)
-        e = emit(sc, tok, MOTE_OK, p, k, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT);
-    else e = MOTE_ERR_NEED_MORE;
+    else e = k ? emit(sc, tok, MOTE_OK, p, k, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT) : MOTE_ERR_NEED_MORE;
     sc->tok_pos = sc->lead_pos;
     sc->cmt = 0;
     /* (pieces_out and hist are as reset_token() left them: kept comments never
@@ -2392,7 +2360,5 @@ void mote_scan_get_stats(const mote_scanner *sc, mote_scan_stats *out)
 
 mote_view mote_scan_delimiter(const mote_scanner *sc)
 {
-    mote_view v = {(const uint8_t *)"", 0};
-    if (sc) v = (mote_view){sc->delim, sc->dlen};
-    return v;
+    return sc ? (mote_view){sc->delim, sc->dlen} : (mote_view){(const uint8_t *)"", 0};
 }
