@@ -169,10 +169,8 @@ static TYPE_OUTLINE mote_cql_type *node_at(tparser *p, size_t i)
     return i < p->cap ? &p->nodes[i] : NULL;
 }
 
-#if MOTE_SMALL
 /* The next node (NULL when counting or past cap), written whole: smaller
- * than zeroed, then set. (Speed builds write it in parse_all, with the
- * one fixed length it needs.) */
+ * than zeroed, then set. */
 static TYPE_OUTLINE mote_cql_type *new_node(tparser *p, mote_cql_kind kind, bool frozen)
 {
     mote_cql_type *t = node_at(p, p->count++);
@@ -180,7 +178,6 @@ static TYPE_OUTLINE mote_cql_type *new_node(tparser *p, mote_cql_kind kind, bool
                                 .fixed = mote_cql_kind_fixed(kind)};
     return t;
 }
-#endif
 
 /* Closes n wrappers of one bracket style. */
 static bool close_wraps(tparser *p, unsigned n, bool marshal)
@@ -227,18 +224,11 @@ static TYPE_OUTLINE mote_err parse_all(tparser *p)
         if (kind == 0 || (hwraps && hmarshal != hwmarshal)) return MOTE_ERR_BAD_TYPE;
         if (depth >= MOTE_CQL_MAX_DEPTH) return MOTE_ERR_DEPTH;
         /* Its node, and its link into the parent. */
-#if MOTE_SMALL
-        /* the node's fixed length found again here: parse_all keeps one
-         * value less live around the call (Cortex-M4: 24 bytes less) */
+        /* (the fixed length found again: one value less live around the
+         * call) */
         size_t me = p->count;
         mote_cql_type *t = new_node(p, kind, frozen);
         int32_t fixed = mote_cql_kind_fixed(kind);
-#else
-        size_t me = p->count++;
-        mote_cql_type *t = node_at(p, me);
-        int32_t fixed = mote_cql_kind_fixed(kind);
-        if (t) *t = (mote_cql_type){.kind = (uint8_t)kind, .frozen = frozen, .fixed = fixed};
-#endif
         if (depth > 0) {
             tframe *f = &st[depth - 1];
             if (f->nsub == 0xffffu) return MOTE_ERR_BAD_TYPE;
