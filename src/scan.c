@@ -415,8 +415,7 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
         sc->slow |= SL_WORDS;
     }
     sc->mode_next = sc->mode;
-    /* (small builds without the dialect test: 0 but for postgres, see the assertion on ds.pg.copy) */
-    if (!rec && (MOTE_SMALL || sc->dialect == MOTE_SCAN_POSTGRES)) {
+    if (!rec && sc->dialect == MOTE_SCAN_POSTGRES) {
         if (sc->ds.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: the COPY
              * statement ended at its delimiter), then one token per line */
@@ -1719,11 +1718,6 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     }
 }
 
-_Static_assert(offsetof(mote_scanner, ds.pg.copy) >= sizeof(((mote_scanner *)0)->ds.my) + offsetof(mote_scanner, ds),
-               "ds.pg.copy lies past mysql's bytes in ds (reset_with() reads it for every dialect)");
-_Static_assert(offsetof(mote_scanner, d.pg.eclose) >= sizeof(((mote_scanner *)0)->d.my) + offsetof(mote_scanner, d),
-               "d.pg.eclose lies past mysql's bytes in d (on_string() sets it for every dialect)");
-
 /* Strings: quotes and their escapes, postgres dollar quotes. */
 static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
 {
@@ -1731,9 +1725,9 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
     case S_QUOTE:
         if (c == sc->q_close[sc->slot]) {
             sc->state = S_NORMAL;
-            /* an escape string closed: a quote right here reopens it (every
-             * dialect sets it: see the assertion above) */
-            if (sc->q_esc[sc->slot] <= 0xff) sc->d.pg.eclose = sc->base + idx + 1;
+            /* an escape string closed: a quote right here reopens it */
+            if (sc->dialect == MOTE_SCAN_POSTGRES && sc->q_esc[sc->slot] <= 0xff)
+                sc->d.pg.eclose = sc->base + idx + 1;
             if (sc->slow & SL_LIT) lit_end(sc);
         } else if ((int)c == sc->q_esc[sc->slot]) {
             sc->state = S_QESC;
@@ -1845,9 +1839,7 @@ static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
             return A_NEXT;
         }
     }
-    /* (small builds without the dialect test: the others' tk is 0 here,
-     * mysql's DELIMITER argument being read only in command lines) */
-    if ((MOTE_SMALL || sc->dialect == MOTE_SCAN_POSTGRES) && (sc->tk.pg.pdepth | sc->tk.pg.bdepth)) return A_NEXT;
+    if (sc->dialect == MOTE_SCAN_POSTGRES && (sc->tk.pg.pdepth | sc->tk.pg.bdepth)) return A_NEXT;
     return A_END;
 }
 

@@ -301,7 +301,7 @@ typedef struct mote_scanner {
         } my;
         struct {
             uint8_t taglen, tagk;    /* the $tag$ being read or matched */
-            uint8_t copy;            /* COPY FROM STDIN: 1 statement, 3 data (past mysql's bytes: 0 for the others) */
+            uint8_t copy;            /* COPY FROM STDIN: 1 statement, 3 data */
         } pg;
     } ds;
     /* per token, cleared together (kind ... tokflags) */
