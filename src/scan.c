@@ -1588,21 +1588,43 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     return A_NEXT;
 }
 
+/* A blank before a statement (sqlite3_complete() counts \v as a token, not as space). */
+static MOTE_SMALL_INLINE bool lead_blank(const mote_scanner *sc, uint8_t c)
+{
+    return is_blank(c) && !(sc->dialect == MOTE_SCAN_SQLITE && c == '\v');
+}
+
 /* Blanks before a statement (sql dialects). */
 static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
 {
-    /* sqlite3_complete() counts \v as a token, not as space */
-    const bool blank = is_blank(c) && !(sc->dialect == MOTE_SCAN_SQLITE && c == '\v');
+    const bool blank = lead_blank(sc, c);
     /* trimmed blanks and dropped comments move the token's start */
     const bool hold = sc->cmt && keep_comments(sc);
     /* where kept comments end (only they read it: small builds set it without the test) */
     if (!blank && (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS))) set_pos(sc, &sc->lead_pos, idx);
     if (!hold) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
-    /* mysql: a DELIMITER command? (wlen is 0 since reset_token()) */
-    if (sc->dialect != MOTE_SCAN_MYSQL) return enter(sc, S_NORMAL, A_CODE);
+    /* mysql: a DELIMITER command? (wlen is 0 since reset_token(); speed
+     * builds: on_head() would send any other first byte on as code) */
+    if (sc->dialect != MOTE_SCAN_MYSQL || (!MOTE_SMALL && (c | 0x20) != 'd')) return enter(sc, S_NORMAL, A_CODE);
     return enter(sc, S_HEAD, A_HEAD);
 }
+
+#if !MOTE_SMALL
+/* Speed builds: the blanks before a statement at once, from i (no delimiter
+ * byte matched): on_lead() for each, but for the delimiter's first byte,
+ * which step() must see. The token begins after them unless on_lead()
+ * says so at once, for the byte after them. */
+static MOTE_INLINE size_t lead_blanks(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    const size_t s = i;
+    uint8_t c = 0;
+    for (; i < lim && (c = p[i]) != sc->delim[0] && lead_blank(sc, c); i++)
+        if (c == '\n' || c == '\r') newline(sc, c, i);
+    if (i != s && (i == lim || c == sc->delim[0]) && !(sc->cmt && keep_comments(sc))) tok_begin(sc, i);
+    return i;
+}
+#endif
 
 /* mysql: the letters of "delimiter" at statement start, then a blank. */
 static int on_head(mote_scanner *sc, uint8_t c)
@@ -1885,6 +1907,7 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
             if (st == S_QUOTE) mask = (uint8_t)((sc->slow & SL_LIT) ? 0 : C_Q0 << sc->slot);
 #if !MOTE_SMALL
             if (mask && fast_quotes && (st == S_NORMAL || st == S_QUOTE)) i = fast_text(sc, p, i, lim);
+            else if (st == S_LEAD && !sc->km) i = lead_blanks(sc, p, i, lim);
             else
 #endif
             if (mask) i = skip(cls, p, i, lim, mask);
@@ -2095,7 +2118,7 @@ static HAND_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, c
  * R_EOL_EOF at the end of input), or the input ended (R_EOF): hand out
  * the token, drop it, or report the error; then start the next token.
  * Returns MOTE_ERR_NEED_MORE when there is nothing to hand out. */
-static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
+static MOTE_INLINE mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
 {
     mote_err e = MOTE_ERR_NEED_MORE;
     const uint8_t *p;
@@ -2130,6 +2153,12 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
     return e;
 }
 
+/* at_end() out of line, for the rare callers (speed builds). */
+static MOTE_COLD mote_err at_end_cold(mote_scanner *sc, mote_scan_token *tok, int r)
+{
+    return at_end(sc, tok, r);
+}
+
 /* End of input reached with everything scanned (cold: out of the token loop). */
 static MOTE_COLD mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 {
@@ -2143,7 +2172,7 @@ static MOTE_COLD mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
     int r = R_EOF;
     if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) r = R_EOL_EOF;
     else if (holds_nothing(sc)) return MOTE_ERR_NEED_MORE;
-    return at_end(sc, tok, r);
+    return at_end_cold(sc, tok, r);
 }
 
 /* The token reached its size bound without ending: error or piece. */
@@ -2308,7 +2337,7 @@ static MOTE_NOINLINE mote_err rec_next(mote_scanner *sc, mote_scan_token *tok)
            blk_here(sc, sc->pos, sc->chunk_len)) {
         const int r = rec_run(sc, sc->chunk_len);
         if (r == R_MORE) break;
-        mote_err e = !sc->carry->len && !sc->dropping ? rec_end(sc, tok) : at_end(sc, tok, r);
+        mote_err e = !sc->carry->len && !sc->dropping ? rec_end(sc, tok) : at_end_cold(sc, tok, r);
         if (e != MOTE_ERR_NEED_MORE) return e;
     }
     return next_token(sc, tok);
