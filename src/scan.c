@@ -395,27 +395,25 @@ static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc)
     return (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) && !sc->cdrop;
 }
 
-/* Start the next token. rec: the configuration is known to be one of
- * records (BLK_REC: no trimming, comments, words, COPY or trigger state),
- * for rec_end()'s copy (speed builds only). */
+/* Start the next token: trimming (sql dialects), else mysql matching
+ * DELIMITER; comment-only text told apart where there are comment styles;
+ * the first word read where words matter, mysql and postgres, the odd
+ * dialects (computed, not tested: every token passes here). rec: the
+ * configuration is known to be one of records (BLK_REC: none of these, no
+ * COPY or trigger state), for rec_end()'s copy (speed builds only). */
+_Static_assert(SL_LEAD == 1 && SL_WORDS == 2 && WC_FIRST == 1 && MOTE_SCAN_MYSQL == 1 &&
+                   MOTE_SCAN_POSTGRES == 3 && MOTE_SCAN_LINES == 4, "reset_with()'s arithmetic");
 static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
 {
-    const bool words = !rec && (sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES);
-    sc->state = !rec && sc->trim ? S_LEAD : (!rec && sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
+    const unsigned d = rec ? MOTE_SCAN_GENERIC : sc->dialect, cmt = !rec && (sc->comments & 0x0fu);
+    sc->state = !rec && sc->trim ? S_LEAD : d == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL;
     /* (the per-token fields, the dialect's among them, are one block) */
     memset(&sc->kind, 0, offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind));
     if (MOTE_SMALL) sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
-    /* with no comment styles nothing can be comment-only */
-    if (!rec && (sc->comments & 0x0fu)) {
-        sc->lead = LEAD_INIT(sc);
-        sc->slow = SL_LEAD;
-    }
-    if (words) {
-        sc->wcls = WC_FIRST;
-        sc->slow |= SL_WORDS;
-    }
-    sc->mode_next = sc->mode;
-    if (!rec && sc->dialect == MOTE_SCAN_POSTGRES) {
+    sc->slow = (uint8_t)(cmt | (d & 1u) << 1);
+    sc->lead = (uint8_t)(cmt * LEAD_INIT(sc));
+    sc->wcls = (uint8_t)(d & 1u);
+    if (d == MOTE_SCAN_POSTGRES) {
         if (sc->ds.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: the COPY
              * statement ended at its delimiter), then one token per line */
@@ -428,7 +426,7 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
         /* no bytes before the token (prev_byte(); speed builds count hist_n) */
         if (MOTE_SMALL) sc->hist[0] = sc->hist[1] = ' ';
     }
-    sc->trig = !rec && sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
+    if (d == MOTE_SCAN_SQLITE) sc->trig = 1; /* (the others stay in 2: mote_scan_init()) */
     tok_begin(sc, sc->pos);
 }
 
@@ -495,6 +493,8 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     set_delim(sc, d, dn);
     build_cls(sc);
     sc->line = 1;
+    sc->mode_next = sc->mode; /* (after each token: at_end()) */
+    sc->trig = 2;
     reset_token(sc);
     return MOTE_OK;
 }
