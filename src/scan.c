@@ -69,7 +69,7 @@ enum {
     C_NORM = 0x01,
     C_Q0 = 0x02, /* quote slots 0..3: 0x02 0x04 0x08 0x10 */
     C_BLOCK = 0x20,
-    C_LINE = 0x40,
+    C_LINE = 0x40, /* '\n' and '\r' alone (they have every bit): one test for a line break */
     C_DOLLAR = 0x80
 };
 
@@ -1620,7 +1620,7 @@ static MOTE_INLINE size_t lead_blanks(mote_scanner *sc, const uint8_t *p, size_t
     const size_t s = i;
     uint8_t c = 0;
     for (; i < lim && (c = p[i]) != sc->delim[0] && lead_blank(sc, c); i++)
-        if (c == '\n' || c == '\r') newline(sc, c, i);
+        if (sc->cls[c] & C_LINE) newline(sc, c, i);
     if (i != s && (i == lim || c == sc->delim[0]) && !(sc->cmt && keep_comments(sc))) tok_begin(sc, i);
     return i;
 }
@@ -1915,7 +1915,7 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
         if (i >= lim) break;
         const size_t idx = i;
         const uint8_t c = p[i++];
-        if (c == '\n' || c == '\r') newline(sc, c, idx);
+        if (cls[c] & C_LINE) newline(sc, c, idx);
         int a = A_AGAIN;
         while (a >= A_AGAIN) {
             switch (a) {
@@ -2153,12 +2153,6 @@ static MOTE_INLINE mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r
     return e;
 }
 
-/* at_end() out of line, for the rare callers (speed builds). */
-static MOTE_COLD mote_err at_end_cold(mote_scanner *sc, mote_scan_token *tok, int r)
-{
-    return at_end(sc, tok, r);
-}
-
 /* End of input reached with everything scanned (cold: out of the token loop). */
 static MOTE_COLD mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 {
@@ -2172,7 +2166,7 @@ static MOTE_COLD mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
     int r = R_EOF;
     if (st >= S_DCMD_WS || (st == S_HEAD && sc->wlen >= 9)) r = R_EOL_EOF;
     else if (holds_nothing(sc)) return MOTE_ERR_NEED_MORE;
-    return at_end_cold(sc, tok, r);
+    return at_end(sc, tok, r);
 }
 
 /* The token reached its size bound without ending: error or piece. */
@@ -2331,13 +2325,12 @@ static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
  * rec_run() ends in place, its own short loop; all else, next_token(). */
 static MOTE_NOINLINE mote_err rec_next(mote_scanner *sc, mote_scan_token *tok)
 {
-    /* (no bytes of the last token to drop from the carry, no max_token:
-     * next_token() does those; a NULL chunk: none fed, or the end) */
-    while (!sc->carry_drop && !sc->max_token && sc->chunk && sc->state == S_NORMAL &&
-           blk_here(sc, sc->pos, sc->chunk_len)) {
-        const int r = rec_run(sc, sc->chunk_len);
-        if (r == R_MORE) break;
-        mote_err e = !sc->carry->len && !sc->dropping ? rec_end(sc, tok) : at_end_cold(sc, tok, r);
+    /* (no bytes of the last token to drop from the carry, no max_token, none
+     * carried or dropped: next_token() does those; a NULL chunk: none fed, or the end) */
+    while (!sc->carry_drop && !sc->max_token && sc->chunk && !sc->carry->len && !sc->dropping &&
+           sc->state == S_NORMAL && blk_here(sc, sc->pos, sc->chunk_len)) {
+        if (rec_run(sc, sc->chunk_len) == R_MORE) break;
+        const mote_err e = rec_end(sc, tok);
         if (e != MOTE_ERR_NEED_MORE) return e;
     }
     return next_token(sc, tok);
