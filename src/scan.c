@@ -395,15 +395,12 @@ static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc)
     return (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) && !sc->cdrop;
 }
 
-/* Start the next token: trimming (sql dialects), else mysql matching
- * DELIMITER; comment-only text told apart where there are comment styles;
- * the first word read where words matter, mysql and postgres, the odd
- * dialects (computed, not tested: every token passes here). rec: the
- * configuration is known to be one of records (BLK_REC: none of these, no
- * COPY or trigger state), for rec_end()'s copy (speed builds only). */
+/* Start the next token (computed, not tested: every token passes here): trimming (sql dialects) or
+ * mysql matching DELIMITER; comments told apart if any; the first word read by mysql and postgres,
+ * the odd dialects. rec: a configuration of records (BLK_REC: none of these), for rec_next(). */
 _Static_assert(SL_LEAD == 1 && SL_WORDS == 2 && WC_FIRST == 1 && MOTE_SCAN_MYSQL == 1 &&
-                   MOTE_SCAN_POSTGRES == 3 && MOTE_SCAN_LINES == 4, "reset_with()'s arithmetic");
-static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
+                   MOTE_SCAN_POSTGRES == 3 && MOTE_SCAN_LINES == 4, "reset_token()'s arithmetic");
+static MOTE_INLINE void reset_token(mote_scanner *sc, bool rec)
 {
     const unsigned d = rec ? MOTE_SCAN_GENERIC : sc->dialect, cmt = !rec && (sc->comments & 0x0fu);
     sc->state = !rec && sc->trim ? S_LEAD : d == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL;
@@ -430,8 +427,6 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
     tok_begin(sc, sc->pos);
 }
 
-static void reset_token(mote_scanner *sc) { reset_with(sc, false); }
-
 mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry)
 {
     if (!sc || !cfg || !carry) return MOTE_ERR_INVALID;
@@ -447,8 +442,7 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     if ((unsigned)cfg->dialect > MOTE_SCAN_LINES) return MOTE_ERR_INVALID;
     const bool generic = cfg->dialect == MOTE_SCAN_GENERIC;
     const int gesc = cfg->escape;
-    const char *q;
-    const char *qesc = NULL;
+    const char *q, *qesc = NULL;
     if (generic) {
         if (gesc < -1 || gesc > 255) return MOTE_ERR_INVALID;
         q = cfg->quotes ? cfg->quotes : "\"'";
@@ -484,7 +478,7 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
         sc->q_esc[k] = (uint16_t)e; /* (-1: NO_ESC) */
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
-    sc->mode = (uint8_t)(cfg->flags & (MODE_NBE | MODE_NONSTD));
+    sc->mode = sc->mode_next = (uint8_t)(cfg->flags & (MODE_NBE | MODE_NONSTD)); /* (then: at_end()) */
     if (!d) {
         d = (const uint8_t *)";";
         dn = 1;
@@ -493,9 +487,8 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     set_delim(sc, d, dn);
     build_cls(sc);
     sc->line = 1;
-    sc->mode_next = sc->mode; /* (after each token: at_end()) */
     sc->trig = 2;
-    reset_token(sc);
+    reset_token(sc, false);
     return MOTE_OK;
 }
 
@@ -1491,13 +1484,11 @@ static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
     if (sc->wlen == 0) sc->whash = 2166136261u;
     sc->whash = (sc->whash ^ lc) * 16777619u;
     word_add(sc, lc);
-    /* most statements show in a letter or two that their first word does
-     * not matter: back to the skip loops */
+    /* most first words show in a letter or two that they do not matter: back to the skip loops */
     if (sc->wcls != WC_FIRST) return A_NEXT;
     bool may = first_word_may(sc, sc->wlen);
-    /* (speed builds) mysql, at the first byte: the word's next bytes in the
-     * chunk may tell already, so that they need not come here (a word cut
-     * short the same: words matter no more). Only "set" matters there. */
+    /* (speed builds) mysql, at the first byte: the word's next bytes in the chunk may tell already,
+     * so that they need not come here (a word cut short the same). Only "set" matters there. */
     if (!MOTE_SMALL && sc->dialect == MOTE_SCAN_MYSQL && sc->wlen == 1)
         for (size_t j = idx + 1, n = 1; may && n < 4 && j < sc->chunk_len && word_char(sc, sc->chunk[j]); j++) {
             sc->word[n++] = lower(sc->chunk[j]);
@@ -1604,17 +1595,14 @@ static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
     if (!blank && (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS))) set_pos(sc, &sc->lead_pos, idx);
     if (!hold) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
-    /* mysql: a DELIMITER command? (wlen is 0 since reset_token(); speed
-     * builds: on_head() would send any other first byte on as code) */
+    /* mysql: a DELIMITER command? (speed builds: on_head() sends other bytes on) */
     if (sc->dialect != MOTE_SCAN_MYSQL || (!MOTE_SMALL && (c | 0x20) != 'd')) return enter(sc, S_NORMAL, A_CODE);
     return enter(sc, S_HEAD, A_HEAD);
 }
 
 #if !MOTE_SMALL
-/* Speed builds: the blanks before a statement at once, from i (no delimiter
- * byte matched): on_lead() for each, but for the delimiter's first byte,
- * which step() must see. The token begins after them unless on_lead()
- * says so at once, for the byte after them. */
+/* Speed builds: blanks before a statement (no delimiter byte matched) as on_lead() takes them, up
+ * to the delimiter's first byte (step()'s); the token begins after them unless on_lead() sets it. */
 static MOTE_INLINE size_t lead_blanks(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     const size_t s = i;
@@ -1653,12 +1641,11 @@ static int on_command(mote_scanner *sc, uint8_t c)
 {
     const uint8_t st = sc->state;
     if (c == '\n' || c == '\r') return A_LINE;
-    if (st == S_PCMD) return A_NEXT;
+    if (st == S_PCMD || st == S_DCMD_REST) return A_NEXT;
     if (c == ' ' || c == '\t') {
         if (st == S_DCMD_ARG) sc->state = S_DCMD_REST;
         return A_NEXT;
     }
-    if (st == S_DCMD_REST) return A_NEXT;
     sc->state = S_DCMD_ARG;
     /* too long or holding a backslash: the command fails */
     if (sc->tk.my.arglen < sizeof sc->d.my.arg && c != '\\') sc->d.my.arg[sc->tk.my.arglen++] = c;
@@ -2079,13 +2066,11 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
     return kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.';
 }
 
-/* The one set of rules for a token's bytes p[0..n), of kind `kind`, ended
- * as r says (at_end(), records' rec_end()): its delimiter or line break cut
- * (a delimiter starting with blanks may begin before a trimmed token: then
- * it is empty), a record's or COPY row's '\r' before its line break too,
- * the end of a COPY block recognised; handed out unless empty (empty ones
- * count with KEEP_BLANK, as COPY rows and as the last of a token's pieces).
- * MOTE_ERR_NEED_MORE: nothing handed out. */
+/* The one set of rules for a token's bytes p[0..n), of kind `kind`, ended as r says (at_end(),
+ * records' rec_next()): its delimiter or line break cut (a delimiter starting with blanks may begin
+ * before a trimmed token: then it is empty), a record's or COPY row's '\r' before its line break
+ * too, the end of a COPY block recognised; handed out unless empty (empty ones count with
+ * KEEP_BLANK, as COPY rows and as the last of a token's pieces). MOTE_ERR_NEED_MORE: nothing out. */
 /* (always inlined: smaller, and fewer instructions per token) */
 #if MOTE_SMALL
 #define HAND_INLINE MOTE_SMALL_INLINE
@@ -2149,7 +2134,7 @@ static MOTE_INLINE mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r
         build_cls(sc);
     }
     /* emit() has copied tok_pos out */
-    reset_token(sc);
+    reset_token(sc, false);
     return e;
 }
 
@@ -2244,16 +2229,6 @@ static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
     sc->pos = i;
     return r;
 }
-
-/* at_end() for a record that rec_run() ended at its delimiter, held in
- * place (nothing carried, not dropped): a statement, its delimiter cut. */
-static MOTE_INLINE mote_err rec_end(mote_scanner *sc, mote_scan_token *tok)
-{
-    const mote_err e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_END,
-                                  MOTE_SCAN_STATEMENT);
-    reset_with(sc, true);
-    return e;
-}
 #endif
 
 /* mote_scan_next() for any configuration. (Out of line in speed builds,
@@ -2325,12 +2300,14 @@ static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
  * rec_run() ends in place, its own short loop; all else, next_token(). */
 static MOTE_NOINLINE mote_err rec_next(mote_scanner *sc, mote_scan_token *tok)
 {
-    /* (no bytes of the last token to drop from the carry, no max_token, none
-     * carried or dropped: next_token() does those; a NULL chunk: none fed, or the end) */
+    /* (no last token's bytes to drop from the carry, no max_token, nothing carried or dropped:
+     * next_token() does those; a NULL chunk: none fed, or the end.) The body: at_end() in place. */
     while (!sc->carry_drop && !sc->max_token && sc->chunk && !sc->carry->len && !sc->dropping &&
            sc->state == S_NORMAL && blk_here(sc, sc->pos, sc->chunk_len)) {
         if (rec_run(sc, sc->chunk_len) == R_MORE) break;
-        const mote_err e = rec_end(sc, tok);
+        const mote_err e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_END,
+                                      MOTE_SCAN_STATEMENT);
+        reset_token(sc, true);
         if (e != MOTE_ERR_NEED_MORE) return e;
     }
     return next_token(sc, tok);
