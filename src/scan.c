@@ -1251,6 +1251,7 @@ static MOTE_SMALL_NOINLINE bool comment_opener(const mote_scanner *sc, uint8_t c
 static void words_stop(mote_scanner *sc)
 {
     sc->wcls = WC_NONE;
+    sc->wlen = 0; /* (nor the word being read) */
     sc->slow &= (uint8_t)~(SL_WORDS | SL_LIT);
 }
 
@@ -1494,10 +1495,7 @@ static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
             sc->word[n++] = lower(sc->chunk[j]);
             may = first_word_may(sc, n);
         }
-    if (!may) {
-        words_stop(sc);
-        sc->wlen = 0;
-    }
+    if (!may) words_stop(sc);
     return A_NEXT;
 }
 
@@ -1631,7 +1629,6 @@ static int on_head(mote_scanner *sc, uint8_t c)
         return A_LINE; /* no argument: arglen is 0, the command fails */
     }
     if (sc->wlen) words_stop(sc); /* a word starting "d": not SET */
-    sc->wlen = 0;
     return enter(sc, S_NORMAL, A_CODE);
 }
 
@@ -1882,11 +1879,15 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
             [S_COPY] = C_LINE, [S_PCMD] = C_LINE, [S_DOLLAR] = C_DOLLAR,
         };
         if (!MOTE_SMALL && st == S_COPY) {
-            /* the line break (a '\r' stops too: lines count) */
-            const uint8_t *nl = memchr(p + i, '\n', lim - i);
-            const size_t e = nl ? (size_t)(nl - p) : lim;
-            const uint8_t *cr = memchr(p + i, '\r', e - i);
-            i = cr ? (size_t)(cr - p) : e;
+            /* the line break (a '\r' stops too: lines count). The chunk's next '\r' is looked for
+             * once, not per line (d.pg.cr: its offset, or the chunk's end: a stop that means nothing) */
+            if (sc->d.pg.cr < sc->base + i) {
+                const uint8_t *cr = memchr(p + i, '\r', sc->chunk_len - i);
+                sc->d.pg.cr = sc->base + (cr ? (size_t)(cr - p) : sc->chunk_len);
+            }
+            const size_t e = (size_t)(sc->d.pg.cr - sc->base) < lim ? (size_t)(sc->d.pg.cr - sc->base) : lim;
+            const uint8_t *nl = memchr(p + i, '\n', e - i);
+            i = nl ? (size_t)(nl - p) : e;
         } else {
             uint8_t mask = skip_mask[st];
             /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
@@ -2084,8 +2085,7 @@ static HAND_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, c
     unsigned flags = sc->tokflags | (term ? MOTE_SCAN_TOK_DELIM : 0u);
     const size_t cut = r == R_END ? sc->dlen : r == R_LINE;
     n = n > cut ? n - cut : 0;
-    if ((sc->dialect == MOTE_SCAN_LINES || kind == MOTE_SCAN_COPY_DATA) && n > 0 && p[n - 1] == '\r' &&
-        term) {
+    if ((sc->dialect == MOTE_SCAN_LINES || kind == MOTE_SCAN_COPY_DATA) && n > 0 && p[n - 1] == '\r' && term) {
         n--;
         flags |= MOTE_SCAN_TOK_CR;
     }
