@@ -478,7 +478,7 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
         sc->q_esc[k] = (uint16_t)e; /* (-1: NO_ESC) */
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
-    sc->mode = sc->mode_next = (uint8_t)(cfg->flags & (MODE_NBE | MODE_NONSTD)); /* (then: at_end()) */
+    sc->mode = sc->mode_next = (uint8_t)(cfg->flags & (MODE_NBE | MODE_NONSTD)); /* (then at_end() syncs them) */
     if (!d) {
         d = (const uint8_t *)";";
         dn = 1;
