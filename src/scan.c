@@ -69,7 +69,7 @@ enum {
     C_NORM = 0x01,
     C_Q0 = 0x02, /* quote slots 0..3: 0x02 0x04 0x08 0x10 */
     C_BLOCK = 0x20,
-    C_LINE = 0x40,
+    C_LINE = 0x40, /* '\n' and '\r' alone (they have every bit): one test for a line break */
     C_DOLLAR = 0x80
 };
 
@@ -395,27 +395,22 @@ static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc)
     return (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) && !sc->cdrop;
 }
 
-/* Start the next token. rec: the configuration is known to be one of
- * records (BLK_REC: no trimming, comments, words, COPY or trigger state),
- * for rec_end()'s copy (speed builds only). */
-static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
+/* Start the next token (computed, not tested: every token passes here): trimming (sql dialects) or
+ * mysql matching DELIMITER; comments told apart if any; the first word read by mysql and postgres,
+ * the odd dialects. rec: a configuration of records (BLK_REC: none of these), for rec_next(). */
+_Static_assert(SL_LEAD == 1 && SL_WORDS == 2 && WC_FIRST == 1 && MOTE_SCAN_MYSQL == 1 &&
+                   MOTE_SCAN_POSTGRES == 3 && MOTE_SCAN_LINES == 4, "reset_token()'s arithmetic");
+static MOTE_INLINE void reset_token(mote_scanner *sc, bool rec)
 {
-    const bool words = !rec && (sc->dialect == MOTE_SCAN_MYSQL || sc->dialect == MOTE_SCAN_POSTGRES);
-    sc->state = !rec && sc->trim ? S_LEAD : (!rec && sc->dialect == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL);
+    const unsigned d = rec ? MOTE_SCAN_GENERIC : sc->dialect, cmt = !rec && (sc->comments & 0x0fu);
+    sc->state = !rec && sc->trim ? S_LEAD : d == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL;
     /* (the per-token fields, the dialect's among them, are one block) */
     memset(&sc->kind, 0, offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind));
     if (MOTE_SMALL) sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
-    /* with no comment styles nothing can be comment-only */
-    if (!rec && (sc->comments & 0x0fu)) {
-        sc->lead = LEAD_INIT(sc);
-        sc->slow = SL_LEAD;
-    }
-    if (words) {
-        sc->wcls = WC_FIRST;
-        sc->slow |= SL_WORDS;
-    }
-    sc->mode_next = sc->mode;
-    if (!rec && sc->dialect == MOTE_SCAN_POSTGRES) {
+    sc->slow = (uint8_t)(cmt | (d & 1u) << 1);
+    sc->lead = (uint8_t)(cmt * LEAD_INIT(sc));
+    sc->wcls = (uint8_t)(d & 1u);
+    if (d == MOTE_SCAN_POSTGRES) {
         if (sc->ds.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: the COPY
              * statement ended at its delimiter), then one token per line */
@@ -428,11 +423,9 @@ static MOTE_SMALL_INLINE void reset_with(mote_scanner *sc, bool rec)
         /* no bytes before the token (prev_byte(); speed builds count hist_n) */
         if (MOTE_SMALL) sc->hist[0] = sc->hist[1] = ' ';
     }
-    sc->trig = !rec && sc->dialect == MOTE_SCAN_SQLITE ? 1 : 2;
+    if (d == MOTE_SCAN_SQLITE) sc->trig = 1; /* (the others stay in 2: mote_scan_init()) */
     tok_begin(sc, sc->pos);
 }
-
-static void reset_token(mote_scanner *sc) { reset_with(sc, false); }
 
 mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry)
 {
@@ -449,8 +442,7 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     if ((unsigned)cfg->dialect > MOTE_SCAN_LINES) return MOTE_ERR_INVALID;
     const bool generic = cfg->dialect == MOTE_SCAN_GENERIC;
     const int gesc = cfg->escape;
-    const char *q;
-    const char *qesc = NULL;
+    const char *q, *qesc = NULL;
     if (generic) {
         if (gesc < -1 || gesc > 255) return MOTE_ERR_INVALID;
         q = cfg->quotes ? cfg->quotes : "\"'";
@@ -486,7 +478,7 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
         sc->q_esc[k] = (uint16_t)e; /* (-1: NO_ESC) */
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
-    sc->mode = (uint8_t)(cfg->flags & (MODE_NBE | MODE_NONSTD));
+    sc->mode = sc->mode_next = (uint8_t)(cfg->flags & (MODE_NBE | MODE_NONSTD)); /* (then at_end() syncs them) */
     if (!d) {
         d = (const uint8_t *)";";
         dn = 1;
@@ -495,7 +487,8 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     set_delim(sc, d, dn);
     build_cls(sc);
     sc->line = 1;
-    reset_token(sc);
+    sc->trig = 2;
+    reset_token(sc, false);
     return MOTE_OK;
 }
 
@@ -1258,6 +1251,7 @@ static MOTE_SMALL_NOINLINE bool comment_opener(const mote_scanner *sc, uint8_t c
 static void words_stop(mote_scanner *sc)
 {
     sc->wcls = WC_NONE;
+    sc->wlen = 0; /* (nor the word being read) */
     sc->slow &= (uint8_t)~(SL_WORDS | SL_LIT);
 }
 
@@ -1491,22 +1485,17 @@ static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
     if (sc->wlen == 0) sc->whash = 2166136261u;
     sc->whash = (sc->whash ^ lc) * 16777619u;
     word_add(sc, lc);
-    /* most statements show in a letter or two that their first word does
-     * not matter: back to the skip loops */
+    /* most first words show in a letter or two that they do not matter: back to the skip loops */
     if (sc->wcls != WC_FIRST) return A_NEXT;
     bool may = first_word_may(sc, sc->wlen);
-    /* (speed builds) mysql, at the first byte: the word's next bytes in the
-     * chunk may tell already, so that they need not come here (a word cut
-     * short the same: words matter no more). Only "set" matters there. */
+    /* (speed builds) mysql, at the first byte: the word's next bytes in the chunk may tell already,
+     * so that they need not come here (a word cut short the same). Only "set" matters there. */
     if (!MOTE_SMALL && sc->dialect == MOTE_SCAN_MYSQL && sc->wlen == 1)
         for (size_t j = idx + 1, n = 1; may && n < 4 && j < sc->chunk_len && word_char(sc, sc->chunk[j]); j++) {
             sc->word[n++] = lower(sc->chunk[j]);
             may = first_word_may(sc, n);
         }
-    if (!may) {
-        words_stop(sc);
-        sc->wlen = 0;
-    }
+    if (!may) words_stop(sc);
     return A_NEXT;
 }
 
@@ -1588,21 +1577,40 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     return A_NEXT;
 }
 
+/* A blank before a statement (sqlite3_complete() counts \v as a token, not as space). */
+static MOTE_SMALL_INLINE bool lead_blank(const mote_scanner *sc, uint8_t c)
+{
+    return is_blank(c) && !(sc->dialect == MOTE_SCAN_SQLITE && c == '\v');
+}
+
 /* Blanks before a statement (sql dialects). */
 static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
 {
-    /* sqlite3_complete() counts \v as a token, not as space */
-    const bool blank = is_blank(c) && !(sc->dialect == MOTE_SCAN_SQLITE && c == '\v');
+    const bool blank = lead_blank(sc, c);
     /* trimmed blanks and dropped comments move the token's start */
     const bool hold = sc->cmt && keep_comments(sc);
     /* where kept comments end (only they read it: small builds set it without the test) */
     if (!blank && (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS))) set_pos(sc, &sc->lead_pos, idx);
     if (!hold) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
-    /* mysql: a DELIMITER command? (wlen is 0 since reset_token()) */
-    if (sc->dialect != MOTE_SCAN_MYSQL) return enter(sc, S_NORMAL, A_CODE);
+    /* mysql: a DELIMITER command? (speed builds: on_head() sends other bytes on) */
+    if (sc->dialect != MOTE_SCAN_MYSQL || (!MOTE_SMALL && (c | 0x20) != 'd')) return enter(sc, S_NORMAL, A_CODE);
     return enter(sc, S_HEAD, A_HEAD);
 }
+
+#if !MOTE_SMALL
+/* Speed builds: blanks before a statement (no delimiter byte matched) as on_lead() takes them, up
+ * to the delimiter's first byte (step()'s); the token begins after them unless on_lead() sets it. */
+static MOTE_INLINE size_t lead_blanks(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    const size_t s = i;
+    uint8_t c = 0;
+    for (; i < lim && (c = p[i]) != sc->delim[0] && lead_blank(sc, c); i++)
+        if (sc->cls[c] & C_LINE) newline(sc, c, i);
+    if (i != s && (i == lim || c == sc->delim[0]) && !(sc->cmt && keep_comments(sc))) tok_begin(sc, i);
+    return i;
+}
+#endif
 
 /* mysql: the letters of "delimiter" at statement start, then a blank. */
 static int on_head(mote_scanner *sc, uint8_t c)
@@ -1621,7 +1629,6 @@ static int on_head(mote_scanner *sc, uint8_t c)
         return A_LINE; /* no argument: arglen is 0, the command fails */
     }
     if (sc->wlen) words_stop(sc); /* a word starting "d": not SET */
-    sc->wlen = 0;
     return enter(sc, S_NORMAL, A_CODE);
 }
 
@@ -1631,12 +1638,11 @@ static int on_command(mote_scanner *sc, uint8_t c)
 {
     const uint8_t st = sc->state;
     if (c == '\n' || c == '\r') return A_LINE;
-    if (st == S_PCMD) return A_NEXT;
+    if (st == S_PCMD || st == S_DCMD_REST) return A_NEXT;
     if (c == ' ' || c == '\t') {
         if (st == S_DCMD_ARG) sc->state = S_DCMD_REST;
         return A_NEXT;
     }
-    if (st == S_DCMD_REST) return A_NEXT;
     sc->state = S_DCMD_ARG;
     /* too long or holding a backslash: the command fails */
     if (sc->tk.my.arglen < sizeof sc->d.my.arg && c != '\\') sc->d.my.arg[sc->tk.my.arglen++] = c;
@@ -1873,11 +1879,15 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
             [S_COPY] = C_LINE, [S_PCMD] = C_LINE, [S_DOLLAR] = C_DOLLAR,
         };
         if (!MOTE_SMALL && st == S_COPY) {
-            /* the line break (a '\r' stops too: lines count) */
-            const uint8_t *nl = memchr(p + i, '\n', lim - i);
-            const size_t e = nl ? (size_t)(nl - p) : lim;
-            const uint8_t *cr = memchr(p + i, '\r', e - i);
-            i = cr ? (size_t)(cr - p) : e;
+            /* the line break (a '\r' stops too: lines count). The chunk's next '\r' is looked for
+             * once, not per line (d.pg.cr: its offset, or the chunk's end: a stop that means nothing) */
+            if (sc->d.pg.cr < sc->base + i) {
+                const uint8_t *cr = memchr(p + i, '\r', sc->chunk_len - i);
+                sc->d.pg.cr = sc->base + (cr ? (size_t)(cr - p) : sc->chunk_len);
+            }
+            const size_t e = (size_t)(sc->d.pg.cr - sc->base) < lim ? (size_t)(sc->d.pg.cr - sc->base) : lim;
+            const uint8_t *nl = memchr(p + i, '\n', e - i);
+            i = nl ? (size_t)(nl - p) : e;
         } else {
             uint8_t mask = skip_mask[st];
             /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
@@ -1885,6 +1895,7 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
             if (st == S_QUOTE) mask = (uint8_t)((sc->slow & SL_LIT) ? 0 : C_Q0 << sc->slot);
 #if !MOTE_SMALL
             if (mask && fast_quotes && (st == S_NORMAL || st == S_QUOTE)) i = fast_text(sc, p, i, lim);
+            else if (st == S_LEAD && !sc->km) i = lead_blanks(sc, p, i, lim);
             else
 #endif
             if (mask) i = skip(cls, p, i, lim, mask);
@@ -1892,7 +1903,7 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
         if (i >= lim) break;
         const size_t idx = i;
         const uint8_t c = p[i++];
-        if (c == '\n' || c == '\r') newline(sc, c, idx);
+        if (cls[c] & C_LINE) newline(sc, c, idx);
         int a = A_AGAIN;
         while (a >= A_AGAIN) {
             switch (a) {
@@ -2056,13 +2067,11 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
     return kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.';
 }
 
-/* The one set of rules for a token's bytes p[0..n), of kind `kind`, ended
- * as r says (at_end(), records' rec_end()): its delimiter or line break cut
- * (a delimiter starting with blanks may begin before a trimmed token: then
- * it is empty), a record's or COPY row's '\r' before its line break too,
- * the end of a COPY block recognised; handed out unless empty (empty ones
- * count with KEEP_BLANK, as COPY rows and as the last of a token's pieces).
- * MOTE_ERR_NEED_MORE: nothing handed out. */
+/* The one set of rules for a token's bytes p[0..n), of kind `kind`, ended as r says (at_end(),
+ * records' rec_next()): its delimiter or line break cut (a delimiter starting with blanks may begin
+ * before a trimmed token: then it is empty), a record's or COPY row's '\r' before its line break
+ * too, the end of a COPY block recognised; handed out unless empty (empty ones count with
+ * KEEP_BLANK, as COPY rows and as the last of a token's pieces). MOTE_ERR_NEED_MORE: nothing out. */
 /* (always inlined: smaller, and fewer instructions per token) */
 #if MOTE_SMALL
 #define HAND_INLINE MOTE_SMALL_INLINE
@@ -2076,8 +2085,7 @@ static HAND_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, c
     unsigned flags = sc->tokflags | (term ? MOTE_SCAN_TOK_DELIM : 0u);
     const size_t cut = r == R_END ? sc->dlen : r == R_LINE;
     n = n > cut ? n - cut : 0;
-    if ((sc->dialect == MOTE_SCAN_LINES || kind == MOTE_SCAN_COPY_DATA) && n > 0 && p[n - 1] == '\r' &&
-        term) {
+    if ((sc->dialect == MOTE_SCAN_LINES || kind == MOTE_SCAN_COPY_DATA) && n > 0 && p[n - 1] == '\r' && term) {
         n--;
         flags |= MOTE_SCAN_TOK_CR;
     }
@@ -2095,7 +2103,7 @@ static HAND_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, c
  * R_EOL_EOF at the end of input), or the input ended (R_EOF): hand out
  * the token, drop it, or report the error; then start the next token.
  * Returns MOTE_ERR_NEED_MORE when there is nothing to hand out. */
-static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
+static MOTE_INLINE mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
 {
     mote_err e = MOTE_ERR_NEED_MORE;
     const uint8_t *p;
@@ -2126,7 +2134,7 @@ static mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r)
         build_cls(sc);
     }
     /* emit() has copied tok_pos out */
-    reset_token(sc);
+    reset_token(sc, false);
     return e;
 }
 
@@ -2221,16 +2229,6 @@ static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
     sc->pos = i;
     return r;
 }
-
-/* at_end() for a record that rec_run() ended at its delimiter, held in
- * place (nothing carried, not dropped): a statement, its delimiter cut. */
-static MOTE_INLINE mote_err rec_end(mote_scanner *sc, mote_scan_token *tok)
-{
-    const mote_err e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_END,
-                                  MOTE_SCAN_STATEMENT);
-    reset_with(sc, true);
-    return e;
-}
 #endif
 
 /* mote_scan_next() for any configuration. (Out of line in speed builds,
@@ -2302,13 +2300,14 @@ static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
  * rec_run() ends in place, its own short loop; all else, next_token(). */
 static MOTE_NOINLINE mote_err rec_next(mote_scanner *sc, mote_scan_token *tok)
 {
-    /* (no bytes of the last token to drop from the carry, no max_token:
-     * next_token() does those; a NULL chunk: none fed, or the end) */
-    while (!sc->carry_drop && !sc->max_token && sc->chunk && sc->state == S_NORMAL &&
-           blk_here(sc, sc->pos, sc->chunk_len)) {
-        const int r = rec_run(sc, sc->chunk_len);
-        if (r == R_MORE) break;
-        mote_err e = !sc->carry->len && !sc->dropping ? rec_end(sc, tok) : at_end(sc, tok, r);
+    /* (no last token's bytes to drop from the carry, no max_token, nothing carried or dropped:
+     * next_token() does those; a NULL chunk: none fed, or the end.) The body: at_end() in place. */
+    while (!sc->carry_drop && !sc->max_token && sc->chunk && !sc->carry->len && !sc->dropping &&
+           sc->state == S_NORMAL && blk_here(sc, sc->pos, sc->chunk_len)) {
+        if (rec_run(sc, sc->chunk_len) == R_MORE) break;
+        const mote_err e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_END,
+                                      MOTE_SCAN_STATEMENT);
+        reset_token(sc, true);
         if (e != MOTE_ERR_NEED_MORE) return e;
     }
     return next_token(sc, tok);

@@ -355,6 +355,7 @@ typedef struct mote_scanner {
         struct {
             uint8_t tag[64];         /* (ds.pg.taglen bytes) */
             uint64_t eclose;         /* offset after the close of an escape string */
+            uint64_t cr;             /* hosted builds, COPY data: offset of the chunk's next '\r' (or its end) */
         } pg;
     } d;
     mote_scan_stats stats;
