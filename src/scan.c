@@ -258,7 +258,7 @@ enum {
  * called whenever the class table is rebuilt. */
 static void blk_setup(mote_scanner *sc)
 {
-    sc->blk = sc->blk_flags = 0;
+    sc->blk = sc->blk_flags = sc->blk_slots = 0;
     const uint8_t q = sc->q_close[0];
     const int qe = sc->q_esc[0] > 0xff ? -1 : sc->q_esc[0], eo = sc->esc_out > 0xff ? -1 : sc->esc_out;
     if (sc->dialect == MOTE_SCAN_POSTGRES || (q != '\'' && q != '"') || sc->open_slot[q] != 1)
@@ -296,6 +296,15 @@ static void blk_setup(mote_scanner *sc)
         (sc->dialect == MOTE_SCAN_LINES || sc->dialect == MOTE_SCAN_GENERIC))
         f |= BLK_REC;
     if (n == 0 && q == '"' && (f & (BLK_LINES_F | BLK_DASH)) == BLK_LINES_F) f |= BLK_LINES;
+    /* the slots whose strings it reads (blk_kinds()): closed by their
+     * opener, not the delimiter's first byte, escaped by a backslash (bit 4
+     * + slot) or not at all */
+    for (unsigned k = 0; k < 4; k++) {
+        const uint8_t c = sc->q_close[k];
+        const unsigned e = sc->q_esc[k];
+        if (sc->open_slot[c] == k + 1 && c != d0 && (e == NO_ESC || (e == '\\' && (f & BLK_ESC))))
+            sc->blk_slots |= (uint8_t)((1u | (e == '\\') << 4) << k);
+    }
     sc->blk = (uint8_t)(1 + (q == '"'));
     sc->blk_flags = f;
 }
@@ -902,18 +911,19 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
 }
 
 /*
- * A segment of the block at i, from the state inq (all bits): the bit k (64:
- * none) of the first byte the switch must see, outside strings (a stop byte,
- * a lone backslash where escapes work only in strings, "--", the delimiter
- * line break) or anywhere ('\r'). Counts the lines before it, sets the
- * escape flag and open_pos; *inside: the state at byte k, or after the block.
+ * The stops of the block at i, given its string regions `in` (bit j: byte j
+ * is inside a string; an opening quote is, a closing one is not) and the
+ * quote bytes that open or close one (act): the bit k (64: none) of the
+ * first byte the block path cannot pass, outside strings (a stop byte, a
+ * lone backslash where escapes work only in strings, "--", the delimiter
+ * line break) or anywhere ('\r'). Sets the escape flag; *inside: the state
+ * at byte k, or after the block; *open_b: the bit of the opener of the
+ * string open there (64: none in this block).
  */
 static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                        const blk_masks *m, unsigned f, uint64_t inq,
-                                        uint64_t *inside)
+                                        const blk_masks *m, unsigned f, uint64_t act, uint64_t in,
+                                        uint64_t *inside, unsigned *open_b)
 {
-    const uint64_t qq = m->q & ~m->esc;
-    const uint64_t in = prefix_xor(qq) ^ inq;
     const uint64_t out = ~in & ~m->esc;
     uint64_t stop = (m->stop & out) | m->cr;
     if (!(f & BLK_ESC_OUT)) stop |= m->bs & ~in; /* outside strings '\' is text: the switch says */
@@ -939,73 +949,78 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
     *inside = k == 64 ? in >> 63 : (in >> k) & 1u;
     if (m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
-    const uint64_t opens = qq & in & below;
-    if (*inside && opens) {
-        const unsigned o = high_bit(opens);
-        blk_pos(sc, &sc->open_pos, i, m->nl & (((uint64_t)1 << o) - 1u), i + o);
-    }
-    const uint64_t nlb = m->nl & below;
-    if (nlb) {
-        sc->line += mote__popcount64(nlb);
-        sc->cr = 0;
-        sc->line_start = sc->base + i + high_bit(nlb) + 1;
-    }
+    const uint64_t opens = act & in & below;
+    if (*inside && opens) *open_b = high_bit(opens);
     return k;
 }
 
 /*
- * The block at i stopped at bit k outside strings, at a string of another
- * quote kind: it is read in place (quote_run()) and the block goes on after
- * it, its masks cleared up to the closer (no backslash run spans a quote, so
- * the escape bits after it stay right). Returns where the path goes on (*go:
- * 1 at a string's end in a later block, 2 after this block; *st S_QUOTE if
- * inside the first quote kind there) or stops (*go 0, *st: the state there).
- * Out of line: the block loop keeps its masks in registers.
+ * Strings of several quote kinds in the block at r (the slots blk_slots
+ * names), slot st - 1 open at its start (st 0: none). The stop bytes that
+ * are their quotes become a mask per slot, and each slot's strings come from
+ * a prefix XOR of its quotes that lie in no other slot's string, computed
+ * again until no quote changes sides: one round, unless a string holds
+ * another kind's quote. The fixed point is the reading from the left (the
+ * first quote opens a string, the next of its kind closes it, no other
+ * string starts inside it, and so on), so it is unique. Returns false where
+ * four rounds do not settle or a backslash lies where it escapes nothing
+ * (m->esc would be wrong): the byte loops read that. Else true with the
+ * slots' quotes taken out of m->stop, their strings in reg[] and *in, the
+ * quotes that open or close one in *act.
  */
-static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                      const blk_masks *mp, unsigned f, unsigned k, uint64_t inside,
-                                      unsigned *go, uint8_t *st)
+static MOTE_INLINE bool blk_kinds(const mote_scanner *sc, const uint8_t *r, blk_masks *m, unsigned f,
+                                  unsigned st, uint64_t *act, uint64_t *in, uint64_t reg[4])
 {
-    blk_masks m = *mp;
-    for (;;) {
-        const uint8_t c = p[i + k];
-        const unsigned os = sc->open_slot[c];
-        if (inside || os < 2 || c == sc->delim[0]) { /* the switch's byte */
-            const bool esc = (m.esc >> k) & 1u;
-            *st = inside ? (esc ? S_QESC : S_QUOTE) : (esc ? S_ESC : S_NORMAL);
-            return i + k;
+    const unsigned slots = sc->blk_slots;
+    uint64_t q[4] = {m->q, 0, 0, 0}, a[4];
+#if BLK_VECTOR
+    /* (the compares again, only here) */
+    const blk_vec v0 = BLK_LOAD(r), v1 = BLK_LOAD(r + 16), v2 = BLK_LOAD(r + 32), v3 = BLK_LOAD(r + 48);
+    for (unsigned s = 1; s < 4; s++)
+        if ((slots >> s) & 1u) {
+            const blk_vec c = BLK_SPLAT(sc->q_close[s]);
+            q[s] = blk_movemask(BLK_EQ(v0, c), BLK_EQ(v1, c), BLK_EQ(v2, c), BLK_EQ(v3, c));
         }
-        bool closed;
-        set_pos(sc, &sc->open_pos, i + k);
-        const size_t e = quote_run(sc, p, i + k + 1, lim, os - 1u, &closed);
-        sc->blk_others++;
-        if (!closed) {
-            sc->slot = (uint8_t)(os - 1u);
-            *st = S_QUOTE;
-            return e;
-        }
-        if (e - i >= 64) { /* it ended in a later block */
-            *go = 1;
-            return e;
-        }
-        const uint64_t keep = UINT64_MAX << (e - i);
-        m = (blk_masks){m.q & keep, m.stop & keep, m.bs & keep, m.nl & keep, m.cr & keep, m.esc & keep};
-        k = blk_segment(sc, p, i, lim, &m, f, 0, &inside);
-        if (k == 64) {
-            *go = 2;
-            if (inside) *st = S_QUOTE;
-            return i + 64;
-        }
+#else
+    for (uint64_t w = m->stop; w; w &= w - 1) {
+        const unsigned b = low_bit(w);
+        const unsigned os = sc->open_slot[r[b]];
+        if (os && ((slots >> (os - 1)) & 1u)) q[os - 1] |= (uint64_t)1 << b;
     }
+#endif
+    m->stop &= ~(q[1] | q[2] | q[3]);
+    for (unsigned s = 0; s < 4; s++) a[s] = q[s] &= ~m->esc;
+    for (unsigned round = 0;; round++) {
+        for (unsigned s = 0; s < 4; s++)
+            reg[s] = (slots >> s) & 1u ? prefix_xor(a[s]) ^ ((uint64_t)0 - (st == s + 1)) : 0;
+        const uint64_t o[4] = {reg[1] | reg[2] | reg[3], reg[0] | reg[2] | reg[3],
+                               reg[0] | reg[1] | reg[3], reg[0] | reg[1] | reg[2]};
+        uint64_t changed = 0;
+        for (unsigned s = 0; s < 4; s++) {
+            const uint64_t n = q[s] & ~o[s];
+            changed |= n ^ a[s];
+            a[s] = n;
+        }
+        if (!changed) break;
+        if (round == 3) return false;
+    }
+    *in = reg[0] | reg[1] | reg[2] | reg[3];
+    uint64_t escin = (f & BLK_ESC_OUT) ? ~*in : 0;
+    for (unsigned s = 0; s < 4; s++)
+        if ((slots >> (4 + s)) & 1u) escin |= reg[s];
+    *act = a[0] | a[1] | a[2] | a[3];
+    return !(m->bs & ~escin);
 }
 
 /*
- * The block path: from i (state NORMAL or the first quote kind, no delimiter
- * byte matched, no "\r" just counted), while 64 bytes remain below lim,
- * blocks become masks and their segments are walked (blk_segment()); other
- * quote kinds' strings do not stop it (blk_other()). Sets the state and slot
- * at the returned index. lines: the configuration is BLK_LINES (flags, quote
- * and delimiter constant; no stop bytes, no other quotes).
+ * The block path: from i (state NORMAL or a string of a slot in blk_slots,
+ * no delimiter byte matched, no "\r" just counted), while 64 bytes remain
+ * below lim, blocks become masks. The first quote kind's strings come from a
+ * prefix XOR; a block where another kind's string opens (or is open) is
+ * taken again by blk_kinds(). Lines are counted per block up to where the
+ * path stops. Sets the state and slot at the returned index. lines: the
+ * configuration is BLK_LINES (flags, quote and delimiter constant; no stop
+ * bytes, no other quotes).
  */
 static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                           bool avx2, bool lines)
@@ -1013,11 +1028,9 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     const uint64_t *t = blk_tables[lines ? 1 : sc->blk - 1];
     const unsigned f = lines ? BLK_LINES_F : sc->blk_flags;
     const size_t start = i;
-    uint64_t inq = sc->state == S_QUOTE ? UINT64_MAX : 0; /* state before the block, all bits */
+    unsigned st = sc->state == S_QUOTE ? sc->slot + 1u : 0; /* 0: outside strings, else slot + 1 */
     uint64_t pend = 0;
-    uint8_t state = 0; /* 0: still going */
-    sc->slot = 0;
-    sc->blk_others = 0;
+    bool esc = false; /* the byte at the stop is escaped */
     blk_vec sv[sizeof sc->blk_stop];
     /* (the compares go in pairs: an odd count repeats one) */
     const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (sc->blk_nstop + 1u) & ~1u;
@@ -1029,45 +1042,58 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         else
 #endif
         blk_classify(t, lines ? 2 : sc->blk, sv, lines ? 0 : sc->blk_nstop, p + i, &m);
+        const uint64_t pin = pend;
         m.esc = 0;
         if (f & BLK_ESC) {
             if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
         } else {
             m.bs = 0; /* no escapes at all: a backslash is text */
         }
-        uint64_t inside;
-        const unsigned k = blk_segment(sc, p, i, lim, &m, f, inq, &inside);
-        inq = (uint64_t)0 - inside;
-        if (MOTE_LIKELY(k == 64)) {
-            i += 64;
-            continue;
+        uint64_t act = m.q & ~m.esc, in, inside = st, reg[4];
+        unsigned k = 0, open_b = 64;
+        if (lines || st <= 1) {
+            in = prefix_xor(act) ^ ((uint64_t)0 - st);
+            k = blk_segment(sc, p, i, lim, &m, f, act, in, &inside, &open_b);
         }
-        const uint8_t c = p[i + k];
-        if (inside || lines || sc->open_slot[c] < 2 || c == (lines ? '\n' : sc->delim[0])) {
-            /* the switch's byte (blk_other() would say so too; lines: no other quote kind) */
+        if (!lines && (st > 1 || (k != 64 && !inside && sc->open_slot[p[i + k]] > 1))) {
+            if (blk_kinds(sc, p + i, &m, f, st, &act, &in, reg)) {
+                k = blk_segment(sc, p, i, lim, &m, f, act, in, &inside, &open_b);
+                st = 0;
+                const unsigned kb = k == 64 ? 63 : k; /* (the state after the block: its last byte's) */
+                for (unsigned s = 0; s < 4; s++) st |= (unsigned)((reg[s] >> kb) & inside) * (s + 1);
+            } else {
+                /* the byte loops read it: from the other kind's opener (where
+                 * the segment stopped), or from the block's start */
+                m.esc = pin;
+                if (st == 1) st = 0;
+            }
+        } else {
+            st = (unsigned)inside;
+        }
+        const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
+        if (st && open_b < 64) blk_pos(sc, &sc->open_pos, i, m.nl & (((uint64_t)1 << open_b) - 1u), i + open_b);
+        const uint64_t nlb = m.nl & below;
+        if (nlb) {
+            sc->line += mote__popcount64(nlb);
+            sc->cr = 0;
+            sc->line_start = sc->base + i + high_bit(nlb) + 1;
+        }
+        if (k != 64) {
             i += k;
-            pend = (m.esc >> k) & 1u;
+            esc = (m.esc >> k) & 1u;
+            pend = 0;
             break;
         }
-        unsigned go = 0;
-        uint8_t st = S_NORMAL;
-        const blk_masks mc = m; /* (m itself stays in registers) */
-        i = blk_other(sc, p, i, lim, &mc, f, k, inside, &go, &st);
-        inq = st == S_QUOTE ? UINT64_MAX : 0;
-        if (go == 1) pend = 0; /* (2: the block's own) */
-        if (!go) {
-            state = st;
-            break;
-        }
+        i += 64;
     }
-    if (!state) state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
-    sc->state = state;
+    if (st) sc->slot = (uint8_t)(st - 1u);
+    esc |= pend != 0;
+    sc->state = st ? (esc ? S_QESC : S_QUOTE) : (esc ? S_ESC : S_NORMAL);
     /* A short run not ended by the delimiter (for the portable classifier,
-     * no cheaper than the byte loops, any short run), or strings of the
-     * other quote kinds closer than 32 bytes apart: text the byte loops do
-     * better. Leave it to them for a while, longer after each miss in a row. */
-    if ((i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) ||
-        (size_t)sc->blk_others * 32u > i - start) {
+     * no cheaper than the byte loops, any short run): text the byte loops
+     * do better. Leave it to them for a while, longer after each miss in a
+     * row. */
+    if (i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) {
         sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
         if (sc->blk_miss < 4) sc->blk_miss++;
     } else {
@@ -1195,7 +1221,7 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
  * to the switch, without the call. */
 static MOTE_INLINE size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    if (blk_ok(sc, i, lim) && (sc->state == S_NORMAL || sc->slot == 0)) {
+    if (blk_ok(sc, i, lim) && (sc->state == S_NORMAL || ((sc->blk_slots >> sc->slot) & 1u))) {
         i = block_text(sc, p, i, lim);
         if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
         /* (text_loops() would return here at once) */
