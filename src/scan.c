@@ -911,18 +911,17 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
 }
 
 /*
- * The stops of the block at i, given its string regions `in` (bit j: byte j
- * is inside a string; an opening quote is, a closing one is not) and the
- * quote bytes that open or close one (act): the bit k (64: none) of the
- * first byte the block path cannot pass, outside strings (a stop byte, a
- * lone backslash where escapes work only in strings, "--", the delimiter
- * line break) or anywhere ('\r'). Sets the escape flag; *inside: the state
- * at byte k, or after the block; *open_b: the bit of the opener of the
- * string open there (64: none in this block).
+ * The block at i, given its string regions `in` (bit j: byte j is inside a
+ * string; an opening quote is, a closing one is not) and the quote bytes
+ * that open or close one (act): the bit k (64: none) of the first byte the
+ * block path cannot pass, outside strings (a stop byte, a lone backslash
+ * where escapes work only in strings, "--", the delimiter line break) or
+ * anywhere ('\r'). Counts the lines before it, sets the escape flag and
+ * open_pos; *inside: the state at byte k, or after the block.
  */
 static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                         const blk_masks *m, unsigned f, uint64_t act, uint64_t in,
-                                        uint64_t *inside, unsigned *open_b)
+                                        uint64_t *inside)
 {
     const uint64_t out = ~in & ~m->esc;
     uint64_t stop = (m->stop & out) | m->cr;
@@ -950,7 +949,16 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     *inside = k == 64 ? in >> 63 : (in >> k) & 1u;
     if (m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
     const uint64_t opens = act & in & below;
-    if (*inside && opens) *open_b = high_bit(opens);
+    if (*inside && opens) {
+        const unsigned o = high_bit(opens);
+        blk_pos(sc, &sc->open_pos, i, m->nl & (((uint64_t)1 << o) - 1u), i + o);
+    }
+    const uint64_t nlb = m->nl & below;
+    if (nlb) {
+        sc->line += mote__popcount64(nlb);
+        sc->cr = 0;
+        sc->line_start = sc->base + i + high_bit(nlb) + 1;
+    }
     return k;
 }
 
@@ -1013,6 +1021,25 @@ static MOTE_INLINE bool blk_kinds(const mote_scanner *sc, const uint8_t *r, blk_
 }
 
 /*
+ * A block where strings of other quote kinds open (or one is open: *st > 1):
+ * blk_kinds() and blk_segment(). Returns the bit where the path stops (64:
+ * none) with *st the state there, or 65 where the byte loops must read the
+ * block (*st unchanged). Out of line: the block loop keeps its registers.
+ */
+static MOTE_NOINLINE unsigned blk_multi(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
+                                        blk_masks *m, unsigned f, unsigned *st)
+{
+    uint64_t act, in, inside, reg[4];
+    if (!blk_kinds(sc, p + i, m, f, *st, &act, &in, reg)) return 65;
+    const unsigned k = blk_segment(sc, p, i, lim, m, f, act, in, &inside);
+    unsigned s = 0;
+    if (inside)
+        while (!((reg[s] >> (k == 64 ? 63 : k)) & 1u)) s++;
+    *st = inside ? s + 1 : 0;
+    return k;
+}
+
+/*
  * The block path: from i (state NORMAL or a string of a slot in blk_slots,
  * no delimiter byte matched, no "\r" just counted), while 64 bytes remain
  * below lim, blocks become masks. The first quote kind's strings come from a
@@ -1028,9 +1055,10 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     const uint64_t *t = blk_tables[lines ? 1 : sc->blk - 1];
     const unsigned f = lines ? BLK_LINES_F : sc->blk_flags;
     const size_t start = i;
-    unsigned st = sc->state == S_QUOTE ? sc->slot + 1u : 0; /* 0: outside strings, else slot + 1 */
-    uint64_t pend = 0;
-    bool esc = false; /* the byte at the stop is escaped */
+    /* the state before the block: inside the first quote kind (all bits),
+     * or in the string of slot st - 1 > 0 (st 0: not) */
+    uint64_t inq = sc->state == S_QUOTE && (lines || !sc->slot) ? UINT64_MAX : 0, pend = 0;
+    unsigned st = !lines && sc->state == S_QUOTE && sc->slot ? sc->slot + 1u : 0;
     blk_vec sv[sizeof sc->blk_stop];
     /* (the compares go in pairs: an odd count repeats one) */
     const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (sc->blk_nstop + 1u) & ~1u;
@@ -1042,53 +1070,54 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         else
 #endif
         blk_classify(t, lines ? 2 : sc->blk, sv, lines ? 0 : sc->blk_nstop, p + i, &m);
-        const uint64_t pin = pend;
         m.esc = 0;
         if (f & BLK_ESC) {
             if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
         } else {
             m.bs = 0; /* no escapes at all: a backslash is text */
         }
-        uint64_t act = m.q & ~m.esc, in, inside = st, reg[4];
-        unsigned k = 0, open_b = 64;
-        if (lines || st <= 1) {
-            in = prefix_xor(act) ^ ((uint64_t)0 - st);
-            k = blk_segment(sc, p, i, lim, &m, f, act, in, &inside, &open_b);
-        }
-        if (!lines && (st > 1 || (k != 64 && !inside && sc->open_slot[p[i + k]] > 1))) {
-            if (blk_kinds(sc, p + i, &m, f, st, &act, &in, reg)) {
-                k = blk_segment(sc, p, i, lim, &m, f, act, in, &inside, &open_b);
-                st = 0;
-                const unsigned kb = k == 64 ? 63 : k; /* (the state after the block: its last byte's) */
-                for (unsigned s = 0; s < 4; s++) st |= (unsigned)((reg[s] >> kb) & inside) * (s + 1);
-            } else {
-                /* the byte loops read it: from the other kind's opener (where
-                 * the segment stopped), or from the block's start */
-                m.esc = pin;
-                if (st == 1) st = 0;
+        unsigned k = 0;
+        if (lines || !st) {
+            const uint64_t act = m.q & ~m.esc, in = prefix_xor(act) ^ inq;
+            uint64_t inside;
+            k = blk_segment(sc, p, i, lim, &m, f, act, in, &inside);
+            inq = (uint64_t)0 - inside;
+            if (MOTE_LIKELY(k == 64)) {
+                i += 64;
+                continue;
             }
-        } else {
-            st = (unsigned)inside;
+            /* the switch's byte, or another kind's string opens: the block again */
+            if (lines || inside || sc->open_slot[p[i + k]] < 2) {
+                i += k;
+                pend = (m.esc >> k) & 1u;
+                break;
+            }
+            m.nl &= UINT64_MAX << k; /* (counted) */
+            st = (unsigned)((in ^ act) & 1u); /* (in the first kind at the block's start: inq) */
         }
-        const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
-        if (st && open_b < 64) blk_pos(sc, &sc->open_pos, i, m.nl & (((uint64_t)1 << open_b) - 1u), i + open_b);
-        const uint64_t nlb = m.nl & below;
-        if (nlb) {
-            sc->line += mote__popcount64(nlb);
-            sc->cr = 0;
-            sc->line_start = sc->base + i + high_bit(nlb) + 1;
+        const unsigned k0 = k;
+        k = blk_multi(sc, p, i, lim, &m, f, &st);
+        if (k == 65) {
+            /* the byte loops read it: from the other kind's opener (where
+             * the segment stopped, outside strings), or from the block's start */
+            i += k0;
+            if (st == 1) st = 0;
+            inq = 0;
+            pend = st ? m.esc & 1u : 0; /* (bit 0: the last block's pend) */
+            break;
         }
+        inq = (uint64_t)0 - (st == 1);
+        if (st == 1) st = 0;
         if (k != 64) {
             i += k;
-            esc = (m.esc >> k) & 1u;
-            pend = 0;
+            pend = (m.esc >> k) & 1u;
             break;
         }
         i += 64;
     }
-    if (st) sc->slot = (uint8_t)(st - 1u);
-    esc |= pend != 0;
-    sc->state = st ? (esc ? S_QESC : S_QUOTE) : (esc ? S_ESC : S_NORMAL);
+    if (st) inq = UINT64_MAX;
+    if (!lines) sc->slot = (uint8_t)(st ? st - 1u : 0); /* (lines: 0) */
+    sc->state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
     /* A short run not ended by the delimiter (for the portable classifier,
      * no cheaper than the byte loops, any short run): text the byte loops
      * do better. Leave it to them for a while, longer after each miss in a
