@@ -990,11 +990,7 @@ static MOTE_INLINE bool blk_kinds(const mote_scanner *sc, const uint8_t *r, blk_
             q[s] = blk_movemask(BLK_EQ(v0, c), BLK_EQ(v1, c), BLK_EQ(v2, c), BLK_EQ(v3, c));
         }
 #else
-    for (uint64_t w = m->stop; w; w &= w - 1) {
-        const unsigned b = low_bit(w);
-        const unsigned os = sc->open_slot[r[b]];
-        if (os && ((slots >> (os - 1)) & 1u)) q[os - 1] |= (uint64_t)1 << b;
-    }
+    (void)r; /* (not called: see block_text_with()) */
 #endif
     m->stop &= ~(q[1] | q[2] | q[3]);
     for (unsigned s = 0; s < 4; s++) a[s] = q[s] &= ~m->esc;
@@ -1055,10 +1051,9 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     const uint64_t *t = blk_tables[lines ? 1 : sc->blk - 1];
     const unsigned f = lines ? BLK_LINES_F : sc->blk_flags;
     const size_t start = i;
-    /* the state before the block: inside the first quote kind (all bits),
-     * or in the string of slot st - 1 > 0 (st 0: not) */
-    uint64_t inq = sc->state == S_QUOTE && (lines || !sc->slot) ? UINT64_MAX : 0, pend = 0;
-    unsigned st = !lines && sc->state == S_QUOTE && sc->slot ? sc->slot + 1u : 0;
+    /* the state before the block: 0 outside strings, all bits inside the
+     * first quote kind, 2..4 in a string of slot 1..3 */
+    uint64_t inq = sc->state != S_QUOTE ? 0 : lines || !sc->slot ? UINT64_MAX : sc->slot + 1u, pend = 0;
     blk_vec sv[sizeof sc->blk_stop];
     /* (the compares go in pairs: an odd count repeats one) */
     const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (sc->blk_nstop + 1u) & ~1u;
@@ -1076,38 +1071,40 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         } else {
             m.bs = 0; /* no escapes at all: a backslash is text */
         }
-        unsigned k = 0;
-        if (lines || !st) {
+        unsigned k = 0, st = (unsigned)inq;
+        if (lines || !BLK_VECTOR || inq + 1 <= 1) { /* (portable: no other slot here) */
             const uint64_t act = m.q & ~m.esc, in = prefix_xor(act) ^ inq;
             uint64_t inside;
             k = blk_segment(sc, p, i, lim, &m, f, act, in, &inside);
-            inq = (uint64_t)0 - inside;
             if (MOTE_LIKELY(k == 64)) {
+                inq = (uint64_t)0 - inside;
                 i += 64;
                 continue;
             }
-            /* the switch's byte, or another kind's string opens: the block again */
-            if (lines || inside || sc->open_slot[p[i + k]] < 2) {
+            /* the switch's byte, or another kind's string opens: the block
+             * again (vector classifiers: the portable one, a table per first
+             * quote, leaves that to the byte loops, as cheap there) */
+            if (lines || !BLK_VECTOR || inside || sc->open_slot[p[i + k]] < 2) {
+                inq = (uint64_t)0 - inside;
                 i += k;
                 pend = (m.esc >> k) & 1u;
                 break;
             }
             m.nl &= UINT64_MAX << k; /* (counted) */
-            st = (unsigned)((in ^ act) & 1u); /* (in the first kind at the block's start: inq) */
+            st = (unsigned)inq & 1u;
         }
         const unsigned k0 = k;
-        k = blk_multi(sc, p, i, lim, &m, f, &st);
+        blk_masks mc = m; /* (m itself stays in registers) */
+        k = blk_multi(sc, p, i, lim, &mc, f, &st);
         if (k == 65) {
             /* the byte loops read it: from the other kind's opener (where
              * the segment stopped, outside strings), or from the block's start */
             i += k0;
-            if (st == 1) st = 0;
-            inq = 0;
-            pend = st ? m.esc & 1u : 0; /* (bit 0: the last block's pend) */
+            inq = st > 1 ? st : 0;
+            pend = st > 1 ? m.esc & 1u : 0; /* (bit 0: the last block's pend) */
             break;
         }
-        inq = (uint64_t)0 - (st == 1);
-        if (st == 1) st = 0;
+        inq = st == 1 ? UINT64_MAX : st;
         if (k != 64) {
             i += k;
             pend = (m.esc >> k) & 1u;
@@ -1115,8 +1112,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         }
         i += 64;
     }
-    if (st) inq = UINT64_MAX;
-    if (!lines) sc->slot = (uint8_t)(st ? st - 1u : 0); /* (lines: 0) */
+    if (!lines) sc->slot = (uint8_t)(inq + 1 <= 1 ? 0 : inq - 1); /* (lines: 0) */
     sc->state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
     /* A short run not ended by the delimiter (for the portable classifier,
      * no cheaper than the byte loops, any short run): text the byte loops
@@ -1250,7 +1246,8 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
  * to the switch, without the call. */
 static MOTE_INLINE size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    if (blk_ok(sc, i, lim) && (sc->state == S_NORMAL || ((sc->blk_slots >> sc->slot) & 1u))) {
+    if (blk_ok(sc, i, lim) &&
+        (sc->state == S_NORMAL || !sc->slot || (BLK_VECTOR && ((sc->blk_slots >> sc->slot) & 1u)))) {
         i = block_text(sc, p, i, lim);
         if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
         /* (text_loops() would return here at once) */
