@@ -272,7 +272,8 @@ static void blk_setup(mote_scanner *sc)
                           ((sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))
                                ? BLK_DASH : 0));
 #ifdef BLK_AVX2
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi"))
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi") &&
+        __builtin_cpu_supports("pclmul"))
         f |= BLK_AVX2F;
 #endif
     /* every byte that matters outside strings must stop the path or be
@@ -770,8 +771,29 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
 }
 
 #ifdef BLK_AVX2
-/* AVX2 (chosen at run time, see block_text()): the same masks from 32 bytes per compare. */
-#define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
+/* AVX2 (chosen at run time, see block_text()): the same masks from 32 bytes
+ * per compare, and prefix_xor() as one carry-less multiply by all ones. */
+#define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi,pclmul")))
+static BLK_AVX2_FN inline uint64_t prefix_xor_clmul(uint64_t x)
+{
+    const __m128i v = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)x), _mm_set1_epi8(-1), 0);
+    return (uint64_t)_mm_cvtsi128_si64(v);
+}
+
+/* The closers of slots 1..3 (those set in slots), for blk_kinds(). */
+static BLK_AVX2_FN inline void blk_quotes_avx2(const mote_scanner *sc, unsigned slots, const uint8_t *r,
+                                               uint64_t q[4])
+{
+    const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
+    const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
+    for (unsigned s = 1; s < 4; s++) {
+        if (!((slots >> s) & 1u)) continue;
+        const __m256i c = _mm256_set1_epi8((char)sc->q_close[s]);
+        q[s] = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, c)) |
+               (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, c)) << 32;
+    }
+}
+
 static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, bool lines, const uint8_t *r,
                                                  blk_masks *m)
 {
@@ -821,6 +843,16 @@ static MOTE_INLINE uint64_t blk_movemask(uint8x16_t a, uint8x16_t b, uint8x16_t 
 typedef uint8_t blk_vec; /* the portable version looks stops up in the table */
 #define BLK_SPLAT(c) (c)
 #endif
+
+/* prefix_xor() by the build's, or with avx2 AVX2's, instructions */
+static MOTE_INLINE uint64_t blk_pxor(uint64_t x, bool avx2)
+{
+#ifdef BLK_AVX2
+    if (avx2) return prefix_xor_clmul(x);
+#endif
+    (void)avx2;
+    return prefix_xor(x);
+}
 
 #if BLK_VECTOR
 /* Bytes of v equal to any of the scanner's stop bytes (sc->blk_stop, n > 0
@@ -977,18 +1009,23 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
  * quotes that open or close one in *act.
  */
 static MOTE_INLINE bool blk_kinds(const mote_scanner *sc, const uint8_t *r, blk_masks *m, unsigned f,
-                                  unsigned st, uint64_t *act, uint64_t *in, uint64_t reg[4])
+                                  unsigned st, uint64_t *act, uint64_t *in, uint64_t reg[4], bool avx2)
 {
     const unsigned slots = sc->blk_slots;
     uint64_t q[4] = {m->q, 0, 0, 0}, a[4];
+#ifdef BLK_AVX2
+    if (avx2) blk_quotes_avx2(sc, slots, r, q);
+    else
+#endif
 #if BLK_VECTOR
-    /* (the compares again, only here) */
+    { /* (the compares again, only here) */
     const blk_vec v0 = BLK_LOAD(r), v1 = BLK_LOAD(r + 16), v2 = BLK_LOAD(r + 32), v3 = BLK_LOAD(r + 48);
-    for (unsigned s = 1; s < 4; s++)
-        if ((slots >> s) & 1u) {
-            const blk_vec c = BLK_SPLAT(sc->q_close[s]);
-            q[s] = blk_movemask(BLK_EQ(v0, c), BLK_EQ(v1, c), BLK_EQ(v2, c), BLK_EQ(v3, c));
-        }
+    for (unsigned s = 1; s < 4; s++) {
+        if (!((slots >> s) & 1u)) continue; /* (a slot not read: no quotes, no strings) */
+        const blk_vec c = BLK_SPLAT(sc->q_close[s]);
+        q[s] = blk_movemask(BLK_EQ(v0, c), BLK_EQ(v1, c), BLK_EQ(v2, c), BLK_EQ(v3, c));
+    }
+    }
 #else
     (void)r; /* (not called: see block_text_with()) */
 #endif
@@ -996,7 +1033,7 @@ static MOTE_INLINE bool blk_kinds(const mote_scanner *sc, const uint8_t *r, blk_
     for (unsigned s = 0; s < 4; s++) a[s] = q[s] &= ~m->esc;
     for (unsigned round = 0;; round++) {
         for (unsigned s = 0; s < 4; s++)
-            reg[s] = (slots >> s) & 1u ? prefix_xor(a[s]) ^ ((uint64_t)0 - (st == s + 1)) : 0;
+            reg[s] = (slots >> s) & 1u ? blk_pxor(a[s], avx2) ^ ((uint64_t)0 - (st == s + 1)) : 0;
         const uint64_t o[4] = {reg[1] | reg[2] | reg[3], reg[0] | reg[2] | reg[3],
                                reg[0] | reg[1] | reg[3], reg[0] | reg[1] | reg[2]};
         uint64_t changed = 0;
@@ -1010,8 +1047,7 @@ static MOTE_INLINE bool blk_kinds(const mote_scanner *sc, const uint8_t *r, blk_
     }
     *in = reg[0] | reg[1] | reg[2] | reg[3];
     uint64_t escin = (f & BLK_ESC_OUT) ? ~*in : 0;
-    for (unsigned s = 0; s < 4; s++)
-        if ((slots >> (4 + s)) & 1u) escin |= reg[s];
+    for (unsigned s = 0; s < 4; s++) escin |= reg[s] & ((uint64_t)0 - ((slots >> (4 + s)) & 1u));
     *act = a[0] | a[1] | a[2] | a[3];
     return !(m->bs & ~escin);
 }
@@ -1022,17 +1058,29 @@ static MOTE_INLINE bool blk_kinds(const mote_scanner *sc, const uint8_t *r, blk_
  * none) with *st the state there, or 65 where the byte loops must read the
  * block (*st unchanged). Out of line: the block loop keeps its registers.
  */
-static MOTE_NOINLINE unsigned blk_multi(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                        blk_masks *m, unsigned f, unsigned *st)
+static MOTE_INLINE unsigned blk_multi_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
+                                           blk_masks *m, unsigned f, unsigned *st, bool avx2)
 {
     uint64_t act, in, inside, reg[4];
-    if (!blk_kinds(sc, p + i, m, f, *st, &act, &in, reg)) return 65;
+    if (!blk_kinds(sc, p + i, m, f, *st, &act, &in, reg, avx2)) return 65;
     const unsigned k = blk_segment(sc, p, i, lim, m, f, act, in, &inside);
     unsigned s = 0;
     if (inside)
         while (!((reg[s] >> (k == 64 ? 63 : k)) & 1u)) s++;
     *st = inside ? s + 1 : 0;
     return k;
+}
+#ifdef BLK_AVX2
+static BLK_AVX2_FN MOTE_NOINLINE unsigned blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t i,
+                                                         size_t lim, blk_masks *m, unsigned f, unsigned *st)
+{
+    return blk_multi_with(sc, p, i, lim, m, f, st, true);
+}
+#endif
+static MOTE_NOINLINE unsigned blk_multi(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
+                                        blk_masks *m, unsigned f, unsigned *st)
+{
+    return blk_multi_with(sc, p, i, lim, m, f, st, false);
 }
 
 /*
@@ -1073,7 +1121,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         }
         unsigned k = 0, st = (unsigned)inq;
         if (lines || !BLK_VECTOR || inq + 1 <= 1) { /* (portable: no other slot here) */
-            const uint64_t act = m.q & ~m.esc, in = prefix_xor(act) ^ inq;
+            const uint64_t act = m.q & ~m.esc, in = blk_pxor(act, avx2) ^ inq;
             uint64_t inside;
             k = blk_segment(sc, p, i, lim, &m, f, act, in, &inside);
             if (MOTE_LIKELY(k == 64)) {
@@ -1095,6 +1143,10 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         }
         const unsigned k0 = k;
         blk_masks mc = m; /* (m itself stays in registers) */
+#ifdef BLK_AVX2
+        if (avx2) k = blk_multi_avx2(sc, p, i, lim, &mc, f, &st);
+        else
+#endif
         k = blk_multi(sc, p, i, lim, &mc, f, &st);
         if (k == 65) {
             /* the byte loops read it: from the other kind's opener (where
