@@ -8,9 +8,9 @@
  * through the state handlers (step() and on_*(), which hold the dialect
  * tests and return what run() does next). Hosted builds add a block path:
  * 64-byte blocks become bit masks (SSE2, AVX2 chosen at run time, NEON, or
- * a table), strings of the first quote kind come from a prefix XOR, escapes
- * from backslash-run parity, lines from popcounts; other strings are read in
- * place (block_text()). Record streams (the lines dialect, generic ones
+ * a table), strings come from prefix XORs (one per quote kind where kinds
+ * meet, blk_kinds()), escapes from backslash-run parity, lines from
+ * popcounts (block_text()). Record streams (the lines dialect, generic ones
  * without comments) have a short loop of their own (rec_next()). Dialect
  * state lives in unions (mote_scanner.ds, tk, d).
  */
@@ -918,8 +918,7 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_
 
 /*
  * Inside quote slot `slot` at i: a string's bytes up to its closer, by the
- * class table (the byte path's strings, and the block path's of the other
- * kinds). Returns the index after the closer (*closed set), or where the
+ * class table (text_loops()). Returns the index after the closer (*closed set), or where the
  * switch must look (a line break, an escape before one or at lim), or lim.
  */
 static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
@@ -995,18 +994,16 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
 }
 
 /*
- * Strings of several quote kinds in the block at r (the slots blk_slots
- * names), slot st - 1 open at its start (st 0: none). The stop bytes that
- * are their quotes become a mask per slot, and each slot's strings come from
- * a prefix XOR of its quotes that lie in no other slot's string, computed
- * again until no quote changes sides: one round, unless a string holds
- * another kind's quote. The fixed point is the reading from the left (the
- * first quote opens a string, the next of its kind closes it, no other
- * string starts inside it, and so on), so it is unique. Returns false where
- * four rounds do not settle or a backslash lies where it escapes nothing
- * (m->esc would be wrong): the byte loops read that. Else true with the
- * slots' quotes taken out of m->stop, their strings in reg[] and *in, the
- * quotes that open or close one in *act.
+ * Strings of every quote kind blk_slots names in the block at r, slot st - 1
+ * open at its start (st 0: none): a mask of closers per slot, and each
+ * slot's strings from a prefix XOR of its quotes that lie in no other slot's
+ * string, again until no quote changes sides (one round unless a string
+ * holds another kind's quote). The fixed point is the reading from the left
+ * (a quote opens, the next of its kind closes, no string starts inside
+ * another), so it is unique. False where four rounds do not settle or a
+ * backslash lies where it escapes nothing (m->esc would be wrong): the byte
+ * loops read that. Else the quotes are out of m->stop, the strings in reg[]
+ * and *in, the quotes that open or close one in *act.
  */
 static MOTE_INLINE bool blk_kinds(const mote_scanner *sc, const uint8_t *r, blk_masks *m, unsigned f,
                                   unsigned st, uint64_t *act, uint64_t *in, uint64_t reg[4], bool avx2)
@@ -1052,12 +1049,9 @@ static MOTE_INLINE bool blk_kinds(const mote_scanner *sc, const uint8_t *r, blk_
     return !(m->bs & ~escin);
 }
 
-/*
- * A block where strings of other quote kinds open (or one is open: *st > 1):
- * blk_kinds() and blk_segment(). Returns the bit where the path stops (64:
- * none) with *st the state there, or 65 where the byte loops must read the
- * block (*st unchanged). Out of line: the block loop keeps its registers.
- */
+/* A block where other quote kinds' strings open (or one is open: *st > 1):
+ * the bit where the path stops (64: none), *st the state there; 65: the byte
+ * loops read it. Out of line: the block loop keeps its registers. */
 static MOTE_INLINE unsigned blk_multi_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                            blk_masks *m, unsigned f, unsigned *st, bool avx2)
 {
@@ -1086,10 +1080,9 @@ static MOTE_NOINLINE unsigned blk_multi(mote_scanner *sc, const uint8_t *p, size
 /*
  * The block path: from i (state NORMAL or a string of a slot in blk_slots,
  * no delimiter byte matched, no "\r" just counted), while 64 bytes remain
- * below lim, blocks become masks. The first quote kind's strings come from a
- * prefix XOR; a block where another kind's string opens (or is open) is
- * taken again by blk_kinds(). Lines are counted per block up to where the
- * path stops. Sets the state and slot at the returned index. lines: the
+ * below lim, blocks become masks, the first quote kind's strings a prefix
+ * XOR; a block where another kind's string opens or is open goes to
+ * blk_multi(). Sets the state and slot at the returned index. lines: the
  * configuration is BLK_LINES (flags, quote and delimiter constant; no stop
  * bytes, no other quotes).
  */
@@ -1129,9 +1122,8 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
                 i += 64;
                 continue;
             }
-            /* the switch's byte, or another kind's string opens: the block
-             * again (vector classifiers: the portable one, a table per first
-             * quote, leaves that to the byte loops, as cheap there) */
+            /* the switch's byte, or another kind's string opens (vector
+             * classifiers: the portable one leaves those to the byte loops) */
             if (lines || !BLK_VECTOR || inside || sc->open_slot[p[i + k]] < 2) {
                 inq = (uint64_t)0 - inside;
                 i += k;
@@ -1148,9 +1140,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         else
 #endif
         k = blk_multi(sc, p, i, lim, &mc, f, &st);
-        if (k == 65) {
-            /* the byte loops read it: from the other kind's opener (where
-             * the segment stopped, outside strings), or from the block's start */
+        if (k == 65) { /* from the segment's stop, or the block's start */
             i += k0;
             inq = st > 1 ? st : 0;
             pend = st > 1 ? m.esc & 1u : 0; /* (bit 0: the last block's pend) */
