@@ -773,8 +773,9 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
 #ifdef BLK_AVX2
 /* AVX2 (chosen at run time, see block_text()): the same masks from 32 bytes
  * per compare, and prefix_xor() as one carry-less multiply by all ones. */
-#define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi,pclmul")))
-static BLK_AVX2_FN inline uint64_t prefix_xor_clmul(uint64_t x)
+#define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
+#define BLK_CLMUL_FN __attribute__((target("avx2,popcnt,bmi,pclmul")))
+static BLK_CLMUL_FN inline uint64_t prefix_xor_clmul(uint64_t x)
 {
     const __m128i v = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)x), _mm_set1_epi8(-1), 0);
     return (uint64_t)_mm_cvtsi128_si64(v);
@@ -844,7 +845,7 @@ typedef uint8_t blk_vec; /* the portable version looks stops up in the table */
 #define BLK_SPLAT(c) (c)
 #endif
 
-/* prefix_xor() by the build's, or with avx2 AVX2's, instructions */
+/* prefix_xor() by the build's instructions, or with avx2 (in blk_multi_avx2()) by PCLMULQDQ */
 static MOTE_INLINE uint64_t blk_pxor(uint64_t x, bool avx2)
 {
 #ifdef BLK_AVX2
@@ -944,15 +945,14 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
 /*
  * The block at i, given its string regions `in` (bit j: byte j is inside a
  * string; an opening quote is, a closing one is not) and the quote bytes
- * that open or close one (act): the bit k (64: none) of the first byte the
+ * that open or close one (m->q but escaped ones): the bit k (64: none) of the first byte the
  * block path cannot pass, outside strings (a stop byte, a lone backslash
  * where escapes work only in strings, "--", the delimiter line break) or
  * anywhere ('\r'). Counts the lines before it, sets the escape flag and
  * open_pos; *inside: the state at byte k, or after the block.
  */
 static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                        const blk_masks *m, unsigned f, uint64_t act, uint64_t in,
-                                        uint64_t *inside)
+                                        const blk_masks *m, unsigned f, uint64_t in, uint64_t *inside)
 {
     const uint64_t out = ~in & ~m->esc;
     uint64_t stop = (m->stop & out) | m->cr;
@@ -979,7 +979,7 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
     *inside = k == 64 ? in >> 63 : (in >> k) & 1u;
     if (m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
-    const uint64_t opens = act & in & below;
+    const uint64_t opens = m->q & ~m->esc & in & below;
     if (*inside && opens) {
         const unsigned o = high_bit(opens);
         blk_pos(sc, &sc->open_pos, i, m->nl & (((uint64_t)1 << o) - 1u), i + o);
@@ -1057,7 +1057,8 @@ static MOTE_INLINE unsigned blk_multi_with(mote_scanner *sc, const uint8_t *p, s
 {
     uint64_t act, in, inside, reg[4];
     if (!blk_kinds(sc, p + i, m, f, *st, &act, &in, reg, avx2)) return 65;
-    const unsigned k = blk_segment(sc, p, i, lim, m, f, act, in, &inside);
+    m->q = act;
+    const unsigned k = blk_segment(sc, p, i, lim, m, f, in, &inside);
     unsigned s = 0;
     if (inside)
         while (!((reg[s] >> (k == 64 ? 63 : k)) & 1u)) s++;
@@ -1065,7 +1066,7 @@ static MOTE_INLINE unsigned blk_multi_with(mote_scanner *sc, const uint8_t *p, s
     return k;
 }
 #ifdef BLK_AVX2
-static BLK_AVX2_FN MOTE_NOINLINE unsigned blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t i,
+static BLK_CLMUL_FN MOTE_NOINLINE unsigned blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t i,
                                                          size_t lim, blk_masks *m, unsigned f, unsigned *st)
 {
     return blk_multi_with(sc, p, i, lim, m, f, st, true);
@@ -1114,9 +1115,10 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         }
         unsigned k = 0, st = (unsigned)inq;
         if (lines || !BLK_VECTOR || inq + 1 <= 1) { /* (portable: no other slot here) */
-            const uint64_t act = m.q & ~m.esc, in = blk_pxor(act, avx2) ^ inq;
+            /* (the shift chain here: the multiply's latency shows, measured) */
+            const uint64_t in = prefix_xor(m.q & ~m.esc) ^ inq;
             uint64_t inside;
-            k = blk_segment(sc, p, i, lim, &m, f, act, in, &inside);
+            k = blk_segment(sc, p, i, lim, &m, f, in, &inside);
             if (MOTE_LIKELY(k == 64)) {
                 inq = (uint64_t)0 - inside;
                 i += 64;
