@@ -996,14 +996,14 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
 /*
  * Strings of every quote kind blk_slots names in the block at r, slot st - 1
  * open at its start (st 0: none): a mask of closers per slot, and each
- * slot's strings from a prefix XOR of its quotes that lie in no other slot's
- * string, again until no quote changes sides (one round unless a string
- * holds another kind's quote). The fixed point is the reading from the left
- * (a quote opens, the next of its kind closes, no string starts inside
- * another), so it is unique. False where four rounds do not settle or a
- * backslash lies where it escapes nothing (m->esc would be wrong): the byte
- * loops read that. Else the quotes are out of m->stop, the strings in reg[]
- * and *in, the quotes that open or close one in *act.
+ * slot's strings from a prefix XOR of its quotes, those inside another
+ * slot's string taken out first to last (none unless a string holds another
+ * kind's quote). Once no quote lies in another kind's string the strings
+ * are disjoint, which is the reading from the left (a quote opens, the next
+ * of its kind closes). False after 16 such quotes or where a backslash lies
+ * where it escapes nothing (m->esc would be wrong): the byte loops read
+ * that. Else the quotes are out of m->stop, the strings in reg[] and *in,
+ * the quotes that open or close one in *act.
  */
 static MOTE_INLINE bool blk_kinds(const mote_scanner *sc, const uint8_t *r, blk_masks *m, unsigned f,
                                   unsigned st, uint64_t *act, uint64_t *in, uint64_t reg[4], bool avx2)
@@ -1027,20 +1027,25 @@ static MOTE_INLINE bool blk_kinds(const mote_scanner *sc, const uint8_t *r, blk_
     (void)r; /* (not called: see block_text_with()) */
 #endif
     m->stop &= ~(q[1] | q[2] | q[3]);
-    for (unsigned s = 0; s < 4; s++) a[s] = q[s] &= ~m->esc;
+    for (unsigned s = 0; s < 4; s++) {
+        a[s] = q[s] & ~m->esc;
+        reg[s] = (slots >> s) & 1u ? blk_pxor(a[s], avx2) ^ ((uint64_t)0 - (st == s + 1)) : 0;
+    }
     for (unsigned round = 0;; round++) {
-        for (unsigned s = 0; s < 4; s++)
-            reg[s] = (slots >> s) & 1u ? blk_pxor(a[s], avx2) ^ ((uint64_t)0 - (st == s + 1)) : 0;
         const uint64_t o[4] = {reg[1] | reg[2] | reg[3], reg[0] | reg[2] | reg[3],
                                reg[0] | reg[1] | reg[3], reg[0] | reg[1] | reg[2]};
-        uint64_t changed = 0;
-        for (unsigned s = 0; s < 4; s++) {
-            const uint64_t n = q[s] & ~o[s];
-            changed |= n ^ a[s];
-            a[s] = n;
-        }
-        if (!changed) break;
-        if (round == 3) return false;
+        uint64_t c = (a[0] & o[0]) | (a[1] & o[1]) | (a[2] & o[2]) | (a[3] & o[3]);
+        if (!c) break;
+        if (round == 15) return false;
+        /* the first quote inside another kind's string: that string opened
+         * before it with no such quote before, so it is right, and the
+         * quote is text */
+        c &= (uint64_t)0 - c;
+        for (unsigned s = 0; s < 4; s++)
+            if (a[s] & c) {
+                a[s] &= ~c;
+                reg[s] = blk_pxor(a[s], avx2) ^ ((uint64_t)0 - (st == s + 1));
+            }
     }
     *in = reg[0] | reg[1] | reg[2] | reg[3];
     uint64_t escin = (f & BLK_ESC_OUT) ? ~*in : 0;
