@@ -8,9 +8,9 @@
  * through the state handlers (step() and on_*(), which hold the dialect
  * tests and return what run() does next). Hosted builds add a block path:
  * 64-byte blocks become bit masks (SSE2, AVX2 chosen at run time, NEON, or
- * a table), strings of the first quote kind come from a prefix XOR, escapes
- * from backslash-run parity, lines from popcounts; other strings are read in
- * place (block_text()). Record streams (the lines dialect, generic ones
+ * a table), strings come from prefix XORs (one per quote kind where kinds
+ * meet, blk_kinds()), escapes from backslash-run parity, lines from
+ * popcounts (block_text()). Record streams (the lines dialect, generic ones
  * without comments) have a short loop of their own (rec_next()). Dialect
  * state lives in unions (mote_scanner.ds, tk, d).
  */
@@ -258,7 +258,7 @@ enum {
  * called whenever the class table is rebuilt. */
 static void blk_setup(mote_scanner *sc)
 {
-    sc->blk = sc->blk_flags = 0;
+    sc->blk = sc->blk_flags = sc->blk_slots = 0;
     const uint8_t q = sc->q_close[0];
     const int qe = sc->q_esc[0] > 0xff ? -1 : sc->q_esc[0], eo = sc->esc_out > 0xff ? -1 : sc->esc_out;
     if (sc->dialect == MOTE_SCAN_POSTGRES || (q != '\'' && q != '"') || sc->open_slot[q] != 1)
@@ -272,7 +272,8 @@ static void blk_setup(mote_scanner *sc)
                           ((sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))
                                ? BLK_DASH : 0));
 #ifdef BLK_AVX2
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi"))
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi") &&
+        __builtin_cpu_supports("pclmul"))
         f |= BLK_AVX2F;
 #endif
     /* every byte that matters outside strings must stop the path or be
@@ -296,6 +297,15 @@ static void blk_setup(mote_scanner *sc)
         (sc->dialect == MOTE_SCAN_LINES || sc->dialect == MOTE_SCAN_GENERIC))
         f |= BLK_REC;
     if (n == 0 && q == '"' && (f & (BLK_LINES_F | BLK_DASH)) == BLK_LINES_F) f |= BLK_LINES;
+    /* the slots whose strings it reads (blk_kinds()): closed by their
+     * opener, not the delimiter's first byte, escaped by a backslash (bit 4
+     * + slot) or not at all */
+    for (unsigned k = 0; k < 4; k++) {
+        const uint8_t c = sc->q_close[k];
+        const unsigned e = sc->q_esc[k];
+        if (sc->open_slot[c] == k + 1 && c != d0 && (e == NO_ESC || (e == '\\' && (f & BLK_ESC))))
+            sc->blk_slots |= (uint8_t)((1u | (e == '\\') << 4) << k);
+    }
     sc->blk = (uint8_t)(1 + (q == '"'));
     sc->blk_flags = f;
 }
@@ -754,8 +764,30 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
 }
 
 #ifdef BLK_AVX2
-/* AVX2 (chosen at run time, see block_text()): the same masks from 32 bytes per compare. */
+/* AVX2 (chosen at run time, see block_text()): the same masks from 32 bytes
+ * per compare, and prefix_xor() as one carry-less multiply by all ones. */
 #define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
+#define BLK_CLMUL_FN __attribute__((target("avx2,popcnt,bmi,pclmul")))
+static BLK_CLMUL_FN inline uint64_t prefix_xor_clmul(uint64_t x)
+{
+    const __m128i v = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)x), _mm_set1_epi8(-1), 0);
+    return (uint64_t)_mm_cvtsi128_si64(v);
+}
+
+/* The closers of slots 1..3 (those set in slots), for blk_kinds(). */
+static BLK_AVX2_FN inline void blk_quotes_avx2(const mote_scanner *sc, unsigned slots, const uint8_t *r,
+                                               uint64_t q[4])
+{
+    const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
+    const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
+    for (unsigned s = 1; s < 4; s++) {
+        if (!((slots >> s) & 1u)) continue;
+        const __m256i c = _mm256_set1_epi8((char)sc->q_close[s]);
+        q[s] = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, c)) |
+               (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, c)) << 32;
+    }
+}
+
 static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, bool lines, const uint8_t *r,
                                                  blk_masks *m)
 {
@@ -805,6 +837,16 @@ static MOTE_INLINE uint64_t blk_movemask(uint8x16_t a, uint8x16_t b, uint8x16_t 
 typedef uint8_t blk_vec; /* the portable version looks stops up in the table */
 #define BLK_SPLAT(c) (c)
 #endif
+
+/* prefix_xor() by the build's instructions, or with avx2 (in blk_multi_avx2()) by PCLMULQDQ */
+static MOTE_INLINE uint64_t blk_pxor(uint64_t x, bool avx2)
+{
+#ifdef BLK_AVX2
+    if (avx2) return prefix_xor_clmul(x);
+#endif
+    (void)avx2;
+    return prefix_xor(x);
+}
 
 #if BLK_VECTOR
 /* Bytes of v equal to any of the scanner's stop bytes (sc->blk_stop, n > 0
@@ -870,8 +912,7 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_
 
 /*
  * Inside quote slot `slot` at i: a string's bytes up to its closer, by the
- * class table (the byte path's strings, and the block path's of the other
- * kinds). Returns the index after the closer (*closed set), or where the
+ * class table (text_loops()). Returns the index after the closer (*closed set), or where the
  * switch must look (a line break, an escape before one or at lim), or lim.
  */
 static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
@@ -895,18 +936,17 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
 }
 
 /*
- * A segment of the block at i, from the state inq (all bits): the bit k (64:
- * none) of the first byte the switch must see, outside strings (a stop byte,
- * a lone backslash where escapes work only in strings, "--", the delimiter
- * line break) or anywhere ('\r'). Counts the lines before it, sets the
- * escape flag and open_pos; *inside: the state at byte k, or after the block.
+ * The block at i, given its string regions `in` (bit j: byte j is inside a
+ * string; an opening quote is, a closing one is not) and the quote bytes
+ * that open or close one (m->q but escaped ones): the bit k (64: none) of the first byte the
+ * block path cannot pass, outside strings (a stop byte, a lone backslash
+ * where escapes work only in strings, "--", the delimiter line break) or
+ * anywhere ('\r'). Counts the lines before it, sets the escape flag and
+ * open_pos; *inside: the state at byte k, or after the block.
  */
 static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                        const blk_masks *m, unsigned f, uint64_t inq,
-                                        uint64_t *inside)
+                                        const blk_masks *m, unsigned f, uint64_t in, uint64_t *inside)
 {
-    const uint64_t qq = m->q & ~m->esc;
-    const uint64_t in = prefix_xor(qq) ^ inq;
     const uint64_t out = ~in & ~m->esc;
     uint64_t stop = (m->stop & out) | m->cr;
     if (!(f & BLK_ESC_OUT)) stop |= m->bs & ~in; /* outside strings '\' is text: the switch says */
@@ -932,7 +972,7 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
     *inside = k == 64 ? in >> 63 : (in >> k) & 1u;
     if (m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
-    const uint64_t opens = qq & in & below;
+    const uint64_t opens = m->q & ~m->esc & in & below;
     if (*inside && opens) {
         const unsigned o = high_bit(opens);
         blk_pos(sc, &sc->open_pos, i, m->nl & (((uint64_t)1 << o) - 1u), i + o);
@@ -947,58 +987,103 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
 }
 
 /*
- * The block at i stopped at bit k outside strings, at a string of another
- * quote kind: it is read in place (quote_run()) and the block goes on after
- * it, its masks cleared up to the closer (no backslash run spans a quote, so
- * the escape bits after it stay right). Returns where the path goes on (*go:
- * 1 at a string's end in a later block, 2 after this block; *st S_QUOTE if
- * inside the first quote kind there) or stops (*go 0, *st: the state there).
- * Out of line: the block loop keeps its masks in registers.
+ * Strings of every quote kind blk_slots names in the block at r, slot st - 1
+ * open at its start (st 0: none): a mask of closers per slot, and each
+ * slot's strings from a prefix XOR of its quotes, those inside another
+ * slot's string taken out first to last (none unless a string holds another
+ * kind's quote). Once no quote lies in another kind's string the strings
+ * are disjoint, which is the reading from the left (a quote opens, the next
+ * of its kind closes). False after 16 such quotes or where a backslash lies
+ * where it escapes nothing (m->esc would be wrong): the byte loops read
+ * that. Else the quotes are out of m->stop, the strings in reg[] and *in,
+ * the quotes that open or close one in *act.
  */
-static MOTE_NOINLINE size_t blk_other(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                      const blk_masks *mp, unsigned f, unsigned k, uint64_t inside,
-                                      unsigned *go, uint8_t *st)
+static MOTE_INLINE bool blk_kinds(const mote_scanner *sc, const uint8_t *r, blk_masks *m, unsigned f,
+                                  unsigned st, uint64_t *act, uint64_t *in, uint64_t reg[4], bool avx2)
 {
-    blk_masks m = *mp;
-    for (;;) {
-        const uint8_t c = p[i + k];
-        const unsigned os = sc->open_slot[c];
-        if (inside || os < 2 || c == sc->delim[0]) { /* the switch's byte */
-            const bool esc = (m.esc >> k) & 1u;
-            *st = inside ? (esc ? S_QESC : S_QUOTE) : (esc ? S_ESC : S_NORMAL);
-            return i + k;
-        }
-        bool closed;
-        set_pos(sc, &sc->open_pos, i + k);
-        const size_t e = quote_run(sc, p, i + k + 1, lim, os - 1u, &closed);
-        sc->blk_others++;
-        if (!closed) {
-            sc->slot = (uint8_t)(os - 1u);
-            *st = S_QUOTE;
-            return e;
-        }
-        if (e - i >= 64) { /* it ended in a later block */
-            *go = 1;
-            return e;
-        }
-        const uint64_t keep = UINT64_MAX << (e - i);
-        m = (blk_masks){m.q & keep, m.stop & keep, m.bs & keep, m.nl & keep, m.cr & keep, m.esc & keep};
-        k = blk_segment(sc, p, i, lim, &m, f, 0, &inside);
-        if (k == 64) {
-            *go = 2;
-            if (inside) *st = S_QUOTE;
-            return i + 64;
-        }
+    const unsigned slots = sc->blk_slots;
+    uint64_t q[4] = {m->q, 0, 0, 0}, a[4];
+#ifdef BLK_AVX2
+    if (avx2) blk_quotes_avx2(sc, slots, r, q);
+    else
+#endif
+#if BLK_VECTOR
+    { /* (the compares again, only here) */
+    const blk_vec v0 = BLK_LOAD(r), v1 = BLK_LOAD(r + 16), v2 = BLK_LOAD(r + 32), v3 = BLK_LOAD(r + 48);
+    for (unsigned s = 1; s < 4; s++) {
+        if (!((slots >> s) & 1u)) continue; /* (a slot not read: no quotes, no strings) */
+        const blk_vec c = BLK_SPLAT(sc->q_close[s]);
+        q[s] = blk_movemask(BLK_EQ(v0, c), BLK_EQ(v1, c), BLK_EQ(v2, c), BLK_EQ(v3, c));
     }
+    }
+#else
+    (void)r; /* (not called: see block_text_with()) */
+#endif
+    m->stop &= ~(q[1] | q[2] | q[3]);
+    for (unsigned s = 0; s < 4; s++) {
+        a[s] = q[s] & ~m->esc;
+        reg[s] = (slots >> s) & 1u ? blk_pxor(a[s], avx2) ^ ((uint64_t)0 - (st == s + 1)) : 0;
+    }
+    for (unsigned round = 0;; round++) {
+        const uint64_t o[4] = {reg[1] | reg[2] | reg[3], reg[0] | reg[2] | reg[3],
+                               reg[0] | reg[1] | reg[3], reg[0] | reg[1] | reg[2]};
+        uint64_t c = (a[0] & o[0]) | (a[1] & o[1]) | (a[2] & o[2]) | (a[3] & o[3]);
+        if (!c) break;
+        if (round == 15) return false;
+        /* the first quote inside another kind's string: that string opened
+         * before it with no such quote before, so it is right, and the
+         * quote is text */
+        c &= (uint64_t)0 - c;
+        for (unsigned s = 0; s < 4; s++)
+            if (a[s] & c) {
+                a[s] &= ~c;
+                reg[s] = blk_pxor(a[s], avx2) ^ ((uint64_t)0 - (st == s + 1));
+            }
+    }
+    *in = reg[0] | reg[1] | reg[2] | reg[3];
+    uint64_t escin = (f & BLK_ESC_OUT) ? ~*in : 0;
+    for (unsigned s = 0; s < 4; s++) escin |= reg[s] & ((uint64_t)0 - ((slots >> (4 + s)) & 1u));
+    *act = a[0] | a[1] | a[2] | a[3];
+    return !(m->bs & ~escin);
+}
+
+/* A block where other quote kinds' strings open (or one is open: *st > 1):
+ * the bit where the path stops (64: none), *st the state there; 65: the byte
+ * loops read it. Out of line: the block loop keeps its registers. */
+static MOTE_INLINE unsigned blk_multi_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
+                                           blk_masks *m, unsigned f, unsigned *st, bool avx2)
+{
+    uint64_t act, in, inside, reg[4];
+    if (!blk_kinds(sc, p + i, m, f, *st, &act, &in, reg, avx2)) return 65;
+    m->q = act;
+    const unsigned k = blk_segment(sc, p, i, lim, m, f, in, &inside);
+    unsigned s = 0;
+    if (inside)
+        while (!((reg[s] >> (k == 64 ? 63 : k)) & 1u)) s++;
+    *st = inside ? s + 1 : 0;
+    return k;
+}
+#ifdef BLK_AVX2
+static BLK_CLMUL_FN MOTE_NOINLINE unsigned blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t i,
+                                                         size_t lim, blk_masks *m, unsigned f, unsigned *st)
+{
+    return blk_multi_with(sc, p, i, lim, m, f, st, true);
+}
+#endif
+static MOTE_NOINLINE unsigned blk_multi(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
+                                        blk_masks *m, unsigned f, unsigned *st)
+{
+    return blk_multi_with(sc, p, i, lim, m, f, st, false);
 }
 
 /*
- * The block path: from i (state NORMAL or the first quote kind, no delimiter
- * byte matched, no "\r" just counted), while 64 bytes remain below lim,
- * blocks become masks and their segments are walked (blk_segment()); other
- * quote kinds' strings do not stop it (blk_other()). Sets the state and slot
- * at the returned index. lines: the configuration is BLK_LINES (flags, quote
- * and delimiter constant; no stop bytes, no other quotes).
+ * The block path: from i (state NORMAL or a string of a slot in blk_slots,
+ * no delimiter byte matched, no "\r" just counted), while 64 bytes remain
+ * below lim, blocks become masks, the first quote kind's strings a prefix
+ * XOR; a block where another kind's string opens or is open goes to
+ * blk_multi(). Sets the state and slot at the returned index. lines: the
+ * configuration is BLK_LINES (flags, quote and delimiter constant; no stop
+ * bytes, no other quotes).
  */
 static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                           bool avx2, bool lines)
@@ -1006,11 +1091,9 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     const uint64_t *t = blk_tables[lines ? 1 : sc->blk - 1];
     const unsigned f = lines ? BLK_LINES_F : sc->blk_flags;
     const size_t start = i;
-    uint64_t inq = sc->state == S_QUOTE ? UINT64_MAX : 0; /* state before the block, all bits */
-    uint64_t pend = 0;
-    uint8_t state = 0; /* 0: still going */
-    sc->slot = 0;
-    sc->blk_others = 0;
+    /* the state before the block: 0 outside strings, all bits inside the
+     * first quote kind, 2..4 in a string of slot 1..3 */
+    uint64_t inq = sc->state != S_QUOTE ? 0 : lines || !sc->slot ? UINT64_MAX : sc->slot + 1u, pend = 0;
     blk_vec sv[sizeof sc->blk_stop];
     /* (the compares go in pairs: an odd count repeats one) */
     const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (sc->blk_nstop + 1u) & ~1u;
@@ -1028,39 +1111,56 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         } else {
             m.bs = 0; /* no escapes at all: a backslash is text */
         }
-        uint64_t inside;
-        const unsigned k = blk_segment(sc, p, i, lim, &m, f, inq, &inside);
-        inq = (uint64_t)0 - inside;
-        if (MOTE_LIKELY(k == 64)) {
-            i += 64;
-            continue;
+        unsigned k = 0, st = (unsigned)inq;
+        if (lines || !BLK_VECTOR || inq + 1 <= 1) { /* (portable: no other slot here) */
+            /* (the shift chain here: the multiply's latency shows, measured) */
+            const uint64_t in = prefix_xor(m.q & ~m.esc) ^ inq;
+            uint64_t inside;
+            k = blk_segment(sc, p, i, lim, &m, f, in, &inside);
+            if (MOTE_LIKELY(k == 64)) {
+                inq = (uint64_t)0 - inside;
+                i += 64;
+                continue;
+            }
+            /* the switch's byte, or another kind's string opens (vector
+             * classifiers: the portable one leaves those to the byte loops) */
+            if (lines || !BLK_VECTOR || inside || sc->open_slot[p[i + k]] < 2) {
+                inq = (uint64_t)0 - inside;
+                i += k;
+                pend = (m.esc >> k) & 1u;
+                break;
+            }
+            m.nl &= UINT64_MAX << k; /* (counted) */
+            st = (unsigned)inq & 1u;
         }
-        const uint8_t c = p[i + k];
-        if (inside || lines || sc->open_slot[c] < 2 || c == (lines ? '\n' : sc->delim[0])) {
-            /* the switch's byte (blk_other() would say so too; lines: no other quote kind) */
+        const unsigned k0 = k;
+        blk_masks mc = m; /* (m itself stays in registers) */
+#ifdef BLK_AVX2
+        if (avx2) k = blk_multi_avx2(sc, p, i, lim, &mc, f, &st);
+        else
+#endif
+        k = blk_multi(sc, p, i, lim, &mc, f, &st);
+        if (k == 65) { /* from the segment's stop, or the block's start */
+            i += k0;
+            inq = st > 1 ? st : 0;
+            pend = st > 1 ? m.esc & 1u : 0; /* (bit 0: the last block's pend) */
+            break;
+        }
+        inq = st == 1 ? UINT64_MAX : st;
+        if (k != 64) {
             i += k;
             pend = (m.esc >> k) & 1u;
             break;
         }
-        unsigned go = 0;
-        uint8_t st = S_NORMAL;
-        const blk_masks mc = m; /* (m itself stays in registers) */
-        i = blk_other(sc, p, i, lim, &mc, f, k, inside, &go, &st);
-        inq = st == S_QUOTE ? UINT64_MAX : 0;
-        if (go == 1) pend = 0; /* (2: the block's own) */
-        if (!go) {
-            state = st;
-            break;
-        }
+        i += 64;
     }
-    if (!state) state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
-    sc->state = state;
+    if (!lines) sc->slot = (uint8_t)(inq + 1 <= 1 ? 0 : inq - 1); /* (lines: 0) */
+    sc->state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
     /* A short run not ended by the delimiter (for the portable classifier,
-     * no cheaper than the byte loops, any short run), or strings of the
-     * other quote kinds closer than 32 bytes apart: text the byte loops do
-     * better. Leave it to them for a while, longer after each miss in a row. */
-    if ((i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) ||
-        (size_t)sc->blk_others * 32u > i - start) {
+     * no cheaper than the byte loops, any short run): text the byte loops
+     * do better. Leave it to them for a while, longer after each miss in a
+     * row. */
+    if (i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) {
         sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
         if (sc->blk_miss < 4) sc->blk_miss++;
     } else {
@@ -1188,7 +1288,8 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
  * to the switch, without the call. */
 static MOTE_INLINE size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    if (blk_ok(sc, i, lim) && (sc->state == S_NORMAL || sc->slot == 0)) {
+    if (blk_ok(sc, i, lim) &&
+        (sc->state == S_NORMAL || !sc->slot || (BLK_VECTOR && ((sc->blk_slots >> sc->slot) & 1u)))) {
         i = block_text(sc, p, i, lim);
         if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
         /* (text_loops() would return here at once) */

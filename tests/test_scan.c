@@ -845,6 +845,95 @@ static void block_path_reads_other_quote_kinds(void **state)
     }
 }
 
+/* Blocks where strings of several quote kinds meet (blk_kinds()): quotes of
+ * one kind inside another's strings ('a"b', "it's", `x'y"z`), chains of
+ * them that take many rounds to settle ('"'"'"...), escaped quotes of other
+ * kinds, backslashes where they escape nothing (in backticks, outside
+ * strings: the byte loops take those blocks), strings open across block
+ * ends with a backslash at every offset, '\r' and '\n' inside them, and
+ * strings left open at the end (the error names the opener). Every
+ * dialect with more than one quote kind, generic ones with three and four
+ * kinds, escapes outside strings and a line break delimiter: the same
+ * transcript as the byte loops (1-byte chunks) for any chunking. */
+static void block_path_mixed_quote_kinds(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {
+        "'a;b',", "'it''s',", "\"x\\\"y\",", "`c;d`,", "'',", "'a\"b',", "\"it's\",", "`x'y\"z`,",
+        "\"a\\'b\",", "'\\\\',", "`a\\`,", "\\", "'\"'\"'\"'\"'", "\"'\"'\"'\"'\"", "\n", "\r\n", "\r",
+        ";\n", "select ", "abc ", "-- x\n", "#c\n", "/*c*/", "[a;b],", "|p'q|,", "$", "  "};
+    const size_t np = sizeof pieces / sizeof pieces[0];
+    char text[1200];
+    uint32_t seed = 777;
+    tr_show_escapes = 1;
+    for (unsigned iter = 0; iter < 600; iter++) {
+        size_t n = 0;
+        seed = seed * 1103515245u + 12345u;
+        const size_t want = 70 + (seed >> 8) % 1000;
+        while (n < want) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = (seed >> 16) % (np + 6);
+            /* odd texts: no backslashes, so that blk_kinds() takes every
+             * block with quotes inside other kinds' strings */
+            if ((iter & 1) && r >= 8 && r <= 11) r = 5 + r % 3;
+            const char *pc = pieces[r < np ? r : r % 6];
+            const size_t k = strlen(pc);
+            if (n + k > sizeof text) break;
+            memcpy(text + n, pc, k);
+            n += k;
+        }
+        static const mote_scan_dialect ds[] = {MOTE_SCAN_MYSQL, MOTE_SCAN_SQLITE, MOTE_SCAN_GENERIC,
+                                               MOTE_SCAN_GENERIC, MOTE_SCAN_GENERIC};
+        mote_scan_config c = cfg_of(ds[iter % 5]);
+        if (iter % 5 == 2) c.quotes = "'\"`";
+        if (iter % 5 == 3) {
+            c.quotes = "\"'`|";
+            c.delim = (const uint8_t *)"\n";
+            c.delim_len = 1;
+        }
+        if (iter % 5 == 4) c.escape = (iter / 5) % 2 ? -1 : '\\';
+        if (iter % 7 == 1) c.flags |= MOTE_SCAN_NO_BACKSLASH_ESCAPES;
+        if (iter % 3 == 0) c.flags |= MOTE_SCAN_KEEP_COMMENTS;
+        transcript whole = scan_all(&c, text, n, n, 0);
+        transcript one = scan_all(&c, text, n, 1, 0);
+        transcript var = scan_chunks(&c, text, n, 0, seed | 1u, 0);
+        if (strcmp(whole.s, one.s) != 0 || strcmp(whole.s, var.s) != 0) {
+            print_message("iter %u input:\n%.*s\nwhole:\n%s\nbytes:\n%s\n", iter, (int)n, text, whole.s,
+                          one.s);
+            fail();
+        }
+        assert_int_equal(whole.stats.bytes_examined, n);
+        free(whole.s);
+        free(one.s);
+        free(var.s);
+    }
+    /* a string of each kind open across a block end, a backslash (run of
+     * 1..3) at every offset before it, then a string of another kind, and
+     * the last one left open */
+    static const char *const kinds[] = {"`", "'", "\""};
+    for (unsigned pad = 0; pad < 140; pad++) {
+        for (unsigned kd = 0; kd < 3; kd++) {
+            size_t n = (size_t)sprintf(text, "select %s", kinds[kd]);
+            memset(text + n, 'a', pad);
+            n += pad;
+            for (unsigned r = 0; r <= pad % 3; r++) text[n++] = '\\';
+            n += (size_t)sprintf(text + n, "%s%s, %s\r\nb%s, 'q\n;x' ; %s", kinds[kd], kinds[kd],
+                                 kinds[(kd + 1) % 3], kinds[(kd + 1) % 3], kinds[(kd + 2) % 3]);
+            mote_scan_config c = cfg_of(MOTE_SCAN_MYSQL);
+            transcript whole = scan_all(&c, text, n, n, 0);
+            transcript one = scan_all(&c, text, n, 1, 0);
+            if (strcmp(whole.s, one.s) != 0) {
+                print_message("input:\n%.*s\nwhole:\n%s\nbytes:\n%s\n", (int)n, text, whole.s, one.s);
+                fail();
+            }
+            assert_non_null(strstr(whole.s, "UNTERMINATED_QUOTE"));
+            free(whole.s);
+            free(one.s);
+        }
+    }
+    tr_show_escapes = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -869,6 +958,7 @@ int main(void)
         cmocka_unit_test(bom_skipped_crlf_one_break_nul_is_data),
         cmocka_unit_test(block_path_matches_byte_loop),
         cmocka_unit_test(block_path_reads_other_quote_kinds),
+        cmocka_unit_test(block_path_mixed_quote_kinds),
         cmocka_unit_test(lines_quotes_hold_newlines_crlf_stripped),
         cmocka_unit_test(postgres_dollar_quotes_e_strings_nested_comments),
         cmocka_unit_test(sqlite_trigger_body_is_one_statement),

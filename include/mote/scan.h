@@ -343,8 +343,8 @@ typedef struct mote_scanner {
     uint8_t delim[16], kmp[16];
     uint8_t word[28];
     mote_pos tok_pos, open_pos, lead_pos;
-    uint32_t blk_others;     /* hosted builds: strings of the other quote kinds the block path read in one run */
     uint8_t blk, blk_flags;  /* hosted builds: 64-byte block path (0: off) */
+    uint8_t blk_slots;       /* ... the quote slots it reads, and which of them backslashes escape */
     uint8_t blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
     /* what one dialect alone keeps across tokens */
     union {
