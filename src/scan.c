@@ -594,7 +594,8 @@ static MOTE_SMALL_NOINLINE void sq_other(mote_scanner *sc)
 /* Byte `back` (1 or 2) before chunk index idx within the current token:
  * from the chunk, the carry or hist (the last two bytes handed out or
  * dropped, hist_n of them; small builds blank hist at the token's start
- * instead), else a blank, which postgres's E'' and $ tests take as none. */
+ * instead), else a blank. Postgres's E'' and $tag$ open only at a word's
+ * start: where this byte is no identifier byte (a blank: none). */
 static uint8_t prev_byte(const mote_scanner *sc, size_t idx, size_t back)
 {
     size_t in_chunk = idx - sc->tok_start;
@@ -605,13 +606,6 @@ static uint8_t prev_byte(const mote_scanner *sc, size_t idx, size_t back)
     back -= cl;
     if (!MOTE_SMALL && back > sc->hist_n) return ' ';
     return sc->hist[2 - back];
-}
-
-/* True when the byte `back` before idx is no identifier byte (or there is
- * none): postgres E'' and $tag$ open only at the start of a word. */
-static bool word_start(const mote_scanner *sc, size_t idx, size_t back)
-{
-    return !sq_idchar(prev_byte(sc, idx, back));
 }
 
 static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
@@ -625,12 +619,12 @@ static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
 }
 
 #if MOTE_SMALL
-/* Size-optimised build: one plain byte loop, shared by every state (the
- * word-at-a-time version below is inlined at each call site for speed). */
-static MOTE_SMALL_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, uint8_t mask)
+/* Size-optimised build: find() is one plain byte loop, shared by every state
+ * (the word-at-a-time version below is inlined at each call site for speed). */
+static MOTE_SMALL_INLINE bool find(const uint8_t *cls, const uint8_t *p, size_t *pi, size_t lim, uint8_t mask)
 {
-    while (i < lim && !(cls[p[i]] & mask)) i++;
-    return i;
+    while (*pi < lim && !(cls[p[*pi]] & mask)) ++*pi;
+    return *pi < lim;
 }
 #else
 
@@ -676,13 +670,6 @@ static MOTE_INLINE bool find(const uint8_t *cls, const uint8_t *p, size_t *pi, s
         }
     *pi = lim;
     return false;
-}
-
-/* Skip bytes without `mask` in the class table (find()). */
-static MOTE_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, uint8_t mask)
-{
-    find(cls, p, &i, lim, mask);
-    return i;
 }
 
 /* Bit j set: an odd number of set bits of x at positions <= j (inside a
@@ -1443,13 +1430,6 @@ static MOTE_SMALL_INLINE void lit_byte(mote_scanner *sc, uint8_t c)
     word_add(sc, lc);
 }
 
-static void lit_end(mote_scanner *sc)
-{
-    sc->slow &= (uint8_t)~SL_LIT;
-    const size_t n = sc->wlen;
-    sc->wlen = 0;
-    set_word(sc, kw_find(sc, n, K_NONE), 1);
-}
 
 /* ------------------------------------------------------- state handlers */
 
@@ -1511,10 +1491,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     const bool marked = MOTE_SMALL || (sc->cls[c] & C_NORM) || c == '*';
     if (sc->lead && !is_blank(c) && !(marked && comment_opener(sc, c))) {
         lead_code(sc);
-        if (pg && c == '\\') {
-            /* a psql meta-command at statement start: its line */
-            return command(sc, S_PCMD);
-        }
+        if (pg && c == '\\') return command(sc, S_PCMD); /* a psql meta-command: its line */
     }
     uint8_t next = S_NORMAL;
     if (!marked) {
@@ -1524,7 +1501,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         if (pg && c == '\'') {
             /* E'..' (also right after the close of one: '') */
             const uint8_t b1 = prev_byte(sc, idx, 1);
-            if (sc->base + idx == sc->d.pg.eclose || ((b1 == 'E' || b1 == 'e') && word_start(sc, idx, 2)))
+            if (sc->base + idx == sc->d.pg.eclose || ((b1 == 'E' || b1 == 'e') && !sq_idchar(prev_byte(sc, idx, 2))))
                 slot = 2;
         }
         sc->slot = (uint8_t)slot;
@@ -1549,7 +1526,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         /* (SL_XC is mysql's alone; the speed build's dialect test helps its register allocation) */
         return enter(sc, S_XSTAR, A_NEXT);
     } else if (pg) {
-        if (c == '$' && word_start(sc, idx, 1)) {
+        if (c == '$' && !sq_idchar(prev_byte(sc, idx, 1))) {
             sc->ds.pg.taglen = 0;
             next = S_DTAG;
         } else if (c == '(') {
@@ -1734,7 +1711,12 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
             /* an escape string closed: a quote right here reopens it */
             if (sc->dialect == MOTE_SCAN_POSTGRES && sc->q_esc[sc->slot] <= 0xff)
                 sc->d.pg.eclose = sc->base + idx + 1;
-            if (sc->slow & SL_LIT) lit_end(sc);
+            if (sc->slow & SL_LIT) { /* a SET statement's literal ended */
+                sc->slow &= (uint8_t)~SL_LIT;
+                const size_t n = sc->wlen;
+                sc->wlen = 0;
+                set_word(sc, kw_find(sc, n, K_NONE), 1);
+            }
         } else if ((int)c == sc->q_esc[sc->slot]) {
             sc->state = S_QESC;
             sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
@@ -1784,11 +1766,8 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
         if (kmp_step(sc, c)) {
             /* (from S_LEAD: an empty token; ';' still ends it; sqlite reads
              * words only in S_NORMAL, mysql's S_HEAD matches no word) */
-            if (st == S_NORMAL && sc->wlen) {
-                any_word_end(sc);
-            } else if (st != S_NORMAL) {
-                sq_other(sc);
-            }
+            if (st == S_NORMAL && sc->wlen) any_word_end(sc);
+            else if (st != S_NORMAL) sq_other(sc);
             return enter(sc, S_NORMAL, A_DELIM);
         }
     } else if (st != S_ESC) {
@@ -1898,7 +1877,7 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
             else if (st == S_LEAD && !sc->km) i = lead_blanks(sc, p, i, lim);
             else
 #endif
-            if (mask) i = skip(cls, p, i, lim, mask);
+            if (mask) find(cls, p, &i, lim, mask);
         }
         if (i >= lim) break;
         const size_t idx = i;
