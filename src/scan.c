@@ -1507,8 +1507,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         sc->slot = (uint8_t)slot;
         sc->km = 0; /* now: fast_text() may leave the quote without the switch */
         sq_other(sc);
-        /* (small builds call it always: it does nothing unless words matter,
-         * SL_WORDS being set exactly when wcls is not WC_NONE) */
+        /* (small builds call it always: a no-op unless words matter (SL_WORDS)) */
         if (MOTE_SMALL || (sc->slow & SL_WORDS)) word_punct(sc, c);
         next = S_QUOTE;
     } else if ((int)c == sc->esc_out) {
@@ -2051,14 +2050,9 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
  * before a trimmed token: then it is empty), a record's or COPY row's '\r' before its line break
  * too, the end of a COPY block recognised; handed out unless empty (empty ones count with
  * KEEP_BLANK, as COPY rows and as the last of a token's pieces). MOTE_ERR_NEED_MORE: nothing out. */
-/* (always inlined: smaller, and fewer instructions per token) */
-#if MOTE_SMALL
-#define HAND_INLINE MOTE_SMALL_INLINE
-#else
-#define HAND_INLINE MOTE_INLINE
-#endif
-static HAND_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p,
-                                       size_t n, int r, unsigned kind)
+/* (inlined: smaller; -O3 inlines it at both of its calls by itself) */
+static MOTE_SMALL_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p,
+                                             size_t n, int r, unsigned kind)
 {
     const bool term = R_TERM(r); /* ended by its delimiter or line break */
     unsigned flags = sc->tokflags | (term ? MOTE_SCAN_TOK_DELIM : 0u);
@@ -2210,14 +2204,9 @@ static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
 }
 #endif
 
-/* mote_scan_next() for any configuration. (Out of line in speed builds,
- * where rec_next() calls it too.) */
-#if !MOTE_SMALL
-MOTE_NOINLINE
-#else
-MOTE_SMALL_INLINE
-#endif
-static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
+/* mote_scan_next() for any configuration. (MOTE_COLD: out of line in speed
+ * builds, for rec_next()'s loop, which calls it too; folded in under MOTE_SMALL.) */
+static MOTE_COLD mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
 {
     for (;;) {
         /* bytes of the token handed out last, kept valid until this call */
