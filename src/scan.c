@@ -301,16 +301,6 @@ static void blk_setup(mote_scanner *sc)
 }
 #endif
 
-/* The escape bytes of the quotes that sql_mode / standard_conforming_strings
- * decide (mysql ' and ", postgres ''). */
-static void apply_mode(mote_scanner *sc)
-{
-    if (sc->dialect == MOTE_SCAN_MYSQL)
-        sc->q_esc[0] = sc->q_esc[1] = (sc->mode & MODE_NBE) ? NO_ESC : '\\';
-    else if (sc->dialect == MOTE_SCAN_POSTGRES)
-        sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : NO_ESC;
-}
-
 /* Build the class table from the quote slots, delimiter, escapes (the
  * mode's first) and comment styles: at init, and when a DELIMITER command
  * or a SET statement changes them. Data-driven, one small loop. Line breaks
@@ -332,7 +322,11 @@ static void build_cls(mote_scanner *sc)
         {'\n', 0, 0xff},
         {'\r', 0, 0xff},
     };
-    apply_mode(sc);
+    /* the escapes that sql_mode / standard_conforming_strings decide (mysql ' and ", postgres '') */
+    if (sc->dialect == MOTE_SCAN_MYSQL)
+        sc->q_esc[0] = sc->q_esc[1] = (sc->mode & MODE_NBE) ? NO_ESC : '\\';
+    else if (sc->dialect == MOTE_SCAN_POSTGRES)
+        sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : NO_ESC;
     uint8_t *cls = sc->cls;
     for (unsigned c = 0; c < 256; c++) cls[c] = sc->open_slot[c] ? C_NORM : 0;
     /* unused slots (closer 0, escape 0 or -1) only mark bits no state uses */
@@ -440,10 +434,9 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     const uint8_t *d = cfg->delim;
     size_t dn = cfg->delim_len;
     if ((unsigned)cfg->dialect > MOTE_SCAN_LINES) return MOTE_ERR_INVALID;
-    const bool generic = cfg->dialect == MOTE_SCAN_GENERIC;
     const int gesc = cfg->escape;
     const char *q, *qesc = NULL;
-    if (generic) {
+    if (cfg->dialect == MOTE_SCAN_GENERIC) {
         if (gesc < -1 || gesc > 255) return MOTE_ERR_INVALID;
         q = cfg->quotes ? cfg->quotes : "\"'";
         sc->esc_out = (uint16_t)gesc; /* (-1: NO_ESC) */
@@ -1563,11 +1556,10 @@ static MOTE_SMALL_INLINE bool lead_blank(const mote_scanner *sc, uint8_t c)
 static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const bool blank = lead_blank(sc, c);
-    /* trimmed blanks and dropped comments move the token's start */
-    const bool hold = sc->cmt && keep_comments(sc);
     /* where kept comments end (only they read it: small builds set it without the test) */
     if (!blank && (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS))) set_pos(sc, &sc->lead_pos, idx);
-    if (!hold) tok_begin(sc, blank ? idx + 1 : idx);
+    /* trimmed blanks and dropped comments move the token's start */
+    if (!(sc->cmt && keep_comments(sc))) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
     /* mysql: a DELIMITER command? (speed builds: on_head() sends other bytes on) */
     if (sc->dialect != MOTE_SCAN_MYSQL || (!MOTE_SMALL && (c | 0x20) != 'd')) return enter(sc, S_NORMAL, A_CODE);
