@@ -1476,7 +1476,7 @@ static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
  * its index, idx + 1 the next byte's. */
 static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
 {
-    const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE, pg = sc->dialect == MOTE_SCAN_POSTGRES;
+    const bool pg = sc->dialect == MOTE_SCAN_POSTGRES;
     /* Quote openers, the escape, comment openers and postgres's '$', '('
      * and ')' all stop the skip loop of code (C_NORM): for the other bytes
      * (letters, digits, most punctuation) only mysql's '*' is left to test.
@@ -1536,7 +1536,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     if (sc->slow & SL_WORDS) {
         if (word_char(sc, c)) return A_WORD;
         if (!is_blank(c)) word_punct(sc, c);
-    } else if (sqlite) {
+    } else if (sc->dialect == MOTE_SCAN_SQLITE) {
         if (sq_idchar(c)) {
             if (!TRIG_SKIP(sc->trig)) return A_WORD;
         } else if (!is_blank(c) || c == '\v') {
