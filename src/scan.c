@@ -311,16 +311,6 @@ static void blk_setup(mote_scanner *sc)
 }
 #endif
 
-/* The escape bytes of the quotes that sql_mode / standard_conforming_strings
- * decide (mysql ' and ", postgres ''). */
-static void apply_mode(mote_scanner *sc)
-{
-    if (sc->dialect == MOTE_SCAN_MYSQL)
-        sc->q_esc[0] = sc->q_esc[1] = (sc->mode & MODE_NBE) ? NO_ESC : '\\';
-    else if (sc->dialect == MOTE_SCAN_POSTGRES)
-        sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : NO_ESC;
-}
-
 /* Build the class table from the quote slots, delimiter, escapes (the
  * mode's first) and comment styles: at init, and when a DELIMITER command
  * or a SET statement changes them. Data-driven, one small loop. Line breaks
@@ -342,7 +332,11 @@ static void build_cls(mote_scanner *sc)
         {'\n', 0, 0xff},
         {'\r', 0, 0xff},
     };
-    apply_mode(sc);
+    /* the escapes that sql_mode / standard_conforming_strings decide (mysql ' and ", postgres '') */
+    if (sc->dialect == MOTE_SCAN_MYSQL)
+        sc->q_esc[0] = sc->q_esc[1] = (sc->mode & MODE_NBE) ? NO_ESC : '\\';
+    else if (sc->dialect == MOTE_SCAN_POSTGRES)
+        sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : NO_ESC;
     uint8_t *cls = sc->cls;
     for (unsigned c = 0; c < 256; c++) cls[c] = sc->open_slot[c] ? C_NORM : 0;
     /* unused slots (closer 0, escape 0 or -1) only mark bits no state uses */
@@ -450,10 +444,9 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     const uint8_t *d = cfg->delim;
     size_t dn = cfg->delim_len;
     if ((unsigned)cfg->dialect > MOTE_SCAN_LINES) return MOTE_ERR_INVALID;
-    const bool generic = cfg->dialect == MOTE_SCAN_GENERIC;
     const int gesc = cfg->escape;
     const char *q, *qesc = NULL;
-    if (generic) {
+    if (cfg->dialect == MOTE_SCAN_GENERIC) {
         if (gesc < -1 || gesc > 255) return MOTE_ERR_INVALID;
         q = cfg->quotes ? cfg->quotes : "\"'";
         sc->esc_out = (uint16_t)gesc; /* (-1: NO_ESC) */
@@ -604,7 +597,8 @@ static MOTE_SMALL_NOINLINE void sq_other(mote_scanner *sc)
 /* Byte `back` (1 or 2) before chunk index idx within the current token:
  * from the chunk, the carry or hist (the last two bytes handed out or
  * dropped, hist_n of them; small builds blank hist at the token's start
- * instead), else a blank, which postgres's E'' and $ tests take as none. */
+ * instead), else a blank. Postgres's E'' and $tag$ open only at a word's
+ * start: where this byte is no identifier byte (a blank: none). */
 static uint8_t prev_byte(const mote_scanner *sc, size_t idx, size_t back)
 {
     size_t in_chunk = idx - sc->tok_start;
@@ -615,13 +609,6 @@ static uint8_t prev_byte(const mote_scanner *sc, size_t idx, size_t back)
     back -= cl;
     if (!MOTE_SMALL && back > sc->hist_n) return ' ';
     return sc->hist[2 - back];
-}
-
-/* True when the byte `back` before idx is no identifier byte (or there is
- * none): postgres E'' and $tag$ open only at the start of a word. */
-static bool word_start(const mote_scanner *sc, size_t idx, size_t back)
-{
-    return !sq_idchar(prev_byte(sc, idx, back));
 }
 
 static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
@@ -635,12 +622,12 @@ static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
 }
 
 #if MOTE_SMALL
-/* Size-optimised build: one plain byte loop, shared by every state (the
- * word-at-a-time version below is inlined at each call site for speed). */
-static MOTE_SMALL_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, uint8_t mask)
+/* Size-optimised build: find() is one plain byte loop, shared by every state
+ * (the word-at-a-time version below is inlined at each call site for speed). */
+static MOTE_SMALL_INLINE bool find(const uint8_t *cls, const uint8_t *p, size_t *pi, size_t lim, uint8_t mask)
 {
-    while (i < lim && !(cls[p[i]] & mask)) i++;
-    return i;
+    while (*pi < lim && !(cls[p[*pi]] & mask)) ++*pi;
+    return *pi < lim;
 }
 #else
 
@@ -686,13 +673,6 @@ static MOTE_INLINE bool find(const uint8_t *cls, const uint8_t *p, size_t *pi, s
         }
     *pi = lim;
     return false;
-}
-
-/* Skip bytes without `mask` in the class table (find()). */
-static MOTE_INLINE size_t skip(const uint8_t *cls, const uint8_t *p, size_t i, size_t lim, uint8_t mask)
-{
-    find(cls, p, &i, lim, mask);
-    return i;
 }
 
 /* Bit j set: an odd number of set bits of x at positions <= j (inside a
@@ -1544,13 +1524,6 @@ static MOTE_SMALL_INLINE void lit_byte(mote_scanner *sc, uint8_t c)
     word_add(sc, lc);
 }
 
-static void lit_end(mote_scanner *sc)
-{
-    sc->slow &= (uint8_t)~SL_LIT;
-    const size_t n = sc->wlen;
-    sc->wlen = 0;
-    set_word(sc, kw_find(sc, n, K_NONE), 1);
-}
 
 /* ------------------------------------------------------- state handlers */
 
@@ -1604,7 +1577,7 @@ static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
  * its index, idx + 1 the next byte's. */
 static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
 {
-    const bool sqlite = sc->dialect == MOTE_SCAN_SQLITE, pg = sc->dialect == MOTE_SCAN_POSTGRES;
+    const bool pg = sc->dialect == MOTE_SCAN_POSTGRES;
     /* Quote openers, the escape, comment openers and postgres's '$', '('
      * and ')' all stop the skip loop of code (C_NORM): for the other bytes
      * (letters, digits, most punctuation) only mysql's '*' is left to test.
@@ -1612,10 +1585,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     const bool marked = MOTE_SMALL || (sc->cls[c] & C_NORM) || c == '*';
     if (sc->lead && !is_blank(c) && !(marked && comment_opener(sc, c))) {
         lead_code(sc);
-        if (pg && c == '\\') {
-            /* a psql meta-command at statement start: its line */
-            return command(sc, S_PCMD);
-        }
+        if (pg && c == '\\') return command(sc, S_PCMD); /* a psql meta-command: its line */
     }
     uint8_t next = S_NORMAL;
     if (!marked) {
@@ -1625,14 +1595,13 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         if (pg && c == '\'') {
             /* E'..' (also right after the close of one: '') */
             const uint8_t b1 = prev_byte(sc, idx, 1);
-            if (sc->base + idx == sc->d.pg.eclose || ((b1 == 'E' || b1 == 'e') && word_start(sc, idx, 2)))
+            if (sc->base + idx == sc->d.pg.eclose || ((b1 == 'E' || b1 == 'e') && !sq_idchar(prev_byte(sc, idx, 2))))
                 slot = 2;
         }
         sc->slot = (uint8_t)slot;
         sc->km = 0; /* now: fast_text() may leave the quote without the switch */
         sq_other(sc);
-        /* (small builds call it always: it does nothing unless words matter,
-         * SL_WORDS being set exactly when wcls is not WC_NONE) */
+        /* (small builds call it always: a no-op unless words matter (SL_WORDS)) */
         if (MOTE_SMALL || (sc->slow & SL_WORDS)) word_punct(sc, c);
         next = S_QUOTE;
     } else if ((int)c == sc->esc_out) {
@@ -1650,7 +1619,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         /* (SL_XC is mysql's alone; the speed build's dialect test helps its register allocation) */
         return enter(sc, S_XSTAR, A_NEXT);
     } else if (pg) {
-        if (c == '$' && word_start(sc, idx, 1)) {
+        if (c == '$' && !sq_idchar(prev_byte(sc, idx, 1))) {
             sc->ds.pg.taglen = 0;
             next = S_DTAG;
         } else if (c == '(') {
@@ -1668,7 +1637,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     if (sc->slow & SL_WORDS) {
         if (word_char(sc, c)) return A_WORD;
         if (!is_blank(c)) word_punct(sc, c);
-    } else if (sqlite) {
+    } else if (sc->dialect == MOTE_SCAN_SQLITE) {
         if (sq_idchar(c)) {
             if (!TRIG_SKIP(sc->trig)) return A_WORD;
         } else if (!is_blank(c) || c == '\v') {
@@ -1688,11 +1657,10 @@ static MOTE_SMALL_INLINE bool lead_blank(const mote_scanner *sc, uint8_t c)
 static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const bool blank = lead_blank(sc, c);
-    /* trimmed blanks and dropped comments move the token's start */
-    const bool hold = sc->cmt && keep_comments(sc);
     /* where kept comments end (only they read it: small builds set it without the test) */
     if (!blank && (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS))) set_pos(sc, &sc->lead_pos, idx);
-    if (!hold) tok_begin(sc, blank ? idx + 1 : idx);
+    /* trimmed blanks and dropped comments move the token's start */
+    if (!(sc->cmt && keep_comments(sc))) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
     /* mysql: a DELIMITER command? (speed builds: on_head() sends other bytes on) */
     if (sc->dialect != MOTE_SCAN_MYSQL || (!MOTE_SMALL && (c | 0x20) != 'd')) return enter(sc, S_NORMAL, A_CODE);
@@ -1835,7 +1803,12 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
             /* an escape string closed: a quote right here reopens it */
             if (sc->dialect == MOTE_SCAN_POSTGRES && sc->q_esc[sc->slot] <= 0xff)
                 sc->d.pg.eclose = sc->base + idx + 1;
-            if (sc->slow & SL_LIT) lit_end(sc);
+            if (sc->slow & SL_LIT) { /* a SET statement's literal ended */
+                sc->slow &= (uint8_t)~SL_LIT;
+                const size_t n = sc->wlen;
+                sc->wlen = 0;
+                set_word(sc, kw_find(sc, n, K_NONE), 1);
+            }
         } else if ((int)c == sc->q_esc[sc->slot]) {
             sc->state = S_QESC;
             sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
@@ -1885,11 +1858,8 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
         if (kmp_step(sc, c)) {
             /* (from S_LEAD: an empty token; ';' still ends it; sqlite reads
              * words only in S_NORMAL, mysql's S_HEAD matches no word) */
-            if (st == S_NORMAL && sc->wlen) {
-                any_word_end(sc);
-            } else if (st != S_NORMAL) {
-                sq_other(sc);
-            }
+            if (st == S_NORMAL && sc->wlen) any_word_end(sc);
+            else if (st != S_NORMAL) sq_other(sc);
             return enter(sc, S_NORMAL, A_DELIM);
         }
     } else if (st != S_ESC) {
@@ -1999,7 +1969,7 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
             else if (st == S_LEAD && !sc->km) i = lead_blanks(sc, p, i, lim);
             else
 #endif
-            if (mask) i = skip(cls, p, i, lim, mask);
+            if (mask) find(cls, p, &i, lim, mask);
         }
         if (i >= lim) break;
         const size_t idx = i;
@@ -2173,14 +2143,9 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
  * before a trimmed token: then it is empty), a record's or COPY row's '\r' before its line break
  * too, the end of a COPY block recognised; handed out unless empty (empty ones count with
  * KEEP_BLANK, as COPY rows and as the last of a token's pieces). MOTE_ERR_NEED_MORE: nothing out. */
-/* (always inlined: smaller, and fewer instructions per token) */
-#if MOTE_SMALL
-#define HAND_INLINE MOTE_SMALL_INLINE
-#else
-#define HAND_INLINE MOTE_INLINE
-#endif
-static HAND_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p,
-                                       size_t n, int r, unsigned kind)
+/* (inlined: smaller; -O3 inlines it at both of its calls by itself) */
+static MOTE_SMALL_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p,
+                                             size_t n, int r, unsigned kind)
 {
     const bool term = R_TERM(r); /* ended by its delimiter or line break */
     unsigned flags = sc->tokflags | (term ? MOTE_SCAN_TOK_DELIM : 0u);
@@ -2332,14 +2297,9 @@ static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
 }
 #endif
 
-/* mote_scan_next() for any configuration. (Out of line in speed builds,
- * where rec_next() calls it too.) */
-#if !MOTE_SMALL
-MOTE_NOINLINE
-#else
-MOTE_SMALL_INLINE
-#endif
-static mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
+/* mote_scan_next() for any configuration. (MOTE_COLD: out of line in speed
+ * builds, for rec_next()'s loop, which calls it too; folded in under MOTE_SMALL.) */
+static MOTE_COLD mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
 {
     for (;;) {
         /* bytes of the token handed out last, kept valid until this call */
