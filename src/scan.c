@@ -399,11 +399,13 @@ static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc)
     return (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) && !sc->cdrop;
 }
 
-/* Start the next token (computed, not tested: every token passes here): trimming (sql dialects) or
- * mysql matching DELIMITER; comments told apart if any; the first word read by mysql and postgres,
- * the odd dialects. rec: a configuration of records (BLK_REC: none of these), for rec_next(). */
+/* Start the next token: trimming (sql dialects) or mysql matching DELIMITER; comments told apart
+ * if any; the first word read by mysql and postgres. Every token passes here, so the flags are
+ * computed, not branched on: mysql and postgres are the odd dialect numbers, and the flags' values
+ * below let the compiler use those bits as they are. rec: a configuration of records (BLK_REC:
+ * none of these), for rec_next(). */
 _Static_assert(SL_LEAD == 1 && SL_WORDS == 2 && WC_FIRST == 1 && MOTE_SCAN_MYSQL == 1 &&
-                   MOTE_SCAN_POSTGRES == 3 && MOTE_SCAN_LINES == 4, "reset_token()'s arithmetic");
+                   MOTE_SCAN_POSTGRES == 3 && MOTE_SCAN_LINES == 4, "reset_token(): odd dialects read words");
 static MOTE_INLINE void reset_token(mote_scanner *sc, bool rec)
 {
     const unsigned d = rec ? MOTE_SCAN_GENERIC : sc->dialect, cmt = !rec && (sc->comments & 0x0fu);
@@ -411,9 +413,10 @@ static MOTE_INLINE void reset_token(mote_scanner *sc, bool rec)
     /* (the per-token fields, the dialect's among them, are one block) */
     memset(&sc->kind, 0, offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind));
     if (MOTE_SMALL) sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
-    sc->slow = (uint8_t)(cmt | (d & 1u) << 1);
+    const unsigned words = d & 1u; /* mysql or postgres */
+    sc->slow = (uint8_t)(cmt * SL_LEAD | words * SL_WORDS);
     sc->lead = (uint8_t)(cmt * LEAD_INIT(sc));
-    sc->wcls = (uint8_t)(d & 1u);
+    sc->wcls = (uint8_t)(words * WC_FIRST);
     if (d == MOTE_SCAN_POSTGRES) {
         if (sc->ds.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: the COPY
