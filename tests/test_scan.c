@@ -35,6 +35,25 @@ static transcript scan_every(const mote_scan_config *cfg, const char *s, size_t 
     return whole;
 }
 
+/* text[0..n) whole, byte by byte and in random chunks (seed): the same
+ * transcript each time, every byte examined once; iter names the case. */
+static void same_any_chunking(const mote_scan_config *c, const char *text, size_t n, uint32_t seed,
+                              unsigned iter)
+{
+    transcript whole = scan_all(c, text, n, n, 0);
+    transcript one = scan_all(c, text, n, 1, 0);
+    transcript var = scan_chunks(c, text, n, 0, seed | 1u, 0);
+    if (strcmp(whole.s, one.s) != 0 || strcmp(whole.s, var.s) != 0) {
+        print_message("iter %u dialect %d input:\n%.*s\nwhole:\n%s\nbytes:\n%s\nchunks:\n%s\n", iter,
+                      (int)c->dialect, (int)n, text, whole.s, one.s, var.s);
+        fail();
+    }
+    assert_int_equal(whole.stats.bytes_examined, n);
+    free(whole.s);
+    free(one.s);
+    free(var.s);
+}
+
 static void expect_scan(mote_scan_config cfg, const char *in, const char *want)
 {
     transcript t = scan_every(&cfg, in, strlen(in));
@@ -766,18 +785,7 @@ static void block_path_matches_byte_loop(void **state)
         if (iter % 4 == 1) c.flags |= MOTE_SCAN_NO_BACKSLASH_ESCAPES;
         if (iter % 6 == 3) c.flags |= MOTE_SCAN_PG_NONSTANDARD_STRINGS;
         if (iter % 11 == 0) c.max_token = 40;
-        transcript whole = scan_all(&c, text, n, n, 0);
-        transcript one = scan_all(&c, text, n, 1, 0);
-        transcript var = scan_chunks(&c, text, n, 0, seed | 1u, 0);
-        if (strcmp(whole.s, one.s) != 0 || strcmp(whole.s, var.s) != 0) {
-            print_message("iter %u dialect %u input:\n%.*s\nwhole:\n%s\nbytes:\n%s\n", iter,
-                          iter % 5, (int)n, text, whole.s, one.s);
-            fail();
-        }
-        assert_int_equal(whole.stats.bytes_examined, n);
-        free(whole.s);
-        free(one.s);
-        free(var.s);
+        same_any_chunking(&c, text, n, seed, iter);
     }
     /* every offset of backslash runs against the block and chunk ends, in
      * each quote kind and outside */
@@ -894,18 +902,7 @@ static void block_path_mixed_quote_kinds(void **state)
         if (iter % 5 == 4) c.escape = (iter / 5) % 2 ? -1 : '\\';
         if (iter % 7 == 1) c.flags |= MOTE_SCAN_NO_BACKSLASH_ESCAPES;
         if (iter % 3 == 0) c.flags |= MOTE_SCAN_KEEP_COMMENTS;
-        transcript whole = scan_all(&c, text, n, n, 0);
-        transcript one = scan_all(&c, text, n, 1, 0);
-        transcript var = scan_chunks(&c, text, n, 0, seed | 1u, 0);
-        if (strcmp(whole.s, one.s) != 0 || strcmp(whole.s, var.s) != 0) {
-            print_message("iter %u input:\n%.*s\nwhole:\n%s\nbytes:\n%s\n", iter, (int)n, text, whole.s,
-                          one.s);
-            fail();
-        }
-        assert_int_equal(whole.stats.bytes_examined, n);
-        free(whole.s);
-        free(one.s);
-        free(var.s);
+        same_any_chunking(&c, text, n, seed, iter);
     }
     /* a string of each kind open across a block end, a backslash (run of
      * 1..3) at every offset before it, then a string of another kind, and
