@@ -399,6 +399,13 @@ static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc)
     return (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS)) && !sc->cdrop;
 }
 
+/* The blanks before a statement hold a comment that is handed out: the
+ * token starts at it (trimmed blanks and dropped comments move the start). */
+static MOTE_SMALL_INLINE bool lead_comment_kept(const mote_scanner *sc)
+{
+    return sc->cmt && keep_comments(sc);
+}
+
 /* Start the next token: trimming (sql dialects) or mysql matching DELIMITER; comments told apart
  * if any; the first word read by mysql and postgres. Every token passes here, so the flags are
  * computed, not branched on: mysql and postgres are the odd dialect numbers, and the flags' values
@@ -1527,7 +1534,6 @@ static MOTE_SMALL_INLINE void lit_byte(mote_scanner *sc, uint8_t c)
     word_add(sc, lc);
 }
 
-
 /* ------------------------------------------------------- state handlers */
 
 /* What a state handler asks of run() after a byte: the next byte; this one
@@ -1662,8 +1668,7 @@ static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
     const bool blank = lead_blank(sc, c);
     /* where kept comments end (only they read it: small builds set it without the test) */
     if (!blank && (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS))) set_pos(sc, &sc->lead_pos, idx);
-    /* trimmed blanks and dropped comments move the token's start */
-    if (!(sc->cmt && keep_comments(sc))) tok_begin(sc, blank ? idx + 1 : idx);
+    if (!lead_comment_kept(sc)) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
     /* mysql: a DELIMITER command? (speed builds: on_head() sends other bytes on) */
     if (sc->dialect != MOTE_SCAN_MYSQL || (!MOTE_SMALL && (c | 0x20) != 'd')) return enter(sc, S_NORMAL, A_CODE);
@@ -1679,7 +1684,7 @@ static MOTE_INLINE size_t lead_blanks(mote_scanner *sc, const uint8_t *p, size_t
     uint8_t c = 0;
     for (; i < lim && (c = p[i]) != sc->delim[0] && lead_blank(sc, c); i++)
         if (sc->cls[c] & C_LINE) newline(sc, c, i);
-    if (i != s && (i == lim || c == sc->delim[0]) && !(sc->cmt && keep_comments(sc))) tok_begin(sc, i);
+    if (i != s && (i == lim || c == sc->delim[0]) && !lead_comment_kept(sc)) tok_begin(sc, i);
     return i;
 }
 #endif
@@ -2007,7 +2012,7 @@ static bool holds_nothing(const mote_scanner *sc)
 {
     const uint8_t st = sc->state;
     if (st == S_CSKIP) return true;
-    if (!LEAD_TRIMMED(sc->lead, sc) || (sc->cmt && keep_comments(sc))) return false;
+    if (!LEAD_TRIMMED(sc->lead, sc) || lead_comment_kept(sc)) return false;
     return st == S_LEAD || st == S_LINE || (st >= S_BLOCK && st <= S_BSLASH);
 }
 
