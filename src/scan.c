@@ -983,9 +983,9 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
  * slot's string taken out first to last (none unless a string holds another
  * kind's quote). Once no quote lies in another kind's string the strings
  * are disjoint, which is the reading from the left (a quote opens, the next
- * of its kind closes). False after 16 such quotes or where a backslash lies
- * where it escapes nothing (m->esc would be wrong): the byte loops read
- * that. Else the quotes are out of m->stop, the strings in reg[] and *in,
+ * of its kind closes). False at a 16th such quote (15 taken out) or
+ * where a backslash lies where it escapes nothing (m->esc would be wrong):
+ * the byte loops read that. Else the quotes are out of m->stop, the strings in reg[] and *in,
  * the quotes that open or close one in *act.
  */
 static MOTE_INLINE bool blk_kinds(const mote_scanner *sc, const uint8_t *r, blk_masks *m, unsigned f,
