@@ -18,6 +18,7 @@
 
 #include "mote/be.h"
 #include "mote/common.h"
+#include "mote_private.h"
 
 static void esc_tables_init(void);
 
@@ -93,40 +94,9 @@ void tool_buf_error(tool_buf *o, const char *name, const char *message, uint64_t
     tool_buf_lit(o, "}\n");
 }
 
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
-#define LOWS (~HIGHS)
-
-/* Eight bytes as a little-endian word on any host: byte i in bits 8i..8i+7,
- * so the lowest set bit of a mask names the first byte. */
-static inline uint64_t load64(const uint8_t *p)
-{
-    uint64_t w;
-#if MOTE_BE_HOST_LITTLE || MOTE_BE_HOST_BIG
-    memcpy(&w, p, 8);
-#if MOTE_BE_HOST_BIG
-    w = mote_bswap64(w);
-#endif
-#else
-    w = 0;
-    for (int i = 7; i >= 0; i--) w = w << 8 | p[i];
-#endif
-    return w;
-}
-
-/* w's bytes at p, the inverse of load64. */
-static inline void store64(uint8_t *p, uint64_t w)
-{
-#if MOTE_BE_HOST_LITTLE || MOTE_BE_HOST_BIG
-#if MOTE_BE_HOST_BIG
-    w = mote_bswap64(w);
-#endif
-    memcpy(p, &w, 8);
-#else
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(w >> (8 * i));
-#endif
-}
-
+/* The word-at-a-time helpers are the library's own (src/mote_private.h):
+ * mote__load8/mote__store8 keep memory order on any host (the lowest set
+ * bit of a mask names the first byte), mote__eq8/mote__lt8 flag bytes. */
 static inline uint32_t load32(const uint8_t *p)
 {
     uint32_t w;
@@ -141,7 +111,7 @@ static inline uint32_t load32(const uint8_t *p)
     return w;
 }
 
-/* The k bytes at p (1 <= k <= 7) as a word like load64's, zero above, from
+/* The k bytes at p (1 <= k <= 7) as a word like mote__load8's, zero above, from
  * loads inside p[0..k) only: two overlapping 4-byte loads, or three single
  * bytes (overlapping ones OR the same value twice). */
 static inline uint64_t load_partial(const uint8_t *p, size_t k)
@@ -149,22 +119,6 @@ static inline uint64_t load_partial(const uint8_t *p, size_t k)
     if (k >= 4) return load32(p) | (uint64_t)load32(p + k - 4) << (8 * (k - 4));
     return p[0] | (uint64_t)p[k >> 1] << (8 * (k >> 1)) | (uint64_t)p[k - 1] << (8 * (k - 1));
 }
-
-#if !defined(TOOL_SSE2)
-/* Exact per-byte masks (bit 7 of each byte that matches, no borrow from one
- * byte into the next: the high bit is set aside before adding), so every
- * hit of a word is handled without loading it again. */
-static inline uint64_t bytes_eq(uint64_t w, uint8_t c)
-{
-    uint64_t x = w ^ (ONES * c);
-    return ~(((x & LOWS) + LOWS) | x) & HIGHS;
-}
-
-static inline uint64_t bytes_below_20(uint64_t w)
-{
-    return ~(((w & LOWS) + ONES * 0x60) | w) & HIGHS;
-}
-#endif
 
 /* Bytes of w the style writes otherwise than as themselves, as bits 0..7
  * (bit i: byte i), only those of the first k bytes (1 <= k <= 8). SSE2 (all
@@ -182,8 +136,8 @@ static inline unsigned json_hits(uint64_t w, size_t k, tool_json_style style)
         m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7f)), v));
     return (unsigned)_mm_movemask_epi8(m) & ((1u << k) - 1);
 #else
-    uint64_t m = bytes_below_20(w) | bytes_eq(w, '"') | bytes_eq(w, '\\');
-    if (style == TOOL_JSON_BYTES) m |= (((w & LOWS) + ONES) | w) & HIGHS; /* >= 0x7f */
+    uint64_t m = mote__lt8(w, 0x20) | mote__eq8(w, '"') | mote__eq8(w, '\\');
+    if (style == TOOL_JSON_BYTES) m |= (((w & MOTE__LOWS) + MOTE__ONES) | w) & MOTE__HIGHS; /* >= 0x7f */
     m &= k == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * k)) - 1;
     /* bit 7 of byte i to bit i (multiply-gather: no two terms carry into
      * the same bit) */
@@ -198,8 +152,8 @@ static inline size_t high_run(const uint8_t *p, size_t avail)
 {
     size_t i = 0;
     while (avail - i >= 8) {
-        uint64_t lo = ~load64(p + i) & HIGHS;
-        if (lo) return i + (size_t)__builtin_ctzll(lo) / 8;
+        uint64_t lo = ~mote__load8(p + i) & MOTE__HIGHS;
+        if (lo) return i + mote__first8(lo);
         i += 8;
     }
     while (i < avail && p[i] >= 0x80) i++;
@@ -211,12 +165,12 @@ bool tool_utf8_ok(const uint8_t *p, size_t n)
     size_t i = 0;
     while (i < n) {
         if (n - i >= 8) {
-            uint64_t h = load64(p + i) & HIGHS;
+            uint64_t h = mote__load8(p + i) & MOTE__HIGHS;
             if (!h) {
                 i += 8;
                 continue;
             }
-            i += (size_t)__builtin_ctzll(h) / 8;
+            i += mote__first8(h);
         } else if (p[i] < 0x80) {
             i++;
             continue;
@@ -308,16 +262,16 @@ bool tool_buf_json(tool_buf *o, const uint8_t *p, size_t n, tool_json_style styl
             uint64_t w;
             if (k >= 8) {
                 k = 8;
-                w = load64(s);
+                w = mote__load8(s);
             } else {
                 w = load_partial(s, k);
             }
             unsigned m = json_hits(w, k, style);
-            if (w & HIGHS) {
+            if (w & MOTE__HIGHS) {
                 if (!hi_first) hi_first = s;
                 hi_end = s + k;
             }
-            store64(d, w); /* the clean bytes before the first hit */
+            mote__store8(d, w); /* the clean bytes before the first hit */
             if (!m) {
                 d += k;
                 s += k;
@@ -327,10 +281,10 @@ bool tool_buf_json(tool_buf *o, const uint8_t *p, size_t n, tool_json_style styl
              * the word (the slack takes what lands past) */
             size_t done = 0;
             do {
-                size_t i = (size_t)__builtin_ctz(m);
+                size_t i = (size_t)mote__ctz64(m);
                 d = put_escape(d + (i - done), (uint8_t)(w >> (8 * i)), et);
                 done = i + 1;
-                store64(d, w >> (8 * i) >> 8);
+                mote__store8(d, w >> (8 * i) >> 8);
                 m &= m - 1;
             } while (m);
             d += k - done;
