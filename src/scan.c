@@ -438,7 +438,9 @@ static MOTE_INLINE void reset_token(mote_scanner *sc, bool rec)
         if (MOTE_SMALL) sc->hist[0] = sc->hist[1] = ' ';
     }
     if (d == MOTE_SCAN_SQLITE) sc->trig = 1; /* (the others stay in 2: mote_scan_init()) */
-    tok_begin(sc, sc->pos);
+    /* (speed builds: a lead's first byte goes through lead_blanks(), which sets them or leaves
+     * that to on_lead() or lead_word()) */
+    if (MOTE_SMALL || sc->state != S_LEAD) tok_begin(sc, sc->pos);
 }
 
 mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry)
@@ -1677,14 +1679,14 @@ static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
 
 #if !MOTE_SMALL
 /* Speed builds: blanks before a statement (no delimiter byte matched) as on_lead() takes them, up
- * to the delimiter's first byte (step()'s); the token begins after them unless on_lead() sets it. */
+ * to the delimiter's first byte (step()'s). The token begins at the stop, there or at lim (a code
+ * byte: on_lead() or lead_word() sets it; reset_token() leaves it to them). */
 static MOTE_INLINE size_t lead_blanks(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    const size_t s = i;
     uint8_t c = 0;
     for (; i < lim && (c = p[i]) != sc->delim[0] && lead_blank(sc, c); i++)
         if (sc->cls[c] & C_LINE) newline(sc, c, i);
-    if (i != s && (i == lim || c == sc->delim[0]) && !lead_comment_kept(sc)) tok_begin(sc, i);
+    if ((i == lim || c == sc->delim[0]) && !lead_comment_kept(sc)) tok_begin(sc, i);
     return i;
 }
 
