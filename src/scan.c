@@ -1725,19 +1725,30 @@ static MOTE_INLINE bool lead_word(mote_scanner *sc, const uint8_t *p, size_t i)
 }
 
 /* Speed builds: run()'s skip in state S_LEAD (no delimiter byte matched): the blanks, the first
- * word's first byte where lead_word() takes it, and then the skip of state NORMAL that run()'s
- * next pass would make (so a statement needs one pass less). Out of line: run()'s registers stay
- * as the other states' loops want them (measured: inline, COPY data lost 1-2%). */
-static MOTE_NOINLINE size_t lead_skip(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+ * word's first byte where lead_word() takes it, then the skip of state NORMAL that run()'s next
+ * pass would make, and for mysql a one-byte delimiter where that stops, which ends the statement
+ * as step() and on_delim() would (end: run() returns R_END, i after it). So a statement needs one
+ * pass of run() and no switch. Out of line, the result in two registers: run()'s stay as the
+ * other states' loops want them (measured: inline, or with a second pass, COPY rows lost 1-2%). */
+typedef struct {
+    size_t i;
+    bool end;
+} lead_stop;
+static MOTE_NOINLINE lead_stop lead_skip(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     i = lead_blanks(sc, p, i, lim);
-    if (i < lim && lead_word(sc, p, i)) {
-        /* then run()'s skip in state NORMAL (slow 0, km 0) */
-        if (sc->dialect != MOTE_SCAN_POSTGRES) return fast_text(sc, p, i + 1, lim);
+    if (i >= lim || !lead_word(sc, p, i)) return (lead_stop){i, false};
+    /* state NORMAL, slow 0, km 0, no word: the skip of ordinary text */
+    if (sc->dialect == MOTE_SCAN_POSTGRES) { /* (E'' strings need the switch) */
         i++;
         find(sc->cls, p, &i, lim, C_NORM);
+        return (lead_stop){i, false};
     }
-    return i;
+    i = fast_text(sc, p, i + 1, lim);
+    /* (mysql: nothing holds a delimiter) */
+    if (i >= lim || sc->state != S_NORMAL || sc->dlen != 1 || p[i] != sc->delim[0]) return (lead_stop){i, false};
+    if (sc->cls[p[i]] & C_LINE) newline(sc, p[i], i);
+    return (lead_stop){i + 1, true};
 }
 #endif
 
@@ -2026,7 +2037,14 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
             if (st == S_QUOTE) mask = (uint8_t)((sc->slow & SL_LIT) ? 0 : C_Q0 << sc->slot);
 #if !MOTE_SMALL
             if (mask && fast_quotes && (st == S_NORMAL || st == S_QUOTE)) i = fast_text(sc, p, i, lim);
-            else if (st == S_LEAD && !sc->km) i = lead_skip(sc, p, i, lim);
+            else if (st == S_LEAD && !sc->km) {
+                const lead_stop ls = lead_skip(sc, p, i, lim);
+                i = ls.i;
+                if (ls.end) {
+                    r = R_END;
+                    break;
+                }
+            }
             else
 #endif
             if (mask) find(cls, p, &i, lim, mask);
