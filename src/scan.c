@@ -2030,6 +2030,12 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
             const size_t e = (size_t)(sc->d.pg.cr - sc->base) < lim ? (size_t)(sc->d.pg.cr - sc->base) : lim;
             const uint8_t *nl = memchr(p + i, '\n', e - i);
             i = nl ? (size_t)(nl - p) : e;
+            if (nl) {
+                /* the line break ends the row, as step() would (A_LINE; km stays 0) */
+                newline(sc, '\n', i++);
+                r = R_LINE;
+                break;
+            }
         } else {
             uint8_t mask = skip_mask[st];
             /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
