@@ -438,7 +438,9 @@ static MOTE_INLINE void reset_token(mote_scanner *sc, bool rec)
         if (MOTE_SMALL) sc->hist[0] = sc->hist[1] = ' ';
     }
     if (d == MOTE_SCAN_SQLITE) sc->trig = 1; /* (the others stay in 2: mote_scan_init()) */
-    tok_begin(sc, sc->pos);
+    /* (speed builds: a lead's first byte goes through lead_blanks(), which sets them or leaves
+     * that to on_lead() or lead_word()) */
+    if (MOTE_SMALL || sc->state != S_LEAD) tok_begin(sc, sc->pos);
 }
 
 mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry)
@@ -1677,15 +1679,76 @@ static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
 
 #if !MOTE_SMALL
 /* Speed builds: blanks before a statement (no delimiter byte matched) as on_lead() takes them, up
- * to the delimiter's first byte (step()'s); the token begins after them unless on_lead() sets it. */
+ * to the delimiter's first byte (step()'s). The token begins at the stop, there or at lim (a code
+ * byte: on_lead() or lead_word() sets it; reset_token() leaves it to them). */
 static MOTE_INLINE size_t lead_blanks(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    const size_t s = i;
     uint8_t c = 0;
     for (; i < lim && (c = p[i]) != sc->delim[0] && lead_blank(sc, c); i++)
         if (sc->cls[c] & C_LINE) newline(sc, c, i);
-    if (i != s && (i == lim || c == sc->delim[0]) && !lead_comment_kept(sc)) tok_begin(sc, i);
+    if ((i == lim || c == sc->delim[0]) && !lead_comment_kept(sc)) tok_begin(sc, i);
     return i;
+}
+
+/* Speed builds: the statement's first code byte p[i] (state S_LEAD, lead_blanks() stopped there)
+ * when the first word it starts cannot be one the dialect acts on (mysql SET, postgres COPY SET
+ * RESET CREATE), or it starts no word: what on_lead(), on_code() and on_word() do for it, in one
+ * step (true: the byte is taken, words stop). False, nothing changed: step() takes the byte, as
+ * for a marked byte (quotes, comment openers, the delimiter), a kept comment before it, sqlite
+ * (its trigger state reads words), a number (mysql version digits), mysql's 'd' (DELIMITER:
+ * on_head()), psql's '\', or fewer than 8 bytes left in the chunk. The word's letters are
+ * compared 8 at a time: OR 0x20 makes them lower case, each keyword is one masked compare. */
+static MOTE_INLINE bool lead_word(mote_scanner *sc, const uint8_t *p, size_t i)
+{
+    const uint8_t c = p[i];
+    if (!(sc->slow & SL_WORDS) || (sc->cls[c] & C_NORM) || c == '\\' || lead_comment_kept(sc)) return false;
+    if (word_char(sc, c)) {
+        const bool my = sc->dialect == MOTE_SCAN_MYSQL;
+        if (is_digit(c) || (my && (c | 0x20) == 'd') || sc->chunk_len - i < 8) return false;
+        const uint64_t w = mote__load8(p + i) | 0x2020202020202020u;
+        const char *k = keywords;
+        for (int j = 0; j <= K_CREATE; j++) {
+            const unsigned len = (uint8_t)*k++;
+            if ((j == K_SET || !my) && !((w ^ mote__load8((const uint8_t *)k)) & (((uint64_t)1 << 8 * len) - 1)) &&
+                !word_char(sc, p[i + len]))
+                return false;
+            k += len;
+        }
+    }
+    if (sc->flags & MOTE_SCAN_KEEP_COMMENTS) set_pos(sc, &sc->lead_pos, i);
+    tok_begin(sc, i);
+    sc->lead = 0;
+    words_stop(sc);
+    sc->slow = 0; /* (SL_LEAD too; SL_XC only after a lead) */
+    sc->state = S_NORMAL;
+    return true;
+}
+
+/* Speed builds: run()'s skip in state S_LEAD (no delimiter byte matched): the blanks, the first
+ * word's first byte where lead_word() takes it, then the skip of state NORMAL that run()'s next
+ * pass would make, and for mysql a one-byte delimiter where that stops, which ends the statement
+ * as step() and on_delim() would (end: run() returns R_END, i after it). So a statement needs one
+ * pass of run() and no switch. Out of line, the result in two registers: run()'s stay as the
+ * other states' loops want them (measured: inline, or with a second pass, COPY rows lost 1-2%). */
+typedef struct {
+    size_t i;
+    bool end;
+} lead_stop;
+static MOTE_NOINLINE lead_stop lead_skip(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    i = lead_blanks(sc, p, i, lim);
+    if (i >= lim || !lead_word(sc, p, i)) return (lead_stop){i, false};
+    /* state NORMAL, slow 0, km 0, no word: the skip of ordinary text */
+    if (sc->dialect == MOTE_SCAN_POSTGRES) { /* (E'' strings need the switch) */
+        i++;
+        find(sc->cls, p, &i, lim, C_NORM);
+        return (lead_stop){i, false};
+    }
+    i = fast_text(sc, p, i + 1, lim);
+    /* (mysql: nothing holds a delimiter) */
+    if (i >= lim || sc->state != S_NORMAL || sc->dlen != 1 || p[i] != sc->delim[0]) return (lead_stop){i, false};
+    if (sc->cls[p[i]] & C_LINE) newline(sc, p[i], i);
+    return (lead_stop){i + 1, true};
 }
 #endif
 
@@ -1951,12 +2014,23 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
         if (sc->split) break;
         const uint8_t st = sc->state;
         /* One skip for every state (its class bit; 0: none). Hosted
-         * builds run ordinary text and strings through fast_text() and
-         * COPY data through memchr(). */
+         * builds run a statement's lead through lead_skip() (tested first:
+         * once per statement, measured faster there), ordinary text and
+         * strings through fast_text() and COPY data through memchr(). */
         static const uint8_t skip_mask[S_PCMD + 1] = {
             [S_NORMAL] = C_NORM, [S_QUOTE] = C_Q0, [S_BLOCK] = C_BLOCK, [S_LINE] = C_LINE,
             [S_COPY] = C_LINE, [S_PCMD] = C_LINE, [S_DOLLAR] = C_DOLLAR,
         };
+#if !MOTE_SMALL
+        if (st == S_LEAD && !sc->km) {
+            const lead_stop ls = lead_skip(sc, p, i, lim);
+            i = ls.i;
+            if (ls.end) {
+                r = R_END;
+                break;
+            }
+        } else
+#endif
         if (!MOTE_SMALL && st == S_COPY) {
             /* the line break (a '\r' stops too: lines count). The chunk's next '\r' is looked for
              * once, not per line (d.pg.cr: its offset, or the chunk's end: a stop that means nothing) */
@@ -1967,6 +2041,12 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
             const size_t e = (size_t)(sc->d.pg.cr - sc->base) < lim ? (size_t)(sc->d.pg.cr - sc->base) : lim;
             const uint8_t *nl = memchr(p + i, '\n', e - i);
             i = nl ? (size_t)(nl - p) : e;
+            if (nl) {
+                /* the line break ends the row, as step() would (A_LINE; km stays 0) */
+                newline(sc, '\n', i++);
+                r = R_LINE;
+                break;
+            }
         } else {
             uint8_t mask = skip_mask[st];
             /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
@@ -1974,7 +2054,6 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
             if (st == S_QUOTE) mask = (uint8_t)((sc->slow & SL_LIT) ? 0 : C_Q0 << sc->slot);
 #if !MOTE_SMALL
             if (mask && fast_quotes && (st == S_NORMAL || st == S_QUOTE)) i = fast_text(sc, p, i, lim);
-            else if (st == S_LEAD && !sc->km) i = lead_blanks(sc, p, i, lim);
             else
 #endif
             if (mask) find(cls, p, &i, lim, mask);
