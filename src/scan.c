@@ -8,11 +8,11 @@
  * through the state handlers (step() and on_*(), which hold the dialect
  * tests and return what run() does next). Hosted builds add a block path:
  * 64-byte blocks become bit masks (SSE2, AVX2 chosen at run time, NEON, or
- * a table), strings come from prefix XORs (one per quote kind where kinds
- * meet, blk_kinds()), escapes from backslash-run parity, lines from
- * popcounts (block_text()). Record streams (the lines dialect, generic ones
- * without comments) have a short loop of their own (rec_next()). Dialect
- * state lives in unions (mote_scanner.ds, tk, d).
+ * a table), strings come from prefix XORs (one for all quote kinds where
+ * kinds meet, checked per kind, blk_kinds()), escapes from backslash-run
+ * parity, lines from popcounts (block_text()). Record streams (the lines
+ * dialect, generic ones without comments) have a short loop of their own
+ * (rec_next()). Dialect state lives in unions (mote_scanner.ds, tk, d).
  */
 #include "mote/scan.h"
 #include "mote_private.h"
@@ -995,10 +995,13 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
  * s's quotes), slot st - 1 open at its start (st 0: none), read from the
  * left: a quote outside strings opens one, the next quote of its kind
  * closes it, other quotes between are text. First as if every unescaped
- * quote opened or closed one (one prefix XOR): that is the reading unless a
- * string ends at another kind's quote, which one add per kind shows (a
- * string's start, added to its bits, carries to the byte after it). Else
- * the quotes are walked one by one. Sets m->q to the quotes that open or
+ * quote opened or closed one (one prefix XOR). That is the reading when
+ * every string ends at a quote of its own kind: a string's start, added to
+ * its bits, carries to the byte after it, so one add per kind (but the
+ * first) gives the ends of that kind's strings, which must be the ends
+ * that are that kind's quotes (then the first kind's are too). Else the
+ * quotes are walked one by one, as the byte loops read them (no limit on
+ * quotes inside other kinds' strings). Sets m->q to the quotes that open or
  * close a string, takes the quotes out of m->stop, and gives the strings in
  * *in (an opening quote is inside, a closing one is not) and where they
  * start in *starts. False where a backslash lies where it escapes nothing
@@ -1012,9 +1015,10 @@ static MOTE_INLINE bool blk_kinds(unsigned slots, const uint8_t *open_slot, cons
     uint64_t x = blk_pxor(a, avx2) ^ open, s0 = x & ~(x << 1 | (open & 1u));
     /* (a string open at the block's start ends at its first quote) */
     uint64_t bad = st ? a & ((uint64_t)0 - a) & ~q[st - 1] : 0;
-    for (unsigned w = slots & 15u; w; w &= w - 1) {
+    const uint64_t ends = (x + s0) & ~x;
+    for (unsigned w = slots & 14u; w; w &= w - 1) {
         const uint64_t qs = q[low_bit(w)];
-        bad |= (x + (s0 & qs)) & ~x & ~qs;
+        bad |= ((x + (s0 & qs)) & ~x) ^ (ends & qs);
     }
     if (bad) {
         unsigned cur = st;
@@ -1036,38 +1040,64 @@ static MOTE_INLINE bool blk_kinds(unsigned slots, const uint8_t *open_slot, cons
     if (!m->bs) return true;
     /* backslashes escape in strings of slots with bit 4 + slot (and outside
      * strings with BLK_ESC_OUT) */
-    uint64_t e = 0;
-    for (unsigned w = slots >> 4; w; w &= w - 1) e |= q[low_bit(w)];
-    uint64_t escin = x & ~(x + (s0 & e));
+    uint64_t ne = 0;
+    for (unsigned w = slots & ~(slots >> 4) & 15u; w; w &= w - 1) ne |= q[low_bit(w)];
+    uint64_t escin = x & ~(x + (s0 & ~ne));
     if (st && ((slots >> (3 + st)) & 1u)) escin |= a ? (a & ((uint64_t)0 - a)) - 1u : UINT64_MAX;
     if (f & BLK_ESC_OUT) escin |= ~x;
     return !(m->bs & ~escin);
 }
 
-/* What blk_multi() hands back: where it stopped, and there the state (0
- * outside strings, slot + 1 in one), an escape pending, whether the last
- * block held other kinds' quotes, and whether the first loop takes over
- * (a block without them passed, 64 bytes left). */
+/* The end of a run of the block path at i (from start): the state there
+ * (st: 0 outside strings, slot + 1 in one; pend: an escape pending),
+ * whether the next run starts in blk_multi() (kinds: the last block held
+ * other kinds' quotes), and the back-off. */
+static MOTE_INLINE size_t blk_done(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
+                                   unsigned st, uint64_t pend, bool kinds, bool lines)
+{
+    if (!lines) {
+        sc->slot = (uint8_t)(st ? st - 1u : 0);
+        sc->blk_multi = kinds;
+    }
+    sc->state = st ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
+    /* A short run not ended by the delimiter (for the portable classifier,
+     * no cheaper than the byte loops, any short run): text the byte loops
+     * do better. Leave it to them for a while, longer after each miss in a
+     * row. */
+    if (i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) {
+        sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
+        if (sc->blk_miss < 4) sc->blk_miss++;
+    } else {
+        sc->blk_miss = 0;
+    }
+    return i;
+}
+
+/* What blk_multi() hands back: where it stopped; more: a block without
+ * other kinds' quotes passed and 64 bytes are left, so the first loop goes
+ * on from i in state st, pend (else blk_done() was called). */
 typedef struct blk_ret {
     size_t i;
-    uint8_t st, pend, kinds, more;
+    uint8_t st, pend, more;
 } blk_ret;
 
 /* The block loop where several quote kinds' strings meet (blk_kinds()),
- * from i in state st. Out of line, with state in and out by value: the
- * first loop's registers stay its own. */
-static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim, unsigned st,
-                                          uint64_t pend, bool avx2)
+ * from i in state st (run started at start). Out of line, state in and out
+ * by value: the first loop's registers stay its own. */
+static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
+                                          unsigned st, uint64_t pend, bool avx2)
 {
     const unsigned f = sc->blk_flags;
     const uint64_t *t = blk_tables[sc->blk - 1];
-    blk_cfg c;
-    blk_cfg_of(sc, false, &c);
     blk_vec sv[sizeof sc->blk_stop];
-    const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : (c.nstop + 1u) & ~1u;
-    for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(c.stop[j]);
-    blk_ret r = {i, 0, 0, 0, 0};
+    const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : (sc->blk_nstop + 1u) & ~1u;
+    for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
+    bool kinds = false;
     while (lim - i >= 64) {
+        /* (copied per block: measured fewer instructions in runs of one or
+         * two blocks, quote-dense statements, than copied before the loop) */
+        blk_cfg c;
+        blk_cfg_of(sc, false, &c);
         blk_masks m;
         uint64_t q[4], in, starts, inside;
 #ifdef BLK_AVX2
@@ -1093,145 +1123,143 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
         } else {
             st = 0;
         }
-        r.kinds = (q[1] | q[2] | q[3]) || st > 1;
+        kinds = (q[1] | q[2] | q[3]) || st > 1;
         if (k != 64) {
             i += k;
             pend = (m.esc >> k) & 1u;
             break;
         }
         i += 64;
-        if (!r.kinds) {
-            r.more = lim - i >= 64;
-            break;
-        }
+        if (!kinds && lim - i >= 64) return (blk_ret){i, (uint8_t)st, (uint8_t)pend, 1};
     }
-    r.i = i;
-    r.st = (uint8_t)st;
-    r.pend = (uint8_t)pend;
-    return r;
+    return (blk_ret){blk_done(sc, p, start, i, lim, st, pend, kinds, false), 0, 0, 0};
 }
 #ifdef BLK_AVX2
-static BLK_CLMUL_FN MOTE_NOINLINE blk_ret blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                                        unsigned st, uint64_t pend)
+static BLK_CLMUL_FN MOTE_NOINLINE blk_ret blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t start, size_t i,
+                                                        size_t lim, unsigned st, uint64_t pend)
 {
-    return blk_multi_with(sc, p, i, lim, st, pend, true);
+    return blk_multi_with(sc, p, start, i, lim, st, pend, true);
 }
 #endif
-static MOTE_NOINLINE blk_ret blk_multi_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim, unsigned st,
-                                           uint64_t pend)
+static MOTE_NOINLINE blk_ret blk_multi_any(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
+                                           unsigned st, uint64_t pend)
 {
-    return blk_multi_with(sc, p, i, lim, st, pend, false);
+    return blk_multi_with(sc, p, start, i, lim, st, pend, false);
 }
-static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim, unsigned st,
-                                     uint64_t pend, bool avx2)
+static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
+                                     unsigned st, uint64_t pend, bool avx2)
 {
 #ifdef BLK_AVX2
-    if (avx2) return blk_multi_avx2(sc, p, i, lim, st, pend);
+    if (avx2) return blk_multi_avx2(sc, p, start, i, lim, st, pend);
 #endif
     (void)avx2;
-    return blk_multi_any(sc, p, i, lim, st, pend);
+    return blk_multi_any(sc, p, start, i, lim, st, pend);
 }
 
 /*
- * The block path: from i (state NORMAL or a string of a slot in blk_slots,
- * no delimiter byte matched, no "\r" just counted), while 64 bytes remain
- * below lim, blocks become masks, the first quote kind's strings a prefix
- * XOR, other quote bytes stops. Where another kind's string opens (or one
- * is open), blk_multi() reads on while blocks hold other kinds; the next
- * call starts there if the last block did. Sets the state and slot at the
- * returned index. lines: the configuration is BLK_LINES (flags, quote and
- * delimiter constant; no stop bytes, no other quotes).
+ * The block path: from i (state st, pend as in blk_done(), no delimiter
+ * byte matched, no "\r" just counted; the run started at start), while 64
+ * bytes remain below lim, blocks become masks, the first quote kind's
+ * strings a prefix XOR, other quote bytes stops. Where another kind's
+ * string opens, blk_multi() reads on while blocks hold other kinds (and the
+ * next run starts there if the last block did: block_text()). Sets the
+ * state and slot at the returned index. lines: the configuration is
+ * BLK_LINES (flags, quote and delimiter constant; no stop bytes, no other
+ * quotes).
  */
-static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                          bool avx2, bool lines)
+static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
+                                          unsigned st, uint64_t pend, bool avx2, bool lines)
 {
-    const size_t start = i;
-    /* the state before the block: 0 outside strings, slot + 1 in one */
-    unsigned st = sc->state != S_QUOTE ? 0 : lines ? 1 : sc->slot + 1u;
-    uint64_t pend = 0;
-    /* (the portable classifier leaves other kinds to the byte loops) */
-    bool multi = BLK_VECTOR && !lines && (st > 1 || sc->blk_multi), more = true;
-    if (multi) {
-        const blk_ret r = blk_multi(sc, p, i, lim, st, pend, avx2);
-        i = r.i, st = r.st, pend = r.pend, multi = r.kinds, more = r.more;
-    }
-    if (more) {
-        const uint64_t *t = blk_tables[lines ? 1 : sc->blk - 1];
-        const unsigned f = lines ? BLK_LINES_F : sc->blk_flags;
-        blk_cfg c;
-        blk_cfg_of(sc, lines, &c);
-        blk_vec sv[sizeof sc->blk_stop];
-        /* (the compares go in pairs: an odd count repeats one) */
-        const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (c.nstop + 1u) & ~1u;
-        for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(c.stop[j]);
-        while (lim - i >= 64) {
-            blk_masks m;
+    const uint64_t *t = blk_tables[lines ? 1 : sc->blk - 1];
+    const unsigned f = lines ? BLK_LINES_F : sc->blk_flags;
+    blk_cfg c;
+    blk_cfg_of(sc, lines, &c);
+    blk_vec sv[sizeof sc->blk_stop];
+    /* (the compares go in pairs: an odd count repeats one) */
+    const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (c.nstop + 1u) & ~1u;
+    for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(c.stop[j]);
+    while (lim - i >= 64) {
+        blk_masks m;
 #ifdef BLK_AVX2
-            if (avx2) blk_classify_avx2(&c, lines, p + i, &m, NULL);
-            else
+        if (avx2) blk_classify_avx2(&c, lines, p + i, &m, NULL);
+        else
 #endif
-            blk_classify(&c, t, lines ? 2 : sc->blk, sv, lines ? 0 : c.nstop, p + i, &m, NULL);
-            m.esc = 0;
-            if (f & BLK_ESC) {
-                if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
-            } else {
-                m.bs = 0; /* no escapes at all: a backslash is text */
-            }
-            /* (the shift chain here: the multiply's latency shows, measured) */
-            const uint64_t in = prefix_xor(m.q & ~m.esc) ^ ((uint64_t)0 - st);
-            uint64_t inside;
-            const unsigned k = blk_segment(sc, p, i, lim, &m, f, in, &inside);
-            st = (unsigned)inside;
-            if (MOTE_LIKELY(k == 64)) {
-                i += 64;
-                continue;
-            }
-            i += k;
-            pend = (m.esc >> k) & 1u;
-            /* the switch's byte, or another kind's string opens there */
-            const unsigned os = sc->open_slot[p[i]];
-            if (!BLK_VECTOR || lines || inside || os < 2 || !((c.slots >> (os - 1u)) & 1u)) break;
-            const blk_ret r = blk_multi(sc, p, i, lim, 0, 0, avx2);
-            i = r.i, st = r.st, pend = r.pend, multi = r.kinds;
-            if (!r.more) break;
+        blk_classify(&c, t, lines ? 2 : sc->blk, sv, lines ? 0 : c.nstop, p + i, &m, NULL);
+        m.esc = 0;
+        if (f & BLK_ESC) {
+            if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
+        } else {
+            m.bs = 0; /* no escapes at all: a backslash is text */
         }
+        /* (the shift chain here: the multiply's latency shows, measured) */
+        const uint64_t in = prefix_xor(m.q & ~m.esc) ^ ((uint64_t)0 - st);
+        uint64_t inside;
+        const unsigned k = blk_segment(sc, p, i, lim, &m, f, in, &inside);
+        st = (unsigned)inside;
+        if (MOTE_LIKELY(k == 64)) {
+            i += 64;
+            continue;
+        }
+        i += k;
+        pend = (m.esc >> k) & 1u;
+        /* the switch's byte, or another kind's string opens there */
+        const unsigned os = sc->open_slot[p[i]];
+        if (!BLK_VECTOR || lines || inside || os < 2 || !((c.slots >> (os - 1u)) & 1u)) break;
+        const blk_ret r = blk_multi(sc, p, start, i, lim, 0, 0, avx2);
+        if (!r.more) return r.i;
+        i = r.i, st = r.st, pend = r.pend;
     }
-    if (!lines) {
-        sc->slot = (uint8_t)(st ? st - 1u : 0);
-        sc->blk_multi = multi;
-    }
-    sc->state = st ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
-    /* A short run not ended by the delimiter (for the portable classifier,
-     * no cheaper than the byte loops, any short run): text the byte loops
-     * do better. Leave it to them for a while, longer after each miss in a
-     * row. */
-    if (i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) {
-        sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
-        if (sc->blk_miss < 4) sc->blk_miss++;
-    } else {
-        sc->blk_miss = 0;
-    }
-    return i;
+    return blk_done(sc, p, start, i, lim, st, pend, false, lines);
 }
 
-/* block_text_with() for AVX2 and for the build's own classifier. */
+/* The block path from i in state NORMAL or QUOTE where another kind's
+ * string is open or the last run's last block held other kinds: in
+ * blk_multi() first (its loop inlined here: a call less per run where
+ * every statement holds several kinds, measured). */
+static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim, bool avx2);
+
+/* block_text_with() for AVX2 and for the build's own classifier, from i in
+ * state NORMAL or QUOTE. (The portable classifier leaves other kinds to
+ * the byte loops.) */
 #ifdef BLK_AVX2
-static BLK_CLMUL_FN size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+static BLK_CLMUL_FN MOTE_NOINLINE size_t block_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    return block_text_with(sc, p, i, lim, true, false);
+    return block_multi_with(sc, p, i, lim, true);
+}
+static BLK_AVX2_FN MOTE_NOINLINE size_t block_first_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, true, false);
+}
+/* (the test apart: the vector functions' prologues cost more than it) */
+static MOTE_NOINLINE size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    if (sc->blk_multi || (sc->state == S_QUOTE && sc->slot)) return block_multi_avx2(sc, p, i, lim);
+    return block_first_avx2(sc, p, i, lim);
 }
 static BLK_AVX2_FN size_t block_lines_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    return block_text_with(sc, p, i, lim, true, true);
+    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, true, true);
 }
 #endif
+static MOTE_NOINLINE size_t block_multi_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    return block_multi_with(sc, p, i, lim, false);
+}
 static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    return block_text_with(sc, p, i, lim, false, false);
+    if (BLK_VECTOR && (sc->blk_multi || (sc->state == S_QUOTE && sc->slot))) return block_multi_any(sc, p, i, lim);
+    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, false, false);
 }
 static MOTE_NOINLINE size_t block_lines_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    return block_text_with(sc, p, i, lim, false, true);
+    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, false, true);
+}
+
+static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim, bool avx2)
+{
+    const blk_ret r = blk_multi_with(sc, p, i, i, lim, sc->state != S_QUOTE ? 0 : sc->slot + 1u, 0, avx2);
+    if (!r.more) return r.i;
+    return block_text_with(sc, p, i, r.i, lim, r.st, r.pend, avx2, false);
 }
 
 static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
