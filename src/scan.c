@@ -306,6 +306,18 @@ static void blk_setup(mote_scanner *sc)
         if (sc->open_slot[c] == k + 1 && c != d0 && (e == NO_ESC || (e == '\\' && (f & BLK_ESC))))
             sc->blk_slots |= (uint8_t)((1u | (e == '\\') << 4) << k);
     }
+    /* those slots' quotes last among the stop bytes: blk_multi() compares
+     * only the others (an odd count's pair takes one quote along, masked) */
+    uint8_t other[sizeof sc->blk_stop], quote[sizeof sc->blk_stop];
+    unsigned no = 0, nq = 0;
+    for (unsigned j = 0; j < n; j++) {
+        const unsigned s = sc->open_slot[sc->blk_stop[j]];
+        if (s && ((sc->blk_slots >> (s - 1u)) & 1u)) quote[nq++] = sc->blk_stop[j];
+        else other[no++] = sc->blk_stop[j];
+    }
+    memcpy(sc->blk_stop, other, no);
+    memcpy(sc->blk_stop + no, quote, nq);
+    sc->blk_nother = (uint8_t)no;
     sc->blk = (uint8_t)(1 + (q == '"'));
     sc->blk_flags = f;
 }
@@ -1090,7 +1102,7 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
     const unsigned f = sc->blk_flags;
     const uint64_t *t = blk_tables[sc->blk - 1];
     blk_vec sv[sizeof sc->blk_stop];
-    const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : (sc->blk_nstop + 1u) & ~1u;
+    const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : (sc->blk_nother + 1u) & ~1u;
     for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
     bool kinds = false;
     while (lim - i >= 64) {
@@ -1098,6 +1110,7 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
          * two blocks, quote-dense statements, than copied before the loop) */
         blk_cfg c;
         blk_cfg_of(sc, false, &c);
+        c.nstop = sc->blk_nother;
         blk_masks m;
         uint64_t q[4], in, starts, inside;
 #ifdef BLK_AVX2
