@@ -8,11 +8,11 @@
  * through the state handlers (step() and on_*(), which hold the dialect
  * tests and return what run() does next). Hosted builds add a block path:
  * 64-byte blocks become bit masks (SSE2, AVX2 chosen at run time, NEON, or
- * a table), strings come from prefix XORs (one per quote kind where kinds
- * meet, blk_kinds()), escapes from backslash-run parity, lines from
- * popcounts (block_text()). Record streams (the lines dialect, generic ones
- * without comments) have a short loop of their own (rec_next()). Dialect
- * state lives in unions (mote_scanner.ds, tk, d).
+ * a table), strings come from prefix XORs (one for all quote kinds where
+ * kinds meet, checked per kind, blk_kinds()), escapes from backslash-run
+ * parity, lines from popcounts (block_text()). Record streams (the lines
+ * dialect, generic ones without comments) have a short loop of their own
+ * (rec_next()). Dialect state lives in unions (mote_scanner.ds, tk, d).
  */
 #include "mote/scan.h"
 #include "mote_private.h"
@@ -306,6 +306,18 @@ static void blk_setup(mote_scanner *sc)
         if (sc->open_slot[c] == k + 1 && c != d0 && (e == NO_ESC || (e == '\\' && (f & BLK_ESC))))
             sc->blk_slots |= (uint8_t)((1u | (e == '\\') << 4) << k);
     }
+    /* those slots' quotes last among the stop bytes: blk_multi() compares
+     * only the others (an odd count's pair takes one quote along, masked) */
+    uint8_t other[sizeof sc->blk_stop], quote[sizeof sc->blk_stop];
+    unsigned no = 0, nq = 0;
+    for (unsigned j = 0; j < n; j++) {
+        const unsigned s = sc->open_slot[sc->blk_stop[j]];
+        if (s && ((sc->blk_slots >> (s - 1u)) & 1u)) quote[nq++] = sc->blk_stop[j];
+        else other[no++] = sc->blk_stop[j];
+    }
+    memcpy(sc->blk_stop, other, no);
+    memcpy(sc->blk_stop + no, quote, nq);
+    sc->blk_nother = (uint8_t)no;
     sc->blk = (uint8_t)(1 + (q == '"'));
     sc->blk_flags = f;
 }
@@ -737,6 +749,23 @@ typedef struct blk_masks {
     uint64_t q, stop, bs, nl, cr, esc;
 } blk_masks;
 
+/* What the classifiers read of the scanner, copied into the block loops'
+ * locals (the first loop once per run, measured fewer instructions than
+ * reading *sc, which the loops store to, per block). */
+typedef struct blk_cfg {
+    uint8_t close[4];        /* the slots' quotes (close[0]: the first kind's) */
+    uint8_t stop[6], nstop;  /* blk_stop, blk_nstop */
+    uint8_t slots;           /* blk_slots */
+} blk_cfg;
+
+static MOTE_INLINE void blk_cfg_of(const mote_scanner *sc, bool lines, blk_cfg *c)
+{
+    memcpy(c->close, sc->q_close, sizeof c->close);
+    memcpy(c->stop, sc->blk_stop, sizeof c->stop);
+    c->nstop = lines ? 0 : sc->blk_nstop;
+    c->slots = sc->blk_slots;
+}
+
 /* Classify the 64 bytes at r into the masks but esc. blk picks the quote
  * (1: '\'', 2: '"'). The portable version looks bytes up in the table
  * (-Dsimd=disabled, s390x, armhf); SSE2 (every x86-64) and NEON (every
@@ -766,36 +795,27 @@ static BLK_CLMUL_FN inline uint64_t prefix_xor_clmul(uint64_t x)
     return (uint64_t)_mm_cvtsi128_si64(v);
 }
 
-/* The closers of slots 1..3 (those set in slots), for blk_kinds(). */
-static BLK_AVX2_FN inline void blk_quotes_avx2(const mote_scanner *sc, unsigned slots, const uint8_t *r,
-                                               uint64_t q[4])
-{
-    const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
-    const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
-    for (unsigned s = 1; s < 4; s++) {
-        if (!((slots >> s) & 1u)) continue;
-        const __m256i c = _mm256_set1_epi8((char)sc->q_close[s]);
-        q[s] = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, c)) |
-               (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, c)) << 32;
-    }
-}
-
-static BLK_AVX2_FN inline void blk_classify_avx2(const mote_scanner *sc, bool lines, const uint8_t *r,
-                                                 blk_masks *m)
+static BLK_AVX2_FN inline void blk_classify_avx2(const blk_cfg *c, bool lines, const uint8_t *r,
+                                                 blk_masks *m, uint64_t *q)
 {
     const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
     const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
 #define BLK_M2(x, y) ((uint64_t)(uint32_t)_mm256_movemask_epi8(x) | (uint64_t)(uint32_t)_mm256_movemask_epi8(y) << 32)
 #define BLK_EQ2(c) BLK_M2(_mm256_cmpeq_epi8(a, _mm256_set1_epi8(c)), _mm256_cmpeq_epi8(b, _mm256_set1_epi8(c)))
-    m->q = BLK_EQ2(!lines && sc->blk == 1 ? '\'' : '"');
+    m->q = BLK_EQ2((char)(lines ? '"' : c->close[0]));
+    if (q) { /* (every kind's quotes: see blk_classify()) */
+        q[0] = m->q;
+        q[1] = q[2] = q[3] = 0;
+        for (unsigned w = c->slots & 14u; w; w &= w - 1) q[low_bit(w)] = BLK_EQ2((char)c->close[low_bit(w)]);
+    }
     m->stop = 0;
-    if (!lines && sc->blk_nstop) {
-        __m256i sa = _mm256_setzero_si256(), sb = sa;
-        for (unsigned j = 0; j < sc->blk_nstop; j++) {
-            const __m256i v = _mm256_set1_epi8((char)sc->blk_stop[j]);
-            sa = _mm256_or_si256(sa, _mm256_cmpeq_epi8(a, v));
-            sb = _mm256_or_si256(sb, _mm256_cmpeq_epi8(b, v));
-        }
+    if (!lines && c->nstop) { /* (in pairs, as blk_stops()) */
+#define BLK_ST2(x, j) _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8((char)c->stop[j])), \
+                                      _mm256_cmpeq_epi8(x, _mm256_set1_epi8((char)c->stop[j + 1])))
+        __m256i sa = BLK_ST2(a, 0), sb = BLK_ST2(b, 0);
+        if (c->nstop > 2) sa = _mm256_or_si256(sa, BLK_ST2(a, 2)), sb = _mm256_or_si256(sb, BLK_ST2(b, 2));
+        if (c->nstop > 4) sa = _mm256_or_si256(sa, BLK_ST2(a, 4)), sb = _mm256_or_si256(sb, BLK_ST2(b, 4));
+#undef BLK_ST2
         m->stop = BLK_M2(sa, sb);
     }
     m->bs = BLK_EQ2('\\');
@@ -830,7 +850,7 @@ typedef uint8_t blk_vec; /* the portable version looks stops up in the table */
 #define BLK_SPLAT(c) (c)
 #endif
 
-/* prefix_xor() by the build's instructions, or with avx2 (in blk_multi_avx2()) by PCLMULQDQ */
+/* prefix_xor() by the build's instructions, or with avx2 (in blk_kinds()) by PCLMULQDQ */
 static MOTE_INLINE uint64_t blk_pxor(uint64_t x, bool avx2)
 {
 #ifdef BLK_AVX2
@@ -852,8 +872,10 @@ static MOTE_INLINE blk_vec blk_stops(blk_vec v, const blk_vec *sv, unsigned n)
 }
 #endif
 
-static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_vec *sv,
-                                     unsigned ns, const uint8_t *r, blk_masks *m)
+/* With q (vector builds, for blk_kinds()), also each slot's quotes: q[s]
+ * for the slots in blk_slots, else 0 (q[0] = m->q). */
+static MOTE_INLINE void blk_classify(const blk_cfg *c, const uint64_t *t, unsigned blk, const blk_vec *sv,
+                                     unsigned ns, const uint8_t *r, blk_masks *m, uint64_t *q)
 {
 #if BLK_VECTOR
     (void)t;
@@ -861,6 +883,11 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_
 #define BLK_MASK(c) blk_movemask(BLK_EQ(v0, BLK_SPLAT(c)), BLK_EQ(v1, BLK_SPLAT(c)), \
                                  BLK_EQ(v2, BLK_SPLAT(c)), BLK_EQ(v3, BLK_SPLAT(c)))
     m->q = BLK_MASK(blk == 1 ? '\'' : '"');
+    if (q) {
+        q[0] = m->q;
+        q[1] = q[2] = q[3] = 0;
+        for (unsigned w = c->slots & 14u; w; w &= w - 1) q[low_bit(w)] = BLK_MASK(c->close[low_bit(w)]);
+    }
     m->stop = ns ? blk_movemask(blk_stops(v0, sv, ns), blk_stops(v1, sv, ns), blk_stops(v2, sv, ns),
                               blk_stops(v3, sv, ns))
                : 0;
@@ -869,7 +896,7 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_
     m->cr = BLK_MASK('\r');
 #undef BLK_MASK
 #else
-    (void)blk, (void)sv, (void)ns;
+    (void)c, (void)blk, (void)sv, (void)ns, (void)q;
     uint64_t qq = 0, st = 0, b = 0, lb = 0;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 4
@@ -889,16 +916,16 @@ static MOTE_INLINE void blk_classify(const uint64_t *t, unsigned blk, const blk_
         lb |= (z >> (16 * P_LB)) << (16 * h);
     }
     /* line breaks are rare: tell them apart one by one */
-    uint64_t c = 0;
+    uint64_t cr = 0;
     for (uint64_t w = lb; w; w &= w - 1) {
         const unsigned k = low_bit(w);
-        if (r[k] == '\r') c |= (uint64_t)1 << k;
+        if (r[k] == '\r') cr |= (uint64_t)1 << k;
     }
     m->q = qq;
     m->stop = st;
     m->bs = b;
-    m->nl = lb & ~c;
-    m->cr = c;
+    m->nl = lb & ~cr;
+    m->cr = cr;
 #endif
 }
 
@@ -979,175 +1006,75 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
 }
 
 /*
- * Strings of every quote kind blk_slots names in the block at r, slot st - 1
- * open at its start (st 0: none): a mask of closers per slot, and each
- * slot's strings from a prefix XOR of its quotes, those inside another
- * slot's string taken out first to last (none unless a string holds another
- * kind's quote). Once no quote lies in another kind's string the strings
- * are disjoint, which is the reading from the left (a quote opens, the next
- * of its kind closes). False at a 16th such quote (15 taken out) or
- * where a backslash lies where it escapes nothing (m->esc would be wrong):
- * the byte loops read that. Else the quotes are out of m->stop, the strings in reg[] and *in,
- * the quotes that open or close one in *act.
+ * Strings of every quote kind blk_slots names in the block at r (q[s]: slot
+ * s's quotes), slot st - 1 open at its start (st 0: none), read from the
+ * left: a quote outside strings opens one, the next quote of its kind
+ * closes it, other quotes between are text. First as if every unescaped
+ * quote opened or closed one (one prefix XOR). That is the reading when
+ * every string ends at a quote of its own kind: a string's start, added to
+ * its bits, carries to the byte after it, so one add per kind (but the
+ * first) gives the ends of that kind's strings, which must be the ends
+ * that are that kind's quotes (then the first kind's are too). Else the
+ * quotes are walked one by one, as the byte loops read them (no limit on
+ * quotes inside other kinds' strings). Sets m->q to the quotes that open or
+ * close a string, takes the quotes out of m->stop, and gives the strings in
+ * *in (an opening quote is inside, a closing one is not) and where they
+ * start in *starts. False where a backslash lies where it escapes nothing
+ * (m->esc would be wrong): the byte loops read that block.
  */
-static MOTE_INLINE bool blk_kinds(const mote_scanner *sc, const uint8_t *r, blk_masks *m, unsigned f,
-                                  unsigned st, uint64_t *act, uint64_t *in, uint64_t reg[4], bool avx2)
+static MOTE_INLINE bool blk_kinds(unsigned slots, const uint8_t *open_slot, const uint8_t *r, const uint64_t q[4],
+                                  blk_masks *m, unsigned f, unsigned st, uint64_t *in, uint64_t *starts, bool avx2)
 {
-    const unsigned slots = sc->blk_slots;
-    uint64_t q[4] = {m->q, 0, 0, 0}, a[4];
-#ifdef BLK_AVX2
-    if (avx2) blk_quotes_avx2(sc, slots, r, q);
-    else
-#endif
-#if BLK_VECTOR
-    { /* (the compares again, only here) */
-    const blk_vec v0 = BLK_LOAD(r), v1 = BLK_LOAD(r + 16), v2 = BLK_LOAD(r + 32), v3 = BLK_LOAD(r + 48);
-    for (unsigned s = 1; s < 4; s++) {
-        if (!((slots >> s) & 1u)) continue; /* (a slot not read: no quotes, no strings) */
-        const blk_vec c = BLK_SPLAT(sc->q_close[s]);
-        q[s] = blk_movemask(BLK_EQ(v0, c), BLK_EQ(v1, c), BLK_EQ(v2, c), BLK_EQ(v3, c));
+    const uint64_t open = (uint64_t)0 - (st != 0);
+    uint64_t a = (q[0] | q[1] | q[2] | q[3]) & ~m->esc;
+    uint64_t x = blk_pxor(a, avx2) ^ open, s0 = x & ~(x << 1 | (open & 1u));
+    /* (a string open at the block's start ends at its first quote) */
+    uint64_t bad = st ? a & ((uint64_t)0 - a) & ~q[st - 1] : 0;
+    const uint64_t ends = (x + s0) & ~x;
+    for (unsigned w = slots & 14u; w; w &= w - 1) {
+        const uint64_t qs = q[low_bit(w)];
+        bad |= ((x + (s0 & qs)) & ~x) ^ (ends & qs);
     }
-    }
-#else
-    (void)r; /* (not called: see block_text_with()) */
-#endif
-    m->stop &= ~(q[1] | q[2] | q[3]);
-    for (unsigned s = 0; s < 4; s++) {
-        a[s] = q[s] & ~m->esc;
-        reg[s] = (slots >> s) & 1u ? blk_pxor(a[s], avx2) ^ ((uint64_t)0 - (st == s + 1)) : 0;
-    }
-    for (unsigned round = 0;; round++) {
-        const uint64_t o[4] = {reg[1] | reg[2] | reg[3], reg[0] | reg[2] | reg[3],
-                               reg[0] | reg[1] | reg[3], reg[0] | reg[1] | reg[2]};
-        uint64_t c = (a[0] & o[0]) | (a[1] & o[1]) | (a[2] & o[2]) | (a[3] & o[3]);
-        if (!c) break;
-        if (round == 15) return false;
-        /* the first quote inside another kind's string: that string opened
-         * before it with no such quote before, so it is right, and the
-         * quote is text */
-        c &= (uint64_t)0 - c;
-        for (unsigned s = 0; s < 4; s++)
-            if (a[s] & c) {
-                a[s] &= ~c;
-                reg[s] = blk_pxor(a[s], avx2) ^ ((uint64_t)0 - (st == s + 1));
+    if (bad) {
+        unsigned cur = st;
+        uint64_t w = a;
+        for (a = 0; w; w &= w - 1) {
+            const unsigned b = low_bit(w), k = open_slot[r[b]]; /* (slot + 1) */
+            if (cur == 0 || cur == k) {
+                cur ^= k;
+                a |= (uint64_t)1 << b;
             }
+        }
+        x = blk_pxor(a, avx2) ^ open;
+        s0 = x & ~(x << 1 | (open & 1u));
     }
-    *in = reg[0] | reg[1] | reg[2] | reg[3];
-    uint64_t escin = (f & BLK_ESC_OUT) ? ~*in : 0;
-    for (unsigned s = 0; s < 4; s++) escin |= reg[s] & ((uint64_t)0 - ((slots >> (4 + s)) & 1u));
-    *act = a[0] | a[1] | a[2] | a[3];
+    m->q = a;
+    m->stop &= ~(q[1] | q[2] | q[3]);
+    *in = x;
+    *starts = s0;
+    if (!m->bs) return true;
+    /* backslashes escape in strings of slots with bit 4 + slot (and outside
+     * strings with BLK_ESC_OUT) */
+    uint64_t ne = 0;
+    for (unsigned w = slots & ~(slots >> 4) & 15u; w; w &= w - 1) ne |= q[low_bit(w)];
+    uint64_t escin = x & ~(x + (s0 & ~ne));
+    if (st && ((slots >> (3 + st)) & 1u)) escin |= a ? (a & ((uint64_t)0 - a)) - 1u : UINT64_MAX;
+    if (f & BLK_ESC_OUT) escin |= ~x;
     return !(m->bs & ~escin);
 }
 
-/* A block where other quote kinds' strings open (or one is open: *st > 1):
- * the bit where the path stops (64: none), *st the state there; 65: the byte
- * loops read it. Out of line: the block loop keeps its registers. */
-static MOTE_INLINE unsigned blk_multi_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                           blk_masks *m, unsigned f, unsigned *st, bool avx2)
+/* The end of a run of the block path at i (from start): the state there
+ * (st: 0 outside strings, slot + 1 in one; pend: an escape pending),
+ * whether the next run starts in blk_multi() (kinds: the last block held
+ * other kinds' quotes), and the back-off. */
+static MOTE_INLINE size_t blk_done(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
+                                   unsigned st, uint64_t pend, bool kinds, bool lines)
 {
-    uint64_t act, in, inside, reg[4];
-    if (!blk_kinds(sc, p + i, m, f, *st, &act, &in, reg, avx2)) return 65;
-    m->q = act;
-    const unsigned k = blk_segment(sc, p, i, lim, m, f, in, &inside);
-    unsigned s = 0;
-    if (inside)
-        while (!((reg[s] >> (k == 64 ? 63 : k)) & 1u)) s++;
-    *st = inside ? s + 1 : 0;
-    return k;
-}
-#ifdef BLK_AVX2
-static BLK_CLMUL_FN MOTE_NOINLINE unsigned blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t i,
-                                                         size_t lim, blk_masks *m, unsigned f, unsigned *st)
-{
-    return blk_multi_with(sc, p, i, lim, m, f, st, true);
-}
-#endif
-static MOTE_NOINLINE unsigned blk_multi(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                        blk_masks *m, unsigned f, unsigned *st)
-{
-    return blk_multi_with(sc, p, i, lim, m, f, st, false);
-}
-
-/*
- * The block path: from i (state NORMAL or a string of a slot in blk_slots,
- * no delimiter byte matched, no "\r" just counted), while 64 bytes remain
- * below lim, blocks become masks, the first quote kind's strings a prefix
- * XOR; a block where another kind's string opens or is open goes to
- * blk_multi(). Sets the state and slot at the returned index. lines: the
- * configuration is BLK_LINES (flags, quote and delimiter constant; no stop
- * bytes, no other quotes).
- */
-static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                          bool avx2, bool lines)
-{
-    const uint64_t *t = blk_tables[lines ? 1 : sc->blk - 1];
-    const unsigned f = lines ? BLK_LINES_F : sc->blk_flags;
-    const size_t start = i;
-    /* the state before the block: 0 outside strings, all bits inside the
-     * first quote kind, 2..4 in a string of slot 1..3 */
-    uint64_t inq = sc->state != S_QUOTE ? 0 : lines || !sc->slot ? UINT64_MAX : sc->slot + 1u, pend = 0;
-    blk_vec sv[sizeof sc->blk_stop];
-    /* (the compares go in pairs: an odd count repeats one) */
-    const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (sc->blk_nstop + 1u) & ~1u;
-    for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
-    while (lim - i >= 64) {
-        blk_masks m;
-#ifdef BLK_AVX2
-        if (avx2) blk_classify_avx2(sc, lines, p + i, &m);
-        else
-#endif
-        blk_classify(t, lines ? 2 : sc->blk, sv, lines ? 0 : sc->blk_nstop, p + i, &m);
-        m.esc = 0;
-        if (f & BLK_ESC) {
-            if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
-        } else {
-            m.bs = 0; /* no escapes at all: a backslash is text */
-        }
-        unsigned k = 0, st = (unsigned)inq;
-        if (lines || !BLK_VECTOR || inq + 1 <= 1) { /* (portable: no other slot here) */
-            /* (the shift chain here: the multiply's latency shows, measured) */
-            const uint64_t in = prefix_xor(m.q & ~m.esc) ^ inq;
-            uint64_t inside;
-            k = blk_segment(sc, p, i, lim, &m, f, in, &inside);
-            if (MOTE_LIKELY(k == 64)) {
-                inq = (uint64_t)0 - inside;
-                i += 64;
-                continue;
-            }
-            /* the switch's byte, or another kind's string opens (vector
-             * classifiers: the portable one leaves those to the byte loops) */
-            if (lines || !BLK_VECTOR || inside || sc->open_slot[p[i + k]] < 2) {
-                inq = (uint64_t)0 - inside;
-                i += k;
-                pend = (m.esc >> k) & 1u;
-                break;
-            }
-            m.nl &= UINT64_MAX << k; /* (counted) */
-            st = (unsigned)inq & 1u;
-        }
-        const unsigned k0 = k;
-        blk_masks mc = m; /* (m itself stays in registers) */
-#ifdef BLK_AVX2
-        if (avx2) k = blk_multi_avx2(sc, p, i, lim, &mc, f, &st);
-        else
-#endif
-        k = blk_multi(sc, p, i, lim, &mc, f, &st);
-        if (k == 65) { /* from the segment's stop, or the block's start */
-            i += k0;
-            inq = st > 1 ? st : 0;
-            pend = st > 1 ? m.esc & 1u : 0; /* (bit 0: the last block's pend) */
-            break;
-        }
-        inq = st == 1 ? UINT64_MAX : st;
-        if (k != 64) {
-            i += k;
-            pend = (m.esc >> k) & 1u;
-            break;
-        }
-        i += 64;
+    if (!lines) {
+        sc->slot = (uint8_t)(st ? st - 1u : 0);
+        sc->blk_multi = kinds;
     }
-    if (!lines) sc->slot = (uint8_t)(inq + 1 <= 1 ? 0 : inq - 1); /* (lines: 0) */
-    sc->state = inq ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
+    sc->state = st ? (pend ? S_QESC : S_QUOTE) : (pend ? S_ESC : S_NORMAL);
     /* A short run not ended by the delimiter (for the portable classifier,
      * no cheaper than the byte loops, any short run): text the byte loops
      * do better. Leave it to them for a while, longer after each miss in a
@@ -1161,24 +1088,194 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     return i;
 }
 
-/* block_text_with() for AVX2 and for the build's own classifier. */
-#ifdef BLK_AVX2
-static BLK_AVX2_FN size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+/* What blk_multi() hands back: where it stopped; more: a block without
+ * other kinds' quotes passed and 64 bytes are left, so the first loop goes
+ * on from i in state st, pend (else blk_done() was called). */
+typedef struct blk_ret {
+    size_t i;
+    uint8_t st, pend, more;
+} blk_ret;
+
+/* The block loop where several quote kinds' strings meet (blk_kinds()),
+ * from i in state st (run started at start). Out of line, state in and out
+ * by value: the first loop's registers stay its own. */
+static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
+                                          unsigned st, uint64_t pend, bool avx2)
 {
-    return block_text_with(sc, p, i, lim, true, false);
+    const unsigned f = sc->blk_flags;
+    const uint64_t *t = blk_tables[sc->blk - 1];
+    blk_vec sv[sizeof sc->blk_stop];
+    const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : (sc->blk_nother + 1u) & ~1u;
+    for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
+    bool kinds = false;
+    while (lim - i >= 64) {
+        /* (copied per block: measured fewer instructions in runs of one or
+         * two blocks, quote-dense statements, than copied before the loop) */
+        blk_cfg c;
+        blk_cfg_of(sc, false, &c);
+        c.nstop = sc->blk_nother;
+        blk_masks m;
+        uint64_t q[4], in, starts, inside;
+#ifdef BLK_AVX2
+        if (avx2) blk_classify_avx2(&c, false, p + i, &m, q);
+        else
+#endif
+        blk_classify(&c, t, sc->blk, sv, c.nstop, p + i, &m, q);
+        const uint64_t pend0 = pend;
+        m.esc = 0;
+        if (f & BLK_ESC) {
+            if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
+        } else {
+            m.bs = 0;
+        }
+        if (!blk_kinds(c.slots, sc->open_slot, p + i, q, &m, f, st, &in, &starts, avx2)) {
+            pend = pend0; /* (the byte loops read this block) */
+            break;
+        }
+        const unsigned k = blk_segment(sc, p, i, lim, &m, f, in, &inside);
+        if (inside) { /* the slot of the string there: the byte it starts at, or the one open before */
+            const uint64_t sb = starts & (UINT64_MAX >> (63u - (k == 64 ? 63u : k)));
+            st = sb ? sc->open_slot[p[i + high_bit(sb)]] : st;
+        } else {
+            st = 0;
+        }
+        kinds = (q[1] | q[2] | q[3]) || st > 1;
+        if (k != 64) {
+            i += k;
+            pend = (m.esc >> k) & 1u;
+            break;
+        }
+        i += 64;
+        if (!kinds && lim - i >= 64) return (blk_ret){i, (uint8_t)st, (uint8_t)pend, 1};
+    }
+    return (blk_ret){blk_done(sc, p, start, i, lim, st, pend, kinds, false), 0, 0, 0};
+}
+#ifdef BLK_AVX2
+static BLK_CLMUL_FN MOTE_NOINLINE blk_ret blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t start, size_t i,
+                                                        size_t lim, unsigned st, uint64_t pend)
+{
+    return blk_multi_with(sc, p, start, i, lim, st, pend, true);
+}
+#endif
+static MOTE_NOINLINE blk_ret blk_multi_any(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
+                                           unsigned st, uint64_t pend)
+{
+    return blk_multi_with(sc, p, start, i, lim, st, pend, false);
+}
+static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
+                                     unsigned st, uint64_t pend, bool avx2)
+{
+#ifdef BLK_AVX2
+    if (avx2) return blk_multi_avx2(sc, p, start, i, lim, st, pend);
+#endif
+    (void)avx2;
+    return blk_multi_any(sc, p, start, i, lim, st, pend);
+}
+
+/*
+ * The block path: from i (state st, pend as in blk_done(), no delimiter
+ * byte matched, no "\r" just counted; the run started at start), while 64
+ * bytes remain below lim, blocks become masks, the first quote kind's
+ * strings a prefix XOR, other quote bytes stops. Where another kind's
+ * string opens, blk_multi() reads on while blocks hold other kinds (and the
+ * next run starts there if the last block did: block_text()). Sets the
+ * state and slot at the returned index. lines: the configuration is
+ * BLK_LINES (flags, quote and delimiter constant; no stop bytes, no other
+ * quotes).
+ */
+static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
+                                          unsigned st, uint64_t pend, bool avx2, bool lines)
+{
+    const uint64_t *t = blk_tables[lines ? 1 : sc->blk - 1];
+    const unsigned f = lines ? BLK_LINES_F : sc->blk_flags;
+    blk_cfg c;
+    blk_cfg_of(sc, lines, &c);
+    blk_vec sv[sizeof sc->blk_stop];
+    /* (the compares go in pairs: an odd count repeats one) */
+    const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (c.nstop + 1u) & ~1u;
+    for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(c.stop[j]);
+    while (lim - i >= 64) {
+        blk_masks m;
+#ifdef BLK_AVX2
+        if (avx2) blk_classify_avx2(&c, lines, p + i, &m, NULL);
+        else
+#endif
+        blk_classify(&c, t, lines ? 2 : sc->blk, sv, lines ? 0 : c.nstop, p + i, &m, NULL);
+        m.esc = 0;
+        if (f & BLK_ESC) {
+            if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
+        } else {
+            m.bs = 0; /* no escapes at all: a backslash is text */
+        }
+        /* (the shift chain here: the multiply's latency shows, measured) */
+        const uint64_t in = prefix_xor(m.q & ~m.esc) ^ ((uint64_t)0 - st);
+        uint64_t inside;
+        const unsigned k = blk_segment(sc, p, i, lim, &m, f, in, &inside);
+        st = (unsigned)inside;
+        if (MOTE_LIKELY(k == 64)) {
+            i += 64;
+            continue;
+        }
+        i += k;
+        pend = (m.esc >> k) & 1u;
+        /* the switch's byte, or another kind's string opens there */
+        const unsigned os = sc->open_slot[p[i]];
+        if (!BLK_VECTOR || lines || inside || os < 2 || !((c.slots >> (os - 1u)) & 1u)) break;
+        const blk_ret r = blk_multi(sc, p, start, i, lim, 0, 0, avx2);
+        if (!r.more) return r.i;
+        i = r.i, st = r.st, pend = r.pend;
+    }
+    return blk_done(sc, p, start, i, lim, st, pend, false, lines);
+}
+
+/* The block path from i in state NORMAL or QUOTE where another kind's
+ * string is open or the last run's last block held other kinds: in
+ * blk_multi() first (its loop inlined here: a call less per run where
+ * every statement holds several kinds, measured). */
+static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim, bool avx2);
+
+/* block_text_with() for AVX2 and for the build's own classifier, from i in
+ * state NORMAL or QUOTE. (The portable classifier leaves other kinds to
+ * the byte loops.) */
+#ifdef BLK_AVX2
+static BLK_CLMUL_FN MOTE_NOINLINE size_t block_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    return block_multi_with(sc, p, i, lim, true);
+}
+static BLK_AVX2_FN MOTE_NOINLINE size_t block_first_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, true, false);
+}
+/* (the test apart: the vector functions' prologues cost more than it) */
+static MOTE_NOINLINE size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    if (sc->blk_multi || (sc->state == S_QUOTE && sc->slot)) return block_multi_avx2(sc, p, i, lim);
+    return block_first_avx2(sc, p, i, lim);
 }
 static BLK_AVX2_FN size_t block_lines_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    return block_text_with(sc, p, i, lim, true, true);
+    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, true, true);
 }
 #endif
+static MOTE_NOINLINE size_t block_multi_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    return block_multi_with(sc, p, i, lim, false);
+}
 static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    return block_text_with(sc, p, i, lim, false, false);
+    if (BLK_VECTOR && (sc->blk_multi || (sc->state == S_QUOTE && sc->slot))) return block_multi_any(sc, p, i, lim);
+    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, false, false);
 }
 static MOTE_NOINLINE size_t block_lines_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    return block_text_with(sc, p, i, lim, false, true);
+    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, false, true);
+}
+
+static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim, bool avx2)
+{
+    const blk_ret r = blk_multi_with(sc, p, i, i, lim, sc->state != S_QUOTE ? 0 : sc->slot + 1u, 0, avx2);
+    if (!r.more) return r.i;
+    return block_text_with(sc, p, i, r.i, lim, r.st, r.pend, avx2, false);
 }
 
 static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)

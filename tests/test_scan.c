@@ -931,6 +931,50 @@ static void block_path_mixed_quote_kinds(void **state)
     tr_show_escapes = 0;
 }
 
+/* Quote-dense statements where kinds meet in most blocks (blk_multi(),
+ * which the next statement starts in while blocks hold other kinds): more
+ * than 16 quotes of other kinds inside one string (the quote-by-quote
+ * walk), strings that end at another kind's quote only by a wrong reading
+ * ('a"b' "c'd"), doubled quotes at block ends, an escaped quote of each
+ * kind, a long stretch of first-kind strings between (back to the first
+ * loop) and a string of another kind open across block ends. The same
+ * transcript as the byte loops for any chunking. */
+static void block_path_dense_quote_kinds(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {
+        "'a;b',", "'it''s',", "\"x\\\"y\",", "`c;d`,", "'',", "'a\"b',\"c'd\",",
+        "\"''''''''''''''''''''''''''''''''''''''\",", "`'\"'\"'\"'\"'\"'\"'\"'\"'\"'\"'\"'\"'\"'\"'\"'\"'\"'\"'\"`,",
+        "'\\'',", "\"\\\\\",", "'\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"',",
+        "'plain text, no other kind of quote in it at all, for more than a block',",
+        "`a long backtick name that runs across the end of a block; and on`,", "1,", "';'"};
+    const size_t np = sizeof pieces / sizeof pieces[0];
+    char text[2000];
+    uint32_t seed = 4242;
+    tr_show_escapes = 1;
+    for (unsigned iter = 0; iter < 300; iter++) {
+        size_t n = 0;
+        while (n + 200 < sizeof text && n < 200 + iter * 5) {
+            n += (size_t)sprintf(text + n, "select ");
+            seed = seed * 1103515245u + 12345u;
+            for (unsigned j = 0, m = 1 + (seed >> 16) % 9; j < m; j++) {
+                seed = seed * 1103515245u + 12345u;
+                const char *pc = pieces[(seed >> 16) % np];
+                const size_t k = strlen(pc);
+                if (n + k + 8 > sizeof text) break;
+                memcpy(text + n, pc, k);
+                n += k;
+            }
+            n += (size_t)sprintf(text + n, "'';\n");
+        }
+        mote_scan_config c = cfg_of(MOTE_SCAN_MYSQL);
+        if (iter % 4 == 1) c.flags |= MOTE_SCAN_NO_BACKSLASH_ESCAPES;
+        if (iter % 4 == 2) c = cfg_of(MOTE_SCAN_SQLITE);
+        same_any_chunking(&c, text, n, seed, iter);
+    }
+    tr_show_escapes = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -956,6 +1000,7 @@ int main(void)
         cmocka_unit_test(block_path_matches_byte_loop),
         cmocka_unit_test(block_path_reads_other_quote_kinds),
         cmocka_unit_test(block_path_mixed_quote_kinds),
+        cmocka_unit_test(block_path_dense_quote_kinds),
         cmocka_unit_test(lines_quotes_hold_newlines_crlf_stripped),
         cmocka_unit_test(postgres_dollar_quotes_e_strings_nested_comments),
         cmocka_unit_test(sqlite_trigger_body_is_one_statement),

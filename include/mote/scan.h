@@ -346,6 +346,8 @@ typedef struct mote_scanner {
     uint8_t blk, blk_flags;  /* hosted builds: 64-byte block path (0: off) */
     uint8_t blk_slots;       /* ... the quote slots it reads, and which of them backslashes escape */
     uint8_t blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
+    uint8_t blk_multi;       /* ... its last block held quotes of slots 1..3 (start with those) */
+    uint8_t blk_nother;      /* ... blk_stop's first entries that are no slot's quote */
     /* what one dialect alone keeps across tokens */
     union {
         struct {
