@@ -130,6 +130,19 @@ static inline uint64_t mote__load8(const uint8_t *p)
     return x;
 }
 
+/* 4 bytes at p, p[0] in the low byte (as mote__load8). */
+static inline uint32_t mote__load4(const uint8_t *p)
+{
+    uint32_t x;
+    memcpy(&x, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    x = __builtin_bswap32(x);
+#elif !defined(__BYTE_ORDER__)
+    x = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+#endif
+    return x;
+}
+
 /* The inverse of mote__load8: the low byte of x goes to p[0], on any host. */
 static inline void mote__store8(uint8_t *p, uint64_t x)
 {
@@ -183,38 +196,70 @@ static inline uint64_t mote__value8(uint64_t x)
  * or a byte that is not a digit, checked over the whole span first) or
  * MOTE_ERR_RANGE (above UINT64_MAX; leading zeros are fine). *out is set
  * only on MOTE_OK. mote_num_parse_u64/_i64 (num.c) are this; lp.c inlines it
- * into its field loop. No 64-bit division (a libgcc call on Cortex-M0+). */
+ * into its field loop. No 64-bit division (a libgcc call on Cortex-M0+).
+ * Speed builds take every length up to 19 without a loop (a loop's exit
+ * mispredicts where lengths vary, as field values' do): 1 to 3 digits by
+ * bytes, 4 to 19 as words of 8 ASCII digits whose first is padded with
+ * '0' bytes in front (leading zeros do not change the value). */
+#if !MOTE_SMALL
+/* 1 to 3 digits at s: bytes 0, n/2 and n-1 cover them all, weighted by n
+ * (for n 1 or 2 a byte is read twice). */
+static MOTE_INLINE bool mote__num_small(const uint8_t *s, size_t n, uint64_t *out)
+{
+    static const uint8_t mul[4][2] = {{0, 0}, {0, 0}, {10, 0}, {100, 10}};
+    const unsigned a = (unsigned)s[0] - '0', m = (unsigned)s[n >> 1] - '0',
+                   z = (unsigned)s[n - 1] - '0';
+    if ((a > 9) | (m > 9) | (z > 9)) return false;
+    *out = a * mul[n][0] + m * mul[n][1] + z;
+    return true;
+}
+
+#endif
+
+/* The n (4 to 8) bytes at s as one word after 8 - n '0' bytes (a number's
+ * value is the same with leading zeros): two 4-byte loads, the first moved
+ * up over the bytes the second repeats. */
+static inline uint64_t mote__load_padded8(const uint8_t *s, size_t n)
+{
+    const unsigned k = (unsigned)(8 - n) * 8;
+    const uint64_t a = mote__load4(s), b = mote__load4(s + n - 4);
+    return ((a << k) & 0xffffffffu) | (MOTE__ONES * '0' & ((UINT64_C(1) << k) - 1)) | b << 32;
+}
+
 static MOTE_INLINE mote_err mote__num_digits(const uint8_t *s, size_t n, uint64_t *out)
 {
     uint64_t v = 0;
     size_t i = 0;
 #if !MOTE_SMALL
-    if (n - 1 < 3) {
-        /* 1 to 3 digits (most field values) without a loop, whose exit
-         * branch mispredicts when lengths vary: bytes 0, n/2 and n-1 cover
-         * them all, weighted by n (for n 1 or 2 a byte is read twice). */
-        static const uint8_t mul[4][2] = {{0, 0}, {0, 0}, {10, 0}, {100, 10}};
-        unsigned a = (unsigned)s[0] - '0', m = (unsigned)s[n >> 1] - '0',
-                 z = (unsigned)s[n - 1] - '0';
-        if ((a > 9) | (m > 9) | (z > 9)) return MOTE_ERR_BAD_VALUE;
-        *out = a * mul[n][0] + m * mul[n][1] + z;
-        return MOTE_OK;
-    }
+    if (n - 1 < 3) return mote__num_small(s, n, out) ? MOTE_OK : MOTE_ERR_BAD_VALUE;
     if (n - 17 < 3) {
         /* 17 to 19 digits (nanosecond timestamps): the last 16 as two words
-         * (below 10^19: no overflow), the 1 to 3 before them one by one. */
+         * (below 10^19: no overflow), the 1 to 3 before them as above. */
         const size_t h = n - 16;
         const uint64_t x = mote__load8(s + h), y = mote__load8(s + h + 8);
-        if (!mote__is8digits(x) || !mote__is8digits(y)) return MOTE_ERR_BAD_VALUE;
-        for (; i < h; i++) {
-            unsigned d = (unsigned)s[i] - '0';
-            if (d > 9) return MOTE_ERR_BAD_VALUE;
-            v = v * 10 + d;
-        }
+        if (!mote__num_small(s, h, &v) || !mote__is8digits(x) || !mote__is8digits(y))
+            return MOTE_ERR_BAD_VALUE;
         *out = v * 10000000000000000u + mote__value8(x) * 100000000u + mote__value8(y);
         return MOTE_OK;
     }
-    /* 8 at a time while at most 16 are taken (below 10^16: no overflow). */
+    if (n - 4 < 5) {
+        const uint64_t x = mote__load_padded8(s, n);
+        if (!mote__is8digits(x)) return MOTE_ERR_BAD_VALUE;
+        *out = mote__value8(x);
+        return MOTE_OK;
+    }
+    if (n - 9 < 8) {
+        /* 9 to 16: the last 8 as a word, the first n - 8 as a word shifted
+         * up over the bytes the last word holds, '0' bytes shifted in. */
+        const unsigned k = (unsigned)(16 - n) * 8;
+        const uint64_t x = mote__load8(s), y = mote__load8(s + n - 8);
+        const uint64_t h = x << k | (MOTE__ONES * '0' & ((UINT64_C(1) << k) - 1));
+        if (!mote__is8digits(h) || !mote__is8digits(y)) return MOTE_ERR_BAD_VALUE;
+        *out = mote__value8(h) * 100000000u + mote__value8(y);
+        return MOTE_OK;
+    }
+    /* 20 digits or more (or none): 8 at a time while at most 16 are taken
+     * (below 10^16: no overflow). */
     while (n - i >= 8 && i < 16) {
         uint64_t x = mote__load8(s + i);
         if (!mote__is8digits(x)) break;
@@ -248,6 +293,12 @@ static MOTE_INLINE mote_err mote__num_digits(const uint8_t *s, size_t n, uint64_
     *out = v;
     return MOTE_OK;
 }
+
+#if !MOTE_SMALL
+/* mote_num_parse_f64 with a loop-free path for short decimals (num.c), for
+ * values of varying length such as line protocol's. */
+mote_err mote__num_parse_f64_words(const uint8_t *s, size_t n, double *out);
+#endif
 
 /* [+-]digits as int64 (plus_ok false: a '+' is a bad value, as in line
  * protocol), results as mote__num_digits. */
