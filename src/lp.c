@@ -142,10 +142,12 @@ static size_t count_nl(const uint8_t *p, const uint8_t *end)
 #if MOTE_LP_FAST
 static MOTE_LP_INLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
 {
-    return mote__num_i64(s, n, false, out);
+    return mote__num_i64(s, n, false, true, out); /* field values vary in length */
 }
-#define parse_uint mote__num_digits
-#define parse_float mote__num_parse_f64_words
+static MOTE_LP_INLINE mote_err parse_uint(const uint8_t *s, size_t n, uint64_t *out)
+{
+    return mote__num_digits_of(s, n, true, out);
+}
 #else
 static MOTE_NOINLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
 {
@@ -154,7 +156,6 @@ static MOTE_NOINLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out
     return mote_num_parse_i64(s, n, out);
 }
 #define parse_uint mote_num_parse_u64
-#define parse_float mote_num_parse_f64
 #endif
 
 /* Booleans: t T true True TRUE f F false False FALSE (the first five true). */
@@ -182,7 +183,7 @@ static MOTE_LP_INLINE mote_err decode_value(mote_lp_field *f)
 {
     const mote_lp_type t = f->type;
     if (LIKELY(t == MOTE_LP_INT)) return parse_int(f->raw.ptr, f->raw.len, &f->value.i);
-    if (t == MOTE_LP_FLOAT) return parse_float(f->raw.ptr, f->raw.len, &f->value.f);
+    if (t == MOTE_LP_FLOAT) return mote_num_parse_f64(f->raw.ptr, f->raw.len, &f->value.f);
     if (t == MOTE_LP_UINT) return parse_uint(f->raw.ptr, f->raw.len, &f->value.u);
     if (t == MOTE_LP_STRING) {
         f->value.s.ptr = f->raw.ptr;

@@ -197,60 +197,66 @@ static inline uint64_t mote__value8(uint64_t x)
  * MOTE_ERR_RANGE (above UINT64_MAX; leading zeros are fine). *out is set
  * only on MOTE_OK. mote_num_parse_u64/_i64 (num.c) are this; lp.c inlines it
  * into its field loop. No 64-bit division (a libgcc call on Cortex-M0+).
- * Speed builds take every length up to 19 without a loop (a loop's exit
- * mispredicts where lengths vary, as field values' do): 1 to 3 digits by
- * bytes, 4 to 19 as words of 8 ASCII digits whose first is padded with
- * '0' bytes in front (leading zeros do not change the value). */
+ *
+ * varied (a constant at each call): the caller's numbers vary in length
+ * from one to the next, as line protocol's field values do; then 4 to 16
+ * digits are read without a loop, whose exit mispredicts there, as one or
+ * two words of 8 ASCII digits, the first padded with '0' bytes in front
+ * (leading zeros do not change the value). Where lengths repeat (num's own
+ * callers, a benchmark's fixed list) the predicted loops below are faster
+ * than the words' longer chain of dependent steps. */
 #if !MOTE_SMALL
-/* 1 to 3 digits at s: bytes 0, n/2 and n-1 cover them all, weighted by n
- * (for n 1 or 2 a byte is read twice). */
-static MOTE_INLINE bool mote__num_small(const uint8_t *s, size_t n, uint64_t *out)
-{
-    static const uint8_t mul[4][2] = {{0, 0}, {0, 0}, {10, 0}, {100, 10}};
-    const unsigned a = (unsigned)s[0] - '0', m = (unsigned)s[n >> 1] - '0',
-                   z = (unsigned)s[n - 1] - '0';
-    if ((a > 9) | (m > 9) | (z > 9)) return false;
-    *out = a * mul[n][0] + m * mul[n][1] + z;
-    return true;
-}
-
-#endif
-
-/* The n (4 to 8) bytes at s as one word after 8 - n '0' bytes (a number's
- * value is the same with leading zeros): two 4-byte loads, the first moved
- * up over the bytes the second repeats. */
+/* The n (4 to 8) bytes at s as one word after 8 - n '0' bytes: two 4-byte
+ * loads, the first moved up over the bytes the second repeats. */
 static inline uint64_t mote__load_padded8(const uint8_t *s, size_t n)
 {
     const unsigned k = (unsigned)(8 - n) * 8;
     const uint64_t a = mote__load4(s), b = mote__load4(s + n - 4);
     return ((a << k) & 0xffffffffu) | (MOTE__ONES * '0' & ((UINT64_C(1) << k) - 1)) | b << 32;
 }
+#endif
 
-static MOTE_INLINE mote_err mote__num_digits(const uint8_t *s, size_t n, uint64_t *out)
+static MOTE_INLINE mote_err mote__num_digits_of(const uint8_t *s, size_t n, bool varied,
+                                                uint64_t *out)
 {
     uint64_t v = 0;
     size_t i = 0;
 #if !MOTE_SMALL
-    if (n - 1 < 3) return mote__num_small(s, n, out) ? MOTE_OK : MOTE_ERR_BAD_VALUE;
+    if (n - 1 < 3) {
+        /* 1 to 3 digits (most field values) without a loop, whose exit
+         * branch mispredicts when lengths vary: bytes 0, n/2 and n-1 cover
+         * them all, weighted by n (for n 1 or 2 a byte is read twice). */
+        static const uint8_t mul[4][2] = {{0, 0}, {0, 0}, {10, 0}, {100, 10}};
+        unsigned a = (unsigned)s[0] - '0', m = (unsigned)s[n >> 1] - '0',
+                 z = (unsigned)s[n - 1] - '0';
+        if ((a > 9) | (m > 9) | (z > 9)) return MOTE_ERR_BAD_VALUE;
+        *out = a * mul[n][0] + m * mul[n][1] + z;
+        return MOTE_OK;
+    }
     if (n - 17 < 3) {
         /* 17 to 19 digits (nanosecond timestamps): the last 16 as two words
-         * (below 10^19: no overflow), the 1 to 3 before them as above. */
+         * (below 10^19: no overflow), the 1 to 3 before them one by one. */
         const size_t h = n - 16;
         const uint64_t x = mote__load8(s + h), y = mote__load8(s + h + 8);
-        if (!mote__num_small(s, h, &v) || !mote__is8digits(x) || !mote__is8digits(y))
-            return MOTE_ERR_BAD_VALUE;
+        if (!mote__is8digits(x) || !mote__is8digits(y)) return MOTE_ERR_BAD_VALUE;
+        for (; i < h; i++) {
+            unsigned d = (unsigned)s[i] - '0';
+            if (d > 9) return MOTE_ERR_BAD_VALUE;
+            v = v * 10 + d;
+        }
         *out = v * 10000000000000000u + mote__value8(x) * 100000000u + mote__value8(y);
         return MOTE_OK;
     }
-    if (n - 4 < 5) {
+    if (varied && n - 4 < 5) {
+        /* 4 to 8: all as one word, padded */
         const uint64_t x = mote__load_padded8(s, n);
         if (!mote__is8digits(x)) return MOTE_ERR_BAD_VALUE;
         *out = mote__value8(x);
         return MOTE_OK;
     }
-    if (n - 9 < 8) {
-        /* 9 to 16: the last 8 as a word, the first n - 8 as a word shifted
-         * up over the bytes the last word holds, '0' bytes shifted in. */
+    if (varied && n - 9 < 8) {
+        /* 9 to 16: the last 8 as a word; the first n - 8 as a word shifted
+         * up over the bytes the last one holds, '0' bytes shifted in. */
         const unsigned k = (unsigned)(16 - n) * 8;
         const uint64_t x = mote__load8(s), y = mote__load8(s + n - 8);
         const uint64_t h = x << k | (MOTE__ONES * '0' & ((UINT64_C(1) << k) - 1));
@@ -258,8 +264,7 @@ static MOTE_INLINE mote_err mote__num_digits(const uint8_t *s, size_t n, uint64_
         *out = mote__value8(h) * 100000000u + mote__value8(y);
         return MOTE_OK;
     }
-    /* 20 digits or more (or none): 8 at a time while at most 16 are taken
-     * (below 10^16: no overflow). */
+    /* 8 at a time while at most 16 are taken (below 10^16: no overflow). */
     while (n - i >= 8 && i < 16) {
         uint64_t x = mote__load8(s + i);
         if (!mote__is8digits(x)) break;
@@ -294,15 +299,12 @@ static MOTE_INLINE mote_err mote__num_digits(const uint8_t *s, size_t n, uint64_
     return MOTE_OK;
 }
 
-#if !MOTE_SMALL
-/* mote_num_parse_f64 with a loop-free path for short decimals (num.c), for
- * values of varying length such as line protocol's. */
-mote_err mote__num_parse_f64_words(const uint8_t *s, size_t n, double *out);
-#endif
+#define mote__num_digits(s, n, out) mote__num_digits_of(s, n, false, out)
 
 /* [+-]digits as int64 (plus_ok false: a '+' is a bad value, as in line
- * protocol), results as mote__num_digits. */
-static MOTE_INLINE mote_err mote__num_i64(const uint8_t *s, size_t n, bool plus_ok, int64_t *out)
+ * protocol), results and varied as mote__num_digits_of. */
+static MOTE_INLINE mote_err mote__num_i64(const uint8_t *s, size_t n, bool plus_ok, bool varied,
+                                          int64_t *out)
 {
     bool neg = n > 0 && s[0] == '-';
     if (n > 0 && (neg || (plus_ok && s[0] == '+'))) {
@@ -310,7 +312,7 @@ static MOTE_INLINE mote_err mote__num_i64(const uint8_t *s, size_t n, bool plus_
         n--;
     }
     uint64_t v;
-    mote_err rc = mote__num_digits(s, n, &v);
+    mote_err rc = mote__num_digits_of(s, n, varied, &v);
     if (rc != MOTE_OK) return rc;
     if (v > (uint64_t)INT64_MAX + neg) return MOTE_ERR_RANGE;
     /* Negation in unsigned arithmetic: no signed overflow for INT64_MIN. */

@@ -275,7 +275,7 @@ mote_err mote_num_parse_size(const uint8_t *s, size_t n, size_t *out)
 
 mote_err mote_num_parse_i64(const uint8_t *s, size_t n, int64_t *out)
 {
-    return mote__num_i64(s, n, true, out);
+    return mote__num_i64(s, n, true, false, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -984,60 +984,6 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
     uint64_t bits;
     if (q >= -342 && q <= 308 && fast_round(w, (int)q, &bits)) return store_f64(bits, neg, out);
     return parse_f64_rest(m0, mend, w, q, false, neg, out);
-}
-#endif
-
-#if !MOTE_SMALL
-/*
- * mote_num_parse_f64 for values whose lengths vary from one to the next
- * (line protocol's fields): digits '.' digits of 4 to 16 bytes after the
- * sign, as telemetry writes most values, are read as words of 8 digits
- * (mote_private.h) without a loop, whose exit mispredicts where lengths
- * vary. They have at most 15 digits: Clinger's case, the same division as
- * mote_num_parse_f64's, so the result is the same. Anything else goes there.
- * s must hold n bytes (NULL only with n 0).
- * (mote_num_parse_f64 keeps its loops: on a short list of numbers parsed
- * again and again, as num's benchmarks do, the predicted loops are faster
- * than the words' longer chain of dependent steps.)
- */
-mote_err mote__num_parse_f64_words(const uint8_t *s, size_t n, double *out)
-{
-#if NUM_CLINGER
-    const size_t len = n - (n && (s[0] == '-' || s[0] == '+')); /* after the sign */
-    if (len - 4 < 13) {
-        const bool neg = s[0] == '-';
-        const uint8_t *const end = s + n, *const p = end - len;
-        const uint64_t x = len <= 8 ? mote__load_padded8(p, len) : mote__load8(p);
-        const uint64_t dots = mote__eq8(x, '.');
-        if (dots) {
-            const unsigned d = mote__ctz64(dots) - 7; /* bits before the first '.' */
-            uint64_t v = UINT64_MAX;                  /* not this form */
-            unsigned nf = 0;                          /* fraction digits */
-            if (len <= 8) {
-                /* the bytes before the '.' moved up over it, a '0' in front */
-                const uint64_t below = (UINT64_C(1) << d) - 1;
-                const uint64_t y = (x & below) << 8 | (x & ~(below << 8 | 0xff)) | '0';
-                nf = 7 - d / 8;
-                if (mote__is8digits(y)) v = mote__value8(y);
-            } else if (d && len - d / 8 <= 9) {
-                /* the integer digits shifted up with '0' bytes before them;
-                 * the 1 to 8 fraction digits the top of the span's last word */
-                nf = (unsigned)(len - d / 8 - 1);
-                const uint64_t keep = ~UINT64_C(0) << (64 - 8 * nf);
-                const uint64_t y = (mote__load8(end - 8) & keep) | (MOTE__ONES * '0' & ~keep);
-                const uint64_t h = x << (64 - d) | (MOTE__ONES * '0' >> d);
-                if (mote__is8digits(h) && mote__is8digits(y))
-                    v = mote__value8(h) * (pow5_u64((int)nf) << nf) + mote__value8(y);
-            }
-            if (v != UINT64_MAX) {
-                const double r = (double)v / pow10_f64[nf];
-                *out = neg ? -r : r;
-                return MOTE_OK;
-            }
-        }
-    }
-#endif
-    return mote_num_parse_f64(s, n, out);
 }
 #endif
 
