@@ -206,6 +206,19 @@ static inline uint64_t mote__value8(uint64_t x)
  * callers, a benchmark's fixed list) the predicted loops below are faster
  * than the words' longer chain of dependent steps. */
 #if !MOTE_SMALL
+/* 1 to 3 digits (most field values) without a loop, whose exit branch
+ * mispredicts when lengths vary: bytes 0, n/2 and n-1 cover them all,
+ * weighted by n (for n 1 or 2 a byte is read twice). */
+static MOTE_INLINE bool mote__num_small(const uint8_t *s, size_t n, uint64_t *out)
+{
+    static const uint8_t mul[4][2] = {{0, 0}, {0, 0}, {10, 0}, {100, 10}};
+    const unsigned a = (unsigned)s[0] - '0', m = (unsigned)s[n >> 1] - '0',
+                   z = (unsigned)s[n - 1] - '0';
+    if ((a > 9) | (m > 9) | (z > 9)) return false;
+    *out = a * mul[n][0] + m * mul[n][1] + z;
+    return true;
+}
+
 /* The n (4 to 8) bytes at s as one word after 8 - n '0' bytes: two 4-byte
  * loads, the first moved up over the bytes the second repeats. */
 static inline uint64_t mote__load_padded8(const uint8_t *s, size_t n)
@@ -222,17 +235,7 @@ static MOTE_INLINE mote_err mote__num_digits_of(const uint8_t *s, size_t n, bool
     uint64_t v = 0;
     size_t i = 0;
 #if !MOTE_SMALL
-    if (n - 1 < 3) {
-        /* 1 to 3 digits (most field values) without a loop, whose exit
-         * branch mispredicts when lengths vary: bytes 0, n/2 and n-1 cover
-         * them all, weighted by n (for n 1 or 2 a byte is read twice). */
-        static const uint8_t mul[4][2] = {{0, 0}, {0, 0}, {10, 0}, {100, 10}};
-        unsigned a = (unsigned)s[0] - '0', m = (unsigned)s[n >> 1] - '0',
-                 z = (unsigned)s[n - 1] - '0';
-        if ((a > 9) | (m > 9) | (z > 9)) return MOTE_ERR_BAD_VALUE;
-        *out = a * mul[n][0] + m * mul[n][1] + z;
-        return MOTE_OK;
-    }
+    if (n - 1 < 3) return mote__num_small(s, n, out) ? MOTE_OK : MOTE_ERR_BAD_VALUE;
     if (n - 17 < 3) {
         /* 17 to 19 digits (nanosecond timestamps): the last 16 as two words
          * (below 10^19: no overflow), the 1 to 3 before them one by one. */
@@ -306,12 +309,20 @@ static MOTE_INLINE mote_err mote__num_digits_of(const uint8_t *s, size_t n, bool
 static MOTE_INLINE mote_err mote__num_i64(const uint8_t *s, size_t n, bool plus_ok, bool varied,
                                           int64_t *out)
 {
+    uint64_t v;
+#if !MOTE_SMALL
+    /* Field values: most are 1 to 3 digits without a sign; a sign fails
+     * the digit test and takes the way below. */
+    if (varied && n - 1 < 3 && mote__num_small(s, n, &v)) {
+        *out = (int64_t)v;
+        return MOTE_OK;
+    }
+#endif
     bool neg = n > 0 && s[0] == '-';
     if (n > 0 && (neg || (plus_ok && s[0] == '+'))) {
         s++;
         n--;
     }
-    uint64_t v;
     mote_err rc = mote__num_digits_of(s, n, varied, &v);
     if (rc != MOTE_OK) return rc;
     if (v > (uint64_t)INT64_MAX + neg) return MOTE_ERR_RANGE;
