@@ -229,8 +229,15 @@ static inline uint64_t mote__load_padded8(const uint8_t *s, size_t n)
 }
 #endif
 
+#if MOTE_SMALL
+/* Small builds read every length one way: no parameter to carry. */
+#define mote__num_digits_of(s, n, varied, out) mote__num_digits(s, n, out)
+static MOTE_INLINE mote_err mote__num_digits(const uint8_t *s, size_t n, uint64_t *out)
+#else
+#define mote__num_digits(s, n, out) mote__num_digits_of(s, n, false, out)
 static MOTE_INLINE mote_err mote__num_digits_of(const uint8_t *s, size_t n, bool varied,
                                                 uint64_t *out)
+#endif
 {
     uint64_t v = 0;
     size_t i = 0;
@@ -301,8 +308,6 @@ static MOTE_INLINE mote_err mote__num_digits_of(const uint8_t *s, size_t n, bool
     *out = v;
     return MOTE_OK;
 }
-
-#define mote__num_digits(s, n, out) mote__num_digits_of(s, n, false, out)
 
 /* [+-]digits as int64 (plus_ok false: a '+' is a bad value, as in line
  * protocol), results and varied as mote__num_digits_of. */
