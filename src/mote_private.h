@@ -40,6 +40,16 @@
 #define MOTE_INLINE inline
 #endif
 
+/* MOTE_ALIGN_ENTRY: a hot entry point starts on a 64-byte boundary in
+ * speed builds, so that its loops sit at the same offsets in cache lines
+ * and fetch blocks whatever the link order puts before it (lp's tokenizer
+ * timed 4-10% apart by its placement alone). Small builds: no padding. */
+#if (defined(__GNUC__) || defined(__clang__)) && !MOTE_SMALL
+#define MOTE_ALIGN_ENTRY __attribute__((aligned(64)))
+#else
+#define MOTE_ALIGN_ENTRY
+#endif
+
 /* MOTE_SMALL_NOINLINE: out of line only in MOTE_SMALL builds, for helpers
  * called from many places whose (on a 32-bit core, long 64-bit) arithmetic
  * is measured smaller once than inlined at each call; speed builds inline. */
