@@ -326,12 +326,16 @@ static MOTE_INLINE mote_err mote__num_i64(const uint8_t *s, size_t n, bool plus_
 {
     uint64_t v;
 #if !MOTE_SMALL
-    /* Field values: most are 1 to 3 digits without a sign; a sign fails
-     * the digit test and takes the way below. */
-    if (varied && n - 1 < 3 && mote__num_small(s, n, &v)) {
-        *out = (int64_t)v;
+    /* Field values: most are 1 or 2 digits without a sign, the first and
+     * the last byte (one byte read twice for 1), no table; a sign fails
+     * the digit test and takes the way below, as 3 digits and more do. */
+    if (varied && n - 1 < 2) {
+        const unsigned a = (unsigned)s[0] - '0', z = (unsigned)s[n - 1] - '0';
+        if ((a > 9) | (z > 9)) goto general;
+        *out = (int64_t)(a * 10 * (unsigned)(n - 1) + z);
         return MOTE_OK;
     }
+general:;
 #endif
     bool neg = n > 0 && s[0] == '-';
     if (n > 0 && (neg || (plus_ok && s[0] == '+'))) {
