@@ -325,6 +325,7 @@ static MOTE_INLINE mote_err mote__num_i64(const uint8_t *s, size_t n, bool plus_
                                           int64_t *out)
 {
     uint64_t v;
+    (void)varied; /* small builds read every length one way */
 #if !MOTE_SMALL
     /* Field values: most are 1 or 2 digits without a sign, the first and
      * the last byte (one byte read twice for 1), no table; a sign fails
