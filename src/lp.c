@@ -142,9 +142,12 @@ static size_t count_nl(const uint8_t *p, const uint8_t *end)
 #if MOTE_LP_FAST
 static MOTE_LP_INLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
 {
-    return mote__num_i64(s, n, false, out);
+    return mote__num_i64(s, n, false, true, out); /* field values vary in length */
 }
-#define parse_uint mote__num_digits
+static MOTE_LP_INLINE mote_err parse_uint(const uint8_t *s, size_t n, uint64_t *out)
+{
+    return mote__num_digits_of(s, n, true, out);
+}
 #else
 static MOTE_NOINLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
 {
@@ -1414,6 +1417,7 @@ static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, u
 #endif
 }
 
+MOTE_ALIGN_ENTRY
 mote_err mote_lp_next(mote_lp_decoder *d, mote_lp_point *pt, mote_lp_error *err)
 {
     if (!d || !pt) return MOTE_ERR_INVALID;
@@ -1520,6 +1524,7 @@ static MOTE_LP_SMALL_INLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point 
     return finish_line(&c, r, &s->rec, d->cfg.max_line, pt, err);
 }
 
+MOTE_ALIGN_ENTRY
 mote_err mote_lp_stream_next(mote_lp_stream *s, mote_lp_point *pt, mote_lp_error *err)
 {
     if (!s || !pt) return MOTE_ERR_INVALID;
@@ -1698,6 +1703,7 @@ static MOTE_LP_SMALL_INLINE mote_err point_time(mote_lp_point *pt, const mote_lp
     return MOTE_OK;
 }
 
+MOTE_ALIGN_ENTRY
 mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_config *cfg, mote_lp_error *err)
 {
     if (!pt || (cfg && (unsigned)cfg->precision > MOTE_LP_S)) return MOTE_ERR_INVALID;

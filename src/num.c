@@ -275,7 +275,7 @@ mote_err mote_num_parse_size(const uint8_t *s, size_t n, size_t *out)
 
 mote_err mote_num_parse_i64(const uint8_t *s, size_t n, int64_t *out)
 {
-    return mote__num_i64(s, n, true, out);
+    return mote__num_i64(s, n, true, false, out);
 }
 
 /* ------------------------------------------------------------------ */
