@@ -1098,22 +1098,28 @@ typedef struct blk_ret {
 
 /* The block loop where several quote kinds' strings meet (blk_kinds()),
  * from i in state st (run started at start). Out of line, state in and out
- * by value: the first loop's registers stay its own. */
+ * by value: the first loop's registers stay its own. f: blk_flags; kc: what
+ * the classifier reads, if constant (block_multi_with()), else NULL. */
 static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
-                                          unsigned st, uint64_t pend, bool avx2)
+                                          unsigned st, uint64_t pend, bool avx2, unsigned f, const blk_cfg *kc)
 {
-    const unsigned f = sc->blk_flags;
     const uint64_t *t = blk_tables[sc->blk - 1];
     blk_vec sv[sizeof sc->blk_stop];
-    const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : (sc->blk_nother + 1u) & ~1u;
-    for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
+    const uint8_t *stop = kc ? kc->stop : sc->blk_stop;
+    /* (constant: all, the unused ones are dropped) */
+    const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : kc ? sizeof sc->blk_stop : (sc->blk_nother + 1u) & ~1u;
+    for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(stop[j]);
     bool kinds = false;
     while (lim - i >= 64) {
         /* (copied per block: measured fewer instructions in runs of one or
          * two blocks, quote-dense statements, than copied before the loop) */
         blk_cfg c;
-        blk_cfg_of(sc, false, &c);
-        c.nstop = sc->blk_nother;
+        if (kc) {
+            c = *kc;
+        } else {
+            blk_cfg_of(sc, false, &c);
+            c.nstop = sc->blk_nother;
+        }
         blk_masks m;
         uint64_t q[4], in, starts, inside;
 #ifdef BLK_AVX2
@@ -1154,13 +1160,13 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
 static BLK_CLMUL_FN MOTE_NOINLINE blk_ret blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t start, size_t i,
                                                         size_t lim, unsigned st, uint64_t pend)
 {
-    return blk_multi_with(sc, p, start, i, lim, st, pend, true);
+    return blk_multi_with(sc, p, start, i, lim, st, pend, true, sc->blk_flags, NULL);
 }
 #endif
 static MOTE_NOINLINE blk_ret blk_multi_any(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
                                            unsigned st, uint64_t pend)
 {
-    return blk_multi_with(sc, p, start, i, lim, st, pend, false);
+    return blk_multi_with(sc, p, start, i, lim, st, pend, false, sc->blk_flags, NULL);
 }
 static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
                                      unsigned st, uint64_t pend, bool avx2)
@@ -1271,9 +1277,34 @@ static MOTE_NOINLINE size_t block_lines_any(mote_scanner *sc, const uint8_t *p, 
     return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, false, true);
 }
 
+/* The built-in dialects whose statements mix quote kinds (mysql: '"` with
+ * backslash escapes in the first two; sqlite: '"` without escapes): their
+ * flags but BLK_AVX2F and what blk_cfg_of() would copy (blk_nother stop
+ * bytes). blk_multi_with() gets them as constants, which unrolls its slot
+ * loops and stop compares, compares with constant vectors and drops the
+ * flag tests (callgrind quotes row 14.9 -> 13.2 instructions per byte).
+ * Other configurations (SET statements, DELIMITER, generic ones) take the
+ * copy that reads the scanner. */
+enum { BLK_MYSQL_F = BLK_ESC | BLK_DASH, BLK_SQLITE_F = BLK_DASH };
+static const blk_cfg blk_mysql = {{'\'', '"', '`', 0}, {'#', '-', '/', ';', '#', '-'}, 4, 0x37};
+static const blk_cfg blk_sqlite = {{'\'', '"', '`', ']'}, {'-', '/', ';', '[', '-', '/'}, 4, 0x07};
+
+static MOTE_INLINE bool blk_is(const mote_scanner *sc, unsigned f, const blk_cfg *k)
+{
+    return sc->blk_flags == f && sc->blk_slots == k->slots && sc->blk_nother == k->nstop &&
+           !memcmp(sc->q_close, k->close, sizeof k->close) && !memcmp(sc->blk_stop, k->stop, k->nstop);
+}
+
 static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim, bool avx2)
 {
-    const blk_ret r = blk_multi_with(sc, p, i, i, lim, sc->state != S_QUOTE ? 0 : sc->slot + 1u, 0, avx2);
+    const unsigned st = sc->state != S_QUOTE ? 0 : sc->slot + 1u, a = avx2 ? BLK_AVX2F : 0u;
+    blk_ret r;
+    if (blk_is(sc, BLK_MYSQL_F | a, &blk_mysql))
+        r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_MYSQL_F | a, &blk_mysql);
+    else if (blk_is(sc, BLK_SQLITE_F | a, &blk_sqlite))
+        r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_SQLITE_F | a, &blk_sqlite);
+    else
+        r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, sc->blk_flags, NULL);
     if (!r.more) return r.i;
     return block_text_with(sc, p, i, r.i, lim, r.st, r.pend, avx2, false);
 }
