@@ -1098,22 +1098,28 @@ typedef struct blk_ret {
 
 /* The block loop where several quote kinds' strings meet (blk_kinds()),
  * from i in state st (run started at start). Out of line, state in and out
- * by value: the first loop's registers stay its own. */
+ * by value: the first loop's registers stay its own. f: blk_flags; kc: what
+ * the classifier reads, if constant (block_multi_with()), else NULL. */
 static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
-                                          unsigned st, uint64_t pend, bool avx2)
+                                          unsigned st, uint64_t pend, bool avx2, unsigned f, const blk_cfg *kc)
 {
-    const unsigned f = sc->blk_flags;
     const uint64_t *t = blk_tables[sc->blk - 1];
     blk_vec sv[sizeof sc->blk_stop];
-    const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : (sc->blk_nother + 1u) & ~1u;
-    for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(sc->blk_stop[j]);
+    const uint8_t *stop = kc ? kc->stop : sc->blk_stop;
+    /* (constant: all, the unused ones are dropped) */
+    const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : kc ? sizeof sc->blk_stop : (sc->blk_nother + 1u) & ~1u;
+    for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(stop[j]);
     bool kinds = false;
     while (lim - i >= 64) {
         /* (copied per block: measured fewer instructions in runs of one or
          * two blocks, quote-dense statements, than copied before the loop) */
         blk_cfg c;
-        blk_cfg_of(sc, false, &c);
-        c.nstop = sc->blk_nother;
+        if (kc) {
+            c = *kc;
+        } else {
+            blk_cfg_of(sc, false, &c);
+            c.nstop = sc->blk_nother;
+        }
         blk_masks m;
         uint64_t q[4], in, starts, inside;
 #ifdef BLK_AVX2
@@ -1154,13 +1160,13 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
 static BLK_CLMUL_FN MOTE_NOINLINE blk_ret blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t start, size_t i,
                                                         size_t lim, unsigned st, uint64_t pend)
 {
-    return blk_multi_with(sc, p, start, i, lim, st, pend, true);
+    return blk_multi_with(sc, p, start, i, lim, st, pend, true, sc->blk_flags, NULL);
 }
 #endif
 static MOTE_NOINLINE blk_ret blk_multi_any(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
                                            unsigned st, uint64_t pend)
 {
-    return blk_multi_with(sc, p, start, i, lim, st, pend, false);
+    return blk_multi_with(sc, p, start, i, lim, st, pend, false, sc->blk_flags, NULL);
 }
 static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
                                      unsigned st, uint64_t pend, bool avx2)
@@ -1172,6 +1178,27 @@ static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t 
     return blk_multi_any(sc, p, start, i, lim, st, pend);
 }
 
+/* The built-in dialects whose statements mix quote kinds (mysql: '"` with
+ * backslash escapes in the first two; sqlite: '"` without escapes): their
+ * flags but BLK_AVX2F and what blk_cfg_of() would copy (nstop: blk_nother;
+ * blk_nstop is 6). blk_multi_with() (both) and the first-kind loop (mysql)
+ * get them as constants: slot loops and stop compares unrolled, flag tests
+ * gone, constant vectors (callgrind quotes row 14.9 -> 13.0 instructions per
+ * byte, dump 3.60 -> 3.55; x86-64 object 13 KB larger). Other
+ * configurations (SET statements, DELIMITER, generic ones) take the copy
+ * that reads the scanner. */
+enum { BLK_MYSQL_F = BLK_ESC | BLK_DASH, BLK_SQLITE_F = BLK_DASH };
+static const blk_cfg blk_mysql = {{'\'', '"', '`', 0}, {'#', '-', '/', ';', '"', '`'}, 4, 0x37};
+static const blk_cfg blk_sqlite = {{'\'', '"', '`', ']'}, {'-', '/', ';', '[', '"', '`'}, 4, 0x07};
+
+static MOTE_INLINE bool blk_is(const mote_scanner *sc, unsigned f, const blk_cfg *k, bool first)
+{
+    /* (blk_multi_with() reads blk_nother stop bytes, the first loop all) */
+    return sc->blk_flags == f && sc->blk_slots == k->slots && sc->blk_nother == k->nstop &&
+           (!first || sc->blk_nstop == sizeof k->stop) && !memcmp(sc->q_close, k->close, sizeof k->close) &&
+           !memcmp(sc->blk_stop, k->stop, first ? sizeof k->stop : k->nstop);
+}
+
 /*
  * The block path: from i (state st, pend as in blk_done(), no delimiter
  * byte matched, no "\r" just counted; the run started at start), while 64
@@ -1181,15 +1208,22 @@ static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t 
  * next run starts there if the last block did: block_text()). Sets the
  * state and slot at the returned index. lines: the configuration is
  * BLK_LINES (flags, quote and delimiter constant; no stop bytes, no other
- * quotes).
+ * quotes). fl: blk_flags; kc: what the classifier reads, if constant (see
+ * blk_mysql), else NULL.
  */
 static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
-                                          unsigned st, uint64_t pend, bool avx2, bool lines)
+                                          unsigned st, uint64_t pend, bool avx2, bool lines, unsigned fl,
+                                          const blk_cfg *kc)
 {
     const uint64_t *t = blk_tables[lines ? 1 : sc->blk - 1];
-    const unsigned f = lines ? BLK_LINES_F : sc->blk_flags;
+    const unsigned f = lines ? BLK_LINES_F : fl;
     blk_cfg c;
-    blk_cfg_of(sc, lines, &c);
+    if (kc) {
+        c = *kc;
+        c.nstop = sizeof c.stop;
+    } else {
+        blk_cfg_of(sc, lines, &c);
+    }
     blk_vec sv[sizeof sc->blk_stop];
     /* (the compares go in pairs: an odd count repeats one) */
     const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (c.nstop + 1u) & ~1u;
@@ -1244,7 +1278,10 @@ static BLK_CLMUL_FN MOTE_NOINLINE size_t block_multi_avx2(mote_scanner *sc, cons
 }
 static BLK_AVX2_FN MOTE_NOINLINE size_t block_first_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, true, false);
+    const unsigned st = sc->state == S_QUOTE;
+    if (blk_is(sc, BLK_MYSQL_F | BLK_AVX2F, &blk_mysql, true))
+        return block_text_with(sc, p, i, i, lim, st, 0, true, false, BLK_MYSQL_F | BLK_AVX2F, &blk_mysql);
+    return block_text_with(sc, p, i, i, lim, st, 0, true, false, sc->blk_flags, NULL);
 }
 /* (the test apart: the vector functions' prologues cost more than it) */
 static MOTE_NOINLINE size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
@@ -1254,7 +1291,7 @@ static MOTE_NOINLINE size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, 
 }
 static BLK_AVX2_FN size_t block_lines_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, true, true);
+    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, true, true, 0, NULL);
 }
 #endif
 static MOTE_NOINLINE size_t block_multi_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
@@ -1264,18 +1301,28 @@ static MOTE_NOINLINE size_t block_multi_any(mote_scanner *sc, const uint8_t *p, 
 static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     if (BLK_VECTOR && (sc->blk_multi || (sc->state == S_QUOTE && sc->slot))) return block_multi_any(sc, p, i, lim);
-    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, false, false);
+    const unsigned st = sc->state == S_QUOTE;
+    if (BLK_VECTOR && blk_is(sc, BLK_MYSQL_F, &blk_mysql, true))
+        return block_text_with(sc, p, i, i, lim, st, 0, false, false, BLK_MYSQL_F, &blk_mysql);
+    return block_text_with(sc, p, i, i, lim, st, 0, false, false, sc->blk_flags, NULL);
 }
 static MOTE_NOINLINE size_t block_lines_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, false, true);
+    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, false, true, 0, NULL);
 }
 
 static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim, bool avx2)
 {
-    const blk_ret r = blk_multi_with(sc, p, i, i, lim, sc->state != S_QUOTE ? 0 : sc->slot + 1u, 0, avx2);
+    const unsigned st = sc->state != S_QUOTE ? 0 : sc->slot + 1u, a = avx2 ? BLK_AVX2F : 0u;
+    blk_ret r;
+    if (blk_is(sc, BLK_MYSQL_F | a, &blk_mysql, false))
+        r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_MYSQL_F | a, &blk_mysql);
+    else if (blk_is(sc, BLK_SQLITE_F | a, &blk_sqlite, false))
+        r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_SQLITE_F | a, &blk_sqlite);
+    else
+        r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, sc->blk_flags, NULL);
     if (!r.more) return r.i;
-    return block_text_with(sc, p, i, r.i, lim, r.st, r.pend, avx2, false);
+    return block_text_with(sc, p, i, r.i, lim, r.st, r.pend, avx2, false, sc->blk_flags, NULL);
 }
 
 static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
