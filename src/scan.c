@@ -428,14 +428,23 @@ _Static_assert(SL_LEAD == 1 && SL_WORDS == 2 && WC_FIRST == 1 && MOTE_SCAN_MYSQL
 static MOTE_INLINE void reset_token(mote_scanner *sc, bool rec)
 {
     const unsigned d = rec ? MOTE_SCAN_GENERIC : sc->dialect, cmt = !rec && (sc->comments & 0x0fu);
-    sc->state = !rec && sc->trim ? S_LEAD : d == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL;
     /* (the per-token fields, the dialect's among them, are one block) */
     memset(&sc->kind, 0, offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind));
-    if (MOTE_SMALL) sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
-    const unsigned words = d & 1u; /* mysql or postgres */
-    sc->slow = (uint8_t)(cmt * SL_LEAD | words * SL_WORDS);
-    sc->lead = (uint8_t)(cmt * LEAD_INIT(sc));
-    sc->wcls = (uint8_t)(words * WC_FIRST);
+    if (!MOTE_SMALL && !rec && sc->tok_init[0]) {
+        /* speed builds: the four values below, as mote_scan_init() computed them (fixed by the
+         * configuration; tok_init[0] holds state + 1, 0 until then) */
+        sc->state = (uint8_t)(sc->tok_init[0] - 1u);
+        sc->lead = sc->tok_init[1];
+        sc->slow = sc->tok_init[2];
+        sc->wcls = sc->tok_init[3];
+    } else {
+        sc->state = !rec && sc->trim ? S_LEAD : d == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL;
+        if (MOTE_SMALL) sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
+        const unsigned words = d & 1u; /* mysql or postgres */
+        sc->slow = (uint8_t)(cmt * SL_LEAD | words * SL_WORDS);
+        sc->lead = (uint8_t)(cmt * LEAD_INIT(sc));
+        sc->wcls = (uint8_t)(words * WC_FIRST);
+    }
     if (d == MOTE_SCAN_POSTGRES) {
         if (sc->ds.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: the COPY
@@ -516,6 +525,13 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     sc->line = 1;
     sc->trig = 2;
     reset_token(sc, false);
+#if !MOTE_SMALL
+    /* what reset_token() just computed, for every token after this one */
+    sc->tok_init[0] = (uint8_t)(sc->state + 1u);
+    sc->tok_init[1] = sc->lead;
+    sc->tok_init[2] = sc->slow;
+    sc->tok_init[3] = sc->wcls;
+#endif
     return MOTE_OK;
 }
 
@@ -1834,7 +1850,7 @@ typedef struct {
 static MOTE_NOINLINE lead_stop lead_skip(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     i = lead_blanks(sc, p, i, lim);
-    if (i >= lim || !lead_word(sc, p, i)) return (lead_stop){i, false};
+    if (i == lim || !lead_word(sc, p, i)) return (lead_stop){i, false};
     /* state NORMAL, slow 0, km 0, no word: the skip of ordinary text */
     if (sc->dialect == MOTE_SCAN_POSTGRES) { /* (E'' strings need the switch) */
         i++;
@@ -2534,7 +2550,10 @@ static MOTE_COLD mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
         /* R_LIMIT: the chunk is used up or the bound is hit, both handled at the top of the loop */
         int r = run(sc, lim);
         if (r != R_LIMIT) {
-            mote_err e = r == R_SPLIT ? at_split(sc, tok) : at_end(sc, tok, r);
+            /* (speed builds: R_END, most tokens' end, gets at_end() with r constant) */
+            mote_err e = !MOTE_SMALL && r == R_END ? at_end(sc, tok, R_END)
+                         : r == R_SPLIT             ? at_split(sc, tok)
+                                                    : at_end(sc, tok, r);
             if (e != MOTE_ERR_NEED_MORE) return e;
         }
     }
