@@ -425,20 +425,22 @@ static MOTE_SMALL_INLINE bool lead_comment_kept(const mote_scanner *sc)
  * none of these), for rec_next(). */
 _Static_assert(SL_LEAD == 1 && SL_WORDS == 2 && WC_FIRST == 1 && MOTE_SCAN_MYSQL == 1 &&
                    MOTE_SCAN_POSTGRES == 3 && MOTE_SCAN_LINES == 4, "reset_token(): odd dialects read words");
-static MOTE_INLINE void reset_token(mote_scanner *sc, bool rec)
+static MOTE_INLINE void reset_token(mote_scanner *sc, bool rec, bool first)
 {
     const unsigned d = rec ? MOTE_SCAN_GENERIC : sc->dialect, cmt = !rec && (sc->comments & 0x0fu);
     /* (the per-token fields, the dialect's among them, are one block) */
-    memset(&sc->kind, 0, offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind));
-    if (!MOTE_SMALL && !rec && sc->tok_init[0]) {
-        /* speed builds: the four values below, as mote_scan_init() computed them (fixed by the
-         * configuration; tok_init[0] holds state + 1, 0 until then) */
-        sc->state = (uint8_t)(sc->tok_init[0] - 1u);
-        sc->lead = sc->tok_init[1];
+    const size_t block = offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind);
+    if (!MOTE_SMALL && !rec && !first) {
+        /* speed builds: the token's first state, lead, slow and wcls, fixed by the configuration,
+         * as the first token's reset computed them (mote_scan_init()) */
+        sc->state = sc->tok_init[0];
+        memset(&sc->kind, 0, block);
         sc->slow = sc->tok_init[2];
+        sc->lead = sc->tok_init[1];
         sc->wcls = sc->tok_init[3];
     } else {
         sc->state = !rec && sc->trim ? S_LEAD : d == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL;
+        memset(&sc->kind, 0, block);
         if (MOTE_SMALL) sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
         const unsigned words = d & 1u; /* mysql or postgres */
         sc->slow = (uint8_t)(cmt * SL_LEAD | words * SL_WORDS);
@@ -524,10 +526,10 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     build_cls(sc);
     sc->line = 1;
     sc->trig = 2;
-    reset_token(sc, false);
+    reset_token(sc, false, true);
 #if !MOTE_SMALL
-    /* what reset_token() just computed, for every token after this one */
-    sc->tok_init[0] = (uint8_t)(sc->state + 1u);
+    /* what every token starts with (reset_token() sets COPY data's own after these) */
+    sc->tok_init[0] = sc->state;
     sc->tok_init[1] = sc->lead;
     sc->tok_init[2] = sc->slow;
     sc->tok_init[3] = sc->wcls;
@@ -2400,7 +2402,7 @@ static MOTE_INLINE mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r
         build_cls(sc);
     }
     /* emit() has copied tok_pos out */
-    reset_token(sc, false);
+    reset_token(sc, false, false);
     return e;
 }
 
@@ -2571,7 +2573,7 @@ static MOTE_NOINLINE mote_err rec_next(mote_scanner *sc, mote_scan_token *tok)
         if (rec_run(sc, sc->chunk_len) == R_MORE) break;
         const mote_err e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_END,
                                       MOTE_SCAN_STATEMENT);
-        reset_token(sc, true);
+        reset_token(sc, true, false);
         if (e != MOTE_ERR_NEED_MORE) return e;
     }
     return next_token(sc, tok);
