@@ -2509,8 +2509,11 @@ static MOTE_COLD mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
             mote_buf_consume(sc->carry, sc->carry_drop);
             sc->carry_drop = 0;
         }
-        if (sc->done) return MOTE_ERR_NEED_MORE;
+        /* (done: at_eof() ran, with no chunk, and none can come; speed builds test it only then,
+         * small builds first: smaller) */
+        if (MOTE_SMALL && sc->done) return MOTE_ERR_NEED_MORE;
         if (!sc->chunk || sc->pos == sc->chunk_len) {
+            if (!MOTE_SMALL && sc->done) return MOTE_ERR_NEED_MORE;
             if (sc->chunk) {
                 /* Chunk used up: keep the open token's bytes (only those). */
                 size_t n = sc->chunk_len - sc->tok_start;
