@@ -1798,9 +1798,11 @@ static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
  * byte: on_lead() or lead_word() sets it; reset_token() leaves it to them). */
 static MOTE_INLINE size_t lead_blanks(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    uint8_t c = 0;
-    for (; i < lim && (c = p[i]) != sc->delim[0] && lead_blank(sc, c); i++)
+    uint8_t c; /* (i < lim: lead_skip()'s one caller, run()'s loop, tests it) */
+    while ((c = p[i]) != sc->delim[0] && lead_blank(sc, c)) {
         if (sc->cls[c] & C_LINE) newline(sc, c, i);
+        if (++i == lim) break;
+    }
     if ((i == lim || c == sc->delim[0]) && !lead_comment_kept(sc)) tok_begin(sc, i);
     return i;
 }
