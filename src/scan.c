@@ -425,17 +425,28 @@ static MOTE_SMALL_INLINE bool lead_comment_kept(const mote_scanner *sc)
  * none of these), for rec_next(). */
 _Static_assert(SL_LEAD == 1 && SL_WORDS == 2 && WC_FIRST == 1 && MOTE_SCAN_MYSQL == 1 &&
                    MOTE_SCAN_POSTGRES == 3 && MOTE_SCAN_LINES == 4, "reset_token(): odd dialects read words");
-static MOTE_INLINE void reset_token(mote_scanner *sc, bool rec)
+static MOTE_INLINE void reset_token(mote_scanner *sc, bool rec, bool first)
 {
     const unsigned d = rec ? MOTE_SCAN_GENERIC : sc->dialect, cmt = !rec && (sc->comments & 0x0fu);
-    sc->state = !rec && sc->trim ? S_LEAD : d == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL;
     /* (the per-token fields, the dialect's among them, are one block) */
-    memset(&sc->kind, 0, offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind));
-    if (MOTE_SMALL) sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
-    const unsigned words = d & 1u; /* mysql or postgres */
-    sc->slow = (uint8_t)(cmt * SL_LEAD | words * SL_WORDS);
-    sc->lead = (uint8_t)(cmt * LEAD_INIT(sc));
-    sc->wcls = (uint8_t)(words * WC_FIRST);
+    const size_t block = offsetof(mote_scanner, tokflags) + sizeof sc->tokflags - offsetof(mote_scanner, kind);
+    if (!MOTE_SMALL && !rec && !first) {
+        /* speed builds: the token's first state, lead, slow and wcls, fixed by the configuration,
+         * as the first token's reset computed them (mote_scan_init()) */
+        sc->state = sc->tok_init[0];
+        memset(&sc->kind, 0, block);
+        sc->slow = sc->tok_init[2];
+        sc->lead = sc->tok_init[1];
+        sc->wcls = sc->tok_init[3];
+    } else {
+        sc->state = !rec && sc->trim ? S_LEAD : d == MOTE_SCAN_MYSQL ? S_HEAD : S_NORMAL;
+        memset(&sc->kind, 0, block);
+        if (MOTE_SMALL) sc->cdrop = !(sc->flags & MOTE_SCAN_KEEP_COMMENTS); /* (see keep_comments()) */
+        const unsigned words = d & 1u; /* mysql or postgres */
+        sc->slow = (uint8_t)(cmt * SL_LEAD | words * SL_WORDS);
+        sc->lead = (uint8_t)(cmt * LEAD_INIT(sc));
+        sc->wcls = (uint8_t)(words * WC_FIRST);
+    }
     if (d == MOTE_SCAN_POSTGRES) {
         if (sc->ds.pg.copy) {
             /* COPY data: the rest of the COPY line (copy 1: the COPY
@@ -515,7 +526,14 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
     build_cls(sc);
     sc->line = 1;
     sc->trig = 2;
-    reset_token(sc, false);
+    reset_token(sc, false, true);
+#if !MOTE_SMALL
+    /* what every token starts with (reset_token() sets COPY data's own after these) */
+    sc->tok_init[0] = sc->state;
+    sc->tok_init[1] = sc->lead;
+    sc->tok_init[2] = sc->slow;
+    sc->tok_init[3] = sc->wcls;
+#endif
     return MOTE_OK;
 }
 
@@ -1827,9 +1845,11 @@ static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
  * byte: on_lead() or lead_word() sets it; reset_token() leaves it to them). */
 static MOTE_INLINE size_t lead_blanks(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    uint8_t c = 0;
-    for (; i < lim && (c = p[i]) != sc->delim[0] && lead_blank(sc, c); i++)
+    uint8_t c; /* (i < lim: lead_skip()'s one caller, run()'s loop, tests it) */
+    while ((c = p[i]) != sc->delim[0] && lead_blank(sc, c)) {
         if (sc->cls[c] & C_LINE) newline(sc, c, i);
+        if (++i == lim) break;
+    }
     if ((i == lim || c == sc->delim[0]) && !lead_comment_kept(sc)) tok_begin(sc, i);
     return i;
 }
@@ -1872,16 +1892,17 @@ static MOTE_INLINE bool lead_word(mote_scanner *sc, const uint8_t *p, size_t i)
  * word's first byte where lead_word() takes it, then the skip of state NORMAL that run()'s next
  * pass would make, and for mysql a one-byte delimiter where that stops, which ends the statement
  * as step() and on_delim() would (end: run() returns R_END, i after it). So a statement needs one
- * pass of run() and no switch. Out of line, the result in two registers: run()'s stay as the
- * other states' loops want them (measured: inline, or with a second pass, COPY rows lost 1-2%). */
+ * pass of run() and no switch. Inlined into run() (measured against out of line, once the token's
+ * reset took its start values from tok_init: quotes 1.02x, pgdump's COPY rows 1.02-1.03x; before that,
+ * inline lost 1-2% on COPY rows). */
 typedef struct {
     size_t i;
     bool end;
 } lead_stop;
-static MOTE_NOINLINE lead_stop lead_skip(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+static MOTE_INLINE lead_stop lead_skip(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     i = lead_blanks(sc, p, i, lim);
-    if (i >= lim || !lead_word(sc, p, i)) return (lead_stop){i, false};
+    if (i == lim || !lead_word(sc, p, i)) return (lead_stop){i, false};
     /* state NORMAL, slow 0, km 0, no word: the skip of ordinary text */
     if (sc->dialect == MOTE_SCAN_POSTGRES) { /* (E'' strings need the switch) */
         i++;
@@ -2431,7 +2452,7 @@ static MOTE_INLINE mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r
         build_cls(sc);
     }
     /* emit() has copied tok_pos out */
-    reset_token(sc, false);
+    reset_token(sc, false, false);
     return e;
 }
 
@@ -2538,8 +2559,11 @@ static MOTE_COLD mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
             mote_buf_consume(sc->carry, sc->carry_drop);
             sc->carry_drop = 0;
         }
-        if (sc->done) return MOTE_ERR_NEED_MORE;
+        /* (done: at_eof() ran, with no chunk, and none can come; speed builds test it only then,
+         * small builds first: smaller) */
+        if (MOTE_SMALL && sc->done) return MOTE_ERR_NEED_MORE;
         if (!sc->chunk || sc->pos == sc->chunk_len) {
+            if (!MOTE_SMALL && sc->done) return MOTE_ERR_NEED_MORE;
             if (sc->chunk) {
                 /* Chunk used up: keep the open token's bytes (only those). */
                 size_t n = sc->chunk_len - sc->tok_start;
@@ -2581,7 +2605,10 @@ static MOTE_COLD mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
         /* R_LIMIT: the chunk is used up or the bound is hit, both handled at the top of the loop */
         int r = run(sc, lim);
         if (r != R_LIMIT) {
-            mote_err e = r == R_SPLIT ? at_split(sc, tok) : at_end(sc, tok, r);
+            /* (speed builds: R_END, most tokens' end, gets at_end() with r constant) */
+            mote_err e = !MOTE_SMALL && r == R_END ? at_end(sc, tok, R_END)
+                         : r == R_SPLIT             ? at_split(sc, tok)
+                                                    : at_end(sc, tok, r);
             if (e != MOTE_ERR_NEED_MORE) return e;
         }
     }
@@ -2599,7 +2626,7 @@ static MOTE_NOINLINE mote_err rec_next(mote_scanner *sc, mote_scan_token *tok)
         if (rec_run(sc, sc->chunk_len) == R_MORE) break;
         const mote_err e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_END,
                                       MOTE_SCAN_STATEMENT);
-        reset_token(sc, true);
+        reset_token(sc, true, false);
         if (e != MOTE_ERR_NEED_MORE) return e;
     }
     return next_token(sc, tok);
