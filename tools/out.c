@@ -16,7 +16,6 @@
 #include <emmintrin.h>
 #endif
 
-#include "mote/be.h"
 #include "mote/common.h"
 #include "mote_private.h"
 
@@ -95,28 +94,16 @@ void tool_buf_error(tool_buf *o, const char *name, const char *message, uint64_t
 }
 
 /* The word-at-a-time helpers are the library's own (src/mote_private.h):
- * mote__load8/mote__store8 keep memory order on any host (the lowest set
- * bit of a mask names the first byte), mote__eq8/mote__lt8 flag bytes. */
-static inline uint32_t load32(const uint8_t *p)
-{
-    uint32_t w;
-#if MOTE_BE_HOST_LITTLE || MOTE_BE_HOST_BIG
-    memcpy(&w, p, 4);
-#if MOTE_BE_HOST_BIG
-    w = mote_bswap32(w);
-#endif
-#else
-    w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-#endif
-    return w;
-}
+ * mote__load8/mote__load4/mote__store8 keep memory order on any host (the
+ * lowest set bit of a mask names the first byte), mote__eq8/mote__lt8 flag
+ * bytes. */
 
 /* The k bytes at p (1 <= k <= 7) as a word like mote__load8's, zero above, from
  * loads inside p[0..k) only: two overlapping 4-byte loads, or three single
  * bytes (overlapping ones OR the same value twice). */
 static inline uint64_t load_partial(const uint8_t *p, size_t k)
 {
-    if (k >= 4) return load32(p) | (uint64_t)load32(p + k - 4) << (8 * (k - 4));
+    if (k >= 4) return mote__load4(p) | (uint64_t)mote__load4(p + k - 4) << (8 * (k - 4));
     return p[0] | (uint64_t)p[k >> 1] << (8 * (k >> 1)) | (uint64_t)p[k - 1] << (8 * (k - 1));
 }
 
