@@ -46,7 +46,7 @@ static uint8_t *initial_end(const mote_arena *a)
     return a->initial ? a->initial + a->initial_size : NULL;
 }
 
-static MOTE_SMALL_OUTLINE void note_high_water(mote_arena *a)
+static MOTE_SMALL_NOINLINE void note_high_water(mote_arena *a)
 {
     if (a->used > a->high_water) a->high_water = a->used;
 }
@@ -95,7 +95,7 @@ static void *bump(mote_arena *a, size_t size, size_t align)
     return p;
 }
 
-static MOTE_SMALL_OUTLINE void enter_block(mote_arena *a, mote_arena_block *b)
+static MOTE_SMALL_NOINLINE void enter_block(mote_arena *a, mote_arena_block *b)
 {
     a->block = b;
     a->cur = block_start(b);

@@ -15,16 +15,9 @@
 
 #define MAXL MOTE_CQL_MAX_LEN
 
-/* Cortex-M size (MOTE_SMALL): which helpers gcc's -Os gets wrong. One copy
- * of a helper called from several entry points; a helper inlined where the
- * call costs more than its body. Hosted builds leave it to the compiler. */
-#if MOTE_SMALL && defined(__GNUC__)
-#define CQL_OUTLINE __attribute__((noinline))
-#define CQL_INLINE __attribute__((always_inline)) inline
-#else
-#define CQL_OUTLINE
-#define CQL_INLINE inline
-#endif
+/* MOTE_SMALL_NOINLINE, MOTE_SMALL_INLINE (mote_private.h) mark where gcc's
+ * -Os gets Cortex-M size wrong: one copy of a helper called from several
+ * entry points; a helper inlined where the call costs more than its body. */
 
 /* ---- vints --------------------------------------------------------------- */
 
@@ -104,7 +97,7 @@ static const uint8_t kind_bits[MOTE_CQL_VECTOR] = {
 #if MOTE_SMALL
 /* kind_bits of kind, 0 for a kind out of range: one range check for the
  * three readers below (Cortex-M size). */
-static CQL_OUTLINE unsigned kbits(int kind)
+static MOTE_SMALL_NOINLINE unsigned kbits(int kind)
 {
     unsigned i = (unsigned)kind - 1;
     return i < MOTE_CQL_VECTOR ? kind_bits[i] : 0;
@@ -191,7 +184,7 @@ static size_t pfx_put(int pfx, uint8_t *p, uint32_t len)
 /* Native value <-> wire bytes, one byte loop for every width (size over
  * speed): reversed on little-endian hosts, except uuids (wire order).
  * Folded into its two callers (measured smaller than one copy). */
-static CQL_INLINE void swap_native(int kind, uint8_t *dst, const uint8_t *src)
+static MOTE_SMALL_INLINE void swap_native(int kind, uint8_t *dst, const uint8_t *src)
 {
     size_t w = (size_t)wire_width(kind);
     bool rev = MOTE_BE_HOST_LITTLE && w <= 8;
@@ -330,7 +323,7 @@ static inline void copy_bytes(uint8_t *dst, const uint8_t *src, size_t n)
 /* ---- reading ---------------------------------------------------------------- */
 
 /* Reads a [bytes] element header at *pp: sets *vp and *vl (vp NULL for null). */
-static CQL_INLINE mote_err read_bytes(const uint8_t **pp, const uint8_t *end, const uint8_t **vp,
+static MOTE_SMALL_INLINE mote_err read_bytes(const uint8_t **pp, const uint8_t *end, const uint8_t **vp,
                            size_t *vl)
 {
     const uint8_t *p = *pp;
@@ -386,7 +379,7 @@ static mote_err packed_len_err(size_t len, size_t w, uint64_t need)
 }
 
 /* Reads one vint-prefixed vector element. */
-static CQL_INLINE mote_err read_vint_elem(const uint8_t **pp, const uint8_t *end, const uint8_t **vp,
+static MOTE_SMALL_INLINE mote_err read_vint_elem(const uint8_t **pp, const uint8_t *end, const uint8_t **vp,
                                size_t *vl)
 {
     const uint8_t *p = *pp;
@@ -549,7 +542,7 @@ typedef struct cspec {
 
 /* Member by member: no memset call, whose arguments would take the
  * registers that hold this one's (Cortex-M size). */
-static CQL_OUTLINE void spec_list(cspec *c, int kind, const void *v, size_t n)
+static MOTE_SMALL_NOINLINE void spec_list(cspec *c, int kind, const void *v, size_t n)
 {
     c->src[0] = (const uint8_t *)v;
     c->src[1] = NULL;
@@ -573,13 +566,13 @@ static void spec_fixed(cspec *c, int32_t fixed)
 /* A vector of kind, the element's length from its kind (a typed vector's
  * caller sets it again from the element's type node: that way this takes
  * four arguments, in registers on 32-bit Arm). */
-static CQL_OUTLINE void spec_vector(cspec *c, int kind, const void *v, size_t n)
+static MOTE_SMALL_NOINLINE void spec_vector(cspec *c, int kind, const void *v, size_t n)
 {
     spec_list(c, kind, v, n);
     spec_fixed(c, mote_cql_kind_fixed(kind));
 }
 
-static CQL_OUTLINE void spec_map(cspec *c, int kk, const void *k, int vk, const void *v, size_t n)
+static MOTE_SMALL_NOINLINE void spec_map(cspec *c, int kk, const void *k, int vk, const void *v, size_t n)
 {
     spec_list(c, kk, k, n);
     c->src[1] = (const uint8_t *)v;
@@ -633,7 +626,7 @@ static mote_err cmeasure(const cspec *c, size_t *size)
 
 /* Writes the next element of a caller array (*arr, which it advances): its
  * prefix, then its wire bytes; w is wire_width(kind). */
-static CQL_INLINE uint8_t *put_elem_w(int kind, int32_t w, int pfx, uint8_t *p,
+static MOTE_SMALL_INLINE uint8_t *put_elem_w(int kind, int32_t w, int pfx, uint8_t *p,
                                       const uint8_t **arr)
 {
     const uint8_t *src;

@@ -11,16 +11,12 @@
 
 #include <string.h>
 
-/* Out of line in MOTE_SMALL builds (Cortex-M size, measured: node_at is one
- * copy for its three call sites, parse_all apart from its caller saves
- * registers once, lookup apart from parse_all 20 bytes less for 32 bytes
- * more stack, mote_wire_type's 480 of 512 on Cortex-M4); left to the
- * compiler elsewhere. */
-#if MOTE_SMALL && defined(__GNUC__)
-#define TYPE_OUTLINE __attribute__((noinline))
-#else
-#define TYPE_OUTLINE
-#endif
+#include "mote_private.h"
+
+/* MOTE_SMALL_NOINLINE: out of line in MOTE_SMALL builds (Cortex-M size,
+ * measured: node_at is one copy for its three call sites, parse_all apart
+ * from its caller saves registers once, lookup apart from parse_all 20 bytes
+ * less for 32 bytes more stack, mote_wire_type's 480 of 512 on Cortex-M4). */
 
 /* An open collection while its parameters are parsed. */
 typedef struct tframe {
@@ -139,7 +135,7 @@ static size_t find_name(const char *tab, const char *id, size_t n, int mode)
 
 /* Kind of an identifier (KIND_WRAP for a wrapper), or 0. Sets *marshal if
  * it is a marshal class name. */
-static TYPE_OUTLINE int lookup(const char *id, size_t n, bool *marshal)
+static MOTE_SMALL_NOINLINE int lookup(const char *id, size_t n, bool *marshal)
 {
     size_t k = find_name(cql_names, id, n, 0);
     *marshal = false;
@@ -164,14 +160,14 @@ static TYPE_OUTLINE int lookup(const char *id, size_t n, bool *marshal)
 }
 
 /* Node i, or NULL when counting (no nodes: cap is 0) or past cap. */
-static TYPE_OUTLINE mote_cql_type *node_at(tparser *p, size_t i)
+static MOTE_SMALL_NOINLINE mote_cql_type *node_at(tparser *p, size_t i)
 {
     return i < p->cap ? &p->nodes[i] : NULL;
 }
 
 /* The next node (NULL when counting or past cap), written whole: smaller
  * than zeroed, then set. */
-static TYPE_OUTLINE mote_cql_type *new_node(tparser *p, mote_cql_kind kind, bool frozen)
+static MOTE_SMALL_NOINLINE mote_cql_type *new_node(tparser *p, mote_cql_kind kind, bool frozen)
 {
     mote_cql_type *t = node_at(p, p->count++);
     if (t) *t = (mote_cql_type){.kind = (uint8_t)kind, .frozen = frozen,
@@ -196,7 +192,7 @@ static bool close_wraps(tparser *p, unsigned n, bool marshal)
  * (frozen<...>, FrozenType(...), ReversedType(...)) change nothing on the
  * wire: they are counted and closed after the element, not nested.
  */
-static TYPE_OUTLINE mote_err parse_all(tparser *p)
+static MOTE_SMALL_NOINLINE mote_err parse_all(tparser *p)
 {
     tframe *st = p->st;
     unsigned depth = 0;

@@ -49,7 +49,7 @@ size_t mote_lp_writer_length(const mote_lp_writer *w)
 
 /* Drop the line being built (for a buf: shorten it to the line start).
  * One copy in small builds (Cortex-M4 2 bytes less). */
-static MOTE_SMALL_OUTLINE void rollback(mote_lp_writer *w)
+static MOTE_SMALL_NOINLINE void rollback(mote_lp_writer *w)
 {
     w->len = w->line_start;
     if (w->buf) mote_buf_truncate(w->buf, w->line_start);

@@ -10,7 +10,7 @@
  * paths stay small (no spills). */
 #include "mote_private.h"
 
-/* MOTE_SMALL_OUTLINE, MOTE_SMALL_INLINE, MOTE_COLD: mote_private.h */
+/* MOTE_SMALL_NOINLINE, MOTE_SMALL_INLINE, MOTE_COLD: mote_private.h */
 
 /*
  * If ptr[0..old_size) is the most recent allocation in a's current block,

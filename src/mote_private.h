@@ -17,27 +17,53 @@
 #include "mote/common.h"
 
 /* ---- attributes ----------------------------------------------------------
- * MOTE_NOINLINE: keep a slow path (or a big frame) out of its callers.
- * MOTE_INLINE: inline even where the compiler's heuristics would not (hot
- * helpers with one caller per kind of use); plain inline in MOTE_SMALL
- * builds, which let the compiler choose size. MOTE_HOT marks a function
- * the speed build optimizes for the common path. */
+ * Every inlining choice in src/ is one of these, by what it does in the two
+ * kinds of build. Speed: hosted builds, where a call in a hot loop costs
+ * more than the code it saves. Small: MOTE_SMALL (mote/common.h; Cortex-M,
+ * -Os), where one copy out of line is smaller than a copy per caller, or a
+ * helper folded into its one caller is smaller than a call; each small-side
+ * choice was measured with -Os on Cortex-M4 (cross/ holds the budgets).
+ *
+ *                        speed build          small build
+ *   MOTE_NOINLINE        out of line          out of line
+ *   MOTE_ALWAYS_INLINE   inlined              inlined
+ *   MOTE_INLINE          inlined              compiler's choice
+ *   MOTE_FAST_INLINE     inlined              out of line
+ *   MOTE_FAST_NOINLINE   out of line          compiler's choice
+ *   MOTE_SMALL_INLINE    compiler's choice    inlined
+ *   MOTE_SMALL_NOINLINE  compiler's choice    out of line
+ *   MOTE_COLD            out of line          inlined
+ *
+ * MOTE_NOINLINE keeps a slow path, or a big frame, out of its callers (the
+ * deepest stack must stay under 512 bytes). MOTE_COLD is a slow path kept
+ * out of the hosted fast paths and folded in where size is what counts.
+ * "Compiler's choice" is a plain static inline function. Compilers without
+ * the GNU attributes get plain inline everywhere; results are the same. */
 #if defined(__GNUC__) || defined(__clang__)
 #define MOTE_NOINLINE __attribute__((noinline))
+#define MOTE_ALWAYS_INLINE inline __attribute__((always_inline))
 #define MOTE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MOTE_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#define MOTE_HOT __attribute__((hot))
-#if MOTE_SMALL
-#define MOTE_INLINE inline
-#else
-#define MOTE_INLINE inline __attribute__((always_inline))
-#endif
 #else
 #define MOTE_NOINLINE
+#define MOTE_ALWAYS_INLINE inline
 #define MOTE_LIKELY(x) (x)
 #define MOTE_UNLIKELY(x) (x)
-#define MOTE_HOT
+#endif
+#if MOTE_SMALL
 #define MOTE_INLINE inline
+#define MOTE_FAST_INLINE MOTE_NOINLINE
+#define MOTE_FAST_NOINLINE
+#define MOTE_SMALL_INLINE MOTE_ALWAYS_INLINE
+#define MOTE_SMALL_NOINLINE MOTE_NOINLINE
+#define MOTE_COLD MOTE_ALWAYS_INLINE
+#else
+#define MOTE_INLINE MOTE_ALWAYS_INLINE
+#define MOTE_FAST_INLINE MOTE_ALWAYS_INLINE
+#define MOTE_FAST_NOINLINE MOTE_NOINLINE
+#define MOTE_SMALL_INLINE inline
+#define MOTE_SMALL_NOINLINE
+#define MOTE_COLD MOTE_NOINLINE
 #endif
 
 /* MOTE_ALIGN_ENTRY: a hot entry point starts on a 64-byte boundary in
@@ -48,31 +74,6 @@
 #define MOTE_ALIGN_ENTRY __attribute__((aligned(64)))
 #else
 #define MOTE_ALIGN_ENTRY
-#endif
-
-/* MOTE_SMALL_NOINLINE: out of line only in MOTE_SMALL builds, for helpers
- * called from many places whose (on a 32-bit core, long 64-bit) arithmetic
- * is measured smaller once than inlined at each call; speed builds inline. */
-#if MOTE_SMALL
-#define MOTE_SMALL_NOINLINE MOTE_NOINLINE
-#else
-#define MOTE_SMALL_NOINLINE
-#endif
-
-/* Cortex-M size (MOTE_SMALL builds), each choice measured with -Os on
- * Cortex-M4: MOTE_SMALL_OUTLINE keeps one copy of a helper that gcc would
- * inline at every call; MOTE_SMALL_INLINE folds a helper into its callers
- * where that is smaller; MOTE_COLD is a slow path kept out of line for the
- * hosted fast paths' sake and folded in under MOTE_SMALL. Hosted builds:
- * plain static (MOTE_COLD: noinline). (Used by the memory layer and scan.) */
-#if MOTE_SMALL && defined(__GNUC__)
-#define MOTE_SMALL_OUTLINE __attribute__((noinline))
-#define MOTE_SMALL_INLINE __attribute__((always_inline)) inline
-#define MOTE_COLD MOTE_SMALL_INLINE
-#else
-#define MOTE_SMALL_OUTLINE
-#define MOTE_SMALL_INLINE inline
-#define MOTE_COLD MOTE_NOINLINE
 #endif
 
 /* ---- bit helpers (x != 0 for ctz/clz) ------------------------------------ */

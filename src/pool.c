@@ -30,20 +30,10 @@
 #define TOP_CLASS_SIZE ((size_t)MOTE_POOL_MIN_CLASS << (MOTE_POOL_CLASSES - 1))
 
 /* Class index of a request: 0 for <= 16 bytes, then one per power of two. */
-static MOTE_SMALL_OUTLINE unsigned size_class(size_t size)
+static MOTE_SMALL_NOINLINE unsigned size_class(size_t size)
 {
     if (size <= MOTE_POOL_MIN_CLASS) return 0;
-#if defined(__GNUC__)
-    return (unsigned)(64 - __builtin_clzll((unsigned long long)(size - 1))) - 4u;
-#else
-    unsigned c = 0;
-    size_t s = MOTE_POOL_MIN_CLASS;
-    while (s < size) {
-        s <<= 1;
-        c++;
-    }
-    return c;
-#endif
+    return (unsigned)(64 - mote__clz64((uint64_t)(size - 1))) - 4u;
 }
 
 /* A buffer header's tag. Not a secret, just a value that stale or foreign
@@ -80,7 +70,7 @@ mote_err mote_pool_init(mote_pool *p, mote_arena *a, size_t max_size)
  * The info word is written for a new buffer (fresh); on a free-list hit it
  * holds that value already, and only MOTE_SMALL builds write it again (one
  * store less on the hosted hit path). */
-static MOTE_SMALL_OUTLINE void *hand_out(mote_pool *p, uint8_t *h, unsigned c, size_t cap,
+static MOTE_SMALL_NOINLINE void *hand_out(mote_pool *p, uint8_t *h, unsigned c, size_t cap,
                                          size_t *capacity, size_t *counter, bool fresh)
 {
     uint32_t tag = hdr_tag(p, h, STATE_LIVE), info = c | (INFO_CHECK << 8);

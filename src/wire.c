@@ -17,17 +17,10 @@
 #include "mote/be.h"
 #include "mem_private.h"
 
-/* Out of line in MOTE_SMALL builds (Cortex-M size: one copy instead of one
- * per call site); inlined elsewhere, where the parsers run 3x faster.
- * WIRE_INLINE: helpers gcc -Os keeps out of line where inlining them is
- * smaller (each choice measured on Cortex-M4). */
-#if MOTE_SMALL
-#define WIRE_OUTLINE MOTE_NOINLINE
-#define WIRE_INLINE __attribute__((always_inline)) inline
-#else
-#define WIRE_OUTLINE
-#define WIRE_INLINE
-#endif
+/* MOTE_SMALL_NOINLINE (mote_private.h): one copy instead of one per call
+ * site on Cortex-M; inlined in speed builds, where the parsers run 3x
+ * faster. MOTE_SMALL_INLINE: helpers gcc -Os keeps out of line where
+ * inlining them is smaller (each choice measured on Cortex-M4). */
 
 /* ---- response cursor ------------------------------------------------------ */
 
@@ -41,7 +34,7 @@ static void rd_init(rd *r, const uint8_t *p, size_t n)
 }
 
 /* True if n more bytes are there; else the cursor fails with TRUNCATED. */
-static WIRE_OUTLINE bool rd_need(rd *r, size_t n)
+static MOTE_SMALL_NOINLINE bool rd_need(rd *r, size_t n)
 {
     if (r->err) return false;
     if ((size_t)(r->end - r->p) < n) {
@@ -51,24 +44,24 @@ static WIRE_OUTLINE bool rd_need(rd *r, size_t n)
     return true;
 }
 
-static WIRE_INLINE void rd_fail(rd *r, mote_err e)
+static MOTE_SMALL_INLINE void rd_fail(rd *r, mote_err e)
 {
     if (!r->err) r->err = e;
 }
 
-static WIRE_INLINE size_t rd_left(const rd *r)
+static MOTE_SMALL_INLINE size_t rd_left(const rd *r)
 {
     return r->err ? 0 : (size_t)(r->end - r->p);
 }
 
 /* A count of n items of at least min bytes each: BAD_LENGTH if the bytes
  * left cannot hold them (before anything is done n times). */
-static WIRE_OUTLINE void rd_count(rd *r, size_t n, size_t min)
+static MOTE_SMALL_NOINLINE void rd_count(rd *r, size_t n, size_t min)
 {
     if (n > rd_left(r) / min) rd_fail(r, MOTE_ERR_BAD_LENGTH);
 }
 
-static WIRE_OUTLINE uint8_t rd_u8(rd *r)
+static MOTE_SMALL_NOINLINE uint8_t rd_u8(rd *r)
 {
     if (!rd_need(r, 1)) return 0;
     return *r->p++;
@@ -94,7 +87,7 @@ static int32_t rd_i32(rd *r)
  * for n == 0 while the cursor is good, so that an empty item is told apart
  * from an absent one. Views are written in place, not returned: a struct
  * return costs a copy at every call (Cortex-M size). */
-static WIRE_OUTLINE void rd_raw(rd *r, size_t n, mote_view *v)
+static MOTE_SMALL_NOINLINE void rd_raw(rd *r, size_t n, mote_view *v)
 {
     mote_view x = {NULL, 0};
     if (rd_need(r, n)) {
@@ -107,7 +100,7 @@ static WIRE_OUTLINE void rd_raw(rd *r, size_t n, mote_view *v)
 
 /* The end of a parser: on error, out (size bytes) is zeroed again past its
  * first keep bytes (the result kind or error code, kept). */
-static WIRE_OUTLINE mote_err parsed(const rd *r, void *out, size_t size, size_t keep)
+static MOTE_SMALL_NOINLINE mote_err parsed(const rd *r, void *out, size_t size, size_t keep)
 {
     if (r->err) memset((char *)out + keep, 0, size - keep);
     return r->err;
@@ -496,7 +489,7 @@ static void w_put(wr *o, const void *p, size_t n)
 /* The last n bytes of v, big-endian: [consistency] and a flags byte in
  * one go; in MOTE_SMALL builds also the one copy for [byte], [short] and
  * [int] (Cortex-M size). */
-static WIRE_OUTLINE void w_be(wr *o, uint32_t v, size_t n)
+static MOTE_SMALL_NOINLINE void w_be(wr *o, uint32_t v, size_t n)
 {
     uint8_t b[4];
     mote_be_store32(b, v);
@@ -504,17 +497,17 @@ static WIRE_OUTLINE void w_be(wr *o, uint32_t v, size_t n)
 }
 
 #if MOTE_SMALL
-static WIRE_INLINE void w_u8(wr *o, uint8_t v)
+static MOTE_SMALL_INLINE void w_u8(wr *o, uint8_t v)
 {
     w_be(o, v, 1);
 }
 
-static WIRE_INLINE void w_u16(wr *o, uint16_t v)
+static MOTE_SMALL_INLINE void w_u16(wr *o, uint16_t v)
 {
     w_be(o, v, 2);
 }
 
-static WIRE_INLINE void w_u32(wr *o, uint32_t v)
+static MOTE_SMALL_INLINE void w_u32(wr *o, uint32_t v)
 {
     w_be(o, v, 4);
 }
@@ -609,7 +602,7 @@ static void w_header(wr *o, const mote_wire *w, uint8_t op)
 }
 
 /* Patch the body length of the frame at start; OVERFLOW past the limit. */
-static WIRE_OUTLINE mote_err patch_length(mote_buf *b, size_t start)
+static MOTE_SMALL_NOINLINE mote_err patch_length(mote_buf *b, size_t start)
 {
     size_t body = b->len - start - MOTE_WIRE_HEADER;
     if (body > MOTE_WIRE_MAX_BODY) return MOTE_ERR_OVERFLOW;
@@ -976,7 +969,7 @@ static mote_err body_of(const mote_wire_frame *f, uint8_t op, rd *r, void *out, 
 
 /* AUTHENTICATE's body, one [string] (bytes false), or AUTH_SUCCESS's or
  * AUTH_CHALLENGE's, one [bytes] (true), into *out (may be NULL). */
-static WIRE_OUTLINE mote_err parse_view(const mote_wire_frame *f, bool bytes, mote_view *out)
+static MOTE_SMALL_NOINLINE mote_err parse_view(const mote_wire_frame *f, bool bytes, mote_view *out)
 {
     rd r;
     mote_view v;
@@ -1064,7 +1057,7 @@ static void rd_schema_change(rd *r, mote_wire_schema_change *c)
 
 /* One column spec of m at r into *c, but its type_id (errors stay in r):
  * rd_meta checks the specs with it, mote_wire_column_next hands them out. */
-static WIRE_OUTLINE void rd_column(rd *r, const mote_wire_meta *m, mote_wire_column *c)
+static MOTE_SMALL_NOINLINE void rd_column(rd *r, const mote_wire_meta *m, mote_wire_column *c)
 {
     if (m->flags & MOTE_WIRE_META_GLOBAL_SPEC) {
         c->keyspace = m->keyspace;
