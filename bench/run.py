@@ -57,6 +57,16 @@ def run_one(exe, args):
     return json.loads(out) if out.strip() else {}
 
 
+def mote_build(build):
+    """'buildtype -Ox' of a meson build directory, from its introspection."""
+    try:
+        with open(os.path.join(build, 'meson-info', 'intro-buildoptions.json')) as f:
+            o = {x['name']: x['value'] for x in json.load(f)}
+        return f"{o['buildtype']} -O{o['optimization']}"
+    except (OSError, ValueError, KeyError):
+        return 'build type unknown'
+
+
 def cli_rows(opt):
     """CPU time of whole commands on generated inputs, output to /dev/null."""
     mote = os.path.join(opt.build, 'tools', 'mote')
@@ -276,10 +286,13 @@ def main():
         rows += peers.after(os.path.basename(exe))
     tmp.cleanup()
     rows += cli_rows(opt)
-    if raw and 'context' in raw[0]['result']:
-        ctx = raw[0]['result']['context']
+    ctx = next((r['result']['context'] for r in raw if 'context' in r['result']), None)
+    if ctx:
+        # google-benchmark's "library_build_type" is how its own library was
+        # built (Debian's says debug: no NDEBUG), not mote's: mote's build
+        # type comes from the meson build directory
         print(f"# {ctx.get('host_name', '?')}: {ctx.get('num_cpus')} cpus @ {ctx.get('mhz_per_cpu')} MHz, "
-              f"build {ctx.get('library_build_type')}, {opt.repetitions} repetitions, median")
+              f"mote {mote_build(opt.build)}, {opt.repetitions} repetitions, median")
 
     groups = {}
     for r in rows:
