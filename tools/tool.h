@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mote_private.h" /* bit helpers (src/, tools/meson.build's tool_inc) */
+
 /* Exit statuses shared by all subcommands, one meaning each:
  *   0  success
  *   1  bad records: each one reported, the rest of the input processed
@@ -91,7 +93,7 @@ static inline uint8_t *tool_put_u64(uint8_t *d, uint64_t v)
         100000000000ull, 1000000000000ull, 10000000000000ull, 100000000000000ull,
         1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
         1000000000000000000ull, 10000000000000000000ull};
-    unsigned t = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+    unsigned t = (unsigned)(64 - mote__clz64(v | 1)) * 1233 >> 12;
     size_t n = t + 1 - ((v | 1) < pow10[t]);
     uint8_t *e = d + n;
     while (v > UINT32_MAX) {
