@@ -276,48 +276,44 @@ static void blk_setup(mote_scanner *sc)
         __builtin_cpu_supports("pclmul"))
         f |= BLK_AVX2F;
 #endif
-    /* every byte that matters outside strings must stop the path or be
-     * handled by it (the quote, escapes, line breaks, dashes) */
-    unsigned n = 0;
-    for (unsigned c = 0; c < 256; c++) {
-        if (!(sc->cls[c] & C_NORM) || c == q || c == '\n' || c == '\r') continue;
-        if (c == '\\' && (f & BLK_ESC_OUT)) continue;
-        if (!(t[c] & PB(P_STOP))) return;
-        /* the SIMD classifiers compare with exactly these (6 at most) */
-        if (n == sizeof sc->blk_stop) return;
-        sc->blk_stop[n++] = (uint8_t)c;
-    }
-    /* unused entries repeat a stop byte */
-    for (unsigned j = n; j < sizeof sc->blk_stop; j++) sc->blk_stop[j] = sc->blk_stop[0];
-    sc->blk_nstop = (uint8_t)n;
     /* Records: nothing but quotes, escapes and a one-byte delimiter matter
      * (the lines dialect; generic ones without comments), so every token
      * starts in state NORMAL with no word, comment, trigger or mode state. */
     if (sc->dlen == 1 && !sc->trim && !(sc->comments & 0x0fu) &&
         (sc->dialect == MOTE_SCAN_LINES || sc->dialect == MOTE_SCAN_GENERIC))
         f |= BLK_REC;
-    if (n == 0 && q == '"' && (f & (BLK_LINES_F | BLK_DASH)) == BLK_LINES_F) f |= BLK_LINES;
     /* the slots whose strings it reads (blk_kinds()): closed by their
      * opener, not the delimiter's first byte, escaped by a backslash (bit 4
      * + slot) or not at all */
+    uint8_t slots = 0;
     for (unsigned k = 0; k < 4; k++) {
         const uint8_t c = sc->q_close[k];
         const unsigned e = sc->q_esc[k];
         if (sc->open_slot[c] == k + 1 && c != d0 && (e == NO_ESC || (e == '\\' && (f & BLK_ESC))))
-            sc->blk_slots |= (uint8_t)((1u | (e == '\\') << 4) << k);
+            slots |= (uint8_t)((1u | (e == '\\') << 4) << k);
     }
-    /* those slots' quotes last among the stop bytes: blk_multi() compares
-     * only the others (an odd count's pair takes one quote along, masked) */
-    uint8_t other[sizeof sc->blk_stop], quote[sizeof sc->blk_stop];
-    unsigned no = 0, nq = 0;
-    for (unsigned j = 0; j < n; j++) {
-        const unsigned s = sc->open_slot[sc->blk_stop[j]];
-        if (s && ((sc->blk_slots >> (s - 1u)) & 1u)) quote[nq++] = sc->blk_stop[j];
-        else other[no++] = sc->blk_stop[j];
+    /* Every byte that matters outside strings must stop the path or be
+     * handled by it (the quote, escapes, line breaks, dashes). The SIMD
+     * classifiers compare with exactly these stop bytes (6 at most), those
+     * slots' quotes last (pass 1): blk_multi() compares only the others (an
+     * odd count's pair takes one quote along, masked). */
+    unsigned n = 0;
+    for (unsigned pass = 0; pass < 2; pass++) {
+        for (unsigned c = 0; c < 256; c++) {
+            if (!(sc->cls[c] & C_NORM) || c == q || c == '\n' || c == '\r') continue;
+            if (c == '\\' && (f & BLK_ESC_OUT)) continue;
+            const unsigned s = sc->open_slot[c];
+            if ((s && ((slots >> (s - 1u)) & 1u)) != pass) continue;
+            if (!(t[c] & PB(P_STOP)) || n == sizeof sc->blk_stop) return;
+            sc->blk_stop[n++] = (uint8_t)c;
+        }
+        if (!pass) sc->blk_nother = (uint8_t)n;
     }
-    memcpy(sc->blk_stop, other, no);
-    memcpy(sc->blk_stop + no, quote, nq);
-    sc->blk_nother = (uint8_t)no;
+    /* unused entries repeat a stop byte */
+    for (unsigned j = n; j < sizeof sc->blk_stop; j++) sc->blk_stop[j] = sc->blk_stop[0];
+    sc->blk_nstop = (uint8_t)n;
+    if (n == 0 && q == '"' && (f & (BLK_LINES_F | BLK_DASH)) == BLK_LINES_F) f |= BLK_LINES;
+    sc->blk_slots = slots;
     sc->blk = (uint8_t)(1 + (q == '"'));
     sc->blk_flags = f;
 }
@@ -663,30 +659,16 @@ static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
     }
 }
 
-#if MOTE_SMALL
-/* Size-optimised build: find() is one plain byte loop, shared by every state
- * (the word-at-a-time version below is inlined at each call site for speed). */
-static MOTE_SMALL_INLINE bool find(const uint8_t *cls, const uint8_t *p, size_t *pi, size_t lim, uint8_t mask)
-{
-    while (*pi < lim && !(cls[p[*pi]] & mask)) ++*pi;
-    return *pi < lim;
-}
-#else
-
-/* Lowest and highest set bit of a non-zero word (mote_private.h). */
-static MOTE_INLINE unsigned low_bit(uint64_t x) { return mote__ctz64(x); }
-static MOTE_INLINE unsigned high_bit(uint64_t x) { return 63u - mote__clz64(x); }
-
-/* Find the first byte at or after *pi (below lim) with `mask` in the class
- * table: true with *pi at it, else false with *pi = lim (the throughput on
- * ordinary text). Short runs (quote-dense text) end in the first four
- * bytes, tested one by one; longer ones go eight class bytes to a word
- * (input byte k in bits 8k..8k+7), the hit found with one ctz: one branch
- * per eight bytes, one mispredicted at a run's end. Callers branch on the
- * result once (inlined, the compiler joins the hit paths). */
+/* Find the first byte at or after *pi (below lim) with `mask` in the class table: true with *pi
+ * at it, else false with *pi = lim (the throughput on ordinary text). Small builds: the byte loop
+ * alone. Speed builds: short runs (quote-dense text) end in the first four bytes, tested one by
+ * one; longer ones go eight class bytes to a word (input byte k in bits 8k..8k+7), the hit found
+ * with one ctz: one branch per eight bytes, one mispredicted at a run's end. Callers branch on
+ * the result once (inlined, the compiler joins the hit paths). */
 static MOTE_INLINE bool find(const uint8_t *cls, const uint8_t *p, size_t *pi, size_t lim, uint8_t mask)
 {
     size_t i = *pi;
+#if !MOTE_SMALL
     if (i + 4 <= lim) {
         if (cls[p[i]] & mask) return true;
         if (cls[p[i + 1]] & mask) return *pi = i + 1, true;
@@ -703,19 +685,23 @@ static MOTE_INLINE bool find(const uint8_t *cls, const uint8_t *p, size_t *pi, s
                      (uint64_t)cls[q[6]] << 48 | (uint64_t)cls[q[7]] << 56;
         w &= m;
         if (w) {
-            *pi = i + (low_bit(w) >> 3);
+            *pi = i + (mote__ctz64(w) >> 3);
             return true;
         }
         i += 8;
     }
+#endif
     for (; i < lim; i++)
-        if (cls[p[i]] & mask) {
-            *pi = i;
-            return true;
-        }
+        if (cls[p[i]] & mask) return *pi = i, true;
     *pi = lim;
     return false;
 }
+
+#if !MOTE_SMALL
+
+/* Lowest and highest set bit of a non-zero word (mote_private.h). */
+static MOTE_INLINE unsigned low_bit(uint64_t x) { return mote__ctz64(x); }
+static MOTE_INLINE unsigned high_bit(uint64_t x) { return 63u - mote__clz64(x); }
 
 /* Bit j set: an odd number of set bits of x at positions <= j (inside a
  * string after its opening quote, up to and without its closing one). */
