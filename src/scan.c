@@ -1,18 +1,16 @@
 /*
  * scan.c - one-shot split and the streaming statement / record scanner.
  *
- * The scanner is one byte-level state machine that looks at every byte once:
- * run() resumes at sc->pos with all lexer state in the context, so a token
- * over many chunks costs what it costs in one. Skip loops pass bytes that
- * cannot change the state (a class table, one bit per state); the others go
- * through the state handlers (step() and on_*(), which hold the dialect
- * tests and return what run() does next). Hosted builds add a block path:
- * 64-byte blocks become bit masks (SSE2, AVX2 chosen at run time, NEON, or
- * a table), strings come from prefix XORs (one for all quote kinds where
- * kinds meet, checked per kind, blk_kinds()), escapes from backslash-run
- * parity, lines from popcounts (block_text()). Record streams (the lines
- * dialect, generic ones without comments) have a short loop of their own
- * (rec_next()). Dialect state lives in unions (mote_scanner.ds, tk, d).
+ * One byte-level state machine looks at every byte once: run() resumes at
+ * sc->pos with all lexer state in the context, so a token over many chunks
+ * costs what it costs in one. Skip loops pass bytes that cannot change the
+ * state (a class table, one bit per state); the others go through the state
+ * handlers (step() and on_*(), which hold the dialect tests). Hosted builds
+ * add a block path: 64-byte blocks become bit masks (SSE2, AVX2 chosen at run
+ * time, NEON, or a table), strings come from prefix XORs (blk_kinds() where
+ * quote kinds meet), escapes from backslash-run parity, lines from popcounts
+ * (block_text()); record streams have a loop of their own (rec_next()).
+ * Dialect state lives in unions (mote_scanner.ds, tk, d).
  */
 #include "mote/scan.h"
 #include "mote_private.h"
@@ -160,11 +158,10 @@ enum {
  * behaviour: states INVALID START NORMAL EXPLAIN CREATE TRIGGER SEMI END). */
 enum { TK_SEMI, TK_WS, TK_OTHER, TK_EXPLAIN, TK_CREATE, TK_TEMP, TK_TRIGGER, TK_END };
 /* States NORMAL(2) and TRIGGER(5), where words cannot change the state: the
- * skip loops may run. The other dialects stay in NORMAL (no token but SEMI
- * leaves it, and SEMI is only looked up at a delimiter), so this one test,
- * the transitions and the ';' lookup need no dialect check. */
+ * skip loops may run. The other dialects stay in NORMAL (only SEMI leaves it,
+ * looked up at a delimiter), so this test needs no dialect check. */
 #define TRIG_SKIP(t) ((0x24u >> (t)) & 1u)
-/* (one row a 32-bit word, the next state of token k in bits 4k..4k+3) */
+/* (a row per state; the next state after token k in bits 4k..4k+3) */
 #define SQ_ROW(a, b, c, d, e, f, g, h) \
     ((a) | (b) << 4 | (c) << 8 | (d) << 12 | (e) << 16 | (f) << 20 | (g) << 24 | (uint32_t)(h) << 28)
 static const uint32_t sq_trans[8] = {
@@ -187,23 +184,21 @@ static MOTE_SMALL_NOINLINE bool is_blank(uint8_t c)
 }
 
 static uint8_t lower(uint8_t c) { return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c; }
-static bool is_alpha(uint8_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 
 /* SQLite's IdChar(): letters, digits, '_', '$' and every byte >= 0x80;
  * PostgreSQL's identifier continuation bytes are the same. */
 static bool sq_idchar(uint8_t c)
 {
-    return is_alpha(c) || is_digit(c) || c == '_' || c == '$' || c >= 0x80;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || c == '$' || c >= 0x80;
 }
 
 static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 {
     memcpy(sc->delim, d, n);
     sc->dlen = (uint8_t)n;
-    /* (km: reset_token() follows both calls) */
-    /* KMP failure function, so that "xaab" with delimiter "ab" is found:
-     * after a mismatch the match resumes at the longest border. */
+    /* KMP failure function, so that "xaab" with delimiter "ab" is found: after a mismatch the
+     * match resumes at the longest border (km: reset_token() follows both calls). */
     uint8_t k = 0;
     sc->kmp[0] = 0;
     for (size_t j = 1; j < n; j++) {
@@ -213,8 +208,8 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
     }
 }
 
-/* Private comments bit: postgres dollar quoting ('$' may open a tag). Generic
- * configs mask their comments to the public bits, so it cannot leak in. */
+/* Private comments bit: postgres dollar quoting ('$' may open a tag; generic
+ * configs mask their comments to the public bits). */
 #define DOLLAR_QUOTES 0x20u
 
 #if !MOTE_SMALL
@@ -254,8 +249,7 @@ enum {
 };
 #define BLK_LINES_F (BLK_ESC | BLK_ESC_OUT | BLK_NL_STOP)
 
-/* Decide whether (and how) the block path may run for this configuration;
- * called whenever the class table is rebuilt. */
+/* Whether (and how) the block path runs for this configuration; with every build_cls(). */
 static void blk_setup(mote_scanner *sc)
 {
     sc->blk = sc->blk_flags = sc->blk_slots = 0;
@@ -319,10 +313,9 @@ static void blk_setup(mote_scanner *sc)
 }
 #endif
 
-/* Build the class table from the quote slots, delimiter, escapes (the
- * mode's first) and comment styles: at init, and when a DELIMITER command
- * or a SET statement changes them. Data-driven, one small loop. Line breaks
- * stop every skip loop: positions are counted there. */
+/* The class table from the quote slots, delimiter, escapes (the mode's
+ * first) and comment styles: at init, and when a DELIMITER command or a SET
+ * statement changes them. Line breaks stop every skip loop (lines count). */
 static void build_cls(mote_scanner *sc)
 {
     /* byte, comments bits that must all be set, class bits it gets */
@@ -347,7 +340,7 @@ static void build_cls(mote_scanner *sc)
         sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : NO_ESC;
     uint8_t *cls = sc->cls;
     for (unsigned c = 0; c < 256; c++) cls[c] = sc->open_slot[c] ? C_NORM : 0;
-    /* unused slots (closer 0, escape 0 or -1) only mark bits no state uses */
+    /* (unused slots, closer 0, mark only bits no state uses) */
     for (unsigned k = 0; k < 4; k++) {
         const uint8_t bit = (uint8_t)(C_Q0 << k);
         cls[sc->q_close[k]] |= bit;
@@ -552,9 +545,9 @@ mote_err mote_scan_feed(mote_scanner *sc, const void *data, size_t len)
     sc->stats.bytes_fed += len;
     const uint8_t k = sc->bom;
     if (k < 3) {
-        /* A UTF-8 BOM at offset 0 is skipped. Chunks may split it: matched
-         * bytes wait (unexamined) until the decision; if it is no BOM they
-         * are scanned first, from the constant bom[] itself. */
+        /* A UTF-8 BOM at offset 0 is skipped. Matched bytes of a BOM split
+         * over chunks wait, unexamined; if it is none they are scanned
+         * first, from bom[] itself. */
         size_t j = 0;
         while (k + j < 3 && j < len && d[j] == bom[k + j]) j++;
         if (k + j < 3 && j == len) {
@@ -596,8 +589,7 @@ mote_err mote_scan_finish(mote_scanner *sc)
 
 static MOTE_SMALL_NOINLINE void newline(mote_scanner *sc, uint8_t c, size_t idx)
 {
-    /* "\r\n" is one break: a '\n' right after a '\r' (at the line start
-     * that '\r' set) counts no new line. */
+    /* "\r\n" is one break: a '\n' at the line start a '\r' set counts no line */
     const uint64_t off = sc->base + idx;
     if (!(c == '\n' && sc->cr && off == sc->line_start)) sc->line++;
     /* (small builds: c is '\n', even, or '\r', odd, as every caller tests) */
@@ -626,7 +618,7 @@ static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
     sc->trig = SQ_NEXT(sc->trig, tk);
 }
 
-/* A token other than a word, for sqlite (tested here once: smaller). */
+/* A token other than a word, for sqlite (the test in one place: smaller). */
 static MOTE_SMALL_NOINLINE void sq_other(mote_scanner *sc)
 {
     if (sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
@@ -649,9 +641,9 @@ static uint8_t prev_byte(const mote_scanner *sc, size_t idx, size_t back)
     return sc->hist[2 - back];
 }
 
+/* hist takes the last two of p[0..n) */
 static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
 {
-    /* (the last two bytes, one by one) */
     for (size_t j = n > 2 ? n - 2 : 0; j < n; j++) {
         sc->hist[0] = sc->hist[1];
         sc->hist[1] = p[j];
@@ -1452,7 +1444,7 @@ static bool dcmd_done(mote_scanner *sc)
 /* ------------------------------------------------- statement structure */
 
 /* The token's first code byte (after comments or nothing): kept comments
- * are handed out apart (run() returns R_SPLIT next). A no-op after it. */
+ * are handed out apart (R_SPLIT). A no-op after it. */
 static void lead_code(mote_scanner *sc)
 {
     const uint8_t lead = sc->lead;
@@ -1462,8 +1454,7 @@ static void lead_code(mote_scanner *sc)
     if ((LEAD_TRIMMED(lead, sc) & sc->cmt) && keep_comments(sc) && !sc->dropping) sc->split = 1;
 }
 
-/* A comment opened before any code byte. Where leading blanks are trimmed
- * and comments not kept, its bytes are dropped at once (held() counts none). */
+/* A comment opened before any code byte; trimmed and not kept, its bytes go at once. */
 static void lead_comment(mote_scanner *sc, size_t i)
 {
     if (!sc->lead) return;
@@ -1474,7 +1465,7 @@ static void lead_comment(mote_scanner *sc, size_t i)
     }
 }
 
-/* Where a comment ends: back before the statement's first code byte, or in it. */
+/* The state after a comment: before the statement's first code byte, or in it. */
 static uint8_t after_comment(const mote_scanner *sc)
 {
     return LEAD_TRIMMED(sc->lead, sc) ? S_LEAD : S_NORMAL;
@@ -1503,8 +1494,8 @@ static MOTE_SMALL_INLINE bool word_char(const mote_scanner *sc, uint8_t c)
     return sq_idchar(c) || (sc->dialect == MOTE_SCAN_MYSQL && (c == '@' || c == '.'));
 }
 
-/* The number of the first keyword before last that the word (sc->word, n
- * bytes) spells (last K_NONE), or begins (a smaller last); else K_NONE. */
+/* The first keyword before last that the word (sc->word, n bytes) spells
+ * (last K_NONE) or begins (a smaller last); else K_NONE. */
 static int kw_find(const mote_scanner *sc, size_t n, int last)
 {
     const char *k = keywords;
@@ -1583,14 +1574,13 @@ static bool first_word_may(const mote_scanner *sc, size_t n)
     return kw_find(sc, n, K_CREATE + 1) != K_NONE;
 }
 
-/* A word of a postgres or mysql statement ended (sc->word, sc->wlen). */
+/* A word (sc->word, n bytes; keyword k) of a postgres or mysql statement ended. */
 static MOTE_SMALL_INLINE void word_end(mote_scanner *sc, int k, size_t n)
 {
     if (is_digit(sc->word[0])) return; /* a number (or mysql version digits) */
     switch (sc->wcls) {
     case WC_FIRST:
-        /* COPY SET RESET CREATE in the order of their classes (mysql's
-         * first words reach here only as a prefix of SET) */
+        /* COPY SET RESET CREATE in the order of their classes (mysql's: only prefixes of SET) */
         sc->wcls = (uint8_t)(k <= K_CREATE ? k + WC_COPY : WC_NONE);
         if (sc->wcls == WC_CREATE) sc->wst = 1;
         if (sc->wcls == WC_NONE) words_stop(sc);
@@ -1665,9 +1655,8 @@ static MOTE_SMALL_INLINE void word_punct(mote_scanner *sc, uint8_t c)
     }
 }
 
-/* A byte of the word or literal being read (lower case): the first bytes
- * kept and counted (a longer word stays at sizeof word bytes: longer than
- * every keyword, it matches none either way). */
+/* A byte of the word or literal being read (lower case); a word stops at
+ * sizeof word bytes, longer than every keyword either way. */
 _Static_assert(sizeof(((mote_scanner *)0)->word) > sizeof "standard_conforming_strings" - 1,
                "a word of sizeof word bytes is longer than every keyword");
 static MOTE_SMALL_NOINLINE void word_add(mote_scanner *sc, uint8_t lc)
@@ -1689,11 +1678,11 @@ static MOTE_SMALL_INLINE void lit_byte(mote_scanner *sc, uint8_t c)
 /* What a state handler asks of run() after a byte: the next byte; this one
  * again in the state it set (A_AGAIN: with the delimiter match; A_CODE: as
  * code, the match done); on_word(), on_head() or on_delim() for it (one call
- * site each: the small build inlines them all); or the token's end (A_END,
- * A_LINE: a command or COPY line). */
+ * site each: small builds inline them); or the token's end (A_END; A_LINE:
+ * a command or COPY line). */
 enum { A_NEXT, A_END, A_LINE, A_AGAIN, A_CODE, A_WORD, A_HEAD, A_DELIM };
 
-/* The state becomes st; run() does a next. */
+/* The state becomes st; a is what run() does next. */
 static int enter(mote_scanner *sc, uint8_t st, int a)
 {
     sc->state = st;
@@ -1709,9 +1698,8 @@ static int command(mote_scanner *sc, uint8_t st)
     return A_NEXT;
 }
 
-/* The first word's bytes: mysql and postgres keep them while they may
- * still spell a keyword that matters, sqlite while its trigger state needs
- * them. */
+/* A word's byte: mysql and postgres keep the first word's while it may still
+ * spell a keyword that matters, sqlite every word's while its trigger state needs them. */
 static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const uint8_t lc = lower(c);
@@ -1721,8 +1709,8 @@ static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
     /* most first words show in a letter or two that they do not matter: back to the skip loops */
     if (sc->wcls != WC_FIRST) return A_NEXT;
     bool may = first_word_may(sc, sc->wlen);
-    /* (speed builds) mysql, at the first byte: the word's next bytes in the chunk may tell already,
-     * so that they need not come here (a word cut short the same). Only "set" matters there. */
+    /* (speed builds) mysql, at the first byte: the word's next bytes in the chunk may tell
+     * already (only "set" matters), so that they need not come here. */
     if (!MOTE_SMALL && sc->dialect == MOTE_SCAN_MYSQL && sc->wlen == 1)
         for (size_t j = idx + 1, n = 1; may && n < 4 && j < sc->chunk_len && word_char(sc, sc->chunk[j]); j++) {
             sc->word[n++] = lower(sc->chunk[j]);
@@ -1737,10 +1725,9 @@ static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
 static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const bool pg = sc->dialect == MOTE_SCAN_POSTGRES;
-    /* Quote openers, the escape, comment openers and postgres's '$', '('
-     * and ')' all stop the skip loop of code (C_NORM): for the other bytes
-     * (letters, digits, most punctuation) only mysql's '*' is left to test.
-     * (The small build tests them all: smaller.) */
+    /* Quote openers, the escape, comment openers and postgres's '$' '(' ')'
+     * have C_NORM: of the other bytes only mysql's '*' needs a test below
+     * (small builds test every byte: smaller). */
     const bool marked = MOTE_SMALL || (sc->cls[c] & C_NORM) || c == '*';
     if (sc->lead && !is_blank(c) && !(marked && comment_opener(sc, c))) {
         lead_code(sc);
@@ -1760,8 +1747,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         sc->slot = (uint8_t)slot;
         sc->km = 0; /* now: fast_text() may leave the quote without the switch */
         sq_other(sc);
-        /* (small builds call it always: a no-op unless words matter (SL_WORDS)) */
-        if (MOTE_SMALL || (sc->slow & SL_WORDS)) word_punct(sc, c);
+        if (MOTE_SMALL || (sc->slow & SL_WORDS)) word_punct(sc, c); /* (a no-op without SL_WORDS) */
         next = S_QUOTE;
     } else if ((int)c == sc->esc_out) {
         sc->state = S_ESC;
@@ -1775,7 +1761,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         }
         next = S_SLASH;
     } else if (c == '*' && (MOTE_SMALL || sc->dialect == MOTE_SCAN_MYSQL) && (sc->slow & SL_XC)) {
-        /* (SL_XC is mysql's alone; the speed build's dialect test helps its register allocation) */
+        /* (SL_XC is mysql's alone; the dialect test helps the speed build's register allocation) */
         return enter(sc, S_XSTAR, A_NEXT);
     } else if (pg) {
         if (c == '$' && !sq_idchar(prev_byte(sc, idx, 1))) {
@@ -1792,7 +1778,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         set_pos(sc, &sc->open_pos, idx);
         return enter(sc, next, A_NEXT);
     }
-    /* (words matter only for mysql and postgres: SL_WORDS is never set for sqlite) */
+    /* (SL_WORDS: mysql and postgres only) */
     if (sc->slow & SL_WORDS) {
         if (word_char(sc, c)) return A_WORD;
         if (!is_blank(c)) word_punct(sc, c);
@@ -1806,7 +1792,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     return A_NEXT;
 }
 
-/* A blank before a statement (sqlite3_complete() counts \v as a token, not as space). */
+/* A blank before a statement (sqlite3_complete() counts \v as a token). */
 static MOTE_SMALL_INLINE bool lead_blank(const mote_scanner *sc, uint8_t c)
 {
     return is_blank(c) && !(sc->dialect == MOTE_SCAN_SQLITE && c == '\v');
@@ -1816,7 +1802,7 @@ static MOTE_SMALL_INLINE bool lead_blank(const mote_scanner *sc, uint8_t c)
 static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const bool blank = lead_blank(sc, c);
-    /* where kept comments end (only they read it: small builds set it without the test) */
+    /* where kept comments end (only they read it: small builds set it always) */
     if (!blank && (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS))) set_pos(sc, &sc->lead_pos, idx);
     if (!lead_comment_kept(sc)) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
@@ -1923,8 +1909,7 @@ static int on_head(mote_scanner *sc, uint8_t c)
     return enter(sc, S_NORMAL, A_CODE);
 }
 
-/* A command line: mysql DELIMITER (blanks, the argument, the ignored
- * rest) or a psql meta-command. */
+/* A command line: mysql DELIMITER (blanks, argument, ignored rest) or a psql meta-command. */
 static int on_command(mote_scanner *sc, uint8_t c)
 {
     const uint8_t st = sc->state;
@@ -1987,7 +1972,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
             return enter(sc, S_NORMAL, A_NEXT);
         }
         if (c == 'M' && st == S_XOPEN) return enter(sc, S_XM, A_NEXT);
-        /* an ordinary comment; c is its first byte */
+        /* an ordinary comment, c its first byte */
         lead_comment(sc, idx + 1);
         return enter(sc, S_BLOCK, A_AGAIN);
     case S_XSTAR:
@@ -1997,8 +1982,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
         return A_NEXT;
     case S_LINE:
         if (c != '\n') return A_NEXT;
-        /* the newline ends the comment and is itself a normal byte (it
-         * may be, or start, the delimiter) */
+        /* the newline ends the comment and is code (it may start the delimiter) */
         return enter(sc, after_comment(sc), A_AGAIN);
     case S_BLOCK:
         if (c == '*') sc->state = S_BSTAR;
@@ -2069,17 +2053,16 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
     }
 }
 
-/* One byte in the current state. The delimiter is matched here, in one
- * place, in the states where it counts; comments and DELIMITER commands
- * start the match afresh (km reset at their first byte), an escape outside
- * quotes keeps it. */
+/* One byte in the current state. The delimiter is matched here alone, in
+ * the states where it counts; comments and DELIMITER commands start the
+ * match afresh, an escape outside quotes keeps it. */
 static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const uint8_t st = sc->state;
     if ((1u << st) & KMP_STATES) {
         if (kmp_step(sc, c)) {
-            /* (from S_LEAD: an empty token; ';' still ends it; sqlite reads
-             * words only in S_NORMAL, mysql's S_HEAD matches no word) */
+            /* (from S_LEAD: an empty token; sqlite reads words only in
+             * S_NORMAL, mysql's S_HEAD matches no word) */
             if (st == S_NORMAL && sc->wlen) any_word_end(sc);
             else if (st != S_NORMAL) sq_other(sc);
             return enter(sc, S_NORMAL, A_DELIM);
@@ -2087,8 +2070,7 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
     } else if (st != S_ESC) {
         sc->km = 0;
     }
-    /* (the small build tests the groups by range first: smaller than a
-     * jump table over every state, which is faster) */
+    /* (small builds test the groups by range: smaller than the jump table) */
 #if MOTE_SMALL
     if (st >= S_DCMD_WS) return on_command(sc, c);
     if (st >= S_QUOTE) return on_string(sc, c, idx);
