@@ -1689,6 +1689,14 @@ static int enter(mote_scanner *sc, uint8_t st, int a)
     return a;
 }
 
+/* A comment of state st opens; its bytes start after idx. */
+static int open_comment(mote_scanner *sc, uint8_t st, size_t idx)
+{
+    sc->state = st;
+    lead_comment(sc, idx + 1);
+    return A_NEXT;
+}
+
 /* A command line starts in state st (its first code byte seen). */
 static int command(mote_scanner *sc, uint8_t st)
 {
@@ -1754,11 +1762,8 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
         return A_NEXT;
     } else if (comment_opener(sc, c)) {
-        if (c != '/') {
-            sc->state = c == '#' ? S_LINE : S_DASH;
-            if (c == '#') lead_comment(sc, idx + 1);
-            return A_NEXT;
-        }
+        if (c == '#') return open_comment(sc, S_LINE, idx);
+        if (c == '-') return enter(sc, S_DASH, A_NEXT);
         next = S_SLASH;
     } else if (c == '*' && (MOTE_SMALL || sc->dialect == MOTE_SCAN_MYSQL) && (sc->slow & SL_XC)) {
         /* (SL_XC is mysql's alone; the dialect test helps the speed build's register allocation) */
@@ -1942,16 +1947,11 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_DASH:
         if (c != '-') return lone(sc);
         if (!(sc->comments & MOTE_SCAN_COMMENT_DASH)) return enter(sc, S_DASH2, A_NEXT);
-        sc->state = S_LINE;
-        lead_comment(sc, idx + 1);
-        return A_NEXT;
+        return open_comment(sc, S_LINE, idx);
     case S_DASH2:
         if (c <= 0x20 || c == 0x7f) {
             sc->km = 0;
-            /* (the state first: gcc then makes one call of lead_comment) */
-            sc->state = (c == '\n' || c == '\r') ? after_comment(sc) : S_LINE;
-            lead_comment(sc, idx + 1);
-            return A_NEXT;
+            return open_comment(sc, (c == '\n' || c == '\r') ? after_comment(sc) : S_LINE, idx);
         }
         lead_code(sc);
         return enter(sc, S_NORMAL, A_CODE);
@@ -1960,9 +1960,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
         sc->depth = 1;
         /* mysql: executable? */
         if (sc->dialect == MOTE_SCAN_MYSQL && !(sc->slow & SL_XC)) return enter(sc, S_XOPEN, A_NEXT);
-        sc->state = S_BLOCK;
-        lead_comment(sc, idx + 1);
-        return A_NEXT;
+        return open_comment(sc, S_BLOCK, idx);
     case S_XOPEN:
     case S_XM:
         if (c == '!') {
@@ -2079,15 +2077,8 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
     switch (st) {
     case S_LEAD: return on_lead(sc, c, idx);
     case S_HEAD: return A_HEAD;
-    case S_DCMD_WS:
-    case S_DCMD_ARG:
-    case S_DCMD_REST:
-    case S_PCMD: return on_command(sc, c);
-    case S_QUOTE:
-    case S_QESC:
-    case S_DTAG:
-    case S_DOLLAR:
-    case S_DMATCH: return on_string(sc, c, idx);
+    case S_DCMD_WS: case S_DCMD_ARG: case S_DCMD_REST: case S_PCMD: return on_command(sc, c);
+    case S_QUOTE: case S_QESC: case S_DTAG: case S_DOLLAR: case S_DMATCH: return on_string(sc, c, idx);
     case S_ESC: return enter(sc, S_NORMAL, A_NEXT);
     case S_CSKIP:
         /* the COPY line's rest: blanks; data starts on the next line */
@@ -2124,13 +2115,11 @@ static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
     return A_END;
 }
 
-/*
- * Run the state machine over chunk[pos..lim): R_LIMIT at lim; R_END when a
+/* The state machine over chunk[pos..lim): R_LIMIT at lim; R_END when a
  * delimiter completed (pos after it; the token may be empty); R_LINE when a
  * command or COPY data line ended at its line break; R_SPLIT when leading
  * kept comments end at the first code byte (sc->lead_pos). Inlined under
- * MOTE_SMALL: smaller, and the stack stays within its budget.
- */
+ * MOTE_SMALL: smaller, and the stack stays within its budget. */
 static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
 {
     const uint8_t *p = sc->chunk;
@@ -2146,10 +2135,10 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
     while (i < lim) {
         if (sc->split) break;
         const uint8_t st = sc->state;
-        /* One skip for every state (its class bit; 0: none). Hosted
-         * builds run a statement's lead through lead_skip() (tested first:
-         * once per statement, measured faster there), ordinary text and
-         * strings through fast_text() and COPY data through memchr(). */
+        /* One skip for every state (its class bit; 0: none). Hosted builds
+         * take a statement's lead through lead_skip() (tested first: once per
+         * statement, measured faster), text and strings through fast_text()
+         * and COPY data through memchr(). */
         static const uint8_t skip_mask[S_PCMD + 1] = {
             [S_NORMAL] = C_NORM, [S_QUOTE] = C_Q0, [S_BLOCK] = C_BLOCK, [S_LINE] = C_LINE,
             [S_COPY] = C_LINE, [S_PCMD] = C_LINE, [S_DOLLAR] = C_DOLLAR,
@@ -2165,8 +2154,8 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
         } else
 #endif
         if (!MOTE_SMALL && st == S_COPY) {
-            /* the line break (a '\r' stops too: lines count). The chunk's next '\r' is looked for
-             * once, not per line (d.pg.cr: its offset, or the chunk's end: a stop that means nothing) */
+            /* to the line break, or a '\r' (lines count): the chunk's next '\r' is looked for once,
+             * not per line (d.pg.cr: its offset, or the chunk's end: a stop that means nothing) */
             if (sc->d.pg.cr < sc->base + i) {
                 const uint8_t *cr = memchr(p + i, '\r', sc->chunk_len - i);
                 sc->d.pg.cr = sc->base + (cr ? (size_t)(cr - p) : sc->chunk_len);
@@ -2218,8 +2207,8 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
 
 /* ------------------------------------------------------------ driver */
 
-/* The scanner keeps none of the open token's bytes: blanks before it,
- * comments before it that are not kept, the rest of a COPY line. */
+/* The scanner keeps none of the open token's bytes: blanks or comments not
+ * kept before it, the rest of a COPY line. */
 static bool holds_nothing(const mote_scanner *sc)
 {
     const uint8_t st = sc->state;
@@ -2241,9 +2230,9 @@ static MOTE_SMALL_NOINLINE unsigned tok_kind(const mote_scanner *sc)
     return sc->lead && sc->cmt ? MOTE_SCAN_COMMENT : MOTE_SCAN_STATEMENT;
 }
 
+/* (n 0 appends nothing: OK, the counts stay) */
 static mote_err carry_append(mote_scanner *sc, const uint8_t *p, size_t n)
 {
-    /* (n 0 appends nothing: OK, the counts stay) */
     mote_err e = mote_buf_append(sc->carry, p, n);
     if (e != MOTE_OK) return e == MOTE_ERR_NOMEM ? MOTE_ERR_NOMEM : MOTE_ERR_TOO_LONG;
     sc->stats.bytes_copied += n;
@@ -2251,14 +2240,12 @@ static mote_err carry_append(mote_scanner *sc, const uint8_t *p, size_t n)
     return MOTE_OK;
 }
 
-/* Hand out a token (e == MOTE_OK) or an error with its position. A whole
- * token longer than max_token (not in pieces) becomes MOTE_ERR_TOO_LONG
- * here, the one place every finished token passes. */
+/* Hand out a token (e == MOTE_OK) or an error with its position. A whole token
+ * over max_token (not in pieces) becomes MOTE_ERR_TOO_LONG here, where every token passes. */
 static MOTE_SMALL_NOINLINE mote_err emit(mote_scanner *sc, mote_scan_token *tok, mote_err e,
                                          const uint8_t *p, size_t n, unsigned flags, unsigned kind)
 {
-    /* the token's position; an unterminated quote's or comment's: where it
-     * opened (taken before e may become TOO_LONG: it has no bytes) */
+    /* an unterminated quote or comment: where it opened (before e may become TOO_LONG) */
     const mote_pos *pos =
         e == MOTE_ERR_UNTERMINATED_QUOTE || e == MOTE_ERR_UNTERMINATED_COMMENT ? &sc->open_pos : &sc->tok_pos;
     if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES)) {
@@ -2295,10 +2282,10 @@ static MOTE_SMALL_NOINLINE void start_drop(mote_scanner *sc)
 }
 
 /* The open token's bytes chunk[tok_start..pos) as one view: in place while
- * nothing is carried, else appended to the carry (error: carry full). */
+ * nothing is carried, else appended to the carry (error: carry full; at the
+ * end of input all of it is carried). */
 static MOTE_SMALL_INLINE mote_err gather(mote_scanner *sc, const uint8_t **p, size_t *n)
 {
-    /* (at the end of input all of it is carried) */
     const uint8_t *s = sc->chunk ? sc->chunk + sc->tok_start : NULL;
     size_t k = sc->chunk ? sc->pos - sc->tok_start : 0;
     mote_err e = MOTE_OK;
@@ -2334,8 +2321,8 @@ static mote_err cut_front(mote_scanner *sc, size_t k, const uint8_t **pp)
     return e;
 }
 
-/* R_SPLIT: the kept comments before the token's first code byte are a
- * token of their own; the statement starts at sc->lead_pos. */
+/* R_SPLIT: the kept comments before the first code byte are a token of
+ * their own; the statement starts at sc->lead_pos. */
 static MOTE_COLD mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->split = 0;
@@ -2347,8 +2334,8 @@ static MOTE_COLD mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
     else e = k ? emit(sc, tok, MOTE_OK, p, k, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT) : MOTE_ERR_NEED_MORE;
     sc->tok_pos = sc->lead_pos;
     sc->cmt = 0;
-    /* (pieces_out and hist are as reset_token() left them: kept comments never
-     * come in pieces (at_bound()), a dropped token splits nothing) */
+    /* (pieces_out and hist stay as reset_token() left them: kept comments come
+     * in no pieces, a dropped token splits nothing) */
     return e;
 }
 
@@ -2359,15 +2346,15 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
 }
 
 /* The one set of rules for a token's bytes p[0..n), of kind `kind`, ended as r says (at_end(),
- * records' rec_next()): its delimiter or line break cut (a delimiter starting with blanks may begin
- * before a trimmed token: then it is empty), a record's or COPY row's '\r' before its line break
- * too, the end of a COPY block recognised; handed out unless empty (empty ones count with
- * KEEP_BLANK, as COPY rows and as the last of a token's pieces). MOTE_ERR_NEED_MORE: nothing out. */
-/* (inlined: smaller; -O3 inlines it at both of its calls by itself) */
+ * rec_next()): its delimiter or line break cut (a delimiter starting with blanks may begin before
+ * a trimmed token: then it is empty), a record's or COPY row's '\r' before its line break too, the
+ * end of a COPY block recognised; handed out unless empty (empty ones count with KEEP_BLANK, as
+ * COPY rows and as the last of a token's pieces). MOTE_ERR_NEED_MORE: nothing out. (Inlined:
+ * smaller; -O3 inlines it at both calls by itself.) */
 static MOTE_SMALL_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p,
                                              size_t n, int r, unsigned kind)
 {
-    const bool term = R_TERM(r); /* ended by its delimiter or line break */
+    const bool term = R_TERM(r);
     unsigned flags = sc->tokflags | (term ? MOTE_SCAN_TOK_DELIM : 0u);
     const size_t cut = r == R_END ? sc->dlen : r == R_LINE;
     n = n > cut ? n - cut : 0;
@@ -2424,7 +2411,7 @@ static MOTE_INLINE mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r
     return e;
 }
 
-/* End of input reached with everything scanned (cold: out of the token loop). */
+/* End of input, everything scanned. */
 static MOTE_COLD mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->done = 1;
@@ -2449,9 +2436,9 @@ static MOTE_COLD mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
     size_t n;
     const size_t m = sc->max_token;
     if ((LEAD_TRIMMED(sc->lead, sc) & sc->cmt) && keep_comments(sc)) {
-        /* Kept comments over max_token (never in pieces): report them and
-         * skip the rest of them as if not kept; a candidate opener at the
-         * end ("/" of a possible slash-star-bang) stays held. */
+        /* Kept comments over max_token (never in pieces): reported, their rest
+         * skipped as if not kept; a candidate opener at the end ("/" of a
+         * possible slash-star-bang) stays held. */
         e = fail(sc, tok, e); /* (at tok_pos, before it moves) */
         const uint8_t st = sc->state;
         const bool cand = st >= S_DASH && st <= S_XM; /* DASH DASH2 SLASH XOPEN XM */
@@ -2630,8 +2617,8 @@ mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
 void mote_scan_get_stats(const mote_scanner *sc, mote_scan_stats *out)
 {
     if (!out) return;
-    /* bytes_examined is counted where the loops step, not derived from
-     * the position: it is the tests' witness that no byte is scanned twice */
+    /* (bytes_examined is counted where the loops step, not derived from the
+     * position: the tests' witness that no byte is scanned twice) */
     if (!sc) memset(out, 0, sizeof *out);
     else memcpy(out, &sc->stats, sizeof *out); /* (a call: smaller than the copy inlined) */
 }
