@@ -178,10 +178,8 @@ static const uint32_t sq_trans[8] = {
 #undef SQ_ROW
 #define SQ_NEXT(t, tk) ((uint8_t)((sq_trans[t] >> (4 * (tk))) & 15u))
 
-static MOTE_SMALL_NOINLINE bool is_blank(uint8_t c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r'); /* \t \n \v \f \r */
-}
+/* ' ' and \t \n \v \f \r */
+static MOTE_SMALL_NOINLINE bool is_blank(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 static uint8_t lower(uint8_t c) { return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c; }
 static bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
@@ -197,10 +195,9 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 {
     memcpy(sc->delim, d, n);
     sc->dlen = (uint8_t)n;
-    /* KMP failure function, so that "xaab" with delimiter "ab" is found: after a mismatch the
-     * match resumes at the longest border (km: reset_token() follows both calls). */
+    /* KMP failure function (kmp[0]: 0 since init), so that "xaab" with delimiter "ab" is found: after a
+     * mismatch the match resumes at the longest border (km: reset_token() follows both calls). */
     uint8_t k = 0;
-    sc->kmp[0] = 0;
     for (size_t j = 1; j < n; j++) {
         while (k > 0 && d[j] != d[k]) k = sc->kmp[k - 1];
         if (d[j] == d[k]) k++;
@@ -402,10 +399,7 @@ static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc)
 
 /* The blanks before a statement hold a comment that is handed out: the
  * token starts at it (trimmed blanks and dropped comments move the start). */
-static MOTE_SMALL_INLINE bool lead_comment_kept(const mote_scanner *sc)
-{
-    return sc->cmt && keep_comments(sc);
-}
+static MOTE_SMALL_INLINE bool lead_comment_kept(const mote_scanner *sc) { return sc->cmt && keep_comments(sc); }
 
 /* Start the next token: trimming (sql dialects) or mysql matching DELIMITER; comments told apart
  * if any; the first word read by mysql and postgres. Every token passes here, so the flags are
@@ -613,10 +607,7 @@ static bool kmp_step(mote_scanner *sc, uint8_t c)
     return false;
 }
 
-static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
-{
-    sc->trig = SQ_NEXT(sc->trig, tk);
-}
+static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk) { sc->trig = SQ_NEXT(sc->trig, tk); }
 
 /* A token other than a word, for sqlite (the test in one place: smaller). */
 static MOTE_SMALL_NOINLINE void sq_other(mote_scanner *sc)
@@ -1466,10 +1457,7 @@ static void lead_comment(mote_scanner *sc, size_t i)
 }
 
 /* The state after a comment: before the statement's first code byte, or in it. */
-static uint8_t after_comment(const mote_scanner *sc)
-{
-    return LEAD_TRIMMED(sc->lead, sc) ? S_LEAD : S_NORMAL;
-}
+static uint8_t after_comment(const mote_scanner *sc) { return LEAD_TRIMMED(sc->lead, sc) ? S_LEAD : S_NORMAL; }
 
 /* A byte that may open a comment of the configured styles. */
 static MOTE_SMALL_NOINLINE bool comment_opener(const mote_scanner *sc, uint8_t c)
@@ -1543,15 +1531,10 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
         return;
     }
     if (sc->wst == 0) {
-        sc->wst = 4;
-        if (how == 1) return;
-        if (k >= K_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE) {
-            sc->wst = 1;
-            sc->d.my.vt = 0;
-        } else if (how == 2) {
-            sc->wst = 1;
-            sc->d.my.vt = sc->whash | 1u;
-        }
+        /* the target: sql_mode (vt 0) or a user variable (its hash), else an item that does not matter */
+        const bool mode = how == 0 && k >= K_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE;
+        sc->wst = mode || how == 2 ? 1 : 4;
+        sc->d.my.vt = mode ? 0 : sc->whash | 1u;
     } else if (sc->wst == 2) {
         uint8_t m = sc->flags & MODE_NBE; /* an expression: the configured mode */
         if (how == 1) m = sc->litk == 20 ? MODE_NBE : 0;
