@@ -210,8 +210,7 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 #define DOLLAR_QUOTES 0x20u
 
 #if !MOTE_SMALL
-/*
- * The block path (hosted builds): in ordinary text and inside the first
+/* The block path (hosted builds): in ordinary text and inside the first
  * quote kind, 64 bytes at a time become bit masks, and quotes, escapes and
  * the end of the run come from word arithmetic, not a branch per byte. The
  * portable classifier's table maps a byte to one bit per plane (plane k in
@@ -220,8 +219,7 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
  * that stop the path outside strings (the other quote; '-', "--" checked
  * where found); backslash; line breaks. The stop set is generous (a stop
  * that means nothing to the dialect hands one byte to the switch);
- * blk_setup() keeps the path off where a byte the dialect needs is missing.
- */
+ * blk_setup() keeps the path off where a byte the dialect needs is missing. */
 enum { P_QUOTE, P_STOP, P_BSL, P_LB };
 #define PB(k) ((uint64_t)1 << (16 * (k)))
 /* Bytes that stop the block path outside strings, besides the other quote. */
@@ -2457,13 +2455,11 @@ static MOTE_COLD mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
 }
 
 #if !MOTE_SMALL
-/*
- * Records (BLK_REC) at a token's start, in state NORMAL, with the block
+/* Records (BLK_REC) at a token's start, in state NORMAL, with the block
  * path free to run at pos: run()'s first skip, as fast_text() does it. The
  * usual stop, the one-byte delimiter outside strings, is taken here as
  * step() and on_delim() would: R_END, pos after it. Else R_MORE: run() goes
- * on from where the skip stopped.
- */
+ * on from where the skip stopped. */
 static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
 {
     const uint8_t *p = sc->chunk;
