@@ -284,20 +284,21 @@ static void blk_setup(mote_scanner *sc)
     /* Every byte that matters outside strings must stop the path or be
      * handled by it (the quote, escapes, line breaks, dashes). The SIMD
      * classifiers compare with exactly these stop bytes (6 at most), those
-     * slots' quotes last (pass 1): blk_multi() compares only the others (an
-     * odd count's pair takes one quote along, masked). */
-    unsigned n = 0;
-    for (unsigned pass = 0; pass < 2; pass++) {
-        for (unsigned c = 0; c < 256; c++) {
-            if (!(sc->cls[c] & C_NORM) || c == q || c == '\n' || c == '\r') continue;
-            if (c == '\\' && (f & BLK_ESC_OUT)) continue;
-            const unsigned s = sc->open_slot[c];
-            if ((s && ((slots >> (s - 1u)) & 1u)) != pass) continue;
-            if (!(t[c] & PB(P_STOP)) || n == sizeof sc->blk_stop) return;
-            sc->blk_stop[n++] = (uint8_t)c;
-        }
-        if (!pass) sc->blk_nother = (uint8_t)n;
+     * slots' quotes last: blk_multi() compares only the others (an odd
+     * count's pair takes one quote along, masked). */
+    uint8_t quote[sizeof sc->blk_stop];
+    unsigned n = 0, nq = 0;
+    for (unsigned c = 0; c < 256; c++) {
+        if (!(sc->cls[c] & C_NORM) || c == q || c == '\n' || c == '\r') continue;
+        if (c == '\\' && (f & BLK_ESC_OUT)) continue;
+        if (!(t[c] & PB(P_STOP)) || n + nq == sizeof sc->blk_stop) return;
+        const unsigned s = sc->open_slot[c];
+        if (s && ((slots >> (s - 1u)) & 1u)) quote[nq++] = (uint8_t)c;
+        else sc->blk_stop[n++] = (uint8_t)c;
     }
+    sc->blk_nother = (uint8_t)n;
+    memcpy(sc->blk_stop + n, quote, nq);
+    n += nq;
     /* unused entries repeat a stop byte */
     for (unsigned j = n; j < sizeof sc->blk_stop; j++) sc->blk_stop[j] = sc->blk_stop[0];
     sc->blk_nstop = (uint8_t)n;
