@@ -1444,7 +1444,8 @@ static void lead_code(mote_scanner *sc)
     if ((LEAD_TRIMMED(lead, sc) & sc->cmt) && keep_comments(sc) && !sc->dropping) sc->split = 1;
 }
 
-/* A comment opened before any code byte; trimmed and not kept, its bytes go at once. */
+/* A comment opened before any code byte. Where leading blanks are trimmed
+ * and comments not kept, its bytes are dropped at once (held() counts none). */
 static void lead_comment(mote_scanner *sc, size_t i)
 {
     if (!sc->lead) return;
