@@ -1,18 +1,16 @@
 /*
  * scan.c - one-shot split and the streaming statement / record scanner.
  *
- * The scanner is one byte-level state machine that looks at every byte once:
- * run() resumes at sc->pos with all lexer state in the context, so a token
- * over many chunks costs what it costs in one. Skip loops pass bytes that
- * cannot change the state (a class table, one bit per state); the others go
- * through the state handlers (step() and on_*(), which hold the dialect
- * tests and return what run() does next). Hosted builds add a block path:
- * 64-byte blocks become bit masks (SSE2, AVX2 chosen at run time, NEON, or
- * a table), strings come from prefix XORs (one for all quote kinds where
- * kinds meet, checked per kind, blk_kinds()), escapes from backslash-run
- * parity, lines from popcounts (block_text()). Record streams (the lines
- * dialect, generic ones without comments) have a short loop of their own
- * (rec_next()). Dialect state lives in unions (mote_scanner.ds, tk, d).
+ * One byte-level state machine looks at every byte once: run() resumes at
+ * sc->pos with all lexer state in the context, so a token over many chunks
+ * costs what it costs in one. Skip loops pass bytes that cannot change the
+ * state (a class table, one bit per state); the others go through the state
+ * handlers (step() and on_*(), which hold the dialect tests). Hosted builds
+ * add a block path: 64-byte blocks become bit masks (SSE2, AVX2 chosen at run
+ * time, NEON, or a table), strings come from prefix XORs (blk_kinds() where
+ * quote kinds meet), escapes from backslash-run parity, lines from popcounts
+ * (block_text()); record streams have a loop of their own (rec_next()).
+ * Dialect state lives in unions (mote_scanner.ds, tk, d).
  */
 #include "mote/scan.h"
 #include "mote_private.h"
@@ -160,11 +158,10 @@ enum {
  * behaviour: states INVALID START NORMAL EXPLAIN CREATE TRIGGER SEMI END). */
 enum { TK_SEMI, TK_WS, TK_OTHER, TK_EXPLAIN, TK_CREATE, TK_TEMP, TK_TRIGGER, TK_END };
 /* States NORMAL(2) and TRIGGER(5), where words cannot change the state: the
- * skip loops may run. The other dialects stay in NORMAL (no token but SEMI
- * leaves it, and SEMI is only looked up at a delimiter), so this one test,
- * the transitions and the ';' lookup need no dialect check. */
+ * skip loops may run. The other dialects stay in NORMAL (only SEMI leaves it,
+ * looked up at a delimiter), so this test needs no dialect check. */
 #define TRIG_SKIP(t) ((0x24u >> (t)) & 1u)
-/* (one row a 32-bit word, the next state of token k in bits 4k..4k+3) */
+/* (a row per state; the next state after token k in bits 4k..4k+3) */
 #define SQ_ROW(a, b, c, d, e, f, g, h) \
     ((a) | (b) << 4 | (c) << 8 | (d) << 12 | (e) << 16 | (f) << 20 | (g) << 24 | (uint32_t)(h) << 28)
 static const uint32_t sq_trans[8] = {
@@ -181,31 +178,26 @@ static const uint32_t sq_trans[8] = {
 #undef SQ_ROW
 #define SQ_NEXT(t, tk) ((uint8_t)((sq_trans[t] >> (4 * (tk))) & 15u))
 
-static MOTE_SMALL_NOINLINE bool is_blank(uint8_t c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r'); /* \t \n \v \f \r */
-}
+/* ' ' and \t \n \v \f \r */
+static MOTE_SMALL_NOINLINE bool is_blank(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 static uint8_t lower(uint8_t c) { return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c; }
-static bool is_alpha(uint8_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
 
 /* SQLite's IdChar(): letters, digits, '_', '$' and every byte >= 0x80;
  * PostgreSQL's identifier continuation bytes are the same. */
 static bool sq_idchar(uint8_t c)
 {
-    return is_alpha(c) || is_digit(c) || c == '_' || c == '$' || c >= 0x80;
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || c == '$' || c >= 0x80;
 }
 
 static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 {
     memcpy(sc->delim, d, n);
     sc->dlen = (uint8_t)n;
-    /* (km: reset_token() follows both calls) */
-    /* KMP failure function, so that "xaab" with delimiter "ab" is found:
-     * after a mismatch the match resumes at the longest border. */
+    /* KMP failure function (kmp[0]: 0 since init), so that "xaab" with delimiter "ab" is found: after a
+     * mismatch the match resumes at the longest border (km: reset_token() follows both calls). */
     uint8_t k = 0;
-    sc->kmp[0] = 0;
     for (size_t j = 1; j < n; j++) {
         while (k > 0 && d[j] != d[k]) k = sc->kmp[k - 1];
         if (d[j] == d[k]) k++;
@@ -213,13 +205,12 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
     }
 }
 
-/* Private comments bit: postgres dollar quoting ('$' may open a tag). Generic
- * configs mask their comments to the public bits, so it cannot leak in. */
+/* Private comments bit: postgres dollar quoting ('$' may open a tag; generic
+ * configs mask their comments to the public bits). */
 #define DOLLAR_QUOTES 0x20u
 
 #if !MOTE_SMALL
-/*
- * The block path (hosted builds): in ordinary text and inside the first
+/* The block path (hosted builds): in ordinary text and inside the first
  * quote kind, 64 bytes at a time become bit masks, and quotes, escapes and
  * the end of the run come from word arithmetic, not a branch per byte. The
  * portable classifier's table maps a byte to one bit per plane (plane k in
@@ -228,8 +219,7 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
  * that stop the path outside strings (the other quote; '-', "--" checked
  * where found); backslash; line breaks. The stop set is generous (a stop
  * that means nothing to the dialect hands one byte to the switch);
- * blk_setup() keeps the path off where a byte the dialect needs is missing.
- */
+ * blk_setup() keeps the path off where a byte the dialect needs is missing. */
 enum { P_QUOTE, P_STOP, P_BSL, P_LB };
 #define PB(k) ((uint64_t)1 << (16 * (k)))
 /* Bytes that stop the block path outside strings, besides the other quote. */
@@ -254,8 +244,7 @@ enum {
 };
 #define BLK_LINES_F (BLK_ESC | BLK_ESC_OUT | BLK_NL_STOP)
 
-/* Decide whether (and how) the block path may run for this configuration;
- * called whenever the class table is rebuilt. */
+/* Whether (and how) the block path runs for this configuration; with every build_cls(). */
 static void blk_setup(mote_scanner *sc)
 {
     sc->blk = sc->blk_flags = sc->blk_slots = 0;
@@ -276,57 +265,53 @@ static void blk_setup(mote_scanner *sc)
         __builtin_cpu_supports("pclmul"))
         f |= BLK_AVX2F;
 #endif
-    /* every byte that matters outside strings must stop the path or be
-     * handled by it (the quote, escapes, line breaks, dashes) */
-    unsigned n = 0;
-    for (unsigned c = 0; c < 256; c++) {
-        if (!(sc->cls[c] & C_NORM) || c == q || c == '\n' || c == '\r') continue;
-        if (c == '\\' && (f & BLK_ESC_OUT)) continue;
-        if (!(t[c] & PB(P_STOP))) return;
-        /* the SIMD classifiers compare with exactly these (6 at most) */
-        if (n == sizeof sc->blk_stop) return;
-        sc->blk_stop[n++] = (uint8_t)c;
-    }
-    /* unused entries repeat a stop byte */
-    for (unsigned j = n; j < sizeof sc->blk_stop; j++) sc->blk_stop[j] = sc->blk_stop[0];
-    sc->blk_nstop = (uint8_t)n;
     /* Records: nothing but quotes, escapes and a one-byte delimiter matter
      * (the lines dialect; generic ones without comments), so every token
      * starts in state NORMAL with no word, comment, trigger or mode state. */
     if (sc->dlen == 1 && !sc->trim && !(sc->comments & 0x0fu) &&
         (sc->dialect == MOTE_SCAN_LINES || sc->dialect == MOTE_SCAN_GENERIC))
         f |= BLK_REC;
-    if (n == 0 && q == '"' && (f & (BLK_LINES_F | BLK_DASH)) == BLK_LINES_F) f |= BLK_LINES;
     /* the slots whose strings it reads (blk_kinds()): closed by their
      * opener, not the delimiter's first byte, escaped by a backslash (bit 4
      * + slot) or not at all */
+    uint8_t slots = 0;
     for (unsigned k = 0; k < 4; k++) {
         const uint8_t c = sc->q_close[k];
         const unsigned e = sc->q_esc[k];
         if (sc->open_slot[c] == k + 1 && c != d0 && (e == NO_ESC || (e == '\\' && (f & BLK_ESC))))
-            sc->blk_slots |= (uint8_t)((1u | (e == '\\') << 4) << k);
+            slots |= (uint8_t)((1u | (e == '\\') << 4) << k);
     }
-    /* those slots' quotes last among the stop bytes: blk_multi() compares
-     * only the others (an odd count's pair takes one quote along, masked) */
-    uint8_t other[sizeof sc->blk_stop], quote[sizeof sc->blk_stop];
-    unsigned no = 0, nq = 0;
-    for (unsigned j = 0; j < n; j++) {
-        const unsigned s = sc->open_slot[sc->blk_stop[j]];
-        if (s && ((sc->blk_slots >> (s - 1u)) & 1u)) quote[nq++] = sc->blk_stop[j];
-        else other[no++] = sc->blk_stop[j];
+    /* Every byte that matters outside strings must stop the path or be
+     * handled by it (the quote, escapes, line breaks, dashes). The SIMD
+     * classifiers compare with exactly these stop bytes (6 at most), those
+     * slots' quotes last: blk_multi() compares only the others (an odd
+     * count's pair takes one quote along, masked). */
+    uint8_t quote[sizeof sc->blk_stop];
+    unsigned n = 0, nq = 0;
+    for (unsigned c = 0; c < 256; c++) {
+        if (!(sc->cls[c] & C_NORM) || c == q || c == '\n' || c == '\r') continue;
+        if (c == '\\' && (f & BLK_ESC_OUT)) continue;
+        if (!(t[c] & PB(P_STOP)) || n + nq == sizeof sc->blk_stop) return;
+        const unsigned s = sc->open_slot[c];
+        if (s && ((slots >> (s - 1u)) & 1u)) quote[nq++] = (uint8_t)c;
+        else sc->blk_stop[n++] = (uint8_t)c;
     }
-    memcpy(sc->blk_stop, other, no);
-    memcpy(sc->blk_stop + no, quote, nq);
-    sc->blk_nother = (uint8_t)no;
+    sc->blk_nother = (uint8_t)n;
+    memcpy(sc->blk_stop + n, quote, nq);
+    n += nq;
+    /* unused entries repeat a stop byte */
+    for (unsigned j = n; j < sizeof sc->blk_stop; j++) sc->blk_stop[j] = sc->blk_stop[0];
+    sc->blk_nstop = (uint8_t)n;
+    if (n == 0 && q == '"' && (f & (BLK_LINES_F | BLK_DASH)) == BLK_LINES_F) f |= BLK_LINES;
+    sc->blk_slots = slots;
     sc->blk = (uint8_t)(1 + (q == '"'));
     sc->blk_flags = f;
 }
 #endif
 
-/* Build the class table from the quote slots, delimiter, escapes (the
- * mode's first) and comment styles: at init, and when a DELIMITER command
- * or a SET statement changes them. Data-driven, one small loop. Line breaks
- * stop every skip loop: positions are counted there. */
+/* The class table from the quote slots, delimiter, escapes (the mode's
+ * first) and comment styles: at init, and when a DELIMITER command or a SET
+ * statement changes them. Line breaks stop every skip loop (lines count). */
 static void build_cls(mote_scanner *sc)
 {
     /* byte, comments bits that must all be set, class bits it gets */
@@ -351,7 +336,7 @@ static void build_cls(mote_scanner *sc)
         sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : NO_ESC;
     uint8_t *cls = sc->cls;
     for (unsigned c = 0; c < 256; c++) cls[c] = sc->open_slot[c] ? C_NORM : 0;
-    /* unused slots (closer 0, escape 0 or -1) only mark bits no state uses */
+    /* (unused slots, closer 0, mark only bits no state uses) */
     for (unsigned k = 0; k < 4; k++) {
         const uint8_t bit = (uint8_t)(C_Q0 << k);
         cls[sc->q_close[k]] |= bit;
@@ -413,10 +398,7 @@ static MOTE_SMALL_INLINE bool keep_comments(const mote_scanner *sc)
 
 /* The blanks before a statement hold a comment that is handed out: the
  * token starts at it (trimmed blanks and dropped comments move the start). */
-static MOTE_SMALL_INLINE bool lead_comment_kept(const mote_scanner *sc)
-{
-    return sc->cmt && keep_comments(sc);
-}
+static MOTE_SMALL_INLINE bool lead_comment_kept(const mote_scanner *sc) { return sc->cmt && keep_comments(sc); }
 
 /* Start the next token: trimming (sql dialects) or mysql matching DELIMITER; comments told apart
  * if any; the first word read by mysql and postgres. Every token passes here, so the flags are
@@ -556,9 +538,9 @@ mote_err mote_scan_feed(mote_scanner *sc, const void *data, size_t len)
     sc->stats.bytes_fed += len;
     const uint8_t k = sc->bom;
     if (k < 3) {
-        /* A UTF-8 BOM at offset 0 is skipped. Chunks may split it: matched
-         * bytes wait (unexamined) until the decision; if it is no BOM they
-         * are scanned first, from the constant bom[] itself. */
+        /* A UTF-8 BOM at offset 0 is skipped. Matched bytes of a BOM split
+         * over chunks wait, unexamined; if it is none they are scanned
+         * first, from bom[] itself. */
         size_t j = 0;
         while (k + j < 3 && j < len && d[j] == bom[k + j]) j++;
         if (k + j < 3 && j == len) {
@@ -600,8 +582,7 @@ mote_err mote_scan_finish(mote_scanner *sc)
 
 static MOTE_SMALL_NOINLINE void newline(mote_scanner *sc, uint8_t c, size_t idx)
 {
-    /* "\r\n" is one break: a '\n' right after a '\r' (at the line start
-     * that '\r' set) counts no new line. */
+    /* "\r\n" is one break: a '\n' at the line start a '\r' set counts no line */
     const uint64_t off = sc->base + idx;
     if (!(c == '\n' && sc->cr && off == sc->line_start)) sc->line++;
     /* (small builds: c is '\n', even, or '\r', odd, as every caller tests) */
@@ -625,12 +606,9 @@ static bool kmp_step(mote_scanner *sc, uint8_t c)
     return false;
 }
 
-static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk)
-{
-    sc->trig = SQ_NEXT(sc->trig, tk);
-}
+static MOTE_SMALL_NOINLINE void sq_tok(mote_scanner *sc, unsigned tk) { sc->trig = SQ_NEXT(sc->trig, tk); }
 
-/* A token other than a word, for sqlite (tested here once: smaller). */
+/* A token other than a word, for sqlite (the test in one place: smaller). */
 static MOTE_SMALL_NOINLINE void sq_other(mote_scanner *sc)
 {
     if (sc->dialect == MOTE_SCAN_SQLITE) sq_tok(sc, TK_OTHER);
@@ -653,9 +631,9 @@ static uint8_t prev_byte(const mote_scanner *sc, size_t idx, size_t back)
     return sc->hist[2 - back];
 }
 
+/* hist takes the last two of p[0..n) */
 static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
 {
-    /* (the last two bytes, one by one) */
     for (size_t j = n > 2 ? n - 2 : 0; j < n; j++) {
         sc->hist[0] = sc->hist[1];
         sc->hist[1] = p[j];
@@ -663,30 +641,16 @@ static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
     }
 }
 
-#if MOTE_SMALL
-/* Size-optimised build: find() is one plain byte loop, shared by every state
- * (the word-at-a-time version below is inlined at each call site for speed). */
-static MOTE_SMALL_INLINE bool find(const uint8_t *cls, const uint8_t *p, size_t *pi, size_t lim, uint8_t mask)
-{
-    while (*pi < lim && !(cls[p[*pi]] & mask)) ++*pi;
-    return *pi < lim;
-}
-#else
-
-/* Lowest and highest set bit of a non-zero word (mote_private.h). */
-static MOTE_INLINE unsigned low_bit(uint64_t x) { return mote__ctz64(x); }
-static MOTE_INLINE unsigned high_bit(uint64_t x) { return 63u - mote__clz64(x); }
-
-/* Find the first byte at or after *pi (below lim) with `mask` in the class
- * table: true with *pi at it, else false with *pi = lim (the throughput on
- * ordinary text). Short runs (quote-dense text) end in the first four
- * bytes, tested one by one; longer ones go eight class bytes to a word
- * (input byte k in bits 8k..8k+7), the hit found with one ctz: one branch
- * per eight bytes, one mispredicted at a run's end. Callers branch on the
- * result once (inlined, the compiler joins the hit paths). */
+/* Find the first byte at or after *pi (below lim) with `mask` in the class table: true with *pi
+ * at it, else false with *pi = lim (the throughput on ordinary text). Small builds: the byte loop
+ * alone. Speed builds: short runs (quote-dense text) end in the first four bytes, tested one by
+ * one; longer ones go eight class bytes to a word (input byte k in bits 8k..8k+7), the hit found
+ * with one ctz: one branch per eight bytes, one mispredicted at a run's end. Callers branch on
+ * the result once (inlined, the compiler joins the hit paths). */
 static MOTE_INLINE bool find(const uint8_t *cls, const uint8_t *p, size_t *pi, size_t lim, uint8_t mask)
 {
     size_t i = *pi;
+#if !MOTE_SMALL
     if (i + 4 <= lim) {
         if (cls[p[i]] & mask) return true;
         if (cls[p[i + 1]] & mask) return *pi = i + 1, true;
@@ -703,19 +667,23 @@ static MOTE_INLINE bool find(const uint8_t *cls, const uint8_t *p, size_t *pi, s
                      (uint64_t)cls[q[6]] << 48 | (uint64_t)cls[q[7]] << 56;
         w &= m;
         if (w) {
-            *pi = i + (low_bit(w) >> 3);
+            *pi = i + (mote__ctz64(w) >> 3);
             return true;
         }
         i += 8;
     }
+#endif
     for (; i < lim; i++)
-        if (cls[p[i]] & mask) {
-            *pi = i;
-            return true;
-        }
+        if (cls[p[i]] & mask) return *pi = i, true;
     *pi = lim;
     return false;
 }
+
+#if !MOTE_SMALL
+
+/* Lowest and highest set bit of a non-zero word (mote_private.h). */
+static MOTE_INLINE unsigned low_bit(uint64_t x) { return mote__ctz64(x); }
+static MOTE_INLINE unsigned high_bit(uint64_t x) { return 63u - mote__clz64(x); }
 
 /* Bit j set: an odd number of set bits of x at positions <= j (inside a
  * string after its opening quote, up to and without its closing one). */
@@ -1466,7 +1434,7 @@ static bool dcmd_done(mote_scanner *sc)
 /* ------------------------------------------------- statement structure */
 
 /* The token's first code byte (after comments or nothing): kept comments
- * are handed out apart (run() returns R_SPLIT next). A no-op after it. */
+ * are handed out apart (R_SPLIT). A no-op after it. */
 static void lead_code(mote_scanner *sc)
 {
     const uint8_t lead = sc->lead;
@@ -1488,11 +1456,8 @@ static void lead_comment(mote_scanner *sc, size_t i)
     }
 }
 
-/* Where a comment ends: back before the statement's first code byte, or in it. */
-static uint8_t after_comment(const mote_scanner *sc)
-{
-    return LEAD_TRIMMED(sc->lead, sc) ? S_LEAD : S_NORMAL;
-}
+/* The state after a comment: before the statement's first code byte, or in it. */
+static uint8_t after_comment(const mote_scanner *sc) { return LEAD_TRIMMED(sc->lead, sc) ? S_LEAD : S_NORMAL; }
 
 /* A byte that may open a comment of the configured styles. */
 static MOTE_SMALL_NOINLINE bool comment_opener(const mote_scanner *sc, uint8_t c)
@@ -1517,8 +1482,8 @@ static MOTE_SMALL_INLINE bool word_char(const mote_scanner *sc, uint8_t c)
     return sq_idchar(c) || (sc->dialect == MOTE_SCAN_MYSQL && (c == '@' || c == '.'));
 }
 
-/* The number of the first keyword before last that the word (sc->word, n
- * bytes) spells (last K_NONE), or begins (a smaller last); else K_NONE. */
+/* The first keyword before last that the word (sc->word, n bytes) spells
+ * (last K_NONE) or begins (a smaller last); else K_NONE. */
 static int kw_find(const mote_scanner *sc, size_t n, int last)
 {
     const char *k = keywords;
@@ -1566,15 +1531,10 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
         return;
     }
     if (sc->wst == 0) {
-        sc->wst = 4;
-        if (how == 1) return;
-        if (k >= K_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE) {
-            sc->wst = 1;
-            sc->d.my.vt = 0;
-        } else if (how == 2) {
-            sc->wst = 1;
-            sc->d.my.vt = sc->whash | 1u;
-        }
+        /* the target: sql_mode (vt 0) or a user variable (its hash), else an item that does not matter */
+        const bool mode = how == 0 && k >= K_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE;
+        sc->wst = mode || how == 2 ? 1 : 4;
+        sc->d.my.vt = mode ? 0 : sc->whash | 1u;
     } else if (sc->wst == 2) {
         uint8_t m = sc->flags & MODE_NBE; /* an expression: the configured mode */
         if (how == 1) m = sc->litk == 20 ? MODE_NBE : 0;
@@ -1597,14 +1557,13 @@ static bool first_word_may(const mote_scanner *sc, size_t n)
     return kw_find(sc, n, K_CREATE + 1) != K_NONE;
 }
 
-/* A word of a postgres or mysql statement ended (sc->word, sc->wlen). */
+/* A word (sc->word, n bytes; keyword k) of a postgres or mysql statement ended. */
 static MOTE_SMALL_INLINE void word_end(mote_scanner *sc, int k, size_t n)
 {
     if (is_digit(sc->word[0])) return; /* a number (or mysql version digits) */
     switch (sc->wcls) {
     case WC_FIRST:
-        /* COPY SET RESET CREATE in the order of their classes (mysql's
-         * first words reach here only as a prefix of SET) */
+        /* COPY SET RESET CREATE in the order of their classes (mysql's: only prefixes of SET) */
         sc->wcls = (uint8_t)(k <= K_CREATE ? k + WC_COPY : WC_NONE);
         if (sc->wcls == WC_CREATE) sc->wst = 1;
         if (sc->wcls == WC_NONE) words_stop(sc);
@@ -1679,9 +1638,8 @@ static MOTE_SMALL_INLINE void word_punct(mote_scanner *sc, uint8_t c)
     }
 }
 
-/* A byte of the word or literal being read (lower case): the first bytes
- * kept and counted (a longer word stays at sizeof word bytes: longer than
- * every keyword, it matches none either way). */
+/* A byte of the word or literal being read (lower case); a word stops at
+ * sizeof word bytes, longer than every keyword either way. */
 _Static_assert(sizeof(((mote_scanner *)0)->word) > sizeof "standard_conforming_strings" - 1,
                "a word of sizeof word bytes is longer than every keyword");
 static MOTE_SMALL_NOINLINE void word_add(mote_scanner *sc, uint8_t lc)
@@ -1703,15 +1661,23 @@ static MOTE_SMALL_INLINE void lit_byte(mote_scanner *sc, uint8_t c)
 /* What a state handler asks of run() after a byte: the next byte; this one
  * again in the state it set (A_AGAIN: with the delimiter match; A_CODE: as
  * code, the match done); on_word(), on_head() or on_delim() for it (one call
- * site each: the small build inlines them all); or the token's end (A_END,
- * A_LINE: a command or COPY line). */
+ * site each: small builds inline them); or the token's end (A_END; A_LINE:
+ * a command or COPY line). */
 enum { A_NEXT, A_END, A_LINE, A_AGAIN, A_CODE, A_WORD, A_HEAD, A_DELIM };
 
-/* The state becomes st; run() does a next. */
+/* The state becomes st; a is what run() does next. */
 static int enter(mote_scanner *sc, uint8_t st, int a)
 {
     sc->state = st;
     return a;
+}
+
+/* A comment of state st opens; its bytes start after idx. */
+static int open_comment(mote_scanner *sc, uint8_t st, size_t idx)
+{
+    sc->state = st;
+    lead_comment(sc, idx + 1);
+    return A_NEXT;
 }
 
 /* A command line starts in state st (its first code byte seen). */
@@ -1723,9 +1689,8 @@ static int command(mote_scanner *sc, uint8_t st)
     return A_NEXT;
 }
 
-/* The first word's bytes: mysql and postgres keep them while they may
- * still spell a keyword that matters, sqlite while its trigger state needs
- * them. */
+/* A word's byte: mysql and postgres keep the first word's while it may still
+ * spell a keyword that matters, sqlite every word's while its trigger state needs them. */
 static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const uint8_t lc = lower(c);
@@ -1735,8 +1700,8 @@ static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
     /* most first words show in a letter or two that they do not matter: back to the skip loops */
     if (sc->wcls != WC_FIRST) return A_NEXT;
     bool may = first_word_may(sc, sc->wlen);
-    /* (speed builds) mysql, at the first byte: the word's next bytes in the chunk may tell already,
-     * so that they need not come here (a word cut short the same). Only "set" matters there. */
+    /* (speed builds) mysql, at the first byte: the word's next bytes in the chunk may tell
+     * already (only "set" matters), so that they need not come here. */
     if (!MOTE_SMALL && sc->dialect == MOTE_SCAN_MYSQL && sc->wlen == 1)
         for (size_t j = idx + 1, n = 1; may && n < 4 && j < sc->chunk_len && word_char(sc, sc->chunk[j]); j++) {
             sc->word[n++] = lower(sc->chunk[j]);
@@ -1751,10 +1716,9 @@ static int on_word(mote_scanner *sc, uint8_t c, size_t idx)
 static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const bool pg = sc->dialect == MOTE_SCAN_POSTGRES;
-    /* Quote openers, the escape, comment openers and postgres's '$', '('
-     * and ')' all stop the skip loop of code (C_NORM): for the other bytes
-     * (letters, digits, most punctuation) only mysql's '*' is left to test.
-     * (The small build tests them all: smaller.) */
+    /* Quote openers, the escape, comment openers and postgres's '$' '(' ')'
+     * have C_NORM: of the other bytes only mysql's '*' needs a test below
+     * (small builds test every byte: smaller). */
     const bool marked = MOTE_SMALL || (sc->cls[c] & C_NORM) || c == '*';
     if (sc->lead && !is_blank(c) && !(marked && comment_opener(sc, c))) {
         lead_code(sc);
@@ -1774,22 +1738,18 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         sc->slot = (uint8_t)slot;
         sc->km = 0; /* now: fast_text() may leave the quote without the switch */
         sq_other(sc);
-        /* (small builds call it always: a no-op unless words matter (SL_WORDS)) */
-        if (MOTE_SMALL || (sc->slow & SL_WORDS)) word_punct(sc, c);
+        if (MOTE_SMALL || (sc->slow & SL_WORDS)) word_punct(sc, c); /* (a no-op without SL_WORDS) */
         next = S_QUOTE;
     } else if ((int)c == sc->esc_out) {
         sc->state = S_ESC;
         sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
         return A_NEXT;
     } else if (comment_opener(sc, c)) {
-        if (c != '/') {
-            sc->state = c == '#' ? S_LINE : S_DASH;
-            if (c == '#') lead_comment(sc, idx + 1);
-            return A_NEXT;
-        }
+        if (c == '#') return open_comment(sc, S_LINE, idx);
+        if (c == '-') return enter(sc, S_DASH, A_NEXT);
         next = S_SLASH;
     } else if (c == '*' && (MOTE_SMALL || sc->dialect == MOTE_SCAN_MYSQL) && (sc->slow & SL_XC)) {
-        /* (SL_XC is mysql's alone; the speed build's dialect test helps its register allocation) */
+        /* (SL_XC is mysql's alone; the dialect test helps the speed build's register allocation) */
         return enter(sc, S_XSTAR, A_NEXT);
     } else if (pg) {
         if (c == '$' && !sq_idchar(prev_byte(sc, idx, 1))) {
@@ -1806,7 +1766,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         set_pos(sc, &sc->open_pos, idx);
         return enter(sc, next, A_NEXT);
     }
-    /* (words matter only for mysql and postgres: SL_WORDS is never set for sqlite) */
+    /* (SL_WORDS: mysql and postgres only) */
     if (sc->slow & SL_WORDS) {
         if (word_char(sc, c)) return A_WORD;
         if (!is_blank(c)) word_punct(sc, c);
@@ -1820,7 +1780,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
     return A_NEXT;
 }
 
-/* A blank before a statement (sqlite3_complete() counts \v as a token, not as space). */
+/* A blank before a statement (sqlite3_complete() counts \v as a token). */
 static MOTE_SMALL_INLINE bool lead_blank(const mote_scanner *sc, uint8_t c)
 {
     return is_blank(c) && !(sc->dialect == MOTE_SCAN_SQLITE && c == '\v');
@@ -1830,7 +1790,7 @@ static MOTE_SMALL_INLINE bool lead_blank(const mote_scanner *sc, uint8_t c)
 static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const bool blank = lead_blank(sc, c);
-    /* where kept comments end (only they read it: small builds set it without the test) */
+    /* where kept comments end (only they read it: small builds set it always) */
     if (!blank && (MOTE_SMALL || (sc->flags & MOTE_SCAN_KEEP_COMMENTS))) set_pos(sc, &sc->lead_pos, idx);
     if (!lead_comment_kept(sc)) tok_begin(sc, blank ? idx + 1 : idx);
     if (blank) return A_NEXT;
@@ -1937,8 +1897,7 @@ static int on_head(mote_scanner *sc, uint8_t c)
     return enter(sc, S_NORMAL, A_CODE);
 }
 
-/* A command line: mysql DELIMITER (blanks, the argument, the ignored
- * rest) or a psql meta-command. */
+/* A command line: mysql DELIMITER (blanks, argument, ignored rest) or a psql meta-command. */
 static int on_command(mote_scanner *sc, uint8_t c)
 {
     const uint8_t st = sc->state;
@@ -1971,16 +1930,11 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
     case S_DASH:
         if (c != '-') return lone(sc);
         if (!(sc->comments & MOTE_SCAN_COMMENT_DASH)) return enter(sc, S_DASH2, A_NEXT);
-        sc->state = S_LINE;
-        lead_comment(sc, idx + 1);
-        return A_NEXT;
+        return open_comment(sc, S_LINE, idx);
     case S_DASH2:
         if (c <= 0x20 || c == 0x7f) {
             sc->km = 0;
-            /* (the state first: gcc then makes one call of lead_comment) */
-            sc->state = (c == '\n' || c == '\r') ? after_comment(sc) : S_LINE;
-            lead_comment(sc, idx + 1);
-            return A_NEXT;
+            return open_comment(sc, (c == '\n' || c == '\r') ? after_comment(sc) : S_LINE, idx);
         }
         lead_code(sc);
         return enter(sc, S_NORMAL, A_CODE);
@@ -1989,9 +1943,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
         sc->depth = 1;
         /* mysql: executable? */
         if (sc->dialect == MOTE_SCAN_MYSQL && !(sc->slow & SL_XC)) return enter(sc, S_XOPEN, A_NEXT);
-        sc->state = S_BLOCK;
-        lead_comment(sc, idx + 1);
-        return A_NEXT;
+        return open_comment(sc, S_BLOCK, idx);
     case S_XOPEN:
     case S_XM:
         if (c == '!') {
@@ -2001,7 +1953,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
             return enter(sc, S_NORMAL, A_NEXT);
         }
         if (c == 'M' && st == S_XOPEN) return enter(sc, S_XM, A_NEXT);
-        /* an ordinary comment; c is its first byte */
+        /* an ordinary comment, c its first byte */
         lead_comment(sc, idx + 1);
         return enter(sc, S_BLOCK, A_AGAIN);
     case S_XSTAR:
@@ -2011,8 +1963,7 @@ static int on_comment(mote_scanner *sc, uint8_t c, size_t idx)
         return A_NEXT;
     case S_LINE:
         if (c != '\n') return A_NEXT;
-        /* the newline ends the comment and is itself a normal byte (it
-         * may be, or start, the delimiter) */
+        /* the newline ends the comment and is code (it may start the delimiter) */
         return enter(sc, after_comment(sc), A_AGAIN);
     case S_BLOCK:
         if (c == '*') sc->state = S_BSTAR;
@@ -2083,17 +2034,16 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
     }
 }
 
-/* One byte in the current state. The delimiter is matched here, in one
- * place, in the states where it counts; comments and DELIMITER commands
- * start the match afresh (km reset at their first byte), an escape outside
- * quotes keeps it. */
+/* One byte in the current state. The delimiter is matched here alone, in
+ * the states where it counts; comments and DELIMITER commands start the
+ * match afresh, an escape outside quotes keeps it. */
 static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
 {
     const uint8_t st = sc->state;
     if ((1u << st) & KMP_STATES) {
         if (kmp_step(sc, c)) {
-            /* (from S_LEAD: an empty token; ';' still ends it; sqlite reads
-             * words only in S_NORMAL, mysql's S_HEAD matches no word) */
+            /* (from S_LEAD: an empty token; sqlite reads words only in
+             * S_NORMAL, mysql's S_HEAD matches no word) */
             if (st == S_NORMAL && sc->wlen) any_word_end(sc);
             else if (st != S_NORMAL) sq_other(sc);
             return enter(sc, S_NORMAL, A_DELIM);
@@ -2101,8 +2051,7 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
     } else if (st != S_ESC) {
         sc->km = 0;
     }
-    /* (the small build tests the groups by range first: smaller than a
-     * jump table over every state, which is faster) */
+    /* (small builds test the groups by range: smaller than the jump table) */
 #if MOTE_SMALL
     if (st >= S_DCMD_WS) return on_command(sc, c);
     if (st >= S_QUOTE) return on_string(sc, c, idx);
@@ -2111,15 +2060,8 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
     switch (st) {
     case S_LEAD: return on_lead(sc, c, idx);
     case S_HEAD: return A_HEAD;
-    case S_DCMD_WS:
-    case S_DCMD_ARG:
-    case S_DCMD_REST:
-    case S_PCMD: return on_command(sc, c);
-    case S_QUOTE:
-    case S_QESC:
-    case S_DTAG:
-    case S_DOLLAR:
-    case S_DMATCH: return on_string(sc, c, idx);
+    case S_DCMD_WS: case S_DCMD_ARG: case S_DCMD_REST: case S_PCMD: return on_command(sc, c);
+    case S_QUOTE: case S_QESC: case S_DTAG: case S_DOLLAR: case S_DMATCH: return on_string(sc, c, idx);
     case S_ESC: return enter(sc, S_NORMAL, A_NEXT);
     case S_CSKIP:
         /* the COPY line's rest: blanks; data starts on the next line */
@@ -2156,13 +2098,11 @@ static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
     return A_END;
 }
 
-/*
- * Run the state machine over chunk[pos..lim): R_LIMIT at lim; R_END when a
+/* The state machine over chunk[pos..lim): R_LIMIT at lim; R_END when a
  * delimiter completed (pos after it; the token may be empty); R_LINE when a
  * command or COPY data line ended at its line break; R_SPLIT when leading
  * kept comments end at the first code byte (sc->lead_pos). Inlined under
- * MOTE_SMALL: smaller, and the stack stays within its budget.
- */
+ * MOTE_SMALL: smaller, and the stack stays within its budget. */
 static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
 {
     const uint8_t *p = sc->chunk;
@@ -2178,10 +2118,10 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
     while (i < lim) {
         if (sc->split) break;
         const uint8_t st = sc->state;
-        /* One skip for every state (its class bit; 0: none). Hosted
-         * builds run a statement's lead through lead_skip() (tested first:
-         * once per statement, measured faster there), ordinary text and
-         * strings through fast_text() and COPY data through memchr(). */
+        /* One skip for every state (its class bit; 0: none). Hosted builds
+         * take a statement's lead through lead_skip() (tested first: once per
+         * statement, measured faster), text and strings through fast_text()
+         * and COPY data through memchr(). */
         static const uint8_t skip_mask[S_PCMD + 1] = {
             [S_NORMAL] = C_NORM, [S_QUOTE] = C_Q0, [S_BLOCK] = C_BLOCK, [S_LINE] = C_LINE,
             [S_COPY] = C_LINE, [S_PCMD] = C_LINE, [S_DOLLAR] = C_DOLLAR,
@@ -2197,8 +2137,8 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
         } else
 #endif
         if (!MOTE_SMALL && st == S_COPY) {
-            /* the line break (a '\r' stops too: lines count). The chunk's next '\r' is looked for
-             * once, not per line (d.pg.cr: its offset, or the chunk's end: a stop that means nothing) */
+            /* to the line break, or a '\r' (lines count): the chunk's next '\r' is looked for once,
+             * not per line (d.pg.cr: its offset, or the chunk's end: a stop that means nothing) */
             if (sc->d.pg.cr < sc->base + i) {
                 const uint8_t *cr = memchr(p + i, '\r', sc->chunk_len - i);
                 sc->d.pg.cr = sc->base + (cr ? (size_t)(cr - p) : sc->chunk_len);
@@ -2250,8 +2190,8 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
 
 /* ------------------------------------------------------------ driver */
 
-/* The scanner keeps none of the open token's bytes: blanks before it,
- * comments before it that are not kept, the rest of a COPY line. */
+/* The scanner keeps none of the open token's bytes: blanks or comments not
+ * kept before it, the rest of a COPY line. */
 static bool holds_nothing(const mote_scanner *sc)
 {
     const uint8_t st = sc->state;
@@ -2273,9 +2213,9 @@ static MOTE_SMALL_NOINLINE unsigned tok_kind(const mote_scanner *sc)
     return sc->lead && sc->cmt ? MOTE_SCAN_COMMENT : MOTE_SCAN_STATEMENT;
 }
 
+/* (n 0 appends nothing: OK, the counts stay) */
 static mote_err carry_append(mote_scanner *sc, const uint8_t *p, size_t n)
 {
-    /* (n 0 appends nothing: OK, the counts stay) */
     mote_err e = mote_buf_append(sc->carry, p, n);
     if (e != MOTE_OK) return e == MOTE_ERR_NOMEM ? MOTE_ERR_NOMEM : MOTE_ERR_TOO_LONG;
     sc->stats.bytes_copied += n;
@@ -2283,14 +2223,12 @@ static mote_err carry_append(mote_scanner *sc, const uint8_t *p, size_t n)
     return MOTE_OK;
 }
 
-/* Hand out a token (e == MOTE_OK) or an error with its position. A whole
- * token longer than max_token (not in pieces) becomes MOTE_ERR_TOO_LONG
- * here, the one place every finished token passes. */
+/* Hand out a token (e == MOTE_OK) or an error with its position. A whole token
+ * over max_token (not in pieces) becomes MOTE_ERR_TOO_LONG here, where every token passes. */
 static MOTE_SMALL_NOINLINE mote_err emit(mote_scanner *sc, mote_scan_token *tok, mote_err e,
                                          const uint8_t *p, size_t n, unsigned flags, unsigned kind)
 {
-    /* the token's position; an unterminated quote's or comment's: where it
-     * opened (taken before e may become TOO_LONG: it has no bytes) */
+    /* an unterminated quote or comment: where it opened (before e may become TOO_LONG) */
     const mote_pos *pos =
         e == MOTE_ERR_UNTERMINATED_QUOTE || e == MOTE_ERR_UNTERMINATED_COMMENT ? &sc->open_pos : &sc->tok_pos;
     if (sc->max_token && n > sc->max_token && !(sc->flags & MOTE_SCAN_PIECES)) {
@@ -2327,10 +2265,10 @@ static MOTE_SMALL_NOINLINE void start_drop(mote_scanner *sc)
 }
 
 /* The open token's bytes chunk[tok_start..pos) as one view: in place while
- * nothing is carried, else appended to the carry (error: carry full). */
+ * nothing is carried, else appended to the carry (error: carry full; at the
+ * end of input all of it is carried). */
 static MOTE_SMALL_INLINE mote_err gather(mote_scanner *sc, const uint8_t **p, size_t *n)
 {
-    /* (at the end of input all of it is carried) */
     const uint8_t *s = sc->chunk ? sc->chunk + sc->tok_start : NULL;
     size_t k = sc->chunk ? sc->pos - sc->tok_start : 0;
     mote_err e = MOTE_OK;
@@ -2366,8 +2304,8 @@ static mote_err cut_front(mote_scanner *sc, size_t k, const uint8_t **pp)
     return e;
 }
 
-/* R_SPLIT: the kept comments before the token's first code byte are a
- * token of their own; the statement starts at sc->lead_pos. */
+/* R_SPLIT: the kept comments before the first code byte are a token of
+ * their own; the statement starts at sc->lead_pos. */
 static MOTE_COLD mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->split = 0;
@@ -2379,8 +2317,8 @@ static MOTE_COLD mote_err at_split(mote_scanner *sc, mote_scan_token *tok)
     else e = k ? emit(sc, tok, MOTE_OK, p, k, MOTE_SCAN_TOK_DELIM, MOTE_SCAN_COMMENT) : MOTE_ERR_NEED_MORE;
     sc->tok_pos = sc->lead_pos;
     sc->cmt = 0;
-    /* (pieces_out and hist are as reset_token() left them: kept comments never
-     * come in pieces (at_bound()), a dropped token splits nothing) */
+    /* (pieces_out and hist stay as reset_token() left them: kept comments come
+     * in no pieces, a dropped token splits nothing) */
     return e;
 }
 
@@ -2391,15 +2329,15 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
 }
 
 /* The one set of rules for a token's bytes p[0..n), of kind `kind`, ended as r says (at_end(),
- * records' rec_next()): its delimiter or line break cut (a delimiter starting with blanks may begin
- * before a trimmed token: then it is empty), a record's or COPY row's '\r' before its line break
- * too, the end of a COPY block recognised; handed out unless empty (empty ones count with
- * KEEP_BLANK, as COPY rows and as the last of a token's pieces). MOTE_ERR_NEED_MORE: nothing out. */
-/* (inlined: smaller; -O3 inlines it at both of its calls by itself) */
+ * rec_next()): its delimiter or line break cut (a delimiter starting with blanks may begin before
+ * a trimmed token: then it is empty), a record's or COPY row's '\r' before its line break too, the
+ * end of a COPY block recognised; handed out unless empty (empty ones count with KEEP_BLANK, as
+ * COPY rows and as the last of a token's pieces). MOTE_ERR_NEED_MORE: nothing out. (Inlined:
+ * smaller; -O3 inlines it at both calls by itself.) */
 static MOTE_SMALL_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p,
                                              size_t n, int r, unsigned kind)
 {
-    const bool term = R_TERM(r); /* ended by its delimiter or line break */
+    const bool term = R_TERM(r);
     unsigned flags = sc->tokflags | (term ? MOTE_SCAN_TOK_DELIM : 0u);
     const size_t cut = r == R_END ? sc->dlen : r == R_LINE;
     n = n > cut ? n - cut : 0;
@@ -2456,7 +2394,7 @@ static MOTE_INLINE mote_err at_end(mote_scanner *sc, mote_scan_token *tok, int r
     return e;
 }
 
-/* End of input reached with everything scanned (cold: out of the token loop). */
+/* End of input, everything scanned. */
 static MOTE_COLD mote_err at_eof(mote_scanner *sc, mote_scan_token *tok)
 {
     sc->done = 1;
@@ -2481,9 +2419,9 @@ static MOTE_COLD mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
     size_t n;
     const size_t m = sc->max_token;
     if ((LEAD_TRIMMED(sc->lead, sc) & sc->cmt) && keep_comments(sc)) {
-        /* Kept comments over max_token (never in pieces): report them and
-         * skip the rest of them as if not kept; a candidate opener at the
-         * end ("/" of a possible slash-star-bang) stays held. */
+        /* Kept comments over max_token (never in pieces): reported, their rest
+         * skipped as if not kept; a candidate opener at the end ("/" of a
+         * possible slash-star-bang) stays held. */
         e = fail(sc, tok, e); /* (at tok_pos, before it moves) */
         const uint8_t st = sc->state;
         const bool cand = st >= S_DASH && st <= S_XM; /* DASH DASH2 SLASH XOPEN XM */
@@ -2519,13 +2457,11 @@ static MOTE_COLD mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
 }
 
 #if !MOTE_SMALL
-/*
- * Records (BLK_REC) at a token's start, in state NORMAL, with the block
+/* Records (BLK_REC) at a token's start, in state NORMAL, with the block
  * path free to run at pos: run()'s first skip, as fast_text() does it. The
  * usual stop, the one-byte delimiter outside strings, is taken here as
  * step() and on_delim() would: R_END, pos after it. Else R_MORE: run() goes
- * on from where the skip stopped.
- */
+ * on from where the skip stopped. */
 static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
 {
     const uint8_t *p = sc->chunk;
@@ -2662,8 +2598,8 @@ mote_err mote_scan_pull(mote_scanner *sc, mote_scan_read_fn read, void *ctx,
 void mote_scan_get_stats(const mote_scanner *sc, mote_scan_stats *out)
 {
     if (!out) return;
-    /* bytes_examined is counted where the loops step, not derived from
-     * the position: it is the tests' witness that no byte is scanned twice */
+    /* (bytes_examined is counted where the loops step, not derived from the
+     * position: the tests' witness that no byte is scanned twice) */
     if (!sc) memset(out, 0, sizeof *out);
     else memcpy(out, &sc->stats, sizeof *out); /* (a call: smaller than the copy inlined) */
 }
