@@ -1208,7 +1208,18 @@ mote_err mote_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_ca
                             mote_lp_field *fields, size_t fields_cap)
 {
     if (!pt) return MOTE_ERR_INVALID;
+#if MOTE_LP_FAST
+    /* In 64-byte pieces: gcc's x86-64 tuning clears a block of more than
+     * 80 bytes with `rep stos`, whose start-up (tens of cycles) cost a
+     * caller that sets up a point per line (the stream benchmark) ~10%;
+     * pieces are cleared with vector stores. */
+    unsigned char *const z = (unsigned char *)pt;
+    size_t i = 0;
+    for (; i + 64 <= sizeof *pt; i += 64) memset(z + i, 0, 64);
+    memset(z + i, 0, sizeof *pt - i);
+#else
     memset(pt, 0, sizeof *pt);
+#endif
     if ((!tags && tags_cap) || (!fields && fields_cap)) return MOTE_ERR_INVALID;
     pt->tags = tags;
     pt->tags_cap = tags_cap;
