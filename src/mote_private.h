@@ -351,4 +351,10 @@ general:;
     return MOTE_OK;
 }
 
+#if !MOTE_SMALL
+/* num.c: mote_num_parse_f64() with plain decimals ("23.7") first, for
+ * callers whose values are mostly those (lp's field values). Same results. */
+mote_err mote__num_parse_f64_plain(const uint8_t *s, size_t n, double *out);
+#endif
+
 #endif /* MOTE_PRIVATE_H */
