@@ -158,10 +158,15 @@ static MOTE_NOINLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out
 #define parse_uint mote_num_parse_u64
 #endif
 
-/* Floats: num's parser; speed builds take its entry for plain decimals
- * first (mote_private.h), the common case of field values. */
+/* Floats: num's parser; speed builds inline num's core for plain decimals
+ * (mote_private.h), the common case of field values, and call the parser
+ * for the rest (telegraf: decode 3.5% faster than with every float a
+ * call). */
 #if MOTE_LP_FAST
-#define parse_float mote__num_parse_f64_plain
+static MOTE_LP_INLINE mote_err parse_float(const uint8_t *s, size_t n, double *out)
+{
+    return mote__num_f64_plain(s, n, out) ? MOTE_OK : mote_num_parse_f64(s, n, out);
+}
 #else
 #define parse_float mote_num_parse_f64
 #endif

@@ -249,7 +249,9 @@ static u128 pow5_128(int e)
 /* ------------------------------------------------------------------ */
 /* integers                                                             */
 
+#if MOTE_NUM_SMALL /* speed builds: mote__num_scan_digits (mote_private.h) */
 static bool is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
+#endif
 
 /* The integer core is mote_private.h's (lp.c inlines the same code). */
 mote_err mote_num_parse_u64(const uint8_t *s, size_t n, uint64_t *out)
@@ -742,68 +744,9 @@ NUM_FAST_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, dou
     return MOTE_ERR_NEED_MORE;
 }
 #else
-/* Bytes of x (a word from mote__load8) that are not digits, high bit set;
- * a byte from 0x8a up also flags the one after it (a carry): only the
- * first flagged byte, and whether any is, count. Three constants, not the
- * four of an exact test (mote__lt8): one register less in the callers. */
-static inline uint64_t not_digits(uint64_t x)
-{
-    const uint64_t y = x ^ (MOTE__ONES * '0');
-    return ((y + MOTE__ONES * (0x80 - 10)) | y) & MOTE__HIGHS;
-}
-
-/* The run of digits at p into *w (wrapping past 19 digits: the caller only
- * trusts w when its count allows); returns the end of the run. Eight at a
- * time while eight are digits (SWAR, mote_private.h). A word's shorter
- * last run: with word_tail, in one step (no loop exit to mispredict, as
- * where fractions of 14-16 digits end at varying places), else one by one
- * (for integer parts, mostly short: the one-step form puts a count-dependent
- * shift and table load on the value's critical path). Both measured on the
- * 17-digit benchmark. */
-static MOTE_INLINE const uint8_t *scan_digits(const uint8_t *p, const uint8_t *end, uint64_t *w,
-                                              bool word_tail)
-{
-    uint64_t v = *w;
-    while (end - p >= 8) {
-        uint64_t x = mote__load8(p);
-        uint64_t other = not_digits(x);
-        if (!other) {
-            v = v * 100000000 + mote__value8(x);
-            p += 8;
-            continue;
-        }
-        if (!word_tail) break;
-        unsigned k = mote__first8(other); /* digits before the first other byte */
-        if (k) {
-            /* the k digits moved to the top of the word, zeros before them */
-            v = v * (pow5_u64((int)k) << k) + mote__value8(x << (64 - 8 * k));
-            p += k;
-        }
-        *w = v;
-        return p;
-    }
-    if (word_tail && end - p >= 4 && is_digit(*p)) {
-        /* 4 to 7 bytes left, a digit first (a fraction's usual tail, as
-         * in "0.875438"; an exponent takes the byte test below): as one
-         * word from two 4-byte loads that overlap (never past end), the
-         * bytes past the end zero (not digits), then as a word's tail
-         * above: no loop exit to mispredict, 10% less time per value on
-         * the telegraf corpus' floats. */
-        const unsigned r = (unsigned)(end - p);
-        const uint64_t x = mote__load4(p) | (uint64_t)mote__load4(end - 4) << (8 * (r - 4));
-        const uint64_t other = not_digits(x);
-        const unsigned k = mote__first8(other); /* r at most: byte r is zero */
-        if (k) {
-            v = v * (pow5_u64((int)k) << k) + mote__value8(x << (64 - 8 * k));
-            p += k;
-        }
-        *w = v;
-        return p;
-    }
-    for (; p < end && is_digit(*p); p++) v = v * 10 + (unsigned)(*p - '0');
-    *w = v;
-    return p;
-}
+/* The run of digits at p into *w: num's core in mote_private.h (lp.c
+ * inlines it too, with mote__num_f64_plain). */
+#define scan_digits mote__num_scan_digits
 
 /* Mantissa m[0..mend) with more than 19 significant digits (syntax already
  * checked): the first 19 into *w, value ~ w * 10^*dexp; later digits only
@@ -1014,43 +957,13 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
     return parse_f64_rest(m0, mend, w, q, false, neg, out);
 }
 
-/* mote_num_parse_f64() with the common case of line protocol's floats
- * first (mote_private.h): a plain decimal, [-+]digits[.digits] of at most
- * 19 digits that Clinger's case takes, read by the same scan_digits() and
- * converted as there; anything else is handed to mote_num_parse_f64(),
- * which reads it again from its first byte (exponents and long mantissas
- * are rare in telemetry). The handing over is a tail call, and this
- * function keeps its values in registers where mote_num_parse_f64()
- * spills some (its frame serves every path): 143
- * instead of 162 instructions per float of the telegraf corpus, 11% less
- * time (7.2 vs 8.1 ns in a loop of them). Not mote_num_parse_f64()
- * itself: there the second reading and the extra call cost the 17-digit
- * benchmark 10%. */
+/* mote_num_parse_f64() with plain decimals first, as lp.c's float fields
+ * read them (mote__num_f64_plain, mote_private.h, inlined there): out of
+ * line here for callers without that header and for test_num, which
+ * checks it against the full parser. */
 mote_err mote__num_parse_f64_plain(const uint8_t *s, size_t n, double *out)
 {
-#if NUM_CLINGER
-    if (n != 0 && s != NULL) {
-        const uint8_t *p = s + (*s == '-' || *s == '+'), *const end = s + n;
-        const uint8_t *const m0 = p;
-        uint64_t w = 0;
-        p = scan_digits(p, end, &w, false);
-        size_t ndig = (size_t)(p - m0), nfrac = 0;
-        if (p < end && *p == '.') {
-            const uint8_t *f0 = ++p;
-            p = scan_digits(p, end, &w, true);
-            nfrac = (size_t)(p - f0);
-            ndig += nfrac;
-        }
-        /* w != 0 (a zero keeps its sign there), w <= 2^53, q = -nfrac >= -22 */
-        if (MOTE_LIKELY(p == end && ndig - 1 < 19 && w - 1 < (UINT64_C(1) << 53) &&
-                        nfrac <= 22)) {
-            const double d = (double)w / pow10_f64[nfrac];
-            *out = *s == '-' ? -d : d; /* the sign read again: a register less */
-            return MOTE_OK;
-        }
-    }
-#endif
-    return mote_num_parse_f64(s, n, out);
+    return mote__num_f64_plain(s, n, out) ? MOTE_OK : mote_num_parse_f64(s, n, out);
 }
 #endif
 
