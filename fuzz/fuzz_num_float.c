@@ -8,7 +8,9 @@
  *     (checked by an independent matcher here); inside it the result equals
  *     strtod's bit for bit, and MOTE_ERR_RANGE exactly when strtod overflows.
  *  2. The MOTE_NUM_SMALL build (computed powers, as on microcontrollers,
- *     linked in under small_mote_* names) gives the same results.
+ *     linked in under small_mote_* names) gives the same results, and so
+ *     does the entry with plain decimals first (mote__num_parse_f64_plain,
+ *     the core lp.c inlines for its float fields).
  *  3. Integer parsing agrees with strtoll/strtoull + errno on [+-]?digits
  *     (i64) and digits (u64), and rejects everything else.
  *  4. The first 8 bytes as a double (when finite): format parses back to the
@@ -27,6 +29,11 @@
 #include "mote/num.h"
 
 #include "small_num.h" /* the MOTE_NUM_SMALL copy, tests/small/meson.build */
+
+#if !MOTE_SMALL
+/* src/mote_private.h: mote_num_parse_f64 with plain decimals first. */
+mote_err mote__num_parse_f64_plain(const uint8_t *s, size_t n, double *out);
+#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -77,6 +84,11 @@ static void check_float_parse(const uint8_t *data, size_t size, const char *z)
     mote_err eb = small_mote_num_parse_f64(data, size, &b);
     CHECK(ea == eb);
     CHECK(bits_of(a) == bits_of(b));
+#if !MOTE_SMALL
+    double c = 7.0;
+    CHECK(mote__num_parse_f64_plain(data, size, &c) == ea);
+    CHECK(bits_of(c) == bits_of(a));
+#endif
     if (!float_grammar(data, size)) {
         CHECK(ea == MOTE_ERR_BAD_VALUE);
         CHECK(bits_of(a) == bits_of(7.0));

@@ -158,6 +158,19 @@ static MOTE_NOINLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out
 #define parse_uint mote_num_parse_u64
 #endif
 
+/* Floats: num's parser; speed builds inline num's core for plain decimals
+ * (mote_private.h), the common case of field values, and call the parser
+ * for the rest (telegraf: decode 3.5% faster than with every float a
+ * call). */
+#if MOTE_LP_FAST
+static MOTE_LP_INLINE mote_err parse_float(const uint8_t *s, size_t n, double *out)
+{
+    return mote__num_f64_plain(s, n, out) ? MOTE_OK : mote_num_parse_f64(s, n, out);
+}
+#else
+#define parse_float mote_num_parse_f64
+#endif
+
 /* Booleans: t T true True TRUE f F false False FALSE (the first five true). */
 static MOTE_LP_OUTLINE mote_err parse_bool(mote_lp_field *f)
 {
@@ -183,7 +196,7 @@ static MOTE_LP_INLINE mote_err decode_value(mote_lp_field *f)
 {
     const mote_lp_type t = f->type;
     if (LIKELY(t == MOTE_LP_INT)) return parse_int(f->raw.ptr, f->raw.len, &f->value.i);
-    if (t == MOTE_LP_FLOAT) return mote_num_parse_f64(f->raw.ptr, f->raw.len, &f->value.f);
+    if (t == MOTE_LP_FLOAT) return parse_float(f->raw.ptr, f->raw.len, &f->value.f);
     if (t == MOTE_LP_UINT) return parse_uint(f->raw.ptr, f->raw.len, &f->value.u);
     if (t == MOTE_LP_STRING) {
         f->value.s.ptr = f->raw.ptr;
@@ -448,7 +461,7 @@ static MOTE_LP_INLINE const uint8_t *scan_string(const uint8_t *p, const uint8_t
 }
 
 /* End of the timestamp's bytes ('-' and digits). */
-static inline const uint8_t *scan_time(const uint8_t *p, const uint8_t *end)
+static MOTE_LP_INLINE const uint8_t *scan_time(const uint8_t *p, const uint8_t *end)
 {
     while (MOTE_LP_FAST && end - p >= 8) {
         /* Bytes that are not digits (y >= 10; a carry may flag bytes after
@@ -1208,7 +1221,18 @@ mote_err mote_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_ca
                             mote_lp_field *fields, size_t fields_cap)
 {
     if (!pt) return MOTE_ERR_INVALID;
+#if MOTE_LP_FAST
+    /* In 64-byte pieces: gcc's x86-64 tuning clears a block of more than
+     * 80 bytes with `rep stos`, whose start-up (tens of cycles) cost a
+     * caller that sets up a point per line (the stream benchmark) ~10%;
+     * pieces are cleared with vector stores. */
+    unsigned char *const z = (unsigned char *)pt;
+    size_t i = 0;
+    for (; i + 64 <= sizeof *pt; i += 64) memset(z + i, 0, 64);
+    memset(z + i, 0, sizeof *pt - i);
+#else
     memset(pt, 0, sizeof *pt);
+#endif
     if ((!tags && tags_cap) || (!fields && fields_cap)) return MOTE_ERR_INVALID;
     pt->tags = tags;
     pt->tags_cap = tags_cap;

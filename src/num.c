@@ -249,7 +249,9 @@ static u128 pow5_128(int e)
 /* ------------------------------------------------------------------ */
 /* integers                                                             */
 
+#if MOTE_NUM_SMALL /* speed builds: mote__num_scan_digits (mote_private.h) */
 static bool is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
+#endif
 
 /* The integer core is mote_private.h's (lp.c inlines the same code). */
 mote_err mote_num_parse_u64(const uint8_t *s, size_t n, uint64_t *out)
@@ -742,40 +744,9 @@ NUM_FAST_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, dou
     return MOTE_ERR_NEED_MORE;
 }
 #else
-/* The run of digits at p into *w (wrapping past 19 digits: the caller only
- * trusts w when its count allows); returns the end of the run. Eight at a
- * time while eight are digits (SWAR, mote_private.h). A word's shorter
- * last run: with word_tail, in one step (no loop exit to mispredict, as
- * where fractions of 14-16 digits end at varying places), else one by one
- * (for integer parts, mostly short: the one-step form puts a count-dependent
- * shift and table load on the value's critical path). Both measured on the
- * 17-digit benchmark. */
-static MOTE_INLINE const uint8_t *scan_digits(const uint8_t *p, const uint8_t *end, uint64_t *w,
-                                              bool word_tail)
-{
-    uint64_t v = *w;
-    while (end - p >= 8) {
-        uint64_t x = mote__load8(p);
-        uint64_t other = ~mote__lt8(x ^ (MOTE__ONES * '0'), 10) & MOTE__HIGHS;
-        if (!other) {
-            v = v * 100000000 + mote__value8(x);
-            p += 8;
-            continue;
-        }
-        if (!word_tail) break;
-        unsigned k = mote__first8(other); /* digits before the first other byte */
-        if (k) {
-            /* the k digits moved to the top of the word, zeros before them */
-            v = v * (pow5_u64((int)k) << k) + mote__value8(x << (64 - 8 * k));
-            p += k;
-        }
-        *w = v;
-        return p;
-    }
-    for (; p < end && is_digit(*p); p++) v = v * 10 + (unsigned)(*p - '0');
-    *w = v;
-    return p;
-}
+/* The run of digits at p into *w: num's core in mote_private.h (lp.c
+ * inlines it too, with mote__num_f64_plain). */
+#define scan_digits mote__num_scan_digits
 
 /* Mantissa m[0..mend) with more than 19 significant digits (syntax already
  * checked): the first 19 into *w, value ~ w * 10^*dexp; later digits only
@@ -984,6 +955,15 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
     uint64_t bits;
     if (q >= -342 && q <= 308 && fast_round(w, (int)q, &bits)) return store_f64(bits, neg, out);
     return parse_f64_rest(m0, mend, w, q, false, neg, out);
+}
+
+/* mote_num_parse_f64() with plain decimals first, as lp.c's float fields
+ * read them (mote__num_f64_plain, mote_private.h, inlined there): out of
+ * line here for callers without that header and for test_num, which
+ * checks it against the full parser. */
+mote_err mote__num_parse_f64_plain(const uint8_t *s, size_t n, double *out)
+{
+    return mote__num_f64_plain(s, n, out) ? MOTE_OK : mote_num_parse_f64(s, n, out);
 }
 #endif
 

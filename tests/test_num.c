@@ -40,7 +40,14 @@ static double from_bits(uint64_t b)
 typedef mote_err (*parse_fn)(const uint8_t *, size_t, double *);
 static const parse_fn parsers[2] = {mote_num_parse_f64, small_mote_num_parse_f64};
 
-/* Parse with both builds; both must agree on code and bits. */
+#if !MOTE_SMALL
+/* num.c's entry with plain decimals first (src/mote_private.h; lp's
+ * floats): the same results as mote_num_parse_f64. */
+mote_err mote__num_parse_f64_plain(const uint8_t *s, size_t n, double *out);
+#endif
+
+/* Parse with both builds (and the plain-first entry); all must agree on
+ * code and bits. */
 static mote_err parse_both(const char *s, double *out)
 {
     double a = 12345.0, b = 12345.0;
@@ -51,6 +58,14 @@ static mote_err parse_both(const char *s, double *out)
         fprintf(stderr, "table/small disagree on '%.80s': %d %d %a %a\n", s, ea, eb, a, b);
         fail();
     }
+#if !MOTE_SMALL
+    double c = 12345.0;
+    mote_err ec = mote__num_parse_f64_plain((const uint8_t *)s, n, &c);
+    if (ec != ea || bits_of(c) != bits_of(a)) {
+        fprintf(stderr, "plain entry disagrees on '%.80s': %d %d %a %a\n", s, ec, ea, c, a);
+        fail();
+    }
+#endif
     if (ea == MOTE_OK) *out = a;
     return ea;
 }
@@ -320,6 +335,23 @@ static void parse_f64_random_against_strtod(void **state)
             fprintf(stderr, "'%s' got %a want %a\n", buf, got, want);
             fail();
         }
+    }
+    /* plain decimals as line protocol writes them ([-]digits[.digits],
+     * 1 to 24 digits, no exponent): Clinger's case, its edges (2^53, 22
+     * fraction digits, 19 digits) and what lies past them */
+    for (int round = 0; round < 300000; round++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        int p = (x & 1) ? 1 : 0, ni = (int)(x >> 8) % 12, nf = (int)(x >> 16) % 24;
+        if (ni + nf < 2) continue; /* at least one digit after the p-- below */
+        if (p) buf[0] = '-';
+        uint64_t y = x * 0x2545F4914F6CDD1Du;
+        for (int k = 0; k < ni + nf + 1; k++) {
+            y ^= y << 13; y ^= y >> 7; y ^= y << 17;
+            buf[p++] = (char)(k == ni ? '.' : '0' + (int)((y >> 3) % ((x >> 30) % 3 ? 10 : 2)));
+        }
+        if ((x >> 40) % 5 == 0) p--; /* sometimes ending in '.' */
+        buf[p] = 0;
+        expect_strtod(buf);
     }
     /* near-halfway inputs: shortest repr of random doubles +- tiny offsets */
     for (int round = 0; round < 100000; round++) {
