@@ -34,31 +34,13 @@
 #ifndef MOTE_LP_FAST /* tests/lp_small_copy.h sets it to 0 */
 #define MOTE_LP_FAST (!MOTE_SMALL)
 #endif
-/* Inlining by build. LP_ALWAYS_INLINE: every build. MOTE_LP_INLINE: always
- * in speed builds, left to -Os in small ones. MOTE_LP_HOT: inlined into
- * each caller in speed builds, out of line in small builds; MOTE_LP_OUTLINE
- * (helpers called from several places): out of line in small builds.
- * MOTE_LP_SMALL_INLINE: folded into their callers in small builds (measured
- * smaller there than one copy out of line), left to the compiler in speed
- * builds. */
-#if defined(__GNUC__)
-#define LP_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define LP_ALWAYS_INLINE inline
-#endif
-#if MOTE_LP_FAST
-#define MOTE_LP_INLINE LP_ALWAYS_INLINE
-#define MOTE_LP_HOT LP_ALWAYS_INLINE
-#define MOTE_LP_OUTLINE
-#define MOTE_LP_SMALL_INLINE
-#else
-#define MOTE_LP_INLINE inline
-#define MOTE_LP_HOT MOTE_NOINLINE
-#define MOTE_LP_OUTLINE MOTE_NOINLINE
-#define MOTE_LP_SMALL_INLINE LP_ALWAYS_INLINE
-#endif
-#define UNLIKELY MOTE_UNLIKELY
-#define LIKELY MOTE_LIKELY
+/* Inlining (mote_private.h's set): MOTE_FAST_INLINE for the grammar's
+ * pieces, inlined into each caller in speed builds and one copy in small
+ * ones; MOTE_SMALL_NOINLINE for helpers called from several places;
+ * MOTE_SMALL_INLINE where folding into the callers measured smaller on
+ * Cortex-M4 than one copy out of line; MOTE_COLD for skip_line(), both. The
+ * attributes follow MOTE_SMALL, not MOTE_LP_FAST: the tests' hosted small
+ * copy runs the small code paths with speed-build inlining. */
 
 /* Byte classes. A bit set means "stop scanning here" for the first three. */
 #define C_MEAS 1u  /* measurement: control, space, ',', '\\', 0x7f-0xff */
@@ -140,11 +122,11 @@ static size_t count_nl(const uint8_t *p, const uint8_t *end)
  * is one '-', as in Go's strconv.ParseInt: the grammar never lets a '+'
  * start a number, but mote_lp_field_decode() may be given one. */
 #if MOTE_LP_FAST
-static MOTE_LP_INLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
+static MOTE_INLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out)
 {
     return mote__num_i64(s, n, false, true, out); /* field values vary in length */
 }
-static MOTE_LP_INLINE mote_err parse_uint(const uint8_t *s, size_t n, uint64_t *out)
+static MOTE_INLINE mote_err parse_uint(const uint8_t *s, size_t n, uint64_t *out)
 {
     return mote__num_digits_of(s, n, true, out);
 }
@@ -163,7 +145,7 @@ static MOTE_NOINLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out
  * for the rest (telegraf: decode 3.5% faster than with every float a
  * call). */
 #if MOTE_LP_FAST
-static MOTE_LP_INLINE mote_err parse_float(const uint8_t *s, size_t n, double *out)
+static MOTE_INLINE mote_err parse_float(const uint8_t *s, size_t n, double *out)
 {
     return mote__num_f64_plain(s, n, out) ? MOTE_OK : mote_num_parse_f64(s, n, out);
 }
@@ -172,7 +154,7 @@ static MOTE_LP_INLINE mote_err parse_float(const uint8_t *s, size_t n, double *o
 #endif
 
 /* Booleans: t T true True TRUE f F false False FALSE (the first five true). */
-static MOTE_LP_OUTLINE mote_err parse_bool(mote_lp_field *f)
+static MOTE_SMALL_NOINLINE mote_err parse_bool(mote_lp_field *f)
 {
     /* each word after its length */
     const char *w = "\1t\1T\4true\4True\4TRUE\1f\1F\5false\5False\5FALSE";
@@ -192,10 +174,10 @@ static MOTE_LP_OUTLINE mote_err parse_bool(mote_lp_field *f)
  * mapping of type to conversion; speed builds inline it into
  * mote_lp_point_decode()'s loop, ints first. Each branch loads f->raw
  * itself, member by member: fewer live registers at the type's tests. */
-static MOTE_LP_INLINE mote_err decode_value(mote_lp_field *f)
+static MOTE_INLINE mote_err decode_value(mote_lp_field *f)
 {
     const mote_lp_type t = f->type;
-    if (LIKELY(t == MOTE_LP_INT)) return parse_int(f->raw.ptr, f->raw.len, &f->value.i);
+    if (MOTE_LIKELY(t == MOTE_LP_INT)) return parse_int(f->raw.ptr, f->raw.len, &f->value.i);
     if (t == MOTE_LP_FLOAT) return parse_float(f->raw.ptr, f->raw.len, &f->value.f);
     if (t == MOTE_LP_UINT) return parse_uint(f->raw.ptr, f->raw.len, &f->value.u);
     if (t == MOTE_LP_STRING) {
@@ -217,7 +199,7 @@ static MOTE_NOINLINE mote_err decode_field(mote_lp_field *f)
 }
 
 /* Timestamp text (already known to be [-0-9]+) to ns in the precision. */
-static MOTE_LP_INLINE mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec,
+static MOTE_INLINE mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec,
                                            int64_t *out)
 {
     int64_t v;
@@ -337,7 +319,7 @@ typedef struct lp_ctx {
     unsigned err;            /* E_* of the error (resolved only when reported) */
 } lp_ctx;
 
-static MOTE_LP_SMALL_INLINE int fail(lp_ctx *c, const uint8_t *at, unsigned e)
+static MOTE_SMALL_INLINE int fail(lp_ctx *c, const uint8_t *at, unsigned e)
 {
     c->err_at = at;
     c->err = e;
@@ -345,7 +327,7 @@ static MOTE_LP_SMALL_INLINE int fail(lp_ctx *c, const uint8_t *at, unsigned e)
     return R_ERROR;
 }
 
-static MOTE_LP_SMALL_INLINE const uint8_t *failp(lp_ctx *c, const uint8_t *at, unsigned e)
+static MOTE_SMALL_INLINE const uint8_t *failp(lp_ctx *c, const uint8_t *at, unsigned e)
 {
     fail(c, at, e);
     return NULL;
@@ -353,7 +335,7 @@ static MOTE_LP_SMALL_INLINE const uint8_t *failp(lp_ctx *c, const uint8_t *at, u
 
 /* The bytes ran out: NULL with R_MORE, or if they are all there is, the
  * error e at `at`. */
-static MOTE_LP_SMALL_INLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, unsigned e)
+static MOTE_SMALL_INLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, unsigned e)
 {
     if (c->final) return failp(c, at, e);
     c->res = R_MORE;
@@ -375,7 +357,7 @@ static MOTE_LP_SMALL_INLINE const uint8_t *more(lp_ctx *c, const uint8_t *at, un
 
 
 /* The byte at p, with the end of bounded bytes read as '\n'. */
-static LP_ALWAYS_INLINE uint8_t at(const uint8_t *p, const uint8_t *end, const bool bounded)
+static MOTE_ALWAYS_INLINE uint8_t at(const uint8_t *p, const uint8_t *end, const bool bounded)
 {
     return BOUNDED && p == end ? (uint8_t)'\n' : *p;
 }
@@ -383,7 +365,7 @@ static LP_ALWAYS_INLINE uint8_t at(const uint8_t *p, const uint8_t *end, const b
 /* First byte at or after p with a class bit of mask (every mask stops at
  * '\n'), or end. Byte by byte: names are short, and on regular data the
  * branch predictor learns their lengths (an 8-byte word test was slower). */
-static MOTE_LP_INLINE const uint8_t *scan_cls(const uint8_t *p, const uint8_t *end,
+static MOTE_INLINE const uint8_t *scan_cls(const uint8_t *p, const uint8_t *end,
                                               unsigned mask, const bool bounded)
 {
     if (BOUNDED) {
@@ -408,7 +390,7 @@ static MOTE_LP_INLINE const uint8_t *scan_cls(const uint8_t *p, const uint8_t *e
 /* Index of the first of the 8 bytes at p that ends an unquoted field value
  * (',' ' ' '\r' '\n'), or 8. Control bytes are flagged as candidates too
  * (cheaper) and then checked in the table. */
-static MOTE_LP_INLINE unsigned value_end8(const uint8_t *p)
+static MOTE_INLINE unsigned value_end8(const uint8_t *p)
 {
     const uint64_t x = load8(p);
     /* Bytes below 0x21 and ',' by the classic borrow tests, which may also
@@ -428,7 +410,7 @@ static MOTE_LP_INLINE unsigned value_end8(const uint8_t *p)
  * byte p[0] is not a stop. Most values (small integers, booleans) end in the
  * next 4 bytes, and table tests cost less there than a word test; longer
  * ones go 8 bytes at a time (no branch per byte to mispredict). */
-static MOTE_LP_INLINE const uint8_t *scan_value(const uint8_t *p, const uint8_t *end,
+static MOTE_INLINE const uint8_t *scan_value(const uint8_t *p, const uint8_t *end,
                                                 const bool bounded)
 {
     if (!BOUNDED) {
@@ -448,7 +430,7 @@ static MOTE_LP_INLINE const uint8_t *scan_value(const uint8_t *p, const uint8_t 
 
 /* First byte at or after p that may end or interrupt a string value ('"'
  * '\\' '\n' or a byte >= 0x80), or end. */
-static MOTE_LP_INLINE const uint8_t *scan_string(const uint8_t *p, const uint8_t *end,
+static MOTE_INLINE const uint8_t *scan_string(const uint8_t *p, const uint8_t *end,
                                                  const bool bounded)
 {
     while (MOTE_LP_FAST && end - p >= 8) {
@@ -461,7 +443,7 @@ static MOTE_LP_INLINE const uint8_t *scan_string(const uint8_t *p, const uint8_t
 }
 
 /* End of the timestamp's bytes ('-' and digits). */
-static MOTE_LP_INLINE const uint8_t *scan_time(const uint8_t *p, const uint8_t *end)
+static MOTE_INLINE const uint8_t *scan_time(const uint8_t *p, const uint8_t *end)
 {
     while (MOTE_LP_FAST && end - p >= 8) {
         /* Bytes that are not digits (y >= 10; a carry may flag bytes after
@@ -482,7 +464,7 @@ static MOTE_LP_INLINE const uint8_t *scan_time(const uint8_t *p, const uint8_t *
 
 #if MOTE_LP_FAST
 /* n bytes at a and b equal? Word compares (overlapping at the end). */
-static MOTE_LP_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+static MOTE_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
 {
     if (n >= 8) {
         size_t i = 0;
@@ -505,7 +487,7 @@ static const uint64_t first_bytes[8] = {
 /* A remembered name and the byte after it: the first n + 1 bytes (n =
  * 1..23) at a and b equal? 24 bytes may be read at both. Words,
  * overlapping, the bytes after a short name masked off. */
-static MOTE_LP_INLINE bool same_name(const uint8_t *a, const uint8_t *b, size_t n)
+static MOTE_INLINE bool same_name(const uint8_t *a, const uint8_t *b, size_t n)
 {
     uint64_t x = load8(a) ^ load8(b);
     if (n >= 8) {
@@ -530,12 +512,12 @@ static MOTE_LP_INLINE bool same_name(const uint8_t *a, const uint8_t *b, size_t 
  * Tag i uses slot i % 16, field i slot 16 + i % 16 (a masked index needs no
  * bound test; a shared slot only predicts worse).
  */
-static MOTE_LP_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *p, size_t slot)
+static MOTE_INLINE const uint8_t *predict_key(const lp_in *c, const uint8_t *p, size_t slot)
 {
     size_t n = slot < MOTE_LP_KEY_CACHE ? c->ks->len[slot] : 0; /* 0..23 */
     if (!n) return NULL;
-    if (LIKELY((uintptr_t)p <= c->safe)) {
-        if (LIKELY(same_name(p, c->ks->ptr[slot], n))) return p + n;
+    if (MOTE_LIKELY((uintptr_t)p <= c->safe)) {
+        if (MOTE_LIKELY(same_name(p, c->ks->ptr[slot], n))) return p + n;
     } else if ((size_t)(c->end - p) > n && p[n] == '=' &&
                same_bytes(p, c->ks->ptr[slot], n)) {
         return p + n;
@@ -567,16 +549,16 @@ static void meas_remember(mote__lp_keys *k, const uint8_t *m, size_t n, const ui
 
 /* The measurement of set ks (and its ',' or ' ') at p, where 24 bytes may
  * be read and p[0] is not a space? */
-static MOTE_LP_INLINE bool same_meas(const mote__lp_keys *ks, const uint8_t *p)
+static MOTE_INLINE bool same_meas(const mote__lp_keys *ks, const uint8_t *p)
 {
     if ((load8(p) ^ ks->meas_word) & ks->meas_mask) return false;
     const size_t n = ks->meas_len;
-    return LIKELY(n < 8) || same_name(p, ks->meas, n);
+    return MOTE_LIKELY(n < 8) || same_name(p, ks->meas, n);
 }
 
 /* The set at byte offset off (a multiple of the set's size: sets are found
  * by an add, not a multiply) in the decoder's sets. */
-static MOTE_LP_INLINE mote__lp_keys *keys_at(mote_lp_decoder *d, unsigned off)
+static MOTE_INLINE mote__lp_keys *keys_at(mote_lp_decoder *d, unsigned off)
 {
     return (mote__lp_keys *)(void *)((unsigned char *)d->keys + off);
 }
@@ -658,7 +640,7 @@ _Static_assert(offsetof(mote_lp_text, context) == offsetof(mote_lp_text, escaped
                    sizeof(bool) == 1,
                "escaped and context are adjacent bytes");
 
-static LP_ALWAYS_INLINE void put_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e,
+static MOTE_ALWAYS_INLINE void put_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e,
                                       unsigned flags)
 {
     t->ptr = s;
@@ -679,7 +661,7 @@ _Static_assert(sizeof(mote_lp_type) == 4 &&
                    offsetof(mote_lp_field, value) >= offsetof(mote_lp_field, type) + 8,
                "type, decoded and padding fill 8 bytes");
 
-static MOTE_LP_INLINE void set_type(mote_lp_field *f, mote_lp_type type, bool decoded)
+static MOTE_INLINE void set_type(mote_lp_field *f, mote_lp_type type, bool decoded)
 {
     const uint64_t v = LP_LE ? (uint32_t)type | (uint64_t)decoded << 32
                              : (uint64_t)type << 32 | (uint64_t)decoded << 24;
@@ -702,7 +684,7 @@ typedef struct lp_name {
     bool esc;           /* holds an escape of its context */
 } lp_name;
 
-static LP_ALWAYS_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8_t *p,
+static MOTE_ALWAYS_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8_t *p,
                                           unsigned k, const bool bounded)
 {
     lp_name r = {NULL, false};
@@ -782,7 +764,7 @@ static MOTE_NOINLINE lp_name name_slow_b(lp_ctx *c, const uint8_t *s, const uint
 #define name_slow(c, s, p, k, bounded) \
     ((bounded) ? name_slow_b(c, s, p, k) : name_slow_nl(c, s, p, k))
 
-static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s, unsigned k,
+static MOTE_FAST_INLINE lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s, unsigned k,
                                  size_t slot, const bool bounded)
 {
     const uint8_t *const end = in->end;
@@ -790,18 +772,18 @@ static MOTE_LP_HOT lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8
     lp_name r = {NULL, false};
     if (key) {
         r.end = predict_key(in, s, slot);
-        if (LIKELY(r.end != NULL)) return r;
+        if (MOTE_LIKELY(r.end != NULL)) return r;
     }
     const uint8_t *p = scan_cls(s, end, k == K_MEAS ? C_MEAS : C_KEY, bounded);
     const uint8_t ch = at(p, end, bounded);
     /* One branch per test, each rarely taken (cheaper than one combined). */
     if (key) {
-        if (UNLIKELY(ch != '=')) return name_slow(c, s, p, k, bounded);
-    } else if (UNLIKELY(ch != ',' && ch != ' ')) {
+        if (MOTE_UNLIKELY(ch != '=')) return name_slow(c, s, p, k, bounded);
+    } else if (MOTE_UNLIKELY(ch != ',' && ch != ' ')) {
         return name_slow(c, s, p, k, bounded);
     }
-    if (UNLIKELY(p == s)) return name_slow(c, s, p, k, bounded);
-    if (BOUNDED && UNLIKELY((size_t)(p - s) > c->max_key)) return name_slow(c, s, p, k, bounded);
+    if (MOTE_UNLIKELY(p == s)) return name_slow(c, s, p, k, bounded);
+    if (BOUNDED && MOTE_UNLIKELY((size_t)(p - s) > c->max_key)) return name_slow(c, s, p, k, bounded);
     if (key && slot < MOTE_LP_KEY_CACHE && p - s <= 23) { /* a plain key: remember it */
         in->ks->ptr[slot] = s;
         in->ks->len[slot] = (uint8_t)(p - s);
@@ -820,7 +802,7 @@ static MOTE_NOINLINE const uint8_t *name_slow(lp_ctx *c, const uint8_t *s, unsig
     return r.end;
 }
 
-static MOTE_LP_INLINE lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s,
+static MOTE_INLINE lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s,
                                    unsigned k, size_t slot, const bool bounded)
 {
     (void)in, (void)slot, (void)bounded;
@@ -833,7 +815,7 @@ static MOTE_LP_INLINE lp_name name(lp_ctx *restrict c, const lp_in *in, const ui
 
 /* The type of an unquoted non-boolean value by its last byte: 'i' int, 'u'
  * uint, else float; *v1 (the value's end) then excludes the suffix. */
-static MOTE_LP_INLINE mote_lp_type number_type(const uint8_t **v1)
+static MOTE_INLINE mote_lp_type number_type(const uint8_t **v1)
 {
     const uint8_t last = (*v1)[-1];
     if (last != 'i' && last != 'u') return MOTE_LP_FLOAT;
@@ -849,7 +831,7 @@ static MOTE_LP_INLINE mote_lp_type number_type(const uint8_t **v1)
  * adds raw newlines to c->nl, checks the length limit and UTF-8. Out of the
  * way of plain strings.
  */
-static MOTE_LP_SMALL_INLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t *v0,
+static MOTE_SMALL_INLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t *v0,
                                                        const uint8_t *p, bool *restrict escp)
 {
     const uint8_t *const end = c->end, *const s0 = v0 + 1;
@@ -889,17 +871,17 @@ static MOTE_LP_SMALL_INLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t 
  * A field at p (key, '=', value) into f: returns the byte after its value
  * (after a string's closing quote), or NULL with c->res set.
  */
-static MOTE_LP_HOT const uint8_t *field(lp_ctx *restrict c, const lp_in *in, const uint8_t *p,
+static MOTE_FAST_INLINE const uint8_t *field(lp_ctx *restrict c, const lp_in *in, const uint8_t *p,
                                         mote_lp_field *f, size_t slot, const bool bounded)
 {
     const uint8_t *const end = in->end;
     const lp_name kn = name(c, in, p, K_FKEY, slot, bounded);
-    if (UNLIKELY(!kn.end)) return NULL;
+    if (MOTE_UNLIKELY(!kn.end)) return NULL;
     set_text(&f->key, p, kn.end, kn.esc, MOTE_LP_ESC_KEY);
     p = kn.end;
     const uint8_t *const v0 = ++p;
     const uint8_t ch = at(p, end, bounded);
-    if (LIKELY((ch >= '0' && ch <= '9') || ch == '-' || ch == '.')) {
+    if (MOTE_LIKELY((ch >= '0' && ch <= '9') || ch == '-' || ch == '.')) {
         p = scan_value(p, end, bounded);
         const uint8_t *v1 = p;
         set_type(f, number_type(&v1), false);
@@ -912,16 +894,16 @@ static MOTE_LP_HOT const uint8_t *field(lp_ctx *restrict c, const lp_in *in, con
         set_type(f, MOTE_LP_BOOL, false);
         return p;
     }
-    if (UNLIKELY(ch != '"')) return failp(c, p, CLS(ch) & C_VAL ? E_NO_VALUE : E_VALUE);
+    if (MOTE_UNLIKELY(ch != '"')) return failp(c, p, CLS(ch) & C_VAL ? E_NO_VALUE : E_VALUE);
     const uint8_t *const s0 = ++p;
     bool esc = false;
     /* Small builds: string_rest() does it all. */
     if (MOTE_LP_FAST) p = scan_string(p, end, bounded);
-    if (UNLIKELY(!MOTE_LP_FAST || p == end || *p != '"')) {
+    if (MOTE_UNLIKELY(!MOTE_LP_FAST || p == end || *p != '"')) {
         p = string_rest(c, v0, p, MOTE_LP_FAST ? &esc : NULL);
         if (!p) return NULL;
         if (!MOTE_LP_FAST) esc = c->esc;
-    } else if (UNLIKELY(BOUNDED && (size_t)(p - s0) > c->max_string)) {
+    } else if (MOTE_UNLIKELY(BOUNDED && (size_t)(p - s0) > c->max_string)) {
         return failp(c, s0, E_LONG_STRING);
     }
     set_text(&f->raw, s0, p, esc, MOTE_LP_ESC_STRING);
@@ -957,7 +939,7 @@ static int take_eol(lp_ctx *c, const uint8_t *p, unsigned e)
 
 /* A line that starts (after spaces) at p with '#', '\n' or '\r': a comment
  * (printable ASCII and bytes >= 0x80) or blank line, skipped. */
-static MOTE_LP_SMALL_INLINE int skip_line(lp_ctx *c, const uint8_t *p)
+static MOTE_COLD int skip_line(lp_ctx *c, const uint8_t *p)
 {
     if (p < c->end && *p == '#') {
         p++;
@@ -968,7 +950,7 @@ static MOTE_LP_SMALL_INLINE int skip_line(lp_ctx *c, const uint8_t *p)
 }
 
 /* The line grammar: one line from c->start into *pt. */
-static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt, const bool bounded)
+static MOTE_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt, const bool bounded)
 {
     const uint8_t *p = c->start;
     const uint8_t *const end = c->end;
@@ -978,7 +960,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     c->nl = 0;
     /* Leading spaces, blank lines, comments. */
     uint8_t ch = at(p, end, bounded);
-    if (!MOTE_LP_FAST || UNLIKELY(ch == ' ' || ch == '#' || ch == '\n' || ch == '\r')) {
+    if (!MOTE_LP_FAST || MOTE_UNLIKELY(ch == ' ' || ch == '#' || ch == '\n' || ch == '\r')) {
         while (p < end && *p == ' ') p++;
         if (p == end || *p == '#' || *p == '\n' || *p == '\r') return skip_line(c, p);
     }
@@ -995,21 +977,21 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     mote_lp_decoder *const kd = c->kd;
     const uint16_t j = keys_at(kd, kd->keys_cur)->next;
     mote__lp_keys *ks = keys_at(kd, j);
-    if (LIKELY((uintptr_t)p <= safe && same_meas(ks, p))) {
+    if (MOTE_LIKELY((uintptr_t)p <= safe && same_meas(ks, p))) {
         n.end = p + ks->meas_len;
         n.esc = false;
         kd->keys_cur = j;
     } else {
         const lp_in in0 = {end, safe, NULL};
         n = name(c, &in0, p, K_MEAS, 0, bounded);
-        if (UNLIKELY(!n.end)) return c->res;
+        if (MOTE_UNLIKELY(!n.end)) return c->res;
         ks = key_set(kd, m0, n.end, n.esc, end);
     }
     const lp_in in = {end, safe, ks};
 #else
     const lp_in in = {end, safe, MOTE_LP_FAST ? &c->kd->keys[0] : NULL};
     n = name(c, &in, p, K_MEAS, 0, bounded);
-    if (UNLIKELY(!n.end)) return c->res;
+    if (MOTE_UNLIKELY(!n.end)) return c->res;
 #endif
     p = n.end;
     set_text(&pt->measurement, m0, p, n.esc, MOTE_LP_ESC_MEASUREMENT);
@@ -1022,15 +1004,15 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     for (;;) {
         ch = at(p, end, bounded);
         if (ch != ',') {
-            if (LIKELY(ch == ' ')) break;
+            if (MOTE_LIKELY(ch == ' ')) break;
             return fail(c, p, ch == '\n' || ch == '\r' ? E_NO_FIELDS : E_BAD + k);
         }
         const uint8_t *const k0 = ++p;
         const lp_name kn = name(c, &in, p, K_TKEY, nt & (MOTE_LP_KEY_CACHE / 2 - 1), bounded);
-        if (UNLIKELY(!kn.end)) return c->res;
+        if (MOTE_UNLIKELY(!kn.end)) return c->res;
         const uint8_t *const v0 = kn.end + 1;
         n = name(c, &in, v0, K_TVAL, 0, bounded);
-        if (UNLIKELY(!n.end)) return c->res;
+        if (MOTE_UNLIKELY(!n.end)) return c->res;
         p = n.end;
         if (nt < tags_cap) {
             set_text(&tags[nt].key, k0, kn.end, kn.esc, MOTE_LP_ESC_KEY);
@@ -1051,7 +1033,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
     /* A line end where the first key would start: tested here in small
      * builds (less code); speed builds leave it to field()'s failure. */
     ch = at(p, end, bounded);
-    if (!MOTE_LP_FAST && UNLIKELY(ch == '\n' || ch == '\r')) return fail(c, p, E_NO_FIELDS);
+    if (!MOTE_LP_FAST && MOTE_UNLIKELY(ch == '\n' || ch == '\r')) return fail(c, p, E_NO_FIELDS);
     mote_lp_field *const fields = pt->fields;
     const size_t fields_cap = pt->fields_cap;
     /* Section starts go into the point at once: fewer values live in the
@@ -1063,7 +1045,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
         mote_lp_field *f = nf < fields_cap ? &fields[nf] : &scratch;
         p = field(c, &in, p, f,
                   MOTE_LP_KEY_CACHE / 2 + (nf & (MOTE_LP_KEY_CACHE / 2 - 1)), bounded);
-        if (UNLIKELY(!p)) {
+        if (MOTE_UNLIKELY(!p)) {
             /* No field key starts with '\n' or '\r': field() failed there. */
             const uint8_t *const fs = pt->field_section.ptr;
             ch = at(fs, end, bounded);
@@ -1076,7 +1058,7 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
             p++;
             continue;
         }
-        if (LIKELY(ch == ' ' || ch == '\n' || ch == '\r')) break;
+        if (MOTE_LIKELY(ch == ' ' || ch == '\n' || ch == '\r')) break;
         return fail(c, p, E_AFTER_VALUE);
     }
     pt->field_section.len = (size_t)(p - pt->field_section.ptr);
@@ -1091,19 +1073,19 @@ static MOTE_LP_INLINE int parse_line_impl(lp_ctx *restrict c, mote_lp_point *pt,
         p = scan_time(p, end);
         pt->time_text.len = (size_t)(p - t0);
         ch = at(p, end, bounded);
-        if (UNLIKELY(ch != '\n')) {
+        if (MOTE_UNLIKELY(ch != '\n')) {
             if (ch != ' ' && ch != '\r') return fail(c, t0, E_TIME);
             while (at(p, end, bounded) == ' ') p++;
         }
     } else {
         pt->time_text.len = 0;
     }
-    if (LIKELY(!BOUNDED && *p == '\n')) { /* the common case first */
+    if (MOTE_LIKELY(!BOUNDED && *p == '\n')) { /* the common case first */
         c->line_end = p + 1;
         c->nl++;
     } else {
         const int r = take_eol(c, p, E_AFTER_TIME);
-        if (UNLIKELY(r != R_POINT)) return r;
+        if (MOTE_UNLIKELY(r != R_POINT)) return r;
     }
     pt->has_time = has_time;
     pt->time_text.ptr = t0;
@@ -1122,7 +1104,7 @@ static int parse_line_bounded(lp_ctx *restrict c, mote_lp_point *pt)
 /* Speed builds: the unbounded instance for bytes that end in '\n' and no
  * limit on names and strings (nearly every line), the bounded one for the
  * rest. */
-static MOTE_LP_INLINE int parse_line(lp_ctx *c, mote_lp_point *pt)
+static MOTE_INLINE int parse_line(lp_ctx *c, mote_lp_point *pt)
 {
     if (MOTE_LP_FAST && c->end[-1] == '\n' && (c->max_key & c->max_string) == SIZE_MAX) {
         return parse_line_impl(c, pt, false);
@@ -1243,7 +1225,7 @@ mote_err mote_lp_point_init(mote_lp_point *pt, mote_lp_tag *tags, size_t tags_ca
 
 /* d as its callers cleared it (zero: offset 0; without cfg the defaults,
  * MOTE_LP_NS being 0) with cfg and the first line number. */
-static MOTE_LP_OUTLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_config *cfg)
+static MOTE_SMALL_NOINLINE mote_err init_dec(mote_lp_decoder *d, const mote_lp_config *cfg)
 {
     _Static_assert(MOTE_LP_NS == 0, "a cleared config has the default precision");
     if (cfg) {
@@ -1307,7 +1289,7 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
  * (w: its byte offset and line number): message entry m, line and column
  * found by counting the '\n' bytes (raw newlines of string values) before
  * it. Returns the code. */
-static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, const char *m, const uint8_t *start,
+static MOTE_SMALL_NOINLINE mote_err set_error(mote_lp_error *err, const char *m, const uint8_t *start,
                                           const uint8_t *at, const mote__lp_at *w)
 {
     const mote_err code = (mote_err)m[0];
@@ -1336,18 +1318,18 @@ static MOTE_LP_OUTLINE mote_err set_error(mote_lp_error *err, const char *m, con
  * Returns MOTE_OK (point), MOTE_ERR_NEED_MORE (skipped line: go on) or the
  * line's error code.
  */
-static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, const mote__lp_at *w, size_t max_line,
+static MOTE_FAST_INLINE mote_err finish_line(lp_ctx *c, int r, const mote__lp_at *w, size_t max_line,
                                         mote_lp_point *pt, mote_lp_error *err)
 {
     /* The line's bytes with its '\n' first: within the limit, so is the
      * line (and without a limit, max_line is SIZE_MAX). */
     const uint8_t *rec_end = c->line_end;
     size_t len = (size_t)(rec_end - c->start);
-    if (UNLIKELY(len > max_line)) {
+    if (MOTE_UNLIKELY(len > max_line)) {
         if (rec_end[-1] == '\n') len--;
         if (len > max_line) r = fail(c, c->start, E_LINE);
     }
-    if (LIKELY(r == R_POINT)) {
+    if (MOTE_LIKELY(r == R_POINT)) {
         pt->column = 1 + pt->offset; /* a line starts in column 1 */
         pt->offset += w->offset;
         pt->line = w->line;
@@ -1359,7 +1341,7 @@ static MOTE_LP_HOT mote_err finish_line(lp_ctx *c, int r, const mote__lp_at *w, 
 
 /* A context for the bytes [start, end), the last of the input (a caller
  * with more to come clears c->final: four arguments, Arm's registers). */
-static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_t *start,
+static MOTE_SMALL_NOINLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_t *start,
                      const uint8_t *end)
 {
     c->start = start;
@@ -1382,7 +1364,7 @@ static MOTE_LP_OUTLINE void ctx_init(lp_ctx *c, mote_lp_decoder *d, const uint8_
  * final and the line goes on past d->end (nothing consumed). final
  * follows from st: five arguments.
  */
-static MOTE_LP_HOT mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, uint8_t *st,
+static MOTE_FAST_INLINE mote_err line_at(mote_lp_decoder **dp, const uint8_t *pend, uint8_t *st,
                         mote_lp_point *pt, mote_lp_error *err)
 {
     mote_lp_decoder *d = *dp;
@@ -1525,7 +1507,7 @@ static void carry_add(mote_lp_stream *s, size_t n)
 }
 
 /* Decode the gathered line (complete: it ends in '\n' or the input ended). */
-static MOTE_LP_SMALL_INLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt,
+static MOTE_SMALL_INLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt,
                                                mote_lp_error *err)
 {
     mote_lp_decoder *d = &s->dec;
@@ -1602,7 +1584,7 @@ void mote_lp_tags_begin(const mote_lp_point *pt, mote_lp_iter *it)
 /* A parser context over a section of a parsed point (no limits, no key
  * prediction): iteration reads sections with the parser's own name() and
  * field(), so both see the same names and values. */
-static MOTE_LP_OUTLINE void iter_ctx(lp_ctx *c, const uint8_t *end)
+static MOTE_SMALL_NOINLINE void iter_ctx(lp_ctx *c, const uint8_t *end)
 {
     memset(c, 0, sizeof *c);
     c->end = end;
@@ -1660,7 +1642,7 @@ mote_err mote_lp_field_decode(mote_lp_field *f)
 /* The field after f of a point (f NULL: its first), NULL after its last: in
  * the point's array, and beyond it parsed into pt->spare from the bytes after
  * f (its raw bytes, a closing quote or an 'i'/'u', then ','). */
-static MOTE_LP_OUTLINE mote_lp_field *next_field(mote_lp_point *pt, mote_lp_field *f)
+static MOTE_SMALL_NOINLINE mote_lp_field *next_field(mote_lp_point *pt, mote_lp_field *f)
 {
     const uint8_t *p = pt->field_section.ptr, *end = p + pt->field_section.len;
     if (f != &pt->spare) {
@@ -1694,7 +1676,7 @@ static MOTE_NOINLINE mote_err point_error(const mote_lp_point *pt, const uint8_t
 #endif
 }
 
-static MOTE_LP_SMALL_INLINE mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f,
+static MOTE_SMALL_INLINE mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f,
                                                  mote_err rc, mote_lp_error *err)
 {
 #if MOTE_SMALL
@@ -1709,7 +1691,7 @@ static MOTE_LP_SMALL_INLINE mote_err field_error(const mote_lp_point *pt, const 
 }
 
 /* The timestamp part of mote_lp_point_decode(). */
-static MOTE_LP_SMALL_INLINE mote_err point_time(mote_lp_point *pt, const mote_lp_config *cfg,
+static MOTE_SMALL_INLINE mote_err point_time(mote_lp_point *pt, const mote_lp_config *cfg,
                                                 mote_lp_error *err)
 {
     mote_lp_precision prec = cfg ? cfg->precision : MOTE_LP_NS;

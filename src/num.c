@@ -78,16 +78,10 @@
  * caller's frame where that lowers the deepest stack (the slow path must stay
  * well under 512 bytes). */
 
-/* Under MOTE_NUM_SMALL, helpers measured smaller out of line on Cortex-M4;
- * NUM_FAST_NOINLINE: out of line in the speed build only (its frame kept
- * apart there, the call saved in the small build, which has one caller). */
-#if MOTE_NUM_SMALL
-#define NUM_SMALL_NOINLINE MOTE_NOINLINE
-#define NUM_FAST_NOINLINE
-#else
-#define NUM_SMALL_NOINLINE
-#define NUM_FAST_NOINLINE MOTE_NOINLINE
-#endif
+/* Under MOTE_SMALL, MOTE_SMALL_NOINLINE helpers measured smaller out of
+ * line on Cortex-M4; MOTE_FAST_NOINLINE: out of line in the speed build only
+ * (its frame kept apart there, the call saved in the small build, which has
+ * one caller). */
 
 typedef struct u128 {
     uint64_t hi, lo;
@@ -114,16 +108,16 @@ static u128 mul64(uint64_t a, uint64_t b)
     return r;
 }
 
-NUM_SMALL_NOINLINE static int clz64(uint64_t x) { return x ? (int)mote__clz64(x) : 64; }
+MOTE_SMALL_NOINLINE static int clz64(uint64_t x) { return x ? (int)mote__clz64(x) : 64; }
 
 /* x / 10 for any uint64 without a division instruction or helper. */
-NUM_SMALL_NOINLINE static uint64_t div10(uint64_t x)
+MOTE_SMALL_NOINLINE static uint64_t div10(uint64_t x)
 {
     return mul64(x, UINT64_C(0xCCCCCCCCCCCCCCCD)).hi >> 3;
 }
 
 /* floor(x / 2^s) for signed x, independent of how >> treats negatives. */
-NUM_SMALL_NOINLINE static int floor_shr(int32_t x, int s)
+MOTE_SMALL_NOINLINE static int floor_shr(int32_t x, int s)
 {
 #if MOTE_NUM_SMALL
     if (x >= 0) return x >> s;
@@ -135,7 +129,7 @@ NUM_SMALL_NOINLINE static int floor_shr(int32_t x, int s)
 }
 
 /* floor(e * log2(5)); exact for |e| <= 400 (checked by the generator). */
-NUM_SMALL_NOINLINE static int floor_log2_pow5(int e) { return floor_shr((int32_t)e * 152170, 16); }
+MOTE_SMALL_NOINLINE static int floor_log2_pow5(int e) { return floor_shr((int32_t)e * 152170, 16); }
 
 /* 5^e for 0 <= e <= 27 */
 #if MOTE_NUM_SMALL
@@ -460,7 +454,7 @@ static int to_base1e9(uint32_t *d, uint64_t x, int k)
 
 /* Sets up the digits of the halfway point above the finite double with
  * bits b; returns its decimal exponent F: H = 0.h1h2... * 10^F, h1 != 0. */
-NUM_FAST_NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
+MOTE_FAST_NOINLINE static int halfgen_init(halfgen *g, uint64_t b)
 {
     uint64_t fexp = b >> 52, frac = b & F64_FRAC_MASK;
     uint64_t mm = fexp ? frac | F64_HIDDEN : frac;
@@ -686,7 +680,7 @@ static void f64_candidate(slow_input *st)
  * the 128-bit power computation and the slow path's big integers are
  * still called one after the other, not nested (Cortex-M0+: 512 bytes of
  * stack at most, reached by mote_lp_point_decode). */
-NUM_FAST_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double *out,
+MOTE_FAST_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double *out,
                                               slow_input *st)
 {
     size_t i = 0;
@@ -848,7 +842,7 @@ MOTE_NOINLINE static mote_err parse_f64_round(slow_input *st, double *out)
 
 /* Slow path: bits is within an ulp or two; step until
  * H(bits - 1) <= D <= H(bits) with ties to the even neighbour. */
-NUM_FAST_NOINLINE static mote_err parse_f64_slow(const slow_input *st, double *out)
+MOTE_FAST_NOINLINE static mote_err parse_f64_slow(const slow_input *st, double *out)
 {
     uint64_t bits = st->bits;
     if (bits > F64_INF_BITS) bits = F64_INF_BITS;
@@ -982,7 +976,7 @@ static int flog2_pow10(int e) { return floor_log2_pow5(e) + e; }
  * purpose: g overestimates 10^-k by up to one unit and that excess must not
  * reach the sticky bit (an exact round-to-odd of g*cp gets exact ties such
  * as 2^-25 = 2.98023223876953125e-08 wrong). */
-NUM_SMALL_NOINLINE static uint64_t rop(const u128 *gp, uint64_t c, int h)
+MOTE_SMALL_NOINLINE static uint64_t rop(const u128 *gp, uint64_t c, int h)
 {
     const u128 g = *gp;
     const uint64_t cp = c << h;
@@ -1078,7 +1072,7 @@ static uint64_t shortest(uint64_t b, int *kp)
 
 /* The decimal digits of v written backwards ending just before end (at
  * most 20); returns where they start. */
-NUM_SMALL_NOINLINE static char *put_dec(char *end, uint64_t v)
+MOTE_SMALL_NOINLINE static char *put_dec(char *end, uint64_t v)
 {
     do {
         uint64_t q = div10(v);
@@ -1108,7 +1102,7 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
 /* The magnitude m, with a '-' before it if neg: one body for both
  * formatters (smaller than one calling the other; neg last: the public
  * calls' arguments stay where the ABI put them). */
-NUM_SMALL_NOINLINE static mote_err format_int(uint64_t m, char *out, size_t cap, size_t *len,
+MOTE_SMALL_NOINLINE static mote_err format_int(uint64_t m, char *out, size_t cap, size_t *len,
                                              bool neg)
 {
     char tmp[21];
