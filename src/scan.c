@@ -807,39 +807,75 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
  * per compare, and prefix_xor() as one carry-less multiply by all ones. */
 #define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
 #define BLK_CLMUL_FN __attribute__((target("avx2,popcnt,bmi,pclmul")))
+/* the AVX2 entry points: every call inlined (gcc leaves blk_classify_avx2(),
+ * which cannot be always_inline under another target, out of line) */
+#define BLK_FLAT __attribute__((flatten))
 static BLK_CLMUL_FN inline uint64_t prefix_xor_clmul(uint64_t x)
 {
     const __m128i v = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)x), _mm_set1_epi8(-1), 0);
     return (uint64_t)_mm_cvtsi128_si64(v);
 }
 
-static BLK_AVX2_FN inline void blk_classify_avx2(const blk_cfg *c, bool lines, const uint8_t *r,
-                                                 blk_masks *m, uint64_t *q)
+/* The bytes the AVX2 classifier compares with where they are constants (the
+ * constant configurations' bytes, blk_mysql; backslash, line breaks),
+ * broadcast in memory: gcc builds a constant vector in three instructions
+ * (a general register, vmovd, vpbroadcastb), per run, one run per statement
+ * in quote-dense text; a load is one. blk_k32_at() hides the table from the
+ * constant folding that would turn the loads back into those. */
+#define BLK_K32(X) X(0, '\'') X(1, '"') X(2, '`') X(3, ']') X(4, '[') X(5, '#') X(6, '-') X(7, '/') \
+    X(8, ';') X(9, '\\') X(10, '\n') X(11, '\r')
+#define BLK_X8(c) c, c, c, c, c, c, c, c
+#define BLK_K32_ROW(k, c) [k] = {BLK_X8(c), BLK_X8(c), BLK_X8(c), BLK_X8(c)},
+#define BLK_K32_CASE(k, c) case c: return k;
+typedef uint8_t blk_k32_row_t[32];
+static const blk_k32_row_t blk_k32[12] __attribute__((aligned(32))) = {BLK_K32(BLK_K32_ROW)};
+/* the row of byte c (one of BLK_K32's, known at compile time) */
+static MOTE_INLINE unsigned blk_k32_row(uint8_t c)
+{
+    switch (c) { BLK_K32(BLK_K32_CASE) default: return 0; }
+}
+#undef BLK_K32_ROW
+#undef BLK_K32_CASE
+#undef BLK_X8
+static MOTE_INLINE const blk_k32_row_t *blk_k32_at(void)
+{
+    const blk_k32_row_t *k = blk_k32;
+    __asm__("" : "+r"(k)); /* (an opaque copy of the address) */
+    return k;
+}
+
+/* kv: blk_k32_at(); konst: c is a constant configuration's (or lines) */
+static BLK_AVX2_FN inline void blk_classify_avx2(const blk_cfg *c, bool lines, bool konst, const blk_k32_row_t *kv,
+                                                 const uint8_t *r, blk_masks *m, uint64_t *q)
 {
     const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
     const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
 #define BLK_M2(x, y) ((uint64_t)(uint32_t)_mm256_movemask_epi8(x) | (uint64_t)(uint32_t)_mm256_movemask_epi8(y) << 32)
-#define BLK_EQ2(c) BLK_M2(_mm256_cmpeq_epi8(a, _mm256_set1_epi8(c)), _mm256_cmpeq_epi8(b, _mm256_set1_epi8(c)))
-    m->q = BLK_EQ2((char)(lines ? '"' : c->close[0]));
+#define BLK_SPL(c) (konst ? _mm256_load_si256((const __m256i *)(const void *)kv[blk_k32_row(c)]) \
+                          : _mm256_set1_epi8((char)(c)))
+#define BLK_EQ2(c) BLK_M2(_mm256_cmpeq_epi8(a, BLK_SPL(c)), _mm256_cmpeq_epi8(b, BLK_SPL(c)))
+    m->q = BLK_EQ2(lines ? '"' : c->close[0]);
     if (q) { /* (every kind's quotes: see blk_classify()) */
         q[0] = m->q;
         q[1] = q[2] = q[3] = 0;
-        for (unsigned w = c->slots & 14u; w; w &= w - 1) q[low_bit(w)] = BLK_EQ2((char)c->close[low_bit(w)]);
+        for (unsigned w = c->slots & 14u; w; w &= w - 1) q[low_bit(w)] = BLK_EQ2(c->close[low_bit(w)]);
     }
     m->stop = 0;
     if (!lines && c->nstop) { /* (in pairs, as blk_stops()) */
-#define BLK_ST2(x, j) _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8((char)c->stop[j])), \
-                                      _mm256_cmpeq_epi8(x, _mm256_set1_epi8((char)c->stop[j + 1])))
+#define BLK_ST2(x, j) _mm256_or_si256(_mm256_cmpeq_epi8(x, BLK_SPL(c->stop[j])), \
+                                      _mm256_cmpeq_epi8(x, BLK_SPL(c->stop[j + 1])))
         __m256i sa = BLK_ST2(a, 0), sb = BLK_ST2(b, 0);
         if (c->nstop > 2) sa = _mm256_or_si256(sa, BLK_ST2(a, 2)), sb = _mm256_or_si256(sb, BLK_ST2(b, 2));
         if (c->nstop > 4) sa = _mm256_or_si256(sa, BLK_ST2(a, 4)), sb = _mm256_or_si256(sb, BLK_ST2(b, 4));
 #undef BLK_ST2
         m->stop = BLK_M2(sa, sb);
     }
+    konst = true;
     m->bs = BLK_EQ2('\\');
     m->nl = BLK_EQ2('\n');
     m->cr = BLK_EQ2('\r');
 #undef BLK_EQ2
+#undef BLK_SPL
 #undef BLK_M2
 }
 #endif
@@ -1127,6 +1163,9 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
     /* (constant: all, the unused ones are dropped) */
     const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : kc ? sizeof sc->blk_stop : (sc->blk_nother + 1u) & ~1u;
     for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(stop[j]);
+#ifdef BLK_AVX2
+    const blk_k32_row_t *kv = avx2 ? blk_k32_at() : NULL;
+#endif
     bool kinds = false;
     while (lim - i >= 64) {
         /* (copied per block: measured fewer instructions in runs of one or
@@ -1141,7 +1180,7 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
         blk_masks m;
         uint64_t q[4], in, starts, inside;
 #ifdef BLK_AVX2
-        if (avx2) blk_classify_avx2(&c, false, p + i, &m, q);
+        if (avx2) blk_classify_avx2(&c, false, kc != NULL, kv, p + i, &m, q);
         else
 #endif
         blk_classify(&c, t, sc->blk, sv, c.nstop, p + i, &m, q);
@@ -1175,7 +1214,7 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
     return (blk_ret){blk_done(sc, p, start, i, lim, st, pend, kinds, false), 0, 0, 0};
 }
 #ifdef BLK_AVX2
-static BLK_CLMUL_FN MOTE_NOINLINE blk_ret blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t start, size_t i,
+static BLK_CLMUL_FN BLK_FLAT MOTE_NOINLINE blk_ret blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t start, size_t i,
                                                         size_t lim, unsigned st, uint64_t pend)
 {
     return blk_multi_with(sc, p, start, i, lim, st, pend, true, sc->blk_flags, NULL);
@@ -1209,12 +1248,29 @@ enum { BLK_MYSQL_F = BLK_ESC | BLK_DASH, BLK_SQLITE_F = BLK_DASH };
 static const blk_cfg blk_mysql = {{'\'', '"', '`', 0}, {'#', '-', '/', ';', '"', '`'}, 4, 0x37};
 static const blk_cfg blk_sqlite = {{'\'', '"', '`', ']'}, {'-', '/', ';', '[', '"', '`'}, 4, 0x07};
 
+/* blk_flags' last bit: blk_const() found blk_mysql's or blk_sqlite's configuration */
+enum { BLK_CONST = 128 };
+
 static MOTE_INLINE bool blk_is(const mote_scanner *sc, unsigned f, const blk_cfg *k, bool first)
 {
     /* (blk_multi_with() reads blk_nother stop bytes, the first loop all) */
-    return sc->blk_flags == f && sc->blk_slots == k->slots && sc->blk_nother == k->nstop &&
+    return (sc->blk_flags & ~BLK_AVX2F) == f && sc->blk_slots == k->slots && sc->blk_nother == k->nstop &&
            (!first || sc->blk_nstop == sizeof k->stop) && !memcmp(sc->q_close, k->close, sizeof k->close) &&
            !memcmp(sc->blk_stop, k->stop, first ? sizeof k->stop : k->nstop);
+}
+
+/* blk_flags but BLK_AVX2F, with BLK_CONST where the configuration is
+ * blk_mysql's (BLK_MYSQL_F, all of it) or blk_sqlite's (BLK_SQLITE_F, as
+ * blk_multi_with() reads it): decided at the configuration's first run and
+ * kept in the flags (blk_setup() writes them anew), one test per run, not
+ * blk_is()'s dozen (callgrind quotes row: 10 instructions per statement). */
+static MOTE_INLINE unsigned blk_const(mote_scanner *sc)
+{
+    unsigned f = sc->blk_flags;
+    if (!(f & BLK_CONST) &&
+        (blk_is(sc, BLK_MYSQL_F, &blk_mysql, true) || blk_is(sc, BLK_SQLITE_F, &blk_sqlite, false)))
+        sc->blk_flags = (uint8_t)(f |= BLK_CONST);
+    return f & ~(unsigned)BLK_AVX2F;
 }
 
 /*
@@ -1246,10 +1302,13 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     /* (the compares go in pairs: an odd count repeats one) */
     const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (c.nstop + 1u) & ~1u;
     for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(c.stop[j]);
+#ifdef BLK_AVX2
+    const blk_k32_row_t *kv = avx2 ? blk_k32_at() : NULL;
+#endif
     while (lim - i >= 64) {
         blk_masks m;
 #ifdef BLK_AVX2
-        if (avx2) blk_classify_avx2(&c, lines, p + i, &m, NULL);
+        if (avx2) blk_classify_avx2(&c, lines, lines || kc, kv, p + i, &m, NULL);
         else
 #endif
         blk_classify(&c, t, lines ? 2 : sc->blk, sv, lines ? 0 : c.nstop, p + i, &m, NULL);
@@ -1290,14 +1349,14 @@ static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, s
  * state NORMAL or QUOTE. (The portable classifier leaves other kinds to
  * the byte loops.) */
 #ifdef BLK_AVX2
-static BLK_CLMUL_FN MOTE_NOINLINE size_t block_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+static BLK_CLMUL_FN BLK_FLAT MOTE_NOINLINE size_t block_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     return block_multi_with(sc, p, i, lim, true);
 }
-static BLK_AVX2_FN MOTE_NOINLINE size_t block_first_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+static BLK_AVX2_FN BLK_FLAT MOTE_NOINLINE size_t block_first_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     const unsigned st = sc->state == S_QUOTE;
-    if (blk_is(sc, BLK_MYSQL_F | BLK_AVX2F, &blk_mysql, true))
+    if (blk_const(sc) == (BLK_MYSQL_F | BLK_CONST))
         return block_text_with(sc, p, i, i, lim, st, 0, true, false, BLK_MYSQL_F | BLK_AVX2F, &blk_mysql);
     return block_text_with(sc, p, i, i, lim, st, 0, true, false, sc->blk_flags, NULL);
 }
@@ -1307,7 +1366,7 @@ static MOTE_NOINLINE size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, 
     if (sc->blk_multi || (sc->state == S_QUOTE && sc->slot)) return block_multi_avx2(sc, p, i, lim);
     return block_first_avx2(sc, p, i, lim);
 }
-static BLK_AVX2_FN size_t block_lines_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+static BLK_AVX2_FN BLK_FLAT size_t block_lines_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, true, true, 0, NULL);
 }
@@ -1320,7 +1379,7 @@ static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, s
 {
     if (BLK_VECTOR && (sc->blk_multi || (sc->state == S_QUOTE && sc->slot))) return block_multi_any(sc, p, i, lim);
     const unsigned st = sc->state == S_QUOTE;
-    if (BLK_VECTOR && blk_is(sc, BLK_MYSQL_F, &blk_mysql, true))
+    if (BLK_VECTOR && blk_const(sc) == (BLK_MYSQL_F | BLK_CONST))
         return block_text_with(sc, p, i, i, lim, st, 0, false, false, BLK_MYSQL_F, &blk_mysql);
     return block_text_with(sc, p, i, i, lim, st, 0, false, false, sc->blk_flags, NULL);
 }
@@ -1333,9 +1392,10 @@ static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, s
 {
     const unsigned st = sc->state != S_QUOTE ? 0 : sc->slot + 1u, a = avx2 ? BLK_AVX2F : 0u;
     blk_ret r;
-    if (blk_is(sc, BLK_MYSQL_F | a, &blk_mysql, false))
+    const unsigned k = blk_const(sc);
+    if (k == (BLK_MYSQL_F | BLK_CONST))
         r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_MYSQL_F | a, &blk_mysql);
-    else if (blk_is(sc, BLK_SQLITE_F | a, &blk_sqlite, false))
+    else if (k == (BLK_SQLITE_F | BLK_CONST))
         r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_SQLITE_F | a, &blk_sqlite);
     else
         r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, sc->blk_flags, NULL);
