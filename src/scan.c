@@ -731,23 +731,23 @@ static MOTE_INLINE uint64_t prefix_xor(uint64_t x)
 }
 
 /* Positions escaped by a backslash run: each byte that follows a run of odd
- * length (bit 0 when `pend`, a run the previous block left odd). A run
- * starting at an even position s ends after an odd number of backslashes
- * exactly when its end s + len is odd, and adding the start bit to the run
- * carries to that end; likewise for odd starts. The bit beyond the block is
- * returned in *pend. Backslash bits themselves may come out either way; no
- * caller reads them. */
+ * length (bit 0 when `pend`, a run the previous block left odd). In a run
+ * [s, e) the bytes s + 1, s + 3, ... up to e are escaped: where b << 1 is
+ * set, the bytes of the other parity than s. So odd positions, but in the
+ * spans (s, e] of runs with odd s, even ones: adding those runs' start bits
+ * to the runs carries each to its end e, and the bits that change are the
+ * span and s. The carry out of bit 63 is such a run reaching the block's
+ * end (odd s, so odd length: the next block's first byte is escaped).
+ * Backslash bits themselves may come out either way; no caller reads them. */
 static MOTE_INLINE uint64_t escaped_by(uint64_t bs, uint64_t *pend)
 {
-    const uint64_t even = 0x5555555555555555u;
+    const uint64_t odd = 0xaaaaaaaaaaaaaaaau;
     const uint64_t b = bs & ~*pend; /* an escaped backslash escapes nothing */
-    const uint64_t starts = b & ~(b << 1);
-    const uint64_t ends_e = (b + (starts & even)) & ~b;
-    const uint64_t ends_o = (b + (starts & ~even)) & ~b;
-    const uint64_t esc = (ends_e & ~even) | (ends_o & even) | *pend;
-    /* the run reaching bit 63, if any: odd length escapes the next block's
-     * first byte (all 64 bytes backslashes: one even run) */
-    *pend = ((b >> 63) && ~b) ? (uint64_t)((63u - high_bit(~b)) & 1u) : 0u;
+    const uint64_t odd_starts = b & ~(b << 1) & odd;
+    const uint64_t sum = b + odd_starts;
+    const uint64_t span = (b ^ sum) & ~odd_starts;
+    const uint64_t esc = ((b << 1) & (odd ^ span)) | *pend;
+    *pend = sum < b;
     return esc;
 }
 
