@@ -1064,7 +1064,9 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     }
     const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
     *inside = k == 64 ? in >> 63 : (in >> k) & 1u;
-    if (m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+    /* (no branch: in quote-dense text whether a string holds an escape is as good as random) */
+    sc->tokflags |= (0u - (unsigned)((m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) != 0)) &
+                    MOTE_SCAN_TOK_ESCAPES;
     const uint64_t opens = m->q & ~m->esc & in & below;
     if (*inside && opens) {
         const unsigned o = high_bit(opens);
@@ -1126,13 +1128,16 @@ static MOTE_INLINE bool blk_kinds(unsigned slots, const uint8_t *open_slot, cons
     m->stop &= ~(q[1] | q[2] | q[3]);
     *in = x;
     *starts = s0;
-    if (!m->bs) return true;
+    /* (without escapes m->bs is 0; with them no test for backslashes: in
+     * quote-dense text they come and go at random) */
+    if (!(f & BLK_ESC)) return true;
     /* backslashes escape in strings of slots with bit 4 + slot (and outside
      * strings with BLK_ESC_OUT) */
     uint64_t ne = 0;
     for (unsigned w = slots & ~(slots >> 4) & 15u; w; w &= w - 1) ne |= q[low_bit(w)];
     uint64_t escin = x & ~(x + (s0 & ~ne));
-    if (st && ((slots >> (3 + st)) & 1u)) escin |= a ? (a & ((uint64_t)0 - a)) - 1u : UINT64_MAX;
+    /* (the string open at the block's start escapes up to its first quote, all of it without one) */
+    escin |= ((uint64_t)0 - (st && ((slots >> (3 + st)) & 1u))) & ((a & ((uint64_t)0 - a)) - 1u);
     if (f & BLK_ESC_OUT) escin |= ~x;
     return !(m->bs & ~escin);
 }
@@ -1153,12 +1158,12 @@ static MOTE_INLINE size_t blk_done(mote_scanner *sc, const uint8_t *p, size_t st
      * no cheaper than the byte loops, any short run): text the byte loops
      * do better. Leave it to them for a while, longer after each miss in a
      * row. */
-    if (i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) {
-        sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
-        if (sc->blk_miss < 4) sc->blk_miss++;
-    } else {
-        sc->blk_miss = 0;
-    }
+    bool miss = i - start < 64;
+    if (BLK_VECTOR && lim - i >= 64) miss &= p[i] != (lines ? '\n' : sc->delim[0]);
+    /* (selects, not branches: a run's length follows its statement's) */
+    const unsigned n = sc->blk_miss;
+    sc->blk_resume = miss ? sc->base + i + ((uint64_t)256 << n) : sc->blk_resume;
+    sc->blk_miss = (uint8_t)(miss ? n + (n < 4) : 0);
     return i;
 }
 
@@ -1207,7 +1212,7 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
         const uint64_t pend0 = pend;
         m.esc = 0;
         if (f & BLK_ESC) {
-            if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
+            m.esc = escaped_by(m.bs, &pend); /* (no test: here backslashes come and go at random) */
         } else {
             m.bs = 0;
         }
@@ -1222,7 +1227,7 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
         } else {
             st = 0;
         }
-        kinds = (q[1] | q[2] | q[3]) || st > 1;
+        kinds = ((q[1] | q[2] | q[3]) != 0) | (st > 1);
         if (k != 64) {
             i += k;
             pend = (m.esc >> k) & 1u;
@@ -1380,12 +1385,6 @@ static BLK_AVX2_FN BLK_FLAT MOTE_NOINLINE size_t block_first_avx2(mote_scanner *
         return block_text_with(sc, p, i, i, lim, st, 0, true, false, BLK_MYSQL_F | BLK_AVX2F, &blk_mysql);
     return block_text_with(sc, p, i, i, lim, st, 0, true, false, sc->blk_flags, NULL);
 }
-/* (the test apart: the vector functions' prologues cost more than it) */
-static MOTE_NOINLINE size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
-{
-    if (sc->blk_multi || (sc->state == S_QUOTE && sc->slot)) return block_multi_avx2(sc, p, i, lim);
-    return block_first_avx2(sc, p, i, lim);
-}
 static BLK_AVX2_FN BLK_FLAT size_t block_lines_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, true, true, 0, NULL);
@@ -1423,10 +1422,15 @@ static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, s
     return block_text_with(sc, p, i, r.i, lim, r.st, r.pend, avx2, false, sc->blk_flags, NULL);
 }
 
+/* (the test apart from the vector functions, whose prologues cost more than
+ * it, and in their callers: a call less per run) */
 static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
 #ifdef BLK_AVX2
-    if (sc->blk_flags & BLK_AVX2F) return block_text_avx2(sc, p, i, lim);
+    if (sc->blk_flags & BLK_AVX2F) {
+        if (sc->blk_multi || (sc->state == S_QUOTE && sc->slot)) return block_multi_avx2(sc, p, i, lim);
+        return block_first_avx2(sc, p, i, lim);
+    }
 #endif
     return block_text_any(sc, p, i, lim);
 }
