@@ -1035,10 +1035,12 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
  * block path cannot pass, outside strings (a stop byte, a lone backslash
  * where escapes work only in strings, "--", the delimiter line break) or
  * anywhere ('\r'). Counts the lines before it, sets the escape flag and
- * open_pos; *inside: the state at byte k, or after the block.
+ * open_pos; *inside: the state at byte k, or after the block. sel: selects,
+ * not branches, where they would go as the data does (blk_multi(): in
+ * quote-dense text, whether a string holds an escape, a run's length).
  */
 static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                        const blk_masks *m, unsigned f, uint64_t in, uint64_t *inside)
+                                        const blk_masks *m, unsigned f, uint64_t in, uint64_t *inside, bool sel)
 {
     const uint64_t out = ~in & ~m->esc;
     uint64_t stop = (m->stop & out) | m->cr;
@@ -1064,9 +1066,9 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     }
     const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
     *inside = k == 64 ? in >> 63 : (in >> k) & 1u;
-    /* (no branch: in quote-dense text whether a string holds an escape is as good as random) */
-    sc->tokflags |= (0u - (unsigned)((m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) != 0)) &
-                    MOTE_SCAN_TOK_ESCAPES;
+    const bool esc = (m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) != 0;
+    if (sel) sc->tokflags |= (0u - (unsigned)esc) & MOTE_SCAN_TOK_ESCAPES;
+    else if (esc) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
     const uint64_t opens = m->q & ~m->esc & in & below;
     if (*inside && opens) {
         const unsigned o = high_bit(opens);
@@ -1145,9 +1147,9 @@ static MOTE_INLINE bool blk_kinds(unsigned slots, const uint8_t *open_slot, cons
 /* The end of a run of the block path at i (from start): the state there
  * (st: 0 outside strings, slot + 1 in one; pend: an escape pending),
  * whether the next run starts in blk_multi() (kinds: the last block held
- * other kinds' quotes), and the back-off. */
+ * other kinds' quotes), and the back-off; sel as in blk_segment(). */
 static MOTE_INLINE size_t blk_done(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
-                                   unsigned st, uint64_t pend, bool kinds, bool lines)
+                                   unsigned st, uint64_t pend, bool kinds, bool lines, bool sel)
 {
     if (!lines) {
         sc->slot = (uint8_t)(st ? st - 1u : 0);
@@ -1158,12 +1160,18 @@ static MOTE_INLINE size_t blk_done(mote_scanner *sc, const uint8_t *p, size_t st
      * no cheaper than the byte loops, any short run): text the byte loops
      * do better. Leave it to them for a while, longer after each miss in a
      * row. */
-    bool miss = i - start < 64;
-    if (BLK_VECTOR && lim - i >= 64) miss &= p[i] != (lines ? '\n' : sc->delim[0]);
-    /* (selects, not branches: a run's length follows its statement's) */
-    const unsigned n = sc->blk_miss;
-    sc->blk_resume = miss ? sc->base + i + ((uint64_t)256 << n) : sc->blk_resume;
-    sc->blk_miss = (uint8_t)(miss ? n + (n < 4) : 0);
+    if (sel) {
+        bool miss = i - start < 64;
+        if (BLK_VECTOR && lim - i >= 64) miss &= p[i] != sc->delim[0];
+        const unsigned n = sc->blk_miss;
+        sc->blk_resume = miss ? sc->base + i + ((uint64_t)256 << n) : sc->blk_resume;
+        sc->blk_miss = (uint8_t)(miss ? n + (n < 4) : 0);
+    } else if (i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) {
+        sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
+        if (sc->blk_miss < 4) sc->blk_miss++;
+    } else {
+        sc->blk_miss = 0;
+    }
     return i;
 }
 
@@ -1220,7 +1228,7 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
             pend = pend0; /* (the byte loops read this block) */
             break;
         }
-        const unsigned k = blk_segment(sc, p, i, lim, &m, f, in, &inside);
+        const unsigned k = blk_segment(sc, p, i, lim, &m, f, in, &inside, true);
         if (inside) { /* the slot of the string there: the byte it starts at, or the one open before */
             const uint64_t sb = starts & (UINT64_MAX >> (63u - (k == 64 ? 63u : k)));
             st = sb ? sc->open_slot[p[i + high_bit(sb)]] : st;
@@ -1236,7 +1244,7 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
         i += 64;
         if (!kinds && lim - i >= 64) return (blk_ret){i, (uint8_t)st, (uint8_t)pend, 1};
     }
-    return (blk_ret){blk_done(sc, p, start, i, lim, st, pend, kinds, false), 0, 0, 0};
+    return (blk_ret){blk_done(sc, p, start, i, lim, st, pend, kinds, false, true), 0, 0, 0};
 }
 #ifdef BLK_AVX2
 static BLK_CLMUL_FN BLK_FLAT MOTE_NOINLINE blk_ret blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t start, size_t i,
@@ -1346,7 +1354,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         /* (the shift chain here: the multiply's latency shows, measured) */
         const uint64_t in = prefix_xor(m.q & ~m.esc) ^ ((uint64_t)0 - st);
         uint64_t inside;
-        const unsigned k = blk_segment(sc, p, i, lim, &m, f, in, &inside);
+        const unsigned k = blk_segment(sc, p, i, lim, &m, f, in, &inside, false);
         st = (unsigned)inside;
         if (MOTE_LIKELY(k == 64)) {
             i += 64;
@@ -1361,7 +1369,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         if (!r.more) return r.i;
         i = r.i, st = r.st, pend = r.pend;
     }
-    return blk_done(sc, p, start, i, lim, st, pend, false, lines);
+    return blk_done(sc, p, start, i, lim, st, pend, false, lines, false);
 }
 
 /* The block path from i in state NORMAL or QUOTE where another kind's
