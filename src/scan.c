@@ -1354,7 +1354,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         /* (the shift chain here: the multiply's latency shows, measured) */
         const uint64_t in = prefix_xor(m.q & ~m.esc) ^ ((uint64_t)0 - st);
         uint64_t inside;
-        const unsigned k = blk_segment(sc, p, i, lim, &m, f, in, &inside, !lines);
+        const unsigned k = blk_segment(sc, p, i, lim, &m, f, in, &inside, BLK_VECTOR && !lines);
         st = (unsigned)inside;
         if (MOTE_LIKELY(k == 64)) {
             i += 64;
@@ -1369,7 +1369,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         if (!r.more) return r.i;
         i = r.i, st = r.st, pend = r.pend;
     }
-    return blk_done(sc, p, start, i, lim, st, pend, false, lines, !lines);
+    return blk_done(sc, p, start, i, lim, st, pend, false, lines, BLK_VECTOR && !lines);
 }
 
 /* The block path from i in state NORMAL or QUOTE where another kind's
