@@ -1393,7 +1393,13 @@ static BLK_AVX2_FN BLK_FLAT MOTE_NOINLINE size_t block_first_avx2(mote_scanner *
         return block_text_with(sc, p, i, i, lim, st, 0, true, false, BLK_MYSQL_F | BLK_AVX2F, &blk_mysql);
     return block_text_with(sc, p, i, i, lim, st, 0, true, false, sc->blk_flags, NULL);
 }
-static BLK_AVX2_FN BLK_FLAT size_t block_lines_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+/* (the test apart: the vector functions' prologues cost more than it) */
+static MOTE_NOINLINE size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    if (sc->blk_multi || (sc->state == S_QUOTE && sc->slot)) return block_multi_avx2(sc, p, i, lim);
+    return block_first_avx2(sc, p, i, lim);
+}
+static BLK_AVX2_FN size_t block_lines_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, true, true, 0, NULL);
 }
@@ -1430,15 +1436,10 @@ static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, s
     return block_text_with(sc, p, i, r.i, lim, r.st, r.pend, avx2, false, sc->blk_flags, NULL);
 }
 
-/* (the test apart from the vector functions, whose prologues cost more than
- * it, and in their callers: a call less per run) */
 static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
 #ifdef BLK_AVX2
-    if (sc->blk_flags & BLK_AVX2F) {
-        if (sc->blk_multi || (sc->state == S_QUOTE && sc->slot)) return block_multi_avx2(sc, p, i, lim);
-        return block_first_avx2(sc, p, i, lim);
-    }
+    if (sc->blk_flags & BLK_AVX2F) return block_text_avx2(sc, p, i, lim);
 #endif
     return block_text_any(sc, p, i, lim);
 }
