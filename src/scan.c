@@ -846,7 +846,7 @@ static MOTE_INLINE const blk_k32_row_t *blk_k32_at(void)
     return k;
 }
 
-/* kv: blk_k32_at(); konst: c is a constant configuration's (or lines) */
+/* kv: blk_k32_at(), or NULL (records: runs of many blocks keep every vector in registers, as set1 builds them); konst: c is a constant configuration's */
 /* Stop sets whose bytes (below 0x80) differ in their low four bits, as
  * VPSHUFB tables (both lanes): the entry for each stop byte's low bits is
  * that byte, the others a byte with other low bits; a byte equals its
@@ -890,7 +890,7 @@ static BLK_AVX2_FN inline void blk_classify_avx2(const blk_cfg *c, bool lines, b
 #undef BLK_ST2
         m->stop = BLK_M2(sa, sb);
     }
-    konst = true;
+    konst = kv != NULL; /* (NULL: records, long runs of blocks, keep them in registers) */
     m->bs = BLK_EQ2('\\');
     m->nl = BLK_EQ2('\n');
     m->cr = BLK_EQ2('\r');
@@ -1336,12 +1336,12 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (c.nstop + 1u) & ~1u;
     for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(c.stop[j]);
 #ifdef BLK_AVX2
-    const blk_k32_row_t *kv = avx2 ? blk_k32_at() : NULL;
+    const blk_k32_row_t *kv = avx2 && !lines ? blk_k32_at() : NULL;
 #endif
     while (lim - i >= 64) {
         blk_masks m;
 #ifdef BLK_AVX2
-        if (avx2) blk_classify_avx2(&c, lines, lines || kc, kv, p + i, &m, NULL);
+        if (avx2) blk_classify_avx2(&c, lines, !lines && kc, kv, p + i, &m, NULL);
         else
 #endif
         blk_classify(&c, t, lines ? 2 : sc->blk, sv, lines ? 0 : c.nstop, p + i, &m, NULL);
