@@ -699,23 +699,23 @@ static MOTE_INLINE uint64_t prefix_xor(uint64_t x)
 }
 
 /* Positions escaped by a backslash run: each byte that follows a run of odd
- * length (bit 0 when `pend`, a run the previous block left odd). A run
- * starting at an even position s ends after an odd number of backslashes
- * exactly when its end s + len is odd, and adding the start bit to the run
- * carries to that end; likewise for odd starts. The bit beyond the block is
- * returned in *pend. Backslash bits themselves may come out either way; no
- * caller reads them. */
+ * length (bit 0 when `pend`, a run the previous block left odd). In a run
+ * [s, e) the bytes s + 1, s + 3, ... up to e are escaped: where b << 1 is
+ * set, the bytes of the other parity than s. So odd positions, but in the
+ * spans (s, e] of runs with odd s, even ones: adding those runs' start bits
+ * to the runs carries each to its end e, and the bits that change are the
+ * span and s. The carry out of bit 63 is such a run reaching the block's
+ * end (odd s, so odd length: the next block's first byte is escaped).
+ * Backslash bits themselves may come out either way; no caller reads them. */
 static MOTE_INLINE uint64_t escaped_by(uint64_t bs, uint64_t *pend)
 {
-    const uint64_t even = 0x5555555555555555u;
+    const uint64_t odd = 0xaaaaaaaaaaaaaaaau;
     const uint64_t b = bs & ~*pend; /* an escaped backslash escapes nothing */
-    const uint64_t starts = b & ~(b << 1);
-    const uint64_t ends_e = (b + (starts & even)) & ~b;
-    const uint64_t ends_o = (b + (starts & ~even)) & ~b;
-    const uint64_t esc = (ends_e & ~even) | (ends_o & even) | *pend;
-    /* the run reaching bit 63, if any: odd length escapes the next block's
-     * first byte (all 64 bytes backslashes: one even run) */
-    *pend = ((b >> 63) && ~b) ? (uint64_t)((63u - high_bit(~b)) & 1u) : 0u;
+    const uint64_t odd_starts = b & ~(b << 1) & odd;
+    const uint64_t sum = b + odd_starts;
+    const uint64_t span = (b ^ sum) & ~odd_starts;
+    const uint64_t esc = ((b << 1) & (odd ^ span)) | *pend;
+    *pend = sum < b;
     return esc;
 }
 
@@ -742,6 +742,7 @@ typedef struct blk_cfg {
     uint8_t close[4];        /* the slots' quotes (close[0]: the first kind's) */
     uint8_t stop[6], nstop;  /* blk_stop, blk_nstop */
     uint8_t slots;           /* blk_slots */
+    uint8_t shuf[2];         /* constant ones, AVX2: the blk_shuf rows (+ 1; 0: none) for stop[0..nstop) and for all six */
 } blk_cfg;
 
 static MOTE_INLINE void blk_cfg_of(const mote_scanner *sc, bool lines, blk_cfg *c)
@@ -750,6 +751,7 @@ static MOTE_INLINE void blk_cfg_of(const mote_scanner *sc, bool lines, blk_cfg *
     memcpy(c->stop, sc->blk_stop, sizeof c->stop);
     c->nstop = lines ? 0 : sc->blk_nstop;
     c->slots = sc->blk_slots;
+    c->shuf[0] = c->shuf[1] = 0;
 }
 
 /* Classify the 64 bytes at r into the masks but esc. blk picks the quote
@@ -775,39 +777,93 @@ static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128
  * per compare, and prefix_xor() as one carry-less multiply by all ones. */
 #define BLK_AVX2_FN __attribute__((target("avx2,popcnt,bmi")))
 #define BLK_CLMUL_FN __attribute__((target("avx2,popcnt,bmi,pclmul")))
+/* the AVX2 entry points: every call inlined (gcc leaves blk_classify_avx2(),
+ * which cannot be always_inline under another target, out of line) */
+#define BLK_FLAT __attribute__((flatten))
 static BLK_CLMUL_FN inline uint64_t prefix_xor_clmul(uint64_t x)
 {
     const __m128i v = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)x), _mm_set1_epi8(-1), 0);
     return (uint64_t)_mm_cvtsi128_si64(v);
 }
 
-static BLK_AVX2_FN inline void blk_classify_avx2(const blk_cfg *c, bool lines, const uint8_t *r,
-                                                 blk_masks *m, uint64_t *q)
+/* The bytes the AVX2 classifier compares with where they are constants (the
+ * constant configurations' bytes, blk_mysql; backslash, line breaks),
+ * broadcast in memory: gcc builds a constant vector in three instructions
+ * (a general register, vmovd, vpbroadcastb), per run, one run per statement
+ * in quote-dense text; a load is one. blk_k32_at() hides the table from the
+ * constant folding that would turn the loads back into those. */
+#define BLK_K32(X) X(0, '\'') X(1, '"') X(2, '`') X(3, ']') X(4, '[') X(5, '#') X(6, '-') X(7, '/') \
+    X(8, ';') X(9, '\\') X(10, '\n') X(11, '\r')
+#define BLK_X8(c) c, c, c, c, c, c, c, c
+#define BLK_K32_ROW(k, c) [k] = {BLK_X8(c), BLK_X8(c), BLK_X8(c), BLK_X8(c)},
+#define BLK_K32_CASE(k, c) case c: return k;
+typedef uint8_t blk_k32_row_t[32];
+static const blk_k32_row_t blk_k32[12] __attribute__((aligned(32))) = {BLK_K32(BLK_K32_ROW)};
+/* the row of byte c (one of BLK_K32's, known at compile time) */
+static MOTE_INLINE unsigned blk_k32_row(uint8_t c)
+{
+    switch (c) { BLK_K32(BLK_K32_CASE) default: return 0; }
+}
+#undef BLK_K32_ROW
+#undef BLK_K32_CASE
+#undef BLK_X8
+static MOTE_INLINE const blk_k32_row_t *blk_k32_at(void)
+{
+    const blk_k32_row_t *k = blk_k32;
+    __asm__("" : "+r"(k)); /* (an opaque copy of the address) */
+    return k;
+}
+
+/* kv: blk_k32_at(), or NULL (records: runs of many blocks keep every vector in registers, as set1 builds them); konst: c is a constant configuration's */
+/* Stop sets whose bytes (below 0x80) differ in their low four bits, as
+ * VPSHUFB tables (both lanes): the entry for each stop byte's low bits is
+ * that byte, the others a byte with other low bits; a byte equals its
+ * entry exactly when it is a stop (0x80 and up look up 0). One shuffle and
+ * one compare per 32 bytes instead of one compare per stop byte and the
+ * ORs (blk_mysql's four and six: callgrind dump row 0.27, quotes row 0.2
+ * instructions per byte less). */
+#define BLK_SHUF_AT(c) [(c) & 15] = (c), [16 + ((c) & 15)] = (c),
+static const uint8_t blk_shuf[2][32] __attribute__((aligned(32))) = {
+    {BLK_SHUF_AT(0x80) BLK_SHUF_AT('#') BLK_SHUF_AT('-') BLK_SHUF_AT('/') BLK_SHUF_AT(';')},
+    {BLK_SHUF_AT('`') BLK_SHUF_AT('"') BLK_SHUF_AT('#') BLK_SHUF_AT('-') BLK_SHUF_AT('/') BLK_SHUF_AT(';')},
+};
+#undef BLK_SHUF_AT
+
+static BLK_AVX2_FN inline void blk_classify_avx2(const blk_cfg *c, bool lines, bool konst, const blk_k32_row_t *kv,
+                                                 const uint8_t *r, blk_masks *m, uint64_t *q)
 {
     const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
     const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
 #define BLK_M2(x, y) ((uint64_t)(uint32_t)_mm256_movemask_epi8(x) | (uint64_t)(uint32_t)_mm256_movemask_epi8(y) << 32)
-#define BLK_EQ2(c) BLK_M2(_mm256_cmpeq_epi8(a, _mm256_set1_epi8(c)), _mm256_cmpeq_epi8(b, _mm256_set1_epi8(c)))
-    m->q = BLK_EQ2((char)(lines ? '"' : c->close[0]));
+#define BLK_SPL(c) (konst ? _mm256_load_si256((const __m256i *)(const void *)kv[blk_k32_row(c)]) \
+                          : _mm256_set1_epi8((char)(c)))
+#define BLK_EQ2(c) BLK_M2(_mm256_cmpeq_epi8(a, BLK_SPL(c)), _mm256_cmpeq_epi8(b, BLK_SPL(c)))
+    m->q = BLK_EQ2(lines ? '"' : c->close[0]);
     if (q) { /* (every kind's quotes: see blk_classify()) */
         q[0] = m->q;
         q[1] = q[2] = q[3] = 0;
-        for (unsigned w = c->slots & 14u; w; w &= w - 1) q[low_bit(w)] = BLK_EQ2((char)c->close[low_bit(w)]);
+        for (unsigned w = c->slots & 14u; w; w &= w - 1) q[low_bit(w)] = BLK_EQ2(c->close[low_bit(w)]);
     }
     m->stop = 0;
-    if (!lines && c->nstop) { /* (in pairs, as blk_stops()) */
-#define BLK_ST2(x, j) _mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8((char)c->stop[j])), \
-                                      _mm256_cmpeq_epi8(x, _mm256_set1_epi8((char)c->stop[j + 1])))
+    const unsigned sr = konst ? c->shuf[c->nstop == sizeof c->stop] : 0;
+    if (!lines && sr) {
+        const __m256i t = _mm256_load_si256((const __m256i *)(const void *)blk_shuf[sr - 1]);
+        m->stop = BLK_M2(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(t, a), a), _mm256_cmpeq_epi8(_mm256_shuffle_epi8(t, b), b));
+    } else if (!lines && c->nstop) { /* (in pairs, as blk_stops()) */
+#define BLK_ST2(x, j) _mm256_or_si256(_mm256_cmpeq_epi8(x, BLK_SPL(c->stop[j])), \
+                                      _mm256_cmpeq_epi8(x, BLK_SPL(c->stop[j + 1])))
         __m256i sa = BLK_ST2(a, 0), sb = BLK_ST2(b, 0);
         if (c->nstop > 2) sa = _mm256_or_si256(sa, BLK_ST2(a, 2)), sb = _mm256_or_si256(sb, BLK_ST2(b, 2));
         if (c->nstop > 4) sa = _mm256_or_si256(sa, BLK_ST2(a, 4)), sb = _mm256_or_si256(sb, BLK_ST2(b, 4));
 #undef BLK_ST2
         m->stop = BLK_M2(sa, sb);
     }
+    konst = kv != NULL; /* (NULL: records, long runs of blocks, keep them in registers) */
     m->bs = BLK_EQ2('\\');
     m->nl = BLK_EQ2('\n');
     m->cr = BLK_EQ2('\r');
 #undef BLK_EQ2
+#undef BLK_SPL
 #undef BLK_M2
 }
 #endif
@@ -947,10 +1003,12 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
  * block path cannot pass, outside strings (a stop byte, a lone backslash
  * where escapes work only in strings, "--", the delimiter line break) or
  * anywhere ('\r'). Counts the lines before it, sets the escape flag and
- * open_pos; *inside: the state at byte k, or after the block.
+ * open_pos; *inside: the state at byte k, or after the block. sel: selects,
+ * not branches, where they would go as the data does (blk_multi(): in
+ * quote-dense text, whether a string holds an escape, a run's length).
  */
 static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
-                                        const blk_masks *m, unsigned f, uint64_t in, uint64_t *inside)
+                                        const blk_masks *m, unsigned f, uint64_t in, uint64_t *inside, bool sel)
 {
     const uint64_t out = ~in & ~m->esc;
     uint64_t stop = (m->stop & out) | m->cr;
@@ -976,7 +1034,9 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     }
     const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
     *inside = k == 64 ? in >> 63 : (in >> k) & 1u;
-    if (m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+    const bool esc = (m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) != 0;
+    if (sel) sc->tokflags |= (0u - (unsigned)esc) & MOTE_SCAN_TOK_ESCAPES;
+    else if (esc) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
     const uint64_t opens = m->q & ~m->esc & in & below;
     if (*inside && opens) {
         const unsigned o = high_bit(opens);
@@ -1038,13 +1098,16 @@ static MOTE_INLINE bool blk_kinds(unsigned slots, const uint8_t *open_slot, cons
     m->stop &= ~(q[1] | q[2] | q[3]);
     *in = x;
     *starts = s0;
-    if (!m->bs) return true;
+    /* (without escapes m->bs is 0; with them no test for backslashes: in
+     * quote-dense text they come and go at random) */
+    if (!(f & BLK_ESC)) return true;
     /* backslashes escape in strings of slots with bit 4 + slot (and outside
      * strings with BLK_ESC_OUT) */
     uint64_t ne = 0;
     for (unsigned w = slots & ~(slots >> 4) & 15u; w; w &= w - 1) ne |= q[low_bit(w)];
     uint64_t escin = x & ~(x + (s0 & ~ne));
-    if (st && ((slots >> (3 + st)) & 1u)) escin |= a ? (a & ((uint64_t)0 - a)) - 1u : UINT64_MAX;
+    /* (the string open at the block's start escapes up to its first quote, all of it without one) */
+    escin |= ((uint64_t)0 - (st && ((slots >> (3 + st)) & 1u))) & ((a & ((uint64_t)0 - a)) - 1u);
     if (f & BLK_ESC_OUT) escin |= ~x;
     return !(m->bs & ~escin);
 }
@@ -1052,9 +1115,9 @@ static MOTE_INLINE bool blk_kinds(unsigned slots, const uint8_t *open_slot, cons
 /* The end of a run of the block path at i (from start): the state there
  * (st: 0 outside strings, slot + 1 in one; pend: an escape pending),
  * whether the next run starts in blk_multi() (kinds: the last block held
- * other kinds' quotes), and the back-off. */
+ * other kinds' quotes), and the back-off; sel as in blk_segment(). */
 static MOTE_INLINE size_t blk_done(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
-                                   unsigned st, uint64_t pend, bool kinds, bool lines)
+                                   unsigned st, uint64_t pend, bool kinds, bool lines, bool sel)
 {
     if (!lines) {
         sc->slot = (uint8_t)(st ? st - 1u : 0);
@@ -1065,7 +1128,13 @@ static MOTE_INLINE size_t blk_done(mote_scanner *sc, const uint8_t *p, size_t st
      * no cheaper than the byte loops, any short run): text the byte loops
      * do better. Leave it to them for a while, longer after each miss in a
      * row. */
-    if (i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) {
+    if (sel) {
+        bool miss = i - start < 64;
+        if (BLK_VECTOR && lim - i >= 64) miss &= p[i] != sc->delim[0];
+        const unsigned n = sc->blk_miss;
+        sc->blk_resume = miss ? sc->base + i + ((uint64_t)256 << n) : sc->blk_resume;
+        sc->blk_miss = (uint8_t)(miss ? n + (n < 4) : 0);
+    } else if (i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) {
         sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
         if (sc->blk_miss < 4) sc->blk_miss++;
     } else {
@@ -1095,6 +1164,9 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
     /* (constant: all, the unused ones are dropped) */
     const unsigned nsv = avx2 || !BLK_VECTOR ? 0 : kc ? sizeof sc->blk_stop : (sc->blk_nother + 1u) & ~1u;
     for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(stop[j]);
+#ifdef BLK_AVX2
+    const blk_k32_row_t *kv = avx2 ? blk_k32_at() : NULL;
+#endif
     bool kinds = false;
     while (lim - i >= 64) {
         /* (copied per block: measured fewer instructions in runs of one or
@@ -1109,14 +1181,14 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
         blk_masks m;
         uint64_t q[4], in, starts, inside;
 #ifdef BLK_AVX2
-        if (avx2) blk_classify_avx2(&c, false, p + i, &m, q);
+        if (avx2) blk_classify_avx2(&c, false, kc != NULL, kv, p + i, &m, q);
         else
 #endif
         blk_classify(&c, t, sc->blk, sv, c.nstop, p + i, &m, q);
         const uint64_t pend0 = pend;
         m.esc = 0;
         if (f & BLK_ESC) {
-            if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
+            m.esc = escaped_by(m.bs, &pend); /* (no test: here backslashes come and go at random) */
         } else {
             m.bs = 0;
         }
@@ -1124,14 +1196,14 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
             pend = pend0; /* (the byte loops read this block) */
             break;
         }
-        const unsigned k = blk_segment(sc, p, i, lim, &m, f, in, &inside);
+        const unsigned k = blk_segment(sc, p, i, lim, &m, f, in, &inside, true);
         if (inside) { /* the slot of the string there: the byte it starts at, or the one open before */
             const uint64_t sb = starts & (UINT64_MAX >> (63u - (k == 64 ? 63u : k)));
             st = sb ? sc->open_slot[p[i + high_bit(sb)]] : st;
         } else {
             st = 0;
         }
-        kinds = (q[1] | q[2] | q[3]) || st > 1;
+        kinds = ((q[1] | q[2] | q[3]) != 0) | (st > 1);
         if (k != 64) {
             i += k;
             pend = (m.esc >> k) & 1u;
@@ -1140,10 +1212,10 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
         i += 64;
         if (!kinds && lim - i >= 64) return (blk_ret){i, (uint8_t)st, (uint8_t)pend, 1};
     }
-    return (blk_ret){blk_done(sc, p, start, i, lim, st, pend, kinds, false), 0, 0, 0};
+    return (blk_ret){blk_done(sc, p, start, i, lim, st, pend, kinds, false, true), 0, 0, 0};
 }
 #ifdef BLK_AVX2
-static BLK_CLMUL_FN MOTE_NOINLINE blk_ret blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t start, size_t i,
+static BLK_CLMUL_FN BLK_FLAT MOTE_NOINLINE blk_ret blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t start, size_t i,
                                                         size_t lim, unsigned st, uint64_t pend)
 {
     return blk_multi_with(sc, p, start, i, lim, st, pend, true, sc->blk_flags, NULL);
@@ -1174,15 +1246,32 @@ static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t 
  * configurations (SET statements, DELIMITER, generic ones) take the copy
  * that reads the scanner. */
 enum { BLK_MYSQL_F = BLK_ESC | BLK_DASH, BLK_SQLITE_F = BLK_DASH };
-static const blk_cfg blk_mysql = {{'\'', '"', '`', 0}, {'#', '-', '/', ';', '"', '`'}, 4, 0x37};
-static const blk_cfg blk_sqlite = {{'\'', '"', '`', ']'}, {'-', '/', ';', '[', '"', '`'}, 4, 0x07};
+static const blk_cfg blk_mysql = {{'\'', '"', '`', 0}, {'#', '-', '/', ';', '"', '`'}, 4, 0x37, {1, 2}};
+static const blk_cfg blk_sqlite = {{'\'', '"', '`', ']'}, {'-', '/', ';', '[', '"', '`'}, 4, 0x07, {0, 0}};
+
+/* blk_flags' last bit: blk_const() found blk_mysql's or blk_sqlite's configuration */
+enum { BLK_CONST = 128 };
 
 static MOTE_INLINE bool blk_is(const mote_scanner *sc, unsigned f, const blk_cfg *k, bool first)
 {
     /* (blk_multi_with() reads blk_nother stop bytes, the first loop all) */
-    return sc->blk_flags == f && sc->blk_slots == k->slots && sc->blk_nother == k->nstop &&
+    return (sc->blk_flags & ~BLK_AVX2F) == f && sc->blk_slots == k->slots && sc->blk_nother == k->nstop &&
            (!first || sc->blk_nstop == sizeof k->stop) && !memcmp(sc->q_close, k->close, sizeof k->close) &&
            !memcmp(sc->blk_stop, k->stop, first ? sizeof k->stop : k->nstop);
+}
+
+/* blk_flags but BLK_AVX2F, with BLK_CONST where the configuration is
+ * blk_mysql's (BLK_MYSQL_F, all of it) or blk_sqlite's (BLK_SQLITE_F, as
+ * blk_multi_with() reads it): decided at the configuration's first run and
+ * kept in the flags (blk_setup() writes them anew), one test per run, not
+ * blk_is()'s dozen (callgrind quotes row: 10 instructions per statement). */
+static MOTE_INLINE unsigned blk_const(mote_scanner *sc)
+{
+    unsigned f = sc->blk_flags;
+    if (!(f & BLK_CONST) &&
+        (blk_is(sc, BLK_MYSQL_F, &blk_mysql, true) || blk_is(sc, BLK_SQLITE_F, &blk_sqlite, false)))
+        sc->blk_flags = (uint8_t)(f |= BLK_CONST);
+    return f & ~(unsigned)BLK_AVX2F;
 }
 
 /*
@@ -1214,10 +1303,13 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     /* (the compares go in pairs: an odd count repeats one) */
     const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (c.nstop + 1u) & ~1u;
     for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(c.stop[j]);
+#ifdef BLK_AVX2
+    const blk_k32_row_t *kv = avx2 && !lines ? blk_k32_at() : NULL;
+#endif
     while (lim - i >= 64) {
         blk_masks m;
 #ifdef BLK_AVX2
-        if (avx2) blk_classify_avx2(&c, lines, p + i, &m, NULL);
+        if (avx2) blk_classify_avx2(&c, lines, !lines && kc, kv, p + i, &m, NULL);
         else
 #endif
         blk_classify(&c, t, lines ? 2 : sc->blk, sv, lines ? 0 : c.nstop, p + i, &m, NULL);
@@ -1230,7 +1322,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         /* (the shift chain here: the multiply's latency shows, measured) */
         const uint64_t in = prefix_xor(m.q & ~m.esc) ^ ((uint64_t)0 - st);
         uint64_t inside;
-        const unsigned k = blk_segment(sc, p, i, lim, &m, f, in, &inside);
+        const unsigned k = blk_segment(sc, p, i, lim, &m, f, in, &inside, BLK_VECTOR && !lines);
         st = (unsigned)inside;
         if (MOTE_LIKELY(k == 64)) {
             i += 64;
@@ -1245,7 +1337,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         if (!r.more) return r.i;
         i = r.i, st = r.st, pend = r.pend;
     }
-    return blk_done(sc, p, start, i, lim, st, pend, false, lines);
+    return blk_done(sc, p, start, i, lim, st, pend, false, lines, BLK_VECTOR && !lines);
 }
 
 /* The block path from i in state NORMAL or QUOTE where another kind's
@@ -1258,14 +1350,14 @@ static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, s
  * state NORMAL or QUOTE. (The portable classifier leaves other kinds to
  * the byte loops.) */
 #ifdef BLK_AVX2
-static BLK_CLMUL_FN MOTE_NOINLINE size_t block_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+static BLK_CLMUL_FN BLK_FLAT MOTE_NOINLINE size_t block_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     return block_multi_with(sc, p, i, lim, true);
 }
-static BLK_AVX2_FN MOTE_NOINLINE size_t block_first_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+static BLK_AVX2_FN BLK_FLAT MOTE_NOINLINE size_t block_first_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     const unsigned st = sc->state == S_QUOTE;
-    if (blk_is(sc, BLK_MYSQL_F | BLK_AVX2F, &blk_mysql, true))
+    if (blk_const(sc) == (BLK_MYSQL_F | BLK_CONST))
         return block_text_with(sc, p, i, i, lim, st, 0, true, false, BLK_MYSQL_F | BLK_AVX2F, &blk_mysql);
     return block_text_with(sc, p, i, i, lim, st, 0, true, false, sc->blk_flags, NULL);
 }
@@ -1288,7 +1380,7 @@ static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, s
 {
     if (BLK_VECTOR && (sc->blk_multi || (sc->state == S_QUOTE && sc->slot))) return block_multi_any(sc, p, i, lim);
     const unsigned st = sc->state == S_QUOTE;
-    if (BLK_VECTOR && blk_is(sc, BLK_MYSQL_F, &blk_mysql, true))
+    if (BLK_VECTOR && blk_const(sc) == (BLK_MYSQL_F | BLK_CONST))
         return block_text_with(sc, p, i, i, lim, st, 0, false, false, BLK_MYSQL_F, &blk_mysql);
     return block_text_with(sc, p, i, i, lim, st, 0, false, false, sc->blk_flags, NULL);
 }
@@ -1301,9 +1393,10 @@ static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, s
 {
     const unsigned st = sc->state != S_QUOTE ? 0 : sc->slot + 1u, a = avx2 ? BLK_AVX2F : 0u;
     blk_ret r;
-    if (blk_is(sc, BLK_MYSQL_F | a, &blk_mysql, false))
+    const unsigned k = blk_const(sc);
+    if (k == (BLK_MYSQL_F | BLK_CONST))
         r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_MYSQL_F | a, &blk_mysql);
-    else if (blk_is(sc, BLK_SQLITE_F | a, &blk_sqlite, false))
+    else if (k == (BLK_SQLITE_F | BLK_CONST))
         r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_SQLITE_F | a, &blk_sqlite);
     else
         r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, sc->blk_flags, NULL);
