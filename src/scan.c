@@ -240,7 +240,8 @@ enum {
     BLK_DASH = 8,    /* "--" outside strings may open a comment */
     BLK_AVX2F = 16,  /* the CPU has AVX2 (and so POPCNT, BMI1), see block_text() */
     BLK_REC = 32,    /* records: rec_run() may hand tokens out (see there) */
-    BLK_LINES = 64   /* the lines dialect's flags, '"', no stop bytes (block_lines()) */
+    BLK_LINES = 64,  /* the lines dialect's flags, '"', no stop bytes (block_lines()) */
+    BLK_CONST = 128  /* blk_const() found blk_mysql's or blk_sqlite's configuration */
 };
 #define BLK_LINES_F (BLK_ESC | BLK_ESC_OUT | BLK_NL_STOP)
 
@@ -1249,9 +1250,6 @@ enum { BLK_MYSQL_F = BLK_ESC | BLK_DASH, BLK_SQLITE_F = BLK_DASH };
 static const blk_cfg blk_mysql = {{'\'', '"', '`', 0}, {'#', '-', '/', ';', '"', '`'}, 4, 0x37, {1, 2}};
 static const blk_cfg blk_sqlite = {{'\'', '"', '`', ']'}, {'-', '/', ';', '[', '"', '`'}, 4, 0x07, {0, 0}};
 
-/* blk_flags' last bit: blk_const() found blk_mysql's or blk_sqlite's configuration */
-enum { BLK_CONST = 128 };
-
 static MOTE_INLINE bool blk_is(const mote_scanner *sc, unsigned f, const blk_cfg *k, bool first)
 {
     /* (blk_multi_with() reads blk_nother stop bytes, the first loop all) */
@@ -1272,6 +1270,17 @@ static MOTE_INLINE unsigned blk_const(mote_scanner *sc)
         (blk_is(sc, BLK_MYSQL_F, &blk_mysql, true) || blk_is(sc, BLK_SQLITE_F, &blk_sqlite, false)))
         sc->blk_flags = (uint8_t)(f |= BLK_CONST);
     return f & ~(unsigned)BLK_AVX2F;
+}
+
+/* For tests/test_scan.c: the constant configuration a scanner's block path
+ * runs with (1 blk_mysql, 2 blk_sqlite, 0 neither), so that a change to
+ * blk_setup() that parts from blk_mysql or blk_sqlite fails a test instead
+ * of only losing their speed (the tokens stay the same either way). */
+int mote__scan_blk_const(mote_scanner *sc);
+int mote__scan_blk_const(mote_scanner *sc)
+{
+    const unsigned f = blk_const(sc);
+    return f == (BLK_MYSQL_F | BLK_CONST) ? 1 : f == (BLK_SQLITE_F | BLK_CONST) ? 2 : 0;
 }
 
 /*

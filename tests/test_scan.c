@@ -975,6 +975,66 @@ static void block_path_dense_quote_kinds(void **state)
     tr_show_escapes = 0;
 }
 
+#if !MOTE_SMALL
+int mote__scan_blk_const(mote_scanner *sc); /* src/scan.c, for this test */
+#endif
+
+/* The built-in mysql and sqlite configurations reach the block path as
+ * constants (src/scan.c's blk_mysql, blk_sqlite) only while blk_setup()
+ * builds exactly those: a change to either side that parts them fails here.
+ * Other configurations take the general path, and the memo is redone when
+ * a DELIMITER command changes the configuration and when it changes back. */
+static void block_path_constant_configurations(void **state)
+{
+    (void)state;
+#if MOTE_SMALL
+    skip(); /* small builds have no block path */
+#else
+    static const struct {
+        mote_scan_dialect d;
+        unsigned flags; /* added to the dialect's defaults */
+        int want;
+    } cases[] = {
+        {MOTE_SCAN_MYSQL, 0, 1},
+        {MOTE_SCAN_SQLITE, 0, 2},
+        {MOTE_SCAN_POSTGRES, 0, 0},
+        {MOTE_SCAN_GENERIC, 0, 0},
+        {MOTE_SCAN_MYSQL, MOTE_SCAN_NO_BACKSLASH_ESCAPES, 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        mote_scan_config c = cfg_of(cases[k].d);
+        c.flags |= cases[k].flags;
+        uint8_t mem[64];
+        mote_buf b;
+        assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
+        mote_scanner sc;
+        assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_OK);
+        if (mote__scan_blk_const(&sc) != cases[k].want)
+            fail_msg("case %zu: constant configuration %d, want %d", k, mote__scan_blk_const(&sc),
+                     cases[k].want);
+    }
+    /* mysql: DELIMITER // changes the stop bytes, DELIMITER ; restores them */
+    mote_scan_config c = cfg_of(MOTE_SCAN_MYSQL);
+    uint8_t mem[64];
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
+    mote_scanner sc;
+    mote_scan_token tok;
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_OK);
+    assert_int_equal(mote__scan_blk_const(&sc), 1);
+    static const char s1[] = "DELIMITER //\nselect 1//\n";
+    assert_int_equal(mote_scan_feed(&sc, s1, sizeof s1 - 1), MOTE_OK);
+    while (mote_scan_next(&sc, &tok) == MOTE_OK) {
+    }
+    assert_int_equal(mote__scan_blk_const(&sc), 0);
+    static const char s2[] = "DELIMITER ;\nselect 2;\n";
+    assert_int_equal(mote_scan_feed(&sc, s2, sizeof s2 - 1), MOTE_OK);
+    while (mote_scan_next(&sc, &tok) == MOTE_OK) {
+    }
+    assert_int_equal(mote__scan_blk_const(&sc), 1);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1001,6 +1061,7 @@ int main(void)
         cmocka_unit_test(block_path_reads_other_quote_kinds),
         cmocka_unit_test(block_path_mixed_quote_kinds),
         cmocka_unit_test(block_path_dense_quote_kinds),
+        cmocka_unit_test(block_path_constant_configurations),
         cmocka_unit_test(lines_quotes_hold_newlines_crlf_stripped),
         cmocka_unit_test(postgres_dollar_quotes_e_strings_nested_comments),
         cmocka_unit_test(sqlite_trigger_body_is_one_statement),
