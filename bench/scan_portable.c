@@ -13,4 +13,5 @@
 #define mote_scan_pull portable_scan_pull
 #define mote_scan_get_stats portable_scan_get_stats
 #define mote_scan_delimiter portable_scan_delimiter
+#define mote__scan_blk_const portable__scan_blk_const
 #include "../src/scan.c"
