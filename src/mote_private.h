@@ -353,8 +353,11 @@ general:;
     return MOTE_OK;
 }
 
-#if !MOTE_SMALL
 /* ---- num's float core: plain decimals --------------------------------------
+ * (Speed builds of num and lp use these; in small ones, unused static inline
+ * functions cost nothing, and num.c's speed code, chosen by MOTE_NUM_SMALL,
+ * still finds them under MOTE_SMALL.)
+ *
  * Bytes of x (a word from mote__load8) that are not digits, high bit set; a
  * byte from 0x8a up also flags the one after it (a carry): only the first
  * flagged byte, and whether any is, count. Three constants, not the four of
@@ -415,6 +418,26 @@ static MOTE_INLINE const uint8_t *mote__num_scan_digits(const uint8_t *p, const 
     return p;
 }
 
+/* A decimal mantissa at p, digits[.digits] (either part may be empty): its
+ * digits' value into *w (wrapping past 19 digits), their count into *ndig
+ * and the fraction's into *nfrac; returns its end. The one reading for
+ * mote_num_parse_f64() and mote__num_f64_plain(). */
+static MOTE_INLINE const uint8_t *mote__num_mantissa(const uint8_t *p, const uint8_t *end, uint64_t *w,
+                                                     size_t *ndig, size_t *nfrac)
+{
+    const uint8_t *const m0 = p;
+    p = mote__num_scan_digits(p, end, w, false);
+    *ndig = (size_t)(p - m0);
+    *nfrac = 0;
+    if (p < end && *p == '.') {
+        const uint8_t *f0 = ++p;
+        p = mote__num_scan_digits(p, end, w, true);
+        *nfrac = (size_t)(p - f0);
+        *ndig += *nfrac;
+    }
+    return p;
+}
+
 /*
  * A plain decimal, [-+]digits[.digits] of at most 19 digits that Clinger's
  * exact case takes (w * 10^-nfrac with w nonzero, at most 2^53, and at most
@@ -434,17 +457,10 @@ static MOTE_INLINE bool mote__num_f64_plain(const uint8_t *s, size_t n, double *
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     };
     if (n == 0 || s == NULL) return false;
-    const uint8_t *p = s + (*s == '-' || *s == '+'), *const end = s + n;
-    const uint8_t *const m0 = p;
+    const uint8_t *const end = s + n;
     uint64_t w = 0;
-    p = mote__num_scan_digits(p, end, &w, false);
-    size_t ndig = (size_t)(p - m0), nfrac = 0;
-    if (p < end && *p == '.') {
-        const uint8_t *f0 = ++p;
-        p = mote__num_scan_digits(p, end, &w, true);
-        nfrac = (size_t)(p - f0);
-        ndig += nfrac;
-    }
+    size_t ndig, nfrac;
+    const uint8_t *p = mote__num_mantissa(s + (*s == '-' || *s == '+'), end, &w, &ndig, &nfrac);
     /* w != 0 (a zero keeps its sign there), w <= 2^53, q = -nfrac >= -22 */
     if (!MOTE_LIKELY(p == end && ndig - 1 < 19 && w - 1 < (UINT64_C(1) << 53) && nfrac <= 22))
         return false;
@@ -458,6 +474,5 @@ static MOTE_INLINE bool mote__num_f64_plain(const uint8_t *s, size_t n, double *
 
 /* num.c: mote_num_parse_f64() with mote__num_f64_plain first, out of line. */
 mote_err mote__num_parse_f64_plain(const uint8_t *s, size_t n, double *out);
-#endif
 
 #endif /* MOTE_PRIVATE_H */

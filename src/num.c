@@ -243,7 +243,7 @@ static u128 pow5_128(int e)
 /* ------------------------------------------------------------------ */
 /* integers                                                             */
 
-#if MOTE_NUM_SMALL /* speed builds: mote__num_scan_digits (mote_private.h) */
+#if MOTE_NUM_SMALL /* speed builds: mote__num_mantissa (mote_private.h) */
 static bool is_digit(uint8_t c) { return (uint8_t)(c - '0') < 10; }
 #endif
 
@@ -738,9 +738,8 @@ MOTE_FAST_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, do
     return MOTE_ERR_NEED_MORE;
 }
 #else
-/* The run of digits at p into *w: num's core in mote_private.h (lp.c
- * inlines it too, with mote__num_f64_plain). */
-#define scan_digits mote__num_scan_digits
+/* The mantissa's digits: mote__num_mantissa() (mote_private.h), which
+ * mote__num_f64_plain, inlined into lp's decode loop, reads them with too. */
 
 /* Mantissa m[0..mend) with more than 19 significant digits (syntax already
  * checked): the first 19 into *w, value ~ w * 10^*dexp; later digits only
@@ -924,14 +923,8 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
     if (neg || *p == '+') p++;
     const uint8_t *m0 = p;
     uint64_t w = 0;
-    p = scan_digits(p, end, &w, false);
-    size_t ndig = (size_t)(p - m0), nfrac = 0;
-    if (p < end && *p == '.') {
-        const uint8_t *f0 = ++p;
-        p = scan_digits(p, end, &w, true);
-        nfrac = (size_t)(p - f0);
-        ndig += nfrac;
-    }
+    size_t ndig, nfrac;
+    p = mote__num_mantissa(p, end, &w, &ndig, &nfrac);
     const uint8_t *mend = p;
     int64_t exp10;
     if (ndig == 0 || scan_exp(mend, end, &exp10) != end) return MOTE_ERR_BAD_VALUE;
