@@ -142,8 +142,8 @@ static MOTE_NOINLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out
 
 /* Floats: num's parser; speed builds inline num's core for plain decimals
  * (mote_private.h), the common case of field values, and call the parser
- * for the rest (telegraf: decode 3.5% faster than with every float a
- * call). */
+ * for the rest (telegraf decode: 1,527 instructions per line against 1,554
+ * with every float a call; timed, within this host's noise alone). */
 #if MOTE_LP_FAST
 static MOTE_INLINE mote_err parse_float(const uint8_t *s, size_t n, double *out)
 {
