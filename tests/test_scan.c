@@ -975,17 +975,16 @@ static void block_path_dense_quote_kinds(void **state)
     tr_show_escapes = 0;
 }
 
-#if !MOTE_SMALL
-int mote__scan_blk_const(mote_scanner *sc); /* src/scan.c, for this test */
-#endif
-
 /* The built-in mysql and sqlite configurations reach the block path as
  * constants (src/scan.c's blk_mysql, blk_sqlite) only while blk_setup()
  * builds exactly those: a change to either side that parts them fails here.
  * Other configurations take the general path, and the memo is redone when
- * a DELIMITER command changes the configuration and when it changes back. */
-#if !MOTE_SMALL /* small builds have no block path (nor this test: cmocka's
-                   * TAP writes a skip as "not ok") */
+ * a DELIMITER command changes the configuration and when it changes back.
+ * Small builds have no block path, nor this test (cmocka's TAP writes a
+ * skip as "not ok"). */
+#if !MOTE_SMALL
+int mote__scan_blk_const(mote_scanner *sc); /* src/scan.c, for this test */
+
 static void block_path_constant_configurations(void **state)
 {
     (void)state;
