@@ -145,10 +145,7 @@ static MOTE_NOINLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out
  * for the rest (telegraf decode: 1,527 instructions per line against 1,554
  * with every float a call; timed, within this host's noise alone). */
 #if MOTE_LP_FAST
-static MOTE_INLINE mote_err parse_float(const uint8_t *s, size_t n, double *out)
-{
-    return mote__num_f64_plain(s, n, out) ? MOTE_OK : mote_num_parse_f64(s, n, out);
-}
+#define parse_float mote__num_f64_plain_first
 #else
 #define parse_float mote_num_parse_f64
 #endif

@@ -472,7 +472,14 @@ static MOTE_INLINE bool mote__num_f64_plain(const uint8_t *s, size_t n, double *
 #define mote__num_f64_plain(s, n, out) ((void)(s), (void)(n), (void)(out), false)
 #endif
 
-/* num.c: mote_num_parse_f64() with mote__num_f64_plain first, out of line. */
+/* mote_num_parse_f64() with mote__num_f64_plain first: lp's float fields
+ * inline it; num.c exports it as mote__num_parse_f64_plain (for test_num and
+ * fuzz_num_float, which hold it to the full parser). */
+mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out);
+static MOTE_INLINE mote_err mote__num_f64_plain_first(const uint8_t *s, size_t n, double *out)
+{
+    return mote__num_f64_plain(s, n, out) ? MOTE_OK : mote_num_parse_f64(s, n, out);
+}
 mote_err mote__num_parse_f64_plain(const uint8_t *s, size_t n, double *out);
 
 #endif /* MOTE_PRIVATE_H */

@@ -950,7 +950,7 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
  * checks it against the full parser. */
 mote_err mote__num_parse_f64_plain(const uint8_t *s, size_t n, double *out)
 {
-    return mote__num_f64_plain(s, n, out) ? MOTE_OK : mote_num_parse_f64(s, n, out);
+    return mote__num_f64_plain_first(s, n, out);
 }
 #endif
 
