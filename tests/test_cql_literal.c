@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "mote/be.h"
+#include "test_rounds.h"
 #include "mote/cql_literal.h"
 
 static mote_cql_type nodes[64];
@@ -223,7 +224,7 @@ static void floats_print_shortest_and_read_back(void **state)
 {
     (void)state;
     const mote_cql_type *t = type("float");
-    for (int i = 0; i < 200000; i++) {
+    for (int i = 0; i < test_rounds(200000); i++) {
         uint32_t bits = (uint32_t)next();
         if (i < 1000) bits = (uint32_t)i; /* subnormals */
         uint8_t in[4], back[4];
@@ -289,7 +290,7 @@ static void doubles_round_trip(void **state)
 {
     (void)state;
     const mote_cql_type *t = type("double");
-    for (int i = 0; i < 50000; i++) {
+    for (int i = 0; i < test_rounds(50000); i++) {
         uint64_t bits = next();
         uint8_t in[8], back[8];
         mote_be_store64(in, bits);

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "mote/num.h"
+#include "test_rounds.h"
 
 /* ---- the MOTE_NUM_SMALL copy (tests/small/meson.build) ---- */
 #include "small_num.h"
@@ -269,7 +270,7 @@ static void parse_f64_exact_halfway_points(void **state)
      * unit in the last place either side: within the 19 digits of the
      * Eisel-Lemire path, the bits below the mantissa land right next to
      * the halfway point, where it must give up rather than guess. */
-    for (int round = 0; round < 40000; round++) {
+    for (int round = 0; round < test_rounds(40000); round++) {
         x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         uint64_t b = x & UINT64_C(0x7FEFFFFFFFFFFFFF);
         if (round % 3 == 0) b &= UINT64_C(0x7FF00000000000FF); /* short mantissas */
@@ -313,7 +314,7 @@ static void parse_f64_random_against_strtod(void **state)
     (void)state;
     uint64_t x = 0x9E3779B97F4A7C15u;
     char buf[128];
-    for (int round = 0; round < 300000; round++) {
+    for (int round = 0; round < test_rounds(300000); round++) {
         x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         int nd = 1 + (int)(x % 25), p = 0;
         uint64_t y = x * 0x2545F4914F6CDD1Du;
@@ -339,7 +340,7 @@ static void parse_f64_random_against_strtod(void **state)
     /* plain decimals as line protocol writes them ([-]digits[.digits],
      * 1 to 24 digits, no exponent): Clinger's case, its edges (2^53, 22
      * fraction digits, 19 digits) and what lies past them */
-    for (int round = 0; round < 300000; round++) {
+    for (int round = 0; round < test_rounds(300000); round++) {
         x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         int p = (x & 1) ? 1 : 0, ni = (int)(x >> 8) % 12, nf = (int)(x >> 16) % 24;
         if (ni + nf < 2) continue; /* at least one digit after the p-- below */
@@ -354,7 +355,7 @@ static void parse_f64_random_against_strtod(void **state)
         expect_strtod(buf);
     }
     /* near-halfway inputs: shortest repr of random doubles +- tiny offsets */
-    for (int round = 0; round < 100000; round++) {
+    for (int round = 0; round < test_rounds(100000); round++) {
         x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         uint64_t b = x & UINT64_C(0x7FEFFFFFFFFFFFFF);
         double v = from_bits(b), nx = from_bits(b + 1);
@@ -631,7 +632,7 @@ static void f64_digits_are_shortest_and_closest(void **state)
 {
     (void)state;
     uint64_t x = 0x1234567887654321u;
-    for (int round = 0; round < 60000; round++) {
+    for (int round = 0; round < test_rounds(60000); round++) {
         x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         uint64_t b = round & 1 ? x & UINT64_C(0x7FEFFFFFFFFFFFFF) : (x >> (round % 64)) | 1;
         if (round % 5 == 0) b &= UINT64_C(0x7FF0000000000000) | (x & 0xFF); /* near binade bottoms */
