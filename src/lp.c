@@ -1380,8 +1380,10 @@ static MOTE_FAST_INLINE mote_err line_at(mote_lp_decoder **dp, const uint8_t *pe
         /* The decoder read back from the context and handed back to the
          * caller's loop: no copy of it is live over the parse, whose
          * registers then hold the line's key set. Volatile: a plain read
-         * would reuse the copy. */
+         * would reuse the copy. The line's start too (the stream kept it
+         * in a register over the parse, its field count on the stack). */
         *dp = d = *(mote_lp_decoder *const volatile *)&c.kd;
+        p = *(const uint8_t *const volatile *)&c.start;
 #endif
     }
     if (r == R_POINT || r == R_SKIP) {
