@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "mote/num.h"
+#include "test_data.h"
 
 /* ---- the MOTE_NUM_SMALL copy (tests/small/meson.build) ---- */
 #include "small_num.h"
@@ -600,11 +601,8 @@ static void format_f64_pinned(void **state)
 static void format_f64_matches_go(void **state)
 {
     (void)state;
-    const char *dir = getenv("MOTE_TEST_DATA");
-    char path[4096], line[128];
-    snprintf(path, sizeof path, "%s/num_format_go.txt", dir ? dir : "tests/data");
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
+    char line[128];
+    FILE *f = test_data_open("num_format_go.txt", "r");
     int count = 0;
     while (fgets(line, sizeof line, f)) {
         char want[64];
