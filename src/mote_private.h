@@ -107,17 +107,21 @@ static inline unsigned mote__clz64(uint64_t x)
 #endif
 }
 
-/* The high 64 bits of a * b: one instruction on 64-bit hosts (the
- * compiler's 128-bit type), four 32-bit products elsewhere. */
-static inline uint64_t mote__mulhi64(uint64_t a, uint64_t b)
+/* a * b in 128 bits: returns the high 64, the low 64 into *lo. One
+ * instruction on 64-bit hosts (the compiler's 128-bit type), four 32-bit
+ * products elsewhere. */
+static inline uint64_t mote__mul64(uint64_t a, uint64_t b, uint64_t *lo)
 {
 #if defined(__SIZEOF_INT128__) && !defined(MOTE_NUM_NO_INT128)
     __extension__ typedef unsigned __int128 mote__u128;
-    return (uint64_t)(((mote__u128)a * b) >> 64);
+    const mote__u128 p = (mote__u128)a * b;
+    *lo = (uint64_t)p;
+    return (uint64_t)(p >> 64);
 #else
     uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
     uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
     uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+    *lo = (mid << 32) | (uint32_t)p00;
     return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 #endif
 }
@@ -401,7 +405,8 @@ static inline uint64_t mote__num_digits8(uint32_t v)
  * 32-bit hosts). */
 static inline uint64_t mote__num_div1e8(uint64_t x)
 {
-    return mote__mulhi64(x, UINT64_C(0xABCC77118461CEFD)) >> 26;
+    uint64_t lo;
+    return mote__mul64(x, UINT64_C(0xABCC77118461CEFD), &lo) >> 26;
 }
 
 /* "00" to "99": two digits per load */

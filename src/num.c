@@ -91,21 +91,11 @@ typedef struct u128 {
 /* ------------------------------------------------------------------ */
 /* small integer helpers                                                */
 
+/* a * b in full (mote_private.h) */
 static u128 mul64(uint64_t a, uint64_t b)
 {
     u128 r;
-#if defined(__SIZEOF_INT128__) && !defined(MOTE_NUM_NO_INT128)
-    __extension__ typedef unsigned __int128 mote__u128;
-    mote__u128 p = (mote__u128)a * b;
-    r.hi = (uint64_t)(p >> 64);
-    r.lo = (uint64_t)p;
-#else
-    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
-    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
-    r.lo = (mid << 32) | (uint32_t)p00;
-    r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-#endif
+    r.hi = mote__mul64(a, b, &r.lo);
     return r;
 }
 
