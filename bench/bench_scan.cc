@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#if __has_include(<sqlite3.h>)
+#ifdef MOTE_HAVE_SQLITE // set by bench/meson.build when libsqlite3 is found
 #include <sqlite3.h>
 #define HAVE_SQLITE 1
 #endif

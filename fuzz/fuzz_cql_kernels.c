@@ -25,6 +25,16 @@ static void cmp(const uint8_t *a, const uint8_t *b, size_t n)
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+static const struct {
+    void (*fn)(uint8_t *, const uint8_t *, size_t, mote__cql_simd_level);
+    size_t unit; /* input bytes per element */
+} encoders[] = {
+    {mote__cql_bswap32, 4},
+    {mote__cql_bswap64, 8},
+    {mote__cql_list_put32, 4},
+    {mote__cql_list_put64, 12},
+};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2) return 0;
@@ -43,26 +53,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t counts[3] = {n, n / 2, n > 3 ? n - 3 : 0};
     for (int ci = 0; ci < 3; ci++) {
         size_t bytes = counts[ci];
-        memset(a, 0xa5, total);
-        memset(b, 0xa5, total);
-        mote__cql_bswap32(a + PAD + doff, s, bytes / 4, MOTE_CQL_SIMD_PORTABLE);
-        mote__cql_bswap32(b + PAD + doff, s, bytes / 4, level);
-        cmp(a, b, total);
-        memset(a, 0xa5, total);
-        memset(b, 0xa5, total);
-        mote__cql_bswap64(a + PAD + doff, s, bytes / 8, MOTE_CQL_SIMD_PORTABLE);
-        mote__cql_bswap64(b + PAD + doff, s, bytes / 8, level);
-        cmp(a, b, total);
-        memset(a, 0xa5, total);
-        memset(b, 0xa5, total);
-        mote__cql_list_put32(a + PAD + doff, s, bytes / 4, MOTE_CQL_SIMD_PORTABLE);
-        mote__cql_list_put32(b + PAD + doff, s, bytes / 4, level);
-        cmp(a, b, total);
-        memset(a, 0xa5, total);
-        memset(b, 0xa5, total);
-        mote__cql_list_put64(a + PAD + doff, s, bytes / 12, MOTE_CQL_SIMD_PORTABLE);
-        mote__cql_list_put64(b + PAD + doff, s, bytes / 12, level);
-        cmp(a, b, total);
+        /* The encoders: portable and chosen level over the same source,
+         * count in elements of their input size. */
+        for (size_t k = 0; k < sizeof encoders / sizeof encoders[0]; k++) {
+            memset(a, 0xa5, total);
+            memset(b, 0xa5, total);
+            encoders[k].fn(a + PAD + doff, s, bytes / encoders[k].unit, MOTE_CQL_SIMD_PORTABLE);
+            encoders[k].fn(b + PAD + doff, s, bytes / encoders[k].unit, level);
+            cmp(a, b, total);
+        }
         /* Decoders on the raw data (lengths mostly wrong) and on a valid
          * encoding (lengths right). */
         for (int valid = 0; valid < 2; valid++) {

@@ -37,7 +37,8 @@
  * from mote/common.h) selects the code:
  *   0: a generated 668-entry table (10.7 KiB of .rodata, src/num_pow5.inc,
  *      made by scripts/gen_num_pow5.py); all five parse steps; digits
- *      formatted eight at a time (digits8); fastest.
+ *      formatted eight at a time (mote__num_digits8, mote_private.h);
+ *      fastest.
  *   1: each entry computed when needed with exact multi-precision arithmetic
  *      (up to ~30 short multiplications/divisions over <= 30 32-bit limbs,
  *      120 bytes of stack); parsing skips steps 1-4 and goes from a
@@ -90,21 +91,11 @@ typedef struct u128 {
 /* ------------------------------------------------------------------ */
 /* small integer helpers                                                */
 
+/* a * b in full (mote_private.h) */
 static u128 mul64(uint64_t a, uint64_t b)
 {
     u128 r;
-#if defined(__SIZEOF_INT128__) && !defined(MOTE_NUM_NO_INT128)
-    __extension__ typedef unsigned __int128 mote__u128;
-    mote__u128 p = (mote__u128)a * b;
-    r.hi = (uint64_t)(p >> 64);
-    r.lo = (uint64_t)p;
-#else
-    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
-    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-    uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
-    r.lo = (mid << 32) | (uint32_t)p00;
-    r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-#endif
+    r.hi = mote__mul64(a, b, &r.lo);
     return r;
 }
 
@@ -1163,29 +1154,8 @@ mote_err mote_num_format_f64(double v, char *out, size_t cap, size_t *len)
 /* ------------------------------------------------------------------ */
 /* digits eight at a time                                               */
 
-/* v < 10^8 as eight digits, zero-padded: byte i of the word (in
- * mote__store8's order) is the value 0..9 of digit i. Three splits (4+4,
- * 2+2, 1+1) of all lanes of one word at once, each a multiply and shift that
- * equals the division for the lane's range (checked exhaustively in
- * tests/test_num.c through the formatters), instead of a division per
- * digit. */
-static uint64_t digits8(uint32_t v)
-{
-    uint32_t hi = v / 10000;
-    uint64_t x = hi | (uint64_t)(v - hi * 10000) << 32;
-    uint64_t a = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F); /* / 100, lanes < 10^4 */
-    x = a | (x - a * 100) << 16;
-    uint64_t b = ((x * 103) >> 10) & UINT64_C(0x000F000F000F000F); /* / 10, lanes < 100 */
-    return b | (x - b * 10) << 8;
-}
 
-#define ASCII_ZEROS UINT64_C(0x3030303030303030)
-
-/* x / 10^8 for any uint64, as a multiply (no 64-bit division helper). */
-static uint64_t div1e8(uint64_t x)
-{
-    return mul64(x, UINT64_C(0xABCC77118461CEFD)).hi >> 26;
-}
+#define ASCII_ZEROS (MOTE__ONES * '0')
 
 /* The ASCII digits of 1 <= f < 10^17 to d (room for 24 bytes; writes up to
  * d[17] and leaves later bytes alone), no leading or trailing zeros; returns
@@ -1194,17 +1164,17 @@ static int f_digits(uint64_t f, char *d, int *nf)
 {
     uint8_t *u = (uint8_t *)d;
     if (f < 100000000) {
-        uint64_t w = digits8((uint32_t)f);
+        uint64_t w = mote__num_digits8((uint32_t)f);
         int lead = (int)mote__ctz64(w) >> 3;
         mote__store8(u, (w >> 8 * lead) | ASCII_ZEROS);
         *nf = 8 - lead;
         return 8 - lead - ((int)mote__clz64(w) >> 3);
     }
-    uint64_t hi = div1e8(f);
-    uint64_t wl = digits8((uint32_t)(f - hi * 100000000u));
+    uint64_t hi = mote__num_div1e8(f);
+    uint64_t wl = mote__num_digits8((uint32_t)(f - hi * 100000000u));
     int trail = wl ? (int)mote__clz64(wl) >> 3 : 8; /* trailing zeros of the low 8 */
     if (hi < 100000000) {
-        uint64_t wh = digits8((uint32_t)hi);
+        uint64_t wh = mote__num_digits8((uint32_t)hi);
         int lead = (int)mote__ctz64(wh) >> 3;
         mote__store8(u, (wh >> 8 * lead) | ASCII_ZEROS);
         mote__store8(u + 8 - lead, wl | ASCII_ZEROS);
@@ -1213,7 +1183,7 @@ static int f_digits(uint64_t f, char *d, int *nf)
         return 16 - lead - trail;
     }
     uint32_t top = (uint32_t)hi / 100000000u; /* 1..9 */
-    uint64_t wm = digits8((uint32_t)hi - top * 100000000u);
+    uint64_t wm = mote__num_digits8((uint32_t)hi - top * 100000000u);
     u[0] = (uint8_t)('0' + top);
     mote__store8(u + 1, wm | ASCII_ZEROS);
     mote__store8(u + 9, wl | ASCII_ZEROS);
@@ -1249,40 +1219,6 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
     return nd;
 }
 
-static const char digit_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-/* The digits of v to p (room for 24 bytes, may all be written); returns
- * their count. */
-static size_t put_u64(char *p, uint64_t v)
-{
-    uint8_t *u = (uint8_t *)p;
-    if (v < 100000000) {
-        uint64_t w = digits8((uint32_t)v);
-        int lead = w ? (int)mote__ctz64(w) >> 3 : 7; /* "0" for 0 */
-        mote__store8(u, (w >> 8 * lead) | ASCII_ZEROS);
-        return (size_t)(8 - lead);
-    }
-    uint64_t hi = div1e8(v);
-    uint64_t wl = digits8((uint32_t)(v - hi * 100000000u)) | ASCII_ZEROS;
-    if (hi < 100000000) {
-        uint64_t wh = digits8((uint32_t)hi);
-        int lead = (int)mote__ctz64(wh) >> 3;
-        mote__store8(u, (wh >> 8 * lead) | ASCII_ZEROS);
-        mote__store8(u + 8 - lead, wl);
-        return (size_t)(16 - lead);
-    }
-    uint64_t top = div1e8(hi); /* < 1845 */
-    uint64_t wt = digits8((uint32_t)top), wm = digits8((uint32_t)(hi - top * 100000000u));
-    int lead = (int)mote__ctz64(wt) >> 3;
-    mote__store8(u, (wt >> 8 * lead) | ASCII_ZEROS);
-    mote__store8(u + 8 - lead, wm | ASCII_ZEROS);
-    mote__store8(u + 16 - lead, wl);
-    return (size_t)(24 - lead);
-}
-
 /* Copies the n bytes of a formatted number from tmp to out when they fit,
  * sets *len (MOTE_ERR_SPACE: the size needed, out untouched). */
 static mote_err give(const char *tmp, size_t n, char *out, size_t cap, size_t *len)
@@ -1299,11 +1235,13 @@ static mote_err give(const char *tmp, size_t n, char *out, size_t cap, size_t *l
 mote_err mote_num_format_u64(uint64_t v, char *out, size_t cap, size_t *len)
 {
     char tmp[MOTE_NUM_F64_MAX];
-    if (cap >= MOTE_NUM_F64_MAX) {
-        *len = put_u64(out, v);
+    char *p = cap >= MOTE_NUM_F64_MAX ? out : tmp;
+    size_t n = mote__num_put_u64((uint8_t *)p, v);
+    if (p == out) {
+        *len = n;
         return MOTE_OK;
     }
-    return give(tmp, put_u64(tmp, v), out, cap, len);
+    return give(tmp, n, out, cap, len);
 }
 
 mote_err mote_num_format_i64(int64_t v, char *out, size_t cap, size_t *len)
@@ -1316,7 +1254,7 @@ mote_err mote_num_format_i64(int64_t v, char *out, size_t cap, size_t *len)
         p[n++] = '-';
         m = (uint64_t)0 - m;
     }
-    n += put_u64(p + n, m);
+    n += mote__num_put_u64((uint8_t *)p + n, m);
     if (p == out) {
         *len = n;
         return MOTE_OK;
@@ -1356,7 +1294,7 @@ static size_t format_g(uint64_t bits, char *p0)
             x -= h * 100;
             p++;
         }
-        memcpy(p + 2, digit_pairs + 2 * x, 2);
+        memcpy(p + 2, mote__digit_pairs + 2 * x, 2);
         p += 4;
     } else if (dp <= 0) {
         /* 0.000ddd: -3 <= dp <= 0 */

@@ -11,6 +11,7 @@
 #include "mote/be.h"
 #include "mote/cql.h"
 #include "../src/cql_kernels.h" /* private: the kernels are pinned here */
+#include "test_data.h"
 
 static mote_cql_type nodes[64];
 
@@ -684,11 +685,7 @@ static mote_err rebuild(mote_cql_writer *w, const mote_cql_type *t, const uint8_
 static void golden_values_validate_and_rebuild(void **state)
 {
     (void)state;
-    const char *dir = getenv("MOTE_TEST_DATA");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/cql_golden.tsv", dir ? dir : "tests/data");
-    FILE *f = fopen(path, "r");
-    if (!f) fail_msg("cannot open %s: the golden data is part of the test", path);
+    FILE *f = test_data_open("cql_golden.tsv", "r");
     static char line[1 << 17];
     static uint8_t bin[1 << 16], out[1 << 16];
     size_t checked = 0;

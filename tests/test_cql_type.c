@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "mote/cql.h"
+#include "test_data.h"
 
 static mote_cql_type nodes[64];
 
@@ -284,11 +285,7 @@ static bool server_refuses(const char *cql)
 static void golden_type_names_agree(void **state)
 {
     (void)state;
-    const char *dir = getenv("MOTE_TEST_DATA");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/cql_golden_types.tsv", dir ? dir : "tests/data");
-    FILE *f = fopen(path, "r");
-    if (!f) fail_msg("cannot open %s: the golden data is part of the test", path);
+    FILE *f = test_data_open("cql_golden_types.tsv", "r");
     static char line[8192];
     size_t lines = 0;
     while (fgets(line, sizeof line, f)) {

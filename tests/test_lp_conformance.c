@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "mote/lp.h"
+#include "test_data.h"
 
 /* ---- a tiny owned-bytes type and the corpus reader ---------------------- */
 
@@ -150,11 +151,9 @@ typedef struct tcase {
 
 static char *read_file(const char *name, size_t *len)
 {
-    const char *dir = getenv("MOTE_TEST_DATA");
     char path[1024];
-    snprintf(path, sizeof path, "%s/lp/%s", dir ? dir : "tests/data", name);
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s", path);
+    snprintf(path, sizeof path, "lp/%s", name);
+    FILE *f = test_data_open(path, "rb");
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "mote/num.h"
+#include "test_data.h"
 #include "test_rounds.h"
 
 /* ---- the MOTE_NUM_SMALL copy (tests/small/meson.build) ---- */
@@ -506,14 +507,16 @@ static void format_integers(void **state)
         }
     }
     /* the 8-digit word split, whose two 4-digit lanes are independent:
-     * every value of each lane, through 10^8 + v (the low eight digits are
-     * v's, zero-padded), read back by the parser (which checks digits) */
+     * every value of each lane, through 10^10 + v (above 32 bits: the
+     * words' path; the low eight digits are v's, zero-padded), read back by
+     * the parser (which checks digits) */
     for (uint32_t v = 0; v < 100000000u; v += 1 + (v & 7)) {
         uint64_t back = 0;
-        assert_int_equal(mote_num_format_u64(100000000u + v, buf, sizeof buf, &n), MOTE_OK);
-        if (n != 9 || buf[0] != '1' || mote_num_parse_u64((const uint8_t *)buf, n, &back) ||
-            back != 100000000u + v) {
-            fprintf(stderr, "format_u64 %u: got '%.*s'\n", 100000000u + v, (int)n, buf);
+        const uint64_t w = UINT64_C(10000000000) + v;
+        assert_int_equal(mote_num_format_u64(w, buf, sizeof buf, &n), MOTE_OK);
+        if (n != 11 || buf[0] != '1' || mote_num_parse_u64((const uint8_t *)buf, n, &back) ||
+            back != w) {
+            fprintf(stderr, "format_u64 %" PRIu64 ": got '%.*s'\n", w, (int)n, buf);
             fail();
         }
     }
@@ -599,11 +602,8 @@ static void format_f64_pinned(void **state)
 static void format_f64_matches_go(void **state)
 {
     (void)state;
-    const char *dir = getenv("MOTE_TEST_DATA");
-    char path[4096], line[128];
-    snprintf(path, sizeof path, "%s/num_format_go.txt", dir ? dir : "tests/data");
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
+    char line[128];
+    FILE *f = test_data_open("num_format_go.txt", "r");
     int count = 0;
     while (fgets(line, sizeof line, f)) {
         char want[64];

@@ -12,6 +12,7 @@
 
 #include "mote/wire.h"
 #include "mote/be.h"
+#include "test_data.h"
 
 /* ---- helpers ---- */
 
@@ -1331,11 +1332,7 @@ static void option_types(void **state)
 static void murmur3_tokens_match_the_driver(void **state)
 {
     (void)state;
-    const char *dir = getenv("MOTE_TEST_DATA");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/wire_tokens.tsv", dir ? dir : "tests/data");
-    FILE *fp = fopen(path, "r");
-    if (!fp) fail_msg("cannot open %s", path);
+    FILE *fp = test_data_open("wire_tokens.tsv", "r");
     static char line[4096];
     static uint8_t key[2048];
     size_t single = 0, composite = 0;

@@ -23,20 +23,16 @@
 #include <cmocka.h>
 
 #include "mote/mote.h"
+#include "test_data.h"
 
 static uint8_t file_buf[1 << 16];
 
 /* Load tests/data/wire/NAME.bin; fails the test if it is not there. */
 static size_t load(const char *name)
 {
-    const char *dir = getenv("MOTE_TEST_DATA");
     char path[512];
-    snprintf(path, sizeof path, "%s/wire/%s.bin", dir ? dir : "tests/data", name);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "# missing golden frame %s\n", path);
-        fail();
-    }
+    snprintf(path, sizeof path, "wire/%s.bin", name);
+    FILE *f = test_data_open(path, "rb");
     size_t n = fread(file_buf, 1, sizeof file_buf, f);
     fclose(f);
     assert_true(n >= MOTE_WIRE_HEADER);

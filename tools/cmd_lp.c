@@ -200,7 +200,8 @@ static void dump_point(tool_buf *o, lp_run *r, mote_lp_point *pt)
             first = false;
         }
     }
-    uint8_t *d = tool_buf_room(o, 32);
+    /* '],"time":' (9 bytes), a sign and a number's room, '}\n' */
+    uint8_t *d = tool_buf_room(o, 9 + 1 + TOOL_U64_ROOM + 2);
     d = tool_put_i64(TOOL_PUT_LIT(d, "],\"time\":"), pt->time);
     d = TOOL_PUT_LIT(d, "}\n");
     o->len = (size_t)(d - o->p);

@@ -73,7 +73,7 @@ uint8_t *tool_put_i64(uint8_t *d, int64_t v)
 
 void tool_buf_u64(tool_buf *o, uint64_t v)
 {
-    uint8_t *d = tool_buf_room(o, 20);
+    uint8_t *d = tool_buf_room(o, TOOL_U64_ROOM);
     o->len = (size_t)(tool_put_u64(d, v) - o->p);
 }
 

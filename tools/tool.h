@@ -70,61 +70,13 @@ static inline void tool_buf_mem(tool_buf *o, const void *s, size_t n)
 #define TOOL_PUT_LIT(d, lit) (memcpy((d), "" lit, sizeof(lit) - 1), (d) + sizeof(lit) - 1)
 void tool_buf_str(tool_buf *o, const char *s);
 
-/* Decimal digits of v at d (room for 20, 21 with a sign); returns the end.
- * Two digits at a time from a table, back to front (the length found first:
- * through a stack temporary the 2-byte stores stalled the wider load that
- * copied them out). Why not the library's mote_num_format_u64: 'sql split'
- * writes four small numbers per token, one token per short COPY row, and
- * this inline copy is faster there. Measured after num's eight-digit
- * formatter landed (issue 14), 100 MB of COPY rows, min of 10 alternating
- * runs: with mote_num_format_u64 in its place 1.15x the CPU time ('lp dump'
- * of TSBS 1.05x), the same bytes. */
+/* Decimal digits of v at d; returns the end. The library's formatter
+ * (src/mote_private.h), inlined: whole 8-byte stores, so the caller makes
+ * room for 24 bytes (25 with tool_put_i64's sign). */
+enum { TOOL_U64_ROOM = 24 };
 static inline uint8_t *tool_put_u64(uint8_t *d, uint64_t v)
 {
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-                                "25262728293031323334353637383940414243444546474849"
-                                "50515253545556575859606162636465666768697071727374"
-                                "75767778798081828384858687888990919293949596979899";
-    /* the length: floor(log10) from the bit length (1233 / 4096 ~ log10(2)),
-     * one compare to correct it; v | 1 makes 0 one digit (the powers of ten
-     * above 1 are even, so no other count changes) */
-    static const uint64_t pow10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
-        1000000ull, 10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
-        100000000000ull, 1000000000000ull, 10000000000000ull, 100000000000000ull,
-        1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
-        1000000000000000000ull, 10000000000000000000ull};
-    unsigned t = (unsigned)(64 - mote__clz64(v | 1)) * 1233 >> 12;
-    size_t n = t + 1 - ((v | 1) < pow10[t]);
-    uint8_t *e = d + n;
-    while (v > UINT32_MAX) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        e -= 2;
-        memcpy(e, pairs + 2 * r, 2);
-    }
-    /* the rest in 32-bit arithmetic (cheaper division), four digits per
-     * division: a shorter chain of dependent divisions for offsets and line
-     * numbers of 7 to 10 digits */
-    uint32_t u = (uint32_t)v;
-    while (u >= 10000) {
-        unsigned r = u % 10000;
-        u /= 10000;
-        e -= 4;
-        memcpy(e, pairs + 2 * (r / 100), 2);
-        memcpy(e + 2, pairs + 2 * (r % 100), 2);
-    }
-    if (u >= 100) {
-        unsigned r = u % 100;
-        u /= 100;
-        e -= 2;
-        memcpy(e, pairs + 2 * r, 2);
-    }
-    if (u >= 10) {
-        memcpy(e - 2, pairs + 2 * u, 2);
-    } else {
-        e[-1] = (uint8_t)('0' + u);
-    }
-    return d + n;
+    return d + mote__num_put_u64(d, v);
 }
 
 uint8_t *tool_put_i64(uint8_t *d, int64_t v);

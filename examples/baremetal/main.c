@@ -4,9 +4,9 @@
  *
  * Built by cross/meson.build in the Cortex-M cross builds and run under
  * qemu-system-arm (mps2-an385 Cortex-M3 for the M0+ build, mps2-an386
- * Cortex-M4 for the M4F build). Each part runs when its module has been
- * built (MOTE_BM_HAVE_<MODULE>, set by meson); the run ends with
- * "baremetal: OK" and exit status 0, or "FAIL ..." lines and status 1.
+ * Cortex-M4 for the M4F build). Every module is in the cross builds'
+ * library and every part runs; the run ends with "baremetal: OK" and exit
+ * status 0, or "FAIL ..." lines and status 1.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -14,27 +14,12 @@
 
 #include "bm.h"
 #include "mote/common.h"
-#if MOTE_BM_HAVE_ARENA
 #include "mote/arena.h"
-#endif
-#if MOTE_BM_HAVE_POOL
 #include "mote/pool.h"
-#endif
-#if MOTE_BM_HAVE_BUF
 #include "mote/buf.h"
-#endif
-#if MOTE_BM_HAVE_LP
 #include "mote/lp.h"
-#endif
-#if MOTE_BM_HAVE_WIRE
 #include "mote/wire.h"
-#endif
-#if MOTE_BM_HAVE_CQL && MOTE_BM_HAVE_CQL_TYPE
 #include "mote/cql.h"
-#define BM_CQL 1
-#else
-#define BM_CQL 0
-#endif
 
 static unsigned failures;
 
@@ -69,8 +54,6 @@ static void check(int ok, const char *what)
     }
 }
 
-#if MOTE_BM_HAVE_ARENA
-#if BM_CQL
 static void put_hex(const uint8_t *p, size_t n)
 {
     static const char digits[] = "0123456789abcdef";
@@ -106,9 +89,7 @@ static void run_cql(const float *vals, size_t n)
               memcmp(back, vals, sizeof back) == 0,
           "cql_decode_vector round trip");
 }
-#endif
 
-#if MOTE_BM_HAVE_LP
 /* Tokenize a few lines of line protocol in place (views into the input, no
  * copies), skip the bad one with its line number, and type the fields of
  * the 'vec' point: they become the CQL vector below. */
@@ -150,7 +131,6 @@ static size_t run_lp(float *vec, size_t cap)
     put_kv("lp bad line", bad_line);
     return n;
 }
-#endif
 
 /* All the memory mote gets here: 4 KiB of static storage, never grown. */
 static _Alignas(8) uint8_t arena_mem[4096];
@@ -170,7 +150,6 @@ static void run_memory(void)
     check(mote_arena_alloc(&arena, sizeof arena_mem + 1u) == NULL, "arena_alloc beyond block");
     mote_arena_restore(&arena, before);
 
-#if MOTE_BM_HAVE_POOL && MOTE_BM_HAVE_BUF
     mote_pool pool;
     check(mote_pool_init(&pool, &arena, 1024) == MOTE_OK, "pool_init");
     size_t cap = 0;
@@ -193,16 +172,13 @@ static void run_memory(void)
     check(memcmp(buf.data, line, sizeof line - 1) == 0, "buf content intact");
     put_kv("buf bytes", (uint32_t)buf.len);
     mote_buf_free(&buf);
-#endif
 
     mote_arena_stats st;
     mote_arena_get_stats(&arena, &st);
     put_kv("arena capacity", (uint32_t)st.capacity);
     put_kv("arena high water", (uint32_t)st.high_water);
 }
-#endif
 
-#if MOTE_BM_HAVE_WIRE
 /* The CQL client without a socket: a STARTUP and an EXECUTE frame into a
  * static buffer, a READY and a RESULT fed back byte by byte through a
  * 64-byte receive buffer, and a partition token. */
@@ -237,34 +213,17 @@ static void run_wire(void)
     check(mote_wire_token("\x00\x00\x00\x01", 4) == INT64_C(-4069959284402364209), "wire token");
     put_kv("wire frame bytes sent", (uint32_t)tx.len);
 }
-#endif
 
 int main(void)
 {
     bm_puts("mote " MOTE_VERSION_STRING " bare-metal example\n");
     check(mote_err_name(MOTE_ERR_NOMEM)[0] == 'N', "err_name");
-#if MOTE_BM_HAVE_ARENA
     run_memory();
-#endif
-#if BM_CQL && MOTE_BM_HAVE_LP
     {
         float vec[3];
         run_cql(vec, run_lp(vec, 3));
     }
-#elif BM_CQL
-    {
-        static const float vals[3] = {1.0f, 2.0f, -0.5f};
-        run_cql(vals, 3);
-    }
-#elif MOTE_BM_HAVE_LP
-    {
-        float vec[3];
-        (void)run_lp(vec, 3);
-    }
-#endif
-#if MOTE_BM_HAVE_WIRE
     run_wire();
-#endif
     put_kv("stack used", bm_stack_used());
     if (failures != 0) {
         put_kv("failures", failures);
