@@ -1129,15 +1129,12 @@ static MOTE_INLINE size_t blk_done(mote_scanner *sc, const uint8_t *p, size_t st
      * no cheaper than the byte loops, any short run): text the byte loops
      * do better. Leave it to them for a while, longer after each miss in a
      * row. */
-    if (sel) {
-        bool miss = i - start < 64;
-        if (BLK_VECTOR && lim - i >= 64) miss &= p[i] != sc->delim[0];
+    const bool shrt = i - start < 64;
+    if (sel || shrt) { /* (sel: no branch on the length) */
+        const bool miss = shrt & (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]));
         const unsigned n = sc->blk_miss;
         sc->blk_resume = miss ? sc->base + i + ((uint64_t)256 << n) : sc->blk_resume;
         sc->blk_miss = (uint8_t)(miss ? n + (n < 4) : 0);
-    } else if (i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) {
-        sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
-        if (sc->blk_miss < 4) sc->blk_miss++;
     } else {
         sc->blk_miss = 0;
     }
