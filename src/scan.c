@@ -178,7 +178,6 @@ static const uint32_t sq_trans[8] = {
 #undef SQ_ROW
 #define SQ_NEXT(t, tk) ((uint8_t)((sq_trans[t] >> (4 * (tk))) & 15u))
 
-/* ' ' and \t \n \v \f \r */
 static MOTE_SMALL_NOINLINE bool is_blank(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 static uint8_t lower(uint8_t c) { return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c; }
@@ -383,7 +382,6 @@ static MOTE_SMALL_NOINLINE void set_pos(const mote_scanner *sc, mote_pos *p, siz
     p->column = p->offset - sc->line_start + 1;
 }
 
-/* The token starts at chunk index i: its first byte and its position. */
 static MOTE_SMALL_NOINLINE void tok_begin(mote_scanner *sc, size_t i)
 {
     sc->tok_start = i;
@@ -1444,7 +1442,6 @@ static MOTE_INLINE size_t blk_from(const mote_scanner *sc, size_t lim)
     return d > lim ? SIZE_MAX : (size_t)d;
 }
 
-/* The block path may run at i. */
 static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
 {
     return sc->blk && blk_here(sc, i, lim) && TRIG_SKIP(sc->trig) && !sc->slow;
@@ -2305,7 +2302,6 @@ static MOTE_SMALL_NOINLINE size_t held(const mote_scanner *sc)
     return sc->carry->len + (sc->pos - sc->tok_start);
 }
 
-/* What a token with these bytes is. */
 static MOTE_SMALL_NOINLINE unsigned tok_kind(const mote_scanner *sc)
 {
     if (sc->kind) return sc->kind;
