@@ -1210,26 +1210,25 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
     }
     return (blk_ret){blk_done(sc, p, start, i, lim, st, pend, kinds, false, true), 0, 0, 0};
 }
+/* (entered outside strings, no escape pending: st and pend 0) */
 #ifdef BLK_AVX2
 static BLK_CLMUL_FN BLK_FLAT MOTE_NOINLINE blk_ret blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t start, size_t i,
-                                                        size_t lim, unsigned st, uint64_t pend)
+                                                                  size_t lim)
 {
-    return blk_multi_with(sc, p, start, i, lim, st, pend, true, sc->blk_flags, NULL);
+    return blk_multi_with(sc, p, start, i, lim, 0, 0, true, sc->blk_flags, NULL);
 }
 #endif
-static MOTE_NOINLINE blk_ret blk_multi_any(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
-                                           unsigned st, uint64_t pend)
+static MOTE_NOINLINE blk_ret blk_multi_any(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim)
 {
-    return blk_multi_with(sc, p, start, i, lim, st, pend, false, sc->blk_flags, NULL);
+    return blk_multi_with(sc, p, start, i, lim, 0, 0, false, sc->blk_flags, NULL);
 }
-static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
-                                     unsigned st, uint64_t pend, bool avx2)
+static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim, bool avx2)
 {
 #ifdef BLK_AVX2
-    if (avx2) return blk_multi_avx2(sc, p, start, i, lim, st, pend);
+    if (avx2) return blk_multi_avx2(sc, p, start, i, lim);
 #endif
     (void)avx2;
-    return blk_multi_any(sc, p, start, i, lim, st, pend);
+    return blk_multi_any(sc, p, start, i, lim);
 }
 
 /* The built-in dialects whose statements mix quote kinds (mysql: '"` with
@@ -1337,7 +1336,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         /* the switch's byte, or another kind's string opens there */
         const unsigned os = sc->open_slot[p[i]];
         if (!BLK_VECTOR || lines || inside || os < 2 || !((c.slots >> (os - 1u)) & 1u)) break;
-        const blk_ret r = blk_multi(sc, p, start, i, lim, 0, 0, avx2);
+        const blk_ret r = blk_multi(sc, p, start, i, lim, avx2);
         if (!r.more) return r.i;
         i = r.i, st = r.st, pend = r.pend;
     }
