@@ -178,7 +178,6 @@ static const uint32_t sq_trans[8] = {
 #undef SQ_ROW
 #define SQ_NEXT(t, tk) ((uint8_t)((sq_trans[t] >> (4 * (tk))) & 15u))
 
-/* ' ' and \t \n \v \f \r */
 static MOTE_SMALL_NOINLINE bool is_blank(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 static uint8_t lower(uint8_t c) { return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + 32) : c; }
@@ -383,7 +382,6 @@ static MOTE_SMALL_NOINLINE void set_pos(const mote_scanner *sc, mote_pos *p, siz
     p->column = p->offset - sc->line_start + 1;
 }
 
-/* The token starts at chunk index i: its first byte and its position. */
 static MOTE_SMALL_NOINLINE void tok_begin(mote_scanner *sc, size_t i)
 {
     sc->tok_start = i;
@@ -1129,15 +1127,12 @@ static MOTE_INLINE size_t blk_done(mote_scanner *sc, const uint8_t *p, size_t st
      * no cheaper than the byte loops, any short run): text the byte loops
      * do better. Leave it to them for a while, longer after each miss in a
      * row. */
-    if (sel) {
-        bool miss = i - start < 64;
-        if (BLK_VECTOR && lim - i >= 64) miss &= p[i] != sc->delim[0];
+    const bool shrt = i - start < 64;
+    if (sel || shrt) { /* (sel: no branch on the length) */
+        const bool miss = shrt & (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]));
         const unsigned n = sc->blk_miss;
         sc->blk_resume = miss ? sc->base + i + ((uint64_t)256 << n) : sc->blk_resume;
         sc->blk_miss = (uint8_t)(miss ? n + (n < 4) : 0);
-    } else if (i - start < 64 && (!BLK_VECTOR || lim - i < 64 || p[i] != (lines ? '\n' : sc->delim[0]))) {
-        sc->blk_resume = sc->base + i + ((uint64_t)256 << sc->blk_miss);
-        if (sc->blk_miss < 4) sc->blk_miss++;
     } else {
         sc->blk_miss = 0;
     }
@@ -1215,26 +1210,25 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
     }
     return (blk_ret){blk_done(sc, p, start, i, lim, st, pend, kinds, false, true), 0, 0, 0};
 }
+/* (entered outside strings, no escape pending: st and pend 0) */
 #ifdef BLK_AVX2
 static BLK_CLMUL_FN BLK_FLAT MOTE_NOINLINE blk_ret blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t start, size_t i,
-                                                        size_t lim, unsigned st, uint64_t pend)
+                                                                  size_t lim)
 {
-    return blk_multi_with(sc, p, start, i, lim, st, pend, true, sc->blk_flags, NULL);
+    return blk_multi_with(sc, p, start, i, lim, 0, 0, true, sc->blk_flags, NULL);
 }
 #endif
-static MOTE_NOINLINE blk_ret blk_multi_any(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
-                                           unsigned st, uint64_t pend)
+static MOTE_NOINLINE blk_ret blk_multi_any(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim)
 {
-    return blk_multi_with(sc, p, start, i, lim, st, pend, false, sc->blk_flags, NULL);
+    return blk_multi_with(sc, p, start, i, lim, 0, 0, false, sc->blk_flags, NULL);
 }
-static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
-                                     unsigned st, uint64_t pend, bool avx2)
+static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim, bool avx2)
 {
 #ifdef BLK_AVX2
-    if (avx2) return blk_multi_avx2(sc, p, start, i, lim, st, pend);
+    if (avx2) return blk_multi_avx2(sc, p, start, i, lim);
 #endif
     (void)avx2;
-    return blk_multi_any(sc, p, start, i, lim, st, pend);
+    return blk_multi_any(sc, p, start, i, lim);
 }
 
 /* The built-in dialects whose statements mix quote kinds (mysql: '"` with
@@ -1342,7 +1336,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         /* the switch's byte, or another kind's string opens there */
         const unsigned os = sc->open_slot[p[i]];
         if (!BLK_VECTOR || lines || inside || os < 2 || !((c.slots >> (os - 1u)) & 1u)) break;
-        const blk_ret r = blk_multi(sc, p, start, i, lim, 0, 0, avx2);
+        const blk_ret r = blk_multi(sc, p, start, i, lim, avx2);
         if (!r.more) return r.i;
         i = r.i, st = r.st, pend = r.pend;
     }
@@ -1447,7 +1441,6 @@ static MOTE_INLINE size_t blk_from(const mote_scanner *sc, size_t lim)
     return d > lim ? SIZE_MAX : (size_t)d;
 }
 
-/* The block path may run at i. */
 static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
 {
     return sc->blk && blk_here(sc, i, lim) && TRIG_SKIP(sc->trig) && !sc->slow;
@@ -2308,7 +2301,6 @@ static MOTE_SMALL_NOINLINE size_t held(const mote_scanner *sc)
     return sc->carry->len + (sc->pos - sc->tok_start);
 }
 
-/* What a token with these bytes is. */
 static MOTE_SMALL_NOINLINE unsigned tok_kind(const mote_scanner *sc)
 {
     if (sc->kind) return sc->kind;
