@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run mote's benchmarks and print one readable table.
 
-    bench/run.py [--build DIR] [--filter REGEX] [--repetitions N]
+    bench/run.py [--build DIR] [--filter REGEX] [--repetitions N] [--rounds N]
                  [--min-time SECONDS] [--json OUT] [--cli-size-mb MB] [--no-peers]
 
 Builds nothing: point --build at a release build configured with
@@ -15,6 +15,14 @@ Times are CPU times (google-benchmark's cpu_time, from which it computes the
 throughput too): on a shared machine real time also counts the run queue.
 The machine is shared and noisy: read ratios from one run, not absolute times
 across runs.
+
+--rounds N (default 1) runs each bench program and its peers N times in
+turn, so that a ratio compares mote and its peer measured seconds apart, N
+times over, instead of once: the table shows each row's median time over the
+rounds, and with N > 1 each ratio is the median of the N per-round ratios,
+followed by their range. (Seen on a 2-vCPU VM whose host was busy: one-round
+ratios to VictoriaMetrics of 3.6x, 4.7x and 6.7x in three runs of the same
+binaries minutes apart.)
 
 Peer rows (in the same run, on the same bytes): the Go programs of bench/ref
 (github.com/influxdata/line-protocol/v2 as "go_influx", the VictoriaMetrics
@@ -242,11 +250,41 @@ class Peers:
         return rows
 
 
+def case_of(name):
+    parts = name.split('/')
+    return ('/'.join(parts[:-1]), parts[-1]) if len(parts) > 1 else (name, 'mote')
+
+
+def merge_rounds(rounds):
+    """One row per benchmark: its median time, throughput and items over the
+    rounds, and the per-round ratios to mote's row of the same case and round
+    (in 'ratios')."""
+    by_name, order = {}, []
+    for k, rs in enumerate(rounds):
+        ours = {case_of(r['name'])[0]: r for r in rs if case_of(r['name'])[1] == 'mote'}
+        for r in rs:
+            if r['name'] not in by_name:
+                by_name[r['name']] = []
+                order.append(r['name'])
+            mine = ours.get(case_of(r['name'])[0])
+            by_name[r['name']].append((r, r['ns'] / mine['ns'] if mine else None))
+    rows = []
+    for name in order:
+        got = by_name[name]
+        mid = lambda key: median([r[key] for r, _ in got]) if all(r[key] for r, _ in got) else None
+        rows.append({'name': name, 'ns': median([r['ns'] for r, _ in got]), 'bps': mid('bps'),
+                     'items': mid('items'), 'ratios': [x for _, x in got if x is not None]})
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--build', default='build/release')
     ap.add_argument('--filter', default='.')
     ap.add_argument('--repetitions', type=int, default=5)
+    ap.add_argument('--rounds', type=int, default=1,
+                    help='run each program and its peers this many times in turn; '
+                         'ratios are the median of the per-round ratios')
     ap.add_argument('--min-time', default='0.05')
     ap.add_argument('--json', help='write all raw results to this file')
     ap.add_argument('--cli-size-mb', type=float, default=200,
@@ -265,25 +303,30 @@ def main():
             f'--benchmark_min_time={opt.min_time}',
             '--benchmark_report_aggregates_only=true']
     rows, raw, notes = [], [], []
+    rounds = []  # rounds[k]: the rows of round k
     tmp = tempfile.TemporaryDirectory(prefix='mote-peers-')
     peers = Peers(opt, notes, tmp.name)
     for exe in exes:
-        data = run_one(exe, args)
-        raw.append({'program': os.path.basename(exe), 'result': data})
-        for b in data.get('benchmarks', []):
-            if b.get('aggregate_name', 'median') != 'median':
-                continue
-            name = b.get('run_name', b['name'])
-            rows.append({
-                'name': name,
-                # CPU time, as the throughput google-benchmark computes: the
-                # time and the ratio then agree with it (real time also
-                # counts the run queue of a shared machine)
-                'ns': b['cpu_time'] * {'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9}[b.get('time_unit', 'ns')],
-                'bps': b.get('bytes_per_second'),
-                'items': b.get('items_per_second'),
-            })
-        rows += peers.after(os.path.basename(exe))
+        for k in range(max(1, opt.rounds)):
+            if k == len(rounds):
+                rounds.append([])
+            data = run_one(exe, args)
+            raw.append({'program': os.path.basename(exe), 'round': k, 'result': data})
+            for b in data.get('benchmarks', []):
+                if b.get('aggregate_name', 'median') != 'median':
+                    continue
+                name = b.get('run_name', b['name'])
+                rounds[k].append({
+                    'name': name,
+                    # CPU time, as the throughput google-benchmark computes: the
+                    # time and the ratio then agree with it (real time also
+                    # counts the run queue of a shared machine)
+                    'ns': b['cpu_time'] * {'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9}[b.get('time_unit', 'ns')],
+                    'bps': b.get('bytes_per_second'),
+                    'items': b.get('items_per_second'),
+                })
+            rounds[k] += peers.after(os.path.basename(exe))
+    rows = merge_rounds(rounds)
     tmp.cleanup()
     rows += cli_rows(opt)
     ctx = next((r['result']['context'] for r in raw if 'context' in r['result']), None)
@@ -292,16 +335,17 @@ def main():
         # built (Debian's says debug: no NDEBUG), not mote's: mote's build
         # type comes from the meson build directory
         print(f"# {ctx.get('host_name', '?')}: {ctx.get('num_cpus')} cpus @ {ctx.get('mhz_per_cpu')} MHz, "
-              f"mote {mote_build(opt.build)}, {opt.repetitions} repetitions, median")
+              f"mote {mote_build(opt.build)}, {opt.repetitions} repetitions, median"
+              + (f", {opt.rounds} rounds (ratio: median of the rounds', then their range)"
+                 if opt.rounds > 1 else ''))
 
     groups = {}
     for r in rows:
-        parts = r['name'].split('/')
-        case = '/'.join(parts[:-1]) if len(parts) > 1 else r['name']
-        r['variant'] = parts[-1] if len(parts) > 1 else 'mote'
+        case, r['variant'] = case_of(r['name'])
         groups.setdefault(case, []).append(r)
 
-    print(f"{'case':<44} {'variant':<16} {'time':>12} {'throughput':>12} {'vs mote':>9}")
+    print(f"{'case':<44} {'variant':<16} {'time':>12} {'throughput':>12} {'vs mote':>9}"
+          + ('  range' if opt.rounds > 1 else ''))
     for case, rs in groups.items():
         ours = next((r for r in rs if r['variant'] == 'mote'), None)
         for r in rs:
@@ -310,8 +354,14 @@ def main():
             # bytes/s where a benchmark sets it, else items/s (rows, points)
             thr = (f"{r['bps'] / 1e9:.2f} GB/s" if r['bps'] else
                    f"{r['items'] / 1e6:.1f} M/s" if r['items'] else '')
-            ratio = f"{t / ours['ns']:.2f}x" if ours and r is not ours else ''
-            print(f"{case:<44} {r['variant']:<16} {tstr:>12} {thr:>12} {ratio:>9}")
+            ratio = rng = ''
+            if ours and r is not ours:
+                if opt.rounds > 1 and r.get('ratios'):
+                    ratio = f"{median(r['ratios']):.2f}x"
+                    rng = f"  {min(r['ratios']):.2f}-{max(r['ratios']):.2f}"
+                else:
+                    ratio = f"{t / ours['ns']:.2f}x"
+            print(f"{case:<44} {r['variant']:<16} {tstr:>12} {thr:>12} {ratio:>9}{rng}")
     shown = {r['variant'] for r in rows}
     for v, (d, what) in PEERS.items():
         if v in shown:
