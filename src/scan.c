@@ -741,7 +741,9 @@ typedef struct blk_cfg {
     uint8_t close[4];        /* the slots' quotes (close[0]: the first kind's) */
     uint8_t stop[6], nstop;  /* blk_stop, blk_nstop */
     uint8_t slots;           /* blk_slots */
-    uint8_t shuf[2];         /* constant ones, AVX2: the blk_shuf rows (+ 1; 0: none) for stop[0..nstop) and for all six */
+    /* constant ones, AVX2: the blk_shuf rows (+ 1; 0: none) for
+     * stop[0..nstop) and for all six */
+    uint8_t shuf[2];
 } blk_cfg;
 
 static MOTE_INLINE void blk_cfg_of(const mote_scanner *sc, bool lines, blk_cfg *c)
@@ -813,7 +815,6 @@ static MOTE_INLINE const blk_k32_row_t *blk_k32_at(void)
     return k;
 }
 
-/* kv: blk_k32_at(), or NULL (records: runs of many blocks keep every vector in registers, as set1 builds them); konst: c is a constant configuration's */
 /* Stop sets whose bytes (below 0x80) differ in their low four bits, as
  * VPSHUFB tables (both lanes): the entry for each stop byte's low bits is
  * that byte, the others a byte with other low bits; a byte equals its
@@ -828,39 +829,45 @@ static const uint8_t blk_shuf[2][32] __attribute__((aligned(32))) = {
 };
 #undef BLK_SHUF_AT
 
+/* kv: blk_k32_at(), or NULL (records: runs of many blocks keep every vector
+ * in registers, as set1 builds them); konst: c is a constant
+ * configuration's, whose quotes and stop bytes then come from kv too (the
+ * backslash and line breaks are constants in every configuration). */
 static BLK_AVX2_FN inline void blk_classify_avx2(const blk_cfg *c, bool lines, bool konst, const blk_k32_row_t *kv,
                                                  const uint8_t *r, blk_masks *m, uint64_t *q)
 {
+    const bool fixed = kv != NULL; /* the backslash and line breaks from kv */
     const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
     const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
 #define BLK_M2(x, y) ((uint64_t)(uint32_t)_mm256_movemask_epi8(x) | (uint64_t)(uint32_t)_mm256_movemask_epi8(y) << 32)
-#define BLK_SPL(c) (konst ? _mm256_load_si256((const __m256i *)(const void *)kv[blk_k32_row(c)]) \
-                          : _mm256_set1_epi8((char)(c)))
-#define BLK_EQ2(c) BLK_M2(_mm256_cmpeq_epi8(a, BLK_SPL(c)), _mm256_cmpeq_epi8(b, BLK_SPL(c)))
-    m->q = BLK_EQ2(lines ? '"' : c->close[0]);
+/* byte c broadcast: from kv where mem, else built */
+#define BLK_SPL(c, mem) (mem ? _mm256_load_si256((const __m256i *)(const void *)kv[blk_k32_row(c)]) \
+                             : _mm256_set1_epi8((char)(c)))
+#define BLK_EQ2(c, mem) BLK_M2(_mm256_cmpeq_epi8(a, BLK_SPL(c, mem)), _mm256_cmpeq_epi8(b, BLK_SPL(c, mem)))
+    m->q = BLK_EQ2(lines ? '"' : c->close[0], konst);
     if (q) { /* (every kind's quotes: see blk_classify()) */
         q[0] = m->q;
         q[1] = q[2] = q[3] = 0;
-        for (unsigned w = c->slots & 14u; w; w &= w - 1) q[low_bit(w)] = BLK_EQ2(c->close[low_bit(w)]);
+        for (unsigned w = c->slots & 14u; w; w &= w - 1) q[low_bit(w)] = BLK_EQ2(c->close[low_bit(w)], konst);
     }
     m->stop = 0;
     const unsigned sr = konst ? c->shuf[c->nstop == sizeof c->stop] : 0;
     if (!lines && sr) {
         const __m256i t = _mm256_load_si256((const __m256i *)(const void *)blk_shuf[sr - 1]);
-        m->stop = BLK_M2(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(t, a), a), _mm256_cmpeq_epi8(_mm256_shuffle_epi8(t, b), b));
+        m->stop = BLK_M2(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(t, a), a),
+                         _mm256_cmpeq_epi8(_mm256_shuffle_epi8(t, b), b));
     } else if (!lines && c->nstop) { /* (in pairs, as blk_stops()) */
-#define BLK_ST2(x, j) _mm256_or_si256(_mm256_cmpeq_epi8(x, BLK_SPL(c->stop[j])), \
-                                      _mm256_cmpeq_epi8(x, BLK_SPL(c->stop[j + 1])))
+#define BLK_ST2(x, j) _mm256_or_si256(_mm256_cmpeq_epi8(x, BLK_SPL(c->stop[j], konst)), \
+                                      _mm256_cmpeq_epi8(x, BLK_SPL(c->stop[j + 1], konst)))
         __m256i sa = BLK_ST2(a, 0), sb = BLK_ST2(b, 0);
         if (c->nstop > 2) sa = _mm256_or_si256(sa, BLK_ST2(a, 2)), sb = _mm256_or_si256(sb, BLK_ST2(b, 2));
         if (c->nstop > 4) sa = _mm256_or_si256(sa, BLK_ST2(a, 4)), sb = _mm256_or_si256(sb, BLK_ST2(b, 4));
 #undef BLK_ST2
         m->stop = BLK_M2(sa, sb);
     }
-    konst = kv != NULL; /* (NULL: records, long runs of blocks, keep them in registers) */
-    m->bs = BLK_EQ2('\\');
-    m->nl = BLK_EQ2('\n');
-    m->cr = BLK_EQ2('\r');
+    m->bs = BLK_EQ2('\\', fixed);
+    m->nl = BLK_EQ2('\n', fixed);
+    m->cr = BLK_EQ2('\r', fixed);
 #undef BLK_EQ2
 #undef BLK_SPL
 #undef BLK_M2
