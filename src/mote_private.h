@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "mote/common.h"
+#include "mote/num.h" /* mote_num_parse_f64, for the plain-decimal core below */
 
 /* ---- attributes ----------------------------------------------------------
  * Every inlining choice in src/ is one of these, by what it does in the two
@@ -590,7 +591,6 @@ static MOTE_INLINE bool mote__num_f64_plain(const uint8_t *s, size_t n, double *
 /* mote_num_parse_f64() with mote__num_f64_plain first: lp's float fields
  * inline it; num.c exports it as mote__num_parse_f64_plain (for test_num and
  * fuzz_num_float, which hold it to the full parser). */
-mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out);
 static MOTE_INLINE mote_err mote__num_f64_plain_first(const uint8_t *s, size_t n, double *out)
 {
     return mote__num_f64_plain(s, n, out) ? MOTE_OK : mote_num_parse_f64(s, n, out);
