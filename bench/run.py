@@ -54,6 +54,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -144,11 +145,6 @@ def find_go():
     if not go and os.access('/usr/local/go/bin/go', os.X_OK):
         go = '/usr/local/go/bin/go'
     return go
-
-
-def median(xs):
-    xs = sorted(xs)
-    return xs[len(xs) // 2]
 
 
 class Peers:
@@ -244,7 +240,7 @@ class Peers:
         rows = []
         for g, case in self.cql_cases.items():
             if g in got:
-                ns = median([x[0] for x in got[g]])
+                ns = statistics.median([x[0] for x in got[g]])
                 rows.append({'name': f'{case}/gocql', 'ns': ns, 'bps': got[g][0][1] / ns * 1e9,
                              'items': None})
         return rows
@@ -271,8 +267,8 @@ def merge_rounds(rounds):
     rows = []
     for name in order:
         got = by_name[name]
-        mid = lambda key: median([r[key] for r, _ in got]) if all(r[key] for r, _ in got) else None
-        rows.append({'name': name, 'ns': median([r['ns'] for r, _ in got]), 'bps': mid('bps'),
+        mid = lambda key: statistics.median([r[key] for r, _ in got]) if all(r[key] for r, _ in got) else None
+        rows.append({'name': name, 'ns': statistics.median([r['ns'] for r, _ in got]), 'bps': mid('bps'),
                      'items': mid('items'), 'ratios': [x for _, x in got if x is not None]})
     return rows
 
@@ -302,21 +298,19 @@ def main():
             f'--benchmark_repetitions={opt.repetitions}',
             f'--benchmark_min_time={opt.min_time}',
             '--benchmark_report_aggregates_only=true']
-    rows, raw, notes = [], [], []
-    rounds = []  # rounds[k]: the rows of round k
+    raw, notes = [], []
+    rounds = [[] for _ in range(max(1, opt.rounds))]  # rounds[k]: the rows of round k
     tmp = tempfile.TemporaryDirectory(prefix='mote-peers-')
     peers = Peers(opt, notes, tmp.name)
     for exe in exes:
-        for k in range(max(1, opt.rounds)):
-            if k == len(rounds):
-                rounds.append([])
+        for k, got in enumerate(rounds):
             data = run_one(exe, args)
             raw.append({'program': os.path.basename(exe), 'round': k, 'result': data})
             for b in data.get('benchmarks', []):
                 if b.get('aggregate_name', 'median') != 'median':
                     continue
                 name = b.get('run_name', b['name'])
-                rounds[k].append({
+                got.append({
                     'name': name,
                     # CPU time, as the throughput google-benchmark computes: the
                     # time and the ratio then agree with it (real time also
@@ -325,7 +319,7 @@ def main():
                     'bps': b.get('bytes_per_second'),
                     'items': b.get('items_per_second'),
                 })
-            rounds[k] += peers.after(os.path.basename(exe))
+            got += peers.after(os.path.basename(exe))
     rows = merge_rounds(rounds)
     tmp.cleanup()
     rows += cli_rows(opt)
@@ -357,7 +351,7 @@ def main():
             ratio = rng = ''
             if ours and r is not ours:
                 if opt.rounds > 1 and r.get('ratios'):
-                    ratio = f"{median(r['ratios']):.2f}x"
+                    ratio = f"{statistics.median(r['ratios']):.2f}x"
                     rng = f"  {min(r['ratios']):.2f}-{max(r['ratios']):.2f}"
                 else:
                     ratio = f"{t / ours['ns']:.2f}x"
