@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "mote/be.h"
-#include "test_rounds.h"
 #include "mote/cql_literal.h"
+#include "test_rounds.h"
 
 static mote_cql_type nodes[64];
 static uint8_t block[1 << 16];
