@@ -139,9 +139,10 @@ static const struct kind_tail unknown_tail[2] = KIND_TAIL("unknown");
 static int print_result(tool_buf *o, mote_err e, const mote_scan_token *tok)
 {
     if (e == MOTE_OK) {
-        /* the frame before the text in one go: at most 4 numbers of 20
-         * digits, 40 bytes of keys and a 50-byte kind tail */
-        uint8_t *d = tool_buf_room(o, 200);
+        /* the frame before the text in one go: 4 numbers (TOOL_U64_ROOM
+         * each: tool_put_u64 stores whole words), 38 bytes of keys and the
+         * kind tail */
+        uint8_t *d = tool_buf_room(o, 4 * TOOL_U64_ROOM + 38 + sizeof kind_tails[0][0].s);
         d = TOOL_PUT_LIT(d, "{\"line\":");
         d = tool_put_u64(d, tok->pos.line);
         d = TOOL_PUT_LIT(d, ",\"column\":");
