@@ -16,7 +16,8 @@
 //          64 KiB chunks.
 // Variants:
 //   mote             mote_scanner, mysql dialect
-//   portable         the same scanner built with MOTE_NO_SIMD (scan_portable.c):
+//   portable         the same scanner built with MOTE_NO_SIMD (the portable_scan
+//                    copy of tests/copies/meson.build):
 //                    the portable C path, where "mote" may use SSE2
 //   memchr           memchr for ';' ('\n' for records and pgdump) over the same bytes:
 //                    the physical limit
@@ -51,12 +52,8 @@ static inline void must(mote_err e)
 {
     if (e != MOTE_OK) std::abort();
 }
-// bench/scan_portable.c
-mote_err portable_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry);
-mote_err portable_scan_feed(mote_scanner *sc, const void *data, size_t len);
-mote_err portable_scan_finish(mote_scanner *sc);
-mote_err portable_scan_next(mote_scanner *sc, mote_scan_token *tok);
-void portable_scan_get_stats(const mote_scanner *sc, mote_scan_stats *out);
+// scan.c again with MOTE_NO_SIMD, its names prefixed (tests/copies/meson.build)
+#include "portable_scan.h"
 }
 
 namespace {
@@ -211,8 +208,8 @@ struct ScanApi {
 };
 const ScanApi library_api = {mote_scan_init, mote_scan_feed, mote_scan_finish, mote_scan_next,
                              mote_scan_get_stats};
-const ScanApi portable_api = {portable_scan_init, portable_scan_feed, portable_scan_finish,
-                              portable_scan_next, portable_scan_get_stats};
+const ScanApi portable_api = {portable_mote_scan_init, portable_mote_scan_feed, portable_mote_scan_finish,
+                              portable_mote_scan_next, portable_mote_scan_get_stats};
 
 void BM_mote(benchmark::State &state, int which, const ScanApi *api)
 {

@@ -7,16 +7,17 @@
  *   - decoding is deterministic (two runs give the same results);
  *   - converting a tokenized point's values and time one by one succeeds
  *     exactly when mote_lp_point_decode does, and its errors lie in the line;
- *   - the speed paths (quick parser, sentinel parser, word-at-a-time scans,
- *     key prediction) give exactly what the portable byte-by-byte parser of
- *     small builds gives (tests/lp_small_copy.h): every result code, error
+ *   - the speed paths (the grammar's instance without end checks,
+ *     word-at-a-time scans, key prediction) give exactly what the byte-by-
+ *     byte grammar of small builds gives (lp.c again with MOTE_LP_FAST=0, the
+ *     small_lp copy of tests/copies/meson.build): every result code, error
  *     position and message (phrase, unless the library is a MOTE_SMALL one
- *     and gives the code's message), every view (same pointer, length, flags), count
- *     and typed value, also with small caller arrays.
+ *     and gives the code's message), every view (same pointer, length,
+ *     flags), count and typed value, also with small caller arrays.
  * Byte 0 chooses the options; the rest is the input.
  */
 #include "lp_fuzz.h"
-#include "../tests/lp_small_copy.h"
+#include "small_lp.h" /* lp.c with MOTE_LP_FAST=0, tests/copies/meson.build */
 
 static void same_text(const mote_lp_text *a, const mote_lp_text *b)
 {
@@ -55,21 +56,21 @@ static void against_small(const uint8_t *data, size_t size, const mote_lp_config
 {
     mote_lp_decoder da, db;
     if (mote_lp_decoder_init(&da, data, size, opt) != MOTE_OK) abort();
-    if (small_lp_decoder_init(&db, data, size, opt) != MOTE_OK) abort();
+    if (small_mote_lp_decoder_init(&db, data, size, opt) != MOTE_OK) abort();
     mote_lp_tag ta[4], tb[4];
     mote_lp_field fa[4], fb[4];
     for (size_t guard = 0; guard <= size + 1; guard++) {
         mote_lp_point a, b;
         mote_lp_error ea, eb;
         if (mote_lp_point_init(&a, ta, cap, fa, cap) != MOTE_OK) abort();
-        if (small_lp_point_init(&b, tb, cap, fb, cap) != MOTE_OK) abort();
+        if (small_mote_lp_point_init(&b, tb, cap, fb, cap) != MOTE_OK) abort();
         mote_err ra = mote_lp_next(&da, &a, &ea);
-        mote_err rb = small_lp_next(&db, &b, &eb);
+        mote_err rb = small_mote_lp_next(&db, &b, &eb);
         if (ra != rb) abort();
         if (ra == MOTE_ERR_NEED_MORE) return;
         if (ra == MOTE_OK) {
             ra = mote_lp_point_decode(&a, opt, &ea);
-            rb = small_lp_point_decode(&b, opt, &eb);
+            rb = small_mote_lp_point_decode(&b, opt, &eb);
             if (ra != rb) abort();
         }
         if (ra != MOTE_OK) {

@@ -28,7 +28,7 @@
 
 #include "mote/num.h"
 
-#include "small_num.h" /* the MOTE_NUM_SMALL copy, tests/small/meson.build */
+#include "small_num.h" /* the MOTE_NUM_SMALL copy, tests/copies/meson.build */
 
 #if !MOTE_SMALL
 /* src/mote_private.h: mote_num_parse_f64 with plain decimals first. */

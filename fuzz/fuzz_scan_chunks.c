@@ -14,12 +14,16 @@
  * and standard_conforming_strings from SET, executable comments,
  * parenthesis and BEGIN ... END depth) is compared. Hosted builds scan runs
  * of 64 bytes and more with the block path (whole input) and byte by byte
- * (1-byte chunks), so this also checks one against the other.
+ * (1-byte chunks), so this also checks one against the other; the whole
+ * input also goes through the block path's other classifiers (SSE2 where
+ * the CPU has AVX2, and the portable table of a second copy of scan.c).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mote/scan.h"
+#include "portable_scan.h" /* scan.c without SIMD (tests/copies/meson.build) */
 #include "../tests/scan_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -52,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     if (whole.stats.bytes_examined != n) abort();
+    if (scan_variants_differ(&cfg, in, n, &whole)) abort();
     transcript one = scan_all(&cfg, in, n, 1, 0);
     if (strcmp(one.s, whole.s) != 0 || one.stats.bytes_examined != n) abort();
     uint32_t seed = 1;

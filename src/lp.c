@@ -31,7 +31,7 @@
  * microcontrollers, -Os) keep one instance that reads byte by byte and take
  * integer conversion from num.c. Both give the same results (the unit suite
  * runs on both; fuzz_lp_decode compares them). */
-#ifndef MOTE_LP_FAST /* tests/lp_small_copy.h sets it to 0 */
+#ifndef MOTE_LP_FAST /* tests/copies/meson.build sets it to 0 for a copy */
 #define MOTE_LP_FAST (!MOTE_SMALL)
 #endif
 /* Inlining (mote_private.h's set): MOTE_FAST_INLINE for the grammar's

@@ -12,6 +12,35 @@
 
 #include "mote/scan.h"
 
+/* The scanner a transcript is made with: the library's functions, and
+ * what runs between init and the first feed (NULL: nothing). Tests that
+ * link a second copy of scan.c (tests/copies/meson.build) name its
+ * functions in a scan_impl of their own. */
+typedef struct scan_impl {
+    mote_err (*init)(mote_scanner *, const mote_scan_config *, mote_buf *);
+    mote_err (*feed)(mote_scanner *, const void *, size_t);
+    mote_err (*finish)(mote_scanner *);
+    mote_err (*next)(mote_scanner *, mote_scan_token *);
+    void (*get_stats)(const mote_scanner *, mote_scan_stats *);
+    void (*after_init)(mote_scanner *);
+} scan_impl;
+
+#define SCAN_IMPL(prefix, after_init)                                                              \
+    {prefix##mote_scan_init, prefix##mote_scan_feed, prefix##mote_scan_finish, prefix##mote_scan_next, \
+     prefix##mote_scan_get_stats, after_init}
+
+__attribute__((unused)) static const scan_impl scan_lib = SCAN_IMPL(, NULL);
+#if !MOTE_SMALL
+/* src/scan.c, for tests: the block path without AVX2 (SSE2 or NEON) */
+void mote__scan_no_avx2(mote_scanner *sc);
+__attribute__((unused)) static const scan_impl scan_lib_no_avx2 = SCAN_IMPL(, mote__scan_no_avx2);
+#endif
+#ifdef MOTE_COPY_PORTABLE_SCAN_H
+/* scan.c again without SIMD (its table classifier), where the includer
+ * links that copy and included its header first */
+__attribute__((unused)) static const scan_impl scan_portable = SCAN_IMPL(portable_, NULL);
+#endif
+
 typedef struct transcript {
     char *s;
     size_t len, cap;
@@ -75,8 +104,8 @@ static void tr_token(transcript *t, mote_err e, const mote_scan_token *tok)
  * its own exact-size heap block, freed after NEED_MORE, so a view that
  * outlives its chunk is caught by ASan). Carry: a fixed buffer of carry_cap
  * bytes (0: in + 64). */
-static transcript scan_chunks(const mote_scan_config *cfg, const void *in, size_t n, size_t chunk,
-                              uint32_t seed, size_t carry_cap)
+static transcript scan_chunks_with(const scan_impl *im, const mote_scan_config *cfg, const void *in,
+                                   size_t n, size_t chunk, uint32_t seed, size_t carry_cap)
 {
     transcript t = {0};
     tr_add(&t, "", 0);
@@ -85,12 +114,13 @@ static transcript scan_chunks(const mote_scan_config *cfg, const void *in, size_
     mote_buf buf;
     if (mote_buf_init_fixed(&buf, mem, carry_cap) != MOTE_OK) abort(); /* malloc failed */
     mote_scanner sc;
-    mote_err e = mote_scan_init(&sc, cfg, &buf);
+    mote_err e = im->init(&sc, cfg, &buf);
     if (e != MOTE_OK) {
         tr_add(&t, "INIT\n", 5);
         free(mem);
         return t;
     }
+    if (im->after_init) im->after_init(&sc);
     const uint8_t *p = in;
     size_t off = 0;
     mote_scan_token tok;
@@ -105,24 +135,58 @@ static transcript scan_chunks(const mote_scan_config *cfg, const void *in, size_
         if (k) {
             copy = malloc(k);
             memcpy(copy, p + off, k);
-            if (mote_scan_feed(&sc, copy, k) != MOTE_OK) abort();
+            if (im->feed(&sc, copy, k) != MOTE_OK) abort();
             off += k;
         } else {
-            if (mote_scan_finish(&sc) != MOTE_OK) abort();
+            if (im->finish(&sc) != MOTE_OK) abort();
         }
-        while ((e = mote_scan_next(&sc, &tok)) != MOTE_ERR_NEED_MORE) tr_token(&t, e, &tok);
+        while ((e = im->next(&sc, &tok)) != MOTE_ERR_NEED_MORE) tr_token(&t, e, &tok);
         free(copy);
         if (!k) break;
     }
-    mote_scan_get_stats(&sc, &t.stats);
+    im->get_stats(&sc, &t.stats);
     free(mem);
     return t;
+}
+
+static transcript scan_chunks(const mote_scan_config *cfg, const void *in, size_t n, size_t chunk,
+                              uint32_t seed, size_t carry_cap)
+{
+    return scan_chunks_with(&scan_lib, cfg, in, n, chunk, seed, carry_cap);
 }
 
 static transcript scan_all(const mote_scan_config *cfg, const void *in, size_t n, size_t chunk,
                            size_t carry_cap)
 {
     return scan_chunks(cfg, in, n, chunk, 0, carry_cap);
+}
+
+/* The whole input through every other block classifier this process has:
+ * the library's without AVX2 (SSE2, NEON) and, where linked, the portable
+ * copy's table. NULL if each transcript (tokens, positions, flags, bytes
+ * examined) equals want's, else the name of the first that differs. */
+__attribute__((unused)) static const char *scan_variants_differ(const mote_scan_config *cfg,
+                                                                const void *in, size_t n,
+                                                                const transcript *want)
+{
+    static const struct {
+        const char *name;
+        const scan_impl *im;
+    } variants[] = {
+#if !MOTE_SMALL
+        {"no avx2", &scan_lib_no_avx2},
+#endif
+#ifdef MOTE_COPY_PORTABLE_SCAN_H
+        {"portable", &scan_portable},
+#endif
+        {NULL, NULL}};
+    for (size_t v = 0; variants[v].im; v++) {
+        transcript t = scan_chunks_with(variants[v].im, cfg, in, n, n ? n : 1, 0, 0);
+        const bool same = strcmp(t.s, want->s) == 0 && t.stats.bytes_examined == want->stats.bytes_examined;
+        free(t.s);
+        if (!same) return variants[v].name;
+    }
+    return NULL;
 }
 
 #endif

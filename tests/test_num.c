@@ -4,7 +4,7 @@
  * strtod (correctly rounded) as an oracle. A second copy of src/num.c,
  * compiled with MOTE_NUM_SMALL=1 (computed powers instead of the table, as
  * on microcontrollers), is linked in with every symbol renamed small_mote_*
- * (tests/small/meson.build), and every check runs on both. */
+ * (tests/copies/meson.build), and every check runs on both. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,7 +22,7 @@
 #include "test_data.h"
 #include "test_rounds.h"
 
-/* ---- the MOTE_NUM_SMALL copy (tests/small/meson.build) ---- */
+/* ---- the MOTE_NUM_SMALL copy (tests/copies/meson.build) ---- */
 #include "small_num.h"
 
 static uint64_t bits_of(double d)

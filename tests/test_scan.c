@@ -7,6 +7,8 @@
 #include <cmocka.h>
 
 #include "mote/arena.h"
+#include "mote/scan.h"
+#include "portable_scan.h" /* scan.c without SIMD (tests/copies/meson.build), for scan_util.h */
 #include "scan_util.h"
 
 static mote_scan_config cfg_of(mote_scan_dialect d)
@@ -46,6 +48,12 @@ static void same_any_chunking(const mote_scan_config *c, const char *text, size_
     if (strcmp(whole.s, one.s) != 0 || strcmp(whole.s, var.s) != 0) {
         print_message("iter %u dialect %d input:\n%.*s\nwhole:\n%s\nbytes:\n%s\nchunks:\n%s\n", iter,
                       (int)c->dialect, (int)n, text, whole.s, one.s, var.s);
+        fail();
+    }
+    const char *other = scan_variants_differ(c, text, n, &whole);
+    if (other) {
+        print_message("iter %u dialect %d: the %s classifier differs, input:\n%.*s\n", iter, (int)c->dialect,
+                      other, (int)n, text);
         fail();
     }
     assert_int_equal(whole.stats.bytes_examined, n);

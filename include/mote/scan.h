@@ -348,6 +348,7 @@ typedef struct mote_scanner {
     uint8_t blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
     uint8_t blk_multi;       /* ... its last block held quotes of slots 1..3 (start with those) */
     uint8_t blk_nother;      /* ... blk_stop's first entries that are no slot's quote */
+    uint8_t blk_no_avx2;     /* ... not with AVX2 (tests: mote__scan_no_avx2() in src/scan.c) */
     uint8_t tok_init[4];     /* hosted builds: a token's first state, lead, slow, wcls (in padding) */
     /* what one dialect alone keeps across tokens */
     union {
