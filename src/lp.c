@@ -445,7 +445,7 @@ static MOTE_INLINE const uint8_t *scan_time(const uint8_t *p, const uint8_t *end
     while (MOTE_LP_FAST && end - p >= 8) {
         /* Bytes that are not digits (y >= 10; a carry may flag bytes after
          * one, so only the first counts); a '-' is a time byte: go on after it. */
-        const uint64_t y = load8(p) ^ (MOTE__ONES * '0');
+        const uint64_t y = load8(p) ^ MOTE__ZEROS;
         const uint64_t m = ((y + MOTE__ONES * (0x80 - 10)) | y) & HIGHS;
         if (m) {
             const unsigned i = first8(m);

@@ -148,6 +148,7 @@ static inline unsigned mote__popcount64(uint64_t x)
 #define MOTE__ONES 0x0101010101010101ull
 #define MOTE__HIGHS 0x8080808080808080ull
 #define MOTE__LOWS 0x7f7f7f7f7f7f7f7full
+#define MOTE__ZEROS (MOTE__ONES * '0') /* eight ASCII '0' bytes */
 
 static inline uint64_t mote__load8(const uint8_t *p)
 {
@@ -257,7 +258,7 @@ static inline uint64_t mote__load_padded8(const uint8_t *s, size_t n)
 {
     const unsigned k = (unsigned)(8 - n) * 8;
     const uint64_t a = mote__load4(s), b = mote__load4(s + n - 4);
-    return ((a << k) & 0xffffffffu) | (MOTE__ONES * '0' & ((UINT64_C(1) << k) - 1)) | b << 32;
+    return ((a << k) & 0xffffffffu) | (MOTE__ZEROS & ((UINT64_C(1) << k) - 1)) | b << 32;
 }
 #endif
 
@@ -301,7 +302,7 @@ static MOTE_INLINE mote_err mote__num_digits_of(const uint8_t *s, size_t n, bool
          * up over the bytes the last one holds, '0' bytes shifted in. */
         const unsigned k = (unsigned)(16 - n) * 8;
         const uint64_t x = mote__load8(s), y = mote__load8(s + n - 8);
-        const uint64_t h = x << k | (MOTE__ONES * '0' & ((UINT64_C(1) << k) - 1));
+        const uint64_t h = x << k | (MOTE__ZEROS & ((UINT64_C(1) << k) - 1));
         if (!mote__is8digits(h) || !mote__is8digits(y)) return MOTE_ERR_BAD_VALUE;
         *out = mote__value8(h) * 100000000u + mote__value8(y);
         return MOTE_OK;
@@ -402,6 +403,15 @@ static inline uint64_t mote__num_digits8(uint32_t v)
     return b | (x - b * 10) << 8;
 }
 
+/* w from mote__num_digits8() of v >= 1 stored at p as ASCII without its
+ * leading zeros (8 bytes written, the digits first); returns their count. */
+static inline unsigned mote__num_put_digits8(uint8_t *p, uint64_t w)
+{
+    const unsigned lead = mote__ctz64(w) >> 3;
+    mote__store8(p, (w >> 8 * lead) | MOTE__ZEROS);
+    return 8 - lead;
+}
+
 /* x / 10^8 for any uint64, as a multiply (no 64-bit division helper on
  * 32-bit hosts). */
 static inline uint64_t mote__num_div1e8(uint64_t x)
@@ -433,40 +443,30 @@ static const char mote__digit_pairs[201] =
  * CPU time of the copy on 200 MB: 1 and 2 digit numbers). */
 static inline size_t mote__num_put_u64(uint8_t *p, uint64_t v)
 {
-    const uint64_t zeros = MOTE__ONES * '0';
     if (v < 100) {
         memcpy(p, mote__digit_pairs + 2 * v + (v < 10), 2);
         return 1 + (v >= 10);
     }
-    if (v < 100000000) {
-        const uint64_t w = mote__num_digits8((uint32_t)v);
-        const unsigned lead = mote__ctz64(w) >> 3;
-        mote__store8(p, (w >> 8 * lead) | zeros);
-        return 8 - lead;
-    }
+    if (v < 100000000) return mote__num_put_digits8(p, mote__num_digits8((uint32_t)v));
     if (v <= UINT32_MAX) {
         const uint32_t hi = (uint32_t)v / 100000000u; /* 1 to 42 */
         const size_t k = 1 + (hi >= 10);
         memcpy(p, mote__digit_pairs + 2 * hi + (hi < 10), 2);
-        mote__store8(p + k, mote__num_digits8((uint32_t)v - hi * 100000000u) | zeros);
+        mote__store8(p + k, mote__num_digits8((uint32_t)v - hi * 100000000u) | MOTE__ZEROS);
         return k + 8;
     }
     const uint64_t hi = mote__num_div1e8(v);
-    const uint64_t wl = mote__num_digits8((uint32_t)(v - hi * 100000000u)) | zeros;
+    const uint64_t wl = mote__num_digits8((uint32_t)(v - hi * 100000000u)) | MOTE__ZEROS;
     if (hi < 100000000) {
-        const uint64_t wh = mote__num_digits8((uint32_t)hi);
-        const unsigned lead = mote__ctz64(wh) >> 3;
-        mote__store8(p, (wh >> 8 * lead) | zeros);
-        mote__store8(p + 8 - lead, wl);
-        return 16 - lead;
+        const unsigned k = mote__num_put_digits8(p, mote__num_digits8((uint32_t)hi));
+        mote__store8(p + k, wl);
+        return k + 8;
     }
     const uint64_t top = mote__num_div1e8(hi); /* < 1845 */
-    const uint64_t wt = mote__num_digits8((uint32_t)top);
-    const unsigned lead = mote__ctz64(wt) >> 3;
-    mote__store8(p, (wt >> 8 * lead) | zeros);
-    mote__store8(p + 8 - lead, mote__num_digits8((uint32_t)(hi - top * 100000000u)) | zeros);
-    mote__store8(p + 16 - lead, wl);
-    return 24 - lead;
+    const unsigned k = mote__num_put_digits8(p, mote__num_digits8((uint32_t)top));
+    mote__store8(p + k, mote__num_digits8((uint32_t)(hi - top * 100000000u)) | MOTE__ZEROS);
+    mote__store8(p + k + 8, wl);
+    return k + 16;
 }
 
 /* ---- num's float core: plain decimals --------------------------------------
@@ -480,7 +480,7 @@ static inline size_t mote__num_put_u64(uint8_t *p, uint64_t v)
  * an exact test (mote__lt8): a register less in the callers. */
 static inline uint64_t mote__not_digits8(uint64_t x)
 {
-    const uint64_t y = x ^ (MOTE__ONES * '0');
+    const uint64_t y = x ^ MOTE__ZEROS;
     return ((y + MOTE__ONES * (0x80 - 10)) | y) & MOTE__HIGHS;
 }
 

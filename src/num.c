@@ -1154,9 +1154,6 @@ mote_err mote_num_format_f64(double v, char *out, size_t cap, size_t *len)
 /* ------------------------------------------------------------------ */
 /* digits eight at a time                                               */
 
-
-#define ASCII_ZEROS (MOTE__ONES * '0')
-
 /* The ASCII digits of 1 <= f < 10^17 to d (room for 24 bytes; writes up to
  * d[17] and leaves later bytes alone), no leading or trailing zeros; returns
  * their count, and in *nf the number of digits of f. */
@@ -1165,28 +1162,25 @@ static int f_digits(uint64_t f, char *d, int *nf)
     uint8_t *u = (uint8_t *)d;
     if (f < 100000000) {
         uint64_t w = mote__num_digits8((uint32_t)f);
-        int lead = (int)mote__ctz64(w) >> 3;
-        mote__store8(u, (w >> 8 * lead) | ASCII_ZEROS);
-        *nf = 8 - lead;
-        return 8 - lead - ((int)mote__clz64(w) >> 3);
+        *nf = (int)mote__num_put_digits8(u, w);
+        return *nf - ((int)mote__clz64(w) >> 3);
     }
     uint64_t hi = mote__num_div1e8(f);
     uint64_t wl = mote__num_digits8((uint32_t)(f - hi * 100000000u));
     int trail = wl ? (int)mote__clz64(wl) >> 3 : 8; /* trailing zeros of the low 8 */
     if (hi < 100000000) {
         uint64_t wh = mote__num_digits8((uint32_t)hi);
-        int lead = (int)mote__ctz64(wh) >> 3;
-        mote__store8(u, (wh >> 8 * lead) | ASCII_ZEROS);
-        mote__store8(u + 8 - lead, wl | ASCII_ZEROS);
+        int k = (int)mote__num_put_digits8(u, wh);
+        mote__store8(u + k, wl | MOTE__ZEROS);
         if (!wl) trail += (int)mote__clz64(wh) >> 3;
-        *nf = 16 - lead;
-        return 16 - lead - trail;
+        *nf = k + 8;
+        return k + 8 - trail;
     }
     uint32_t top = (uint32_t)hi / 100000000u; /* 1..9 */
     uint64_t wm = mote__num_digits8((uint32_t)hi - top * 100000000u);
     u[0] = (uint8_t)('0' + top);
-    mote__store8(u + 1, wm | ASCII_ZEROS);
-    mote__store8(u + 9, wl | ASCII_ZEROS);
+    mote__store8(u + 1, wm | MOTE__ZEROS);
+    mote__store8(u + 9, wl | MOTE__ZEROS);
     if (!wl) trail += wm ? (int)mote__clz64(wm) >> 3 : 8;
     *nf = 17;
     return 17 - trail;
