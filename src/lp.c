@@ -197,7 +197,7 @@ static MOTE_NOINLINE mote_err decode_field(mote_lp_field *f)
 
 /* Timestamp text (already known to be [-0-9]+) to ns in the precision. */
 static MOTE_INLINE mote_err decode_time(const uint8_t *s, size_t n, mote_lp_precision prec,
-                                           int64_t *out)
+                                        int64_t *out)
 {
     int64_t v;
     if (parse_int(s, n, &v) != MOTE_OK) return MOTE_ERR_BAD_TIMESTAMP;
@@ -363,7 +363,7 @@ static MOTE_ALWAYS_INLINE uint8_t at(const uint8_t *p, const uint8_t *end, const
  * '\n'), or end. Byte by byte: names are short, and on regular data the
  * branch predictor learns their lengths (an 8-byte word test was slower). */
 static MOTE_INLINE const uint8_t *scan_cls(const uint8_t *p, const uint8_t *end,
-                                              unsigned mask, const bool bounded)
+                                           unsigned mask, const bool bounded)
 {
     if (BOUNDED) {
         while (p < end && !(CLS(*p) & mask)) p++;
@@ -408,7 +408,7 @@ static MOTE_INLINE unsigned value_end8(const uint8_t *p)
  * next 4 bytes, and table tests cost less there than a word test; longer
  * ones go 8 bytes at a time (no branch per byte to mispredict). */
 static MOTE_INLINE const uint8_t *scan_value(const uint8_t *p, const uint8_t *end,
-                                                const bool bounded)
+                                             const bool bounded)
 {
     if (!BOUNDED) {
         if (CLS(p[1]) & C_VAL) return p + 1;
@@ -428,7 +428,7 @@ static MOTE_INLINE const uint8_t *scan_value(const uint8_t *p, const uint8_t *en
 /* First byte at or after p that may end or interrupt a string value ('"'
  * '\\' '\n' or a byte >= 0x80), or end. */
 static MOTE_INLINE const uint8_t *scan_string(const uint8_t *p, const uint8_t *end,
-                                                 const bool bounded)
+                                              const bool bounded)
 {
     while (MOTE_LP_FAST && end - p >= 8) {
         const uint64_t x = load8(p);
@@ -638,7 +638,7 @@ _Static_assert(offsetof(mote_lp_text, context) == offsetof(mote_lp_text, escaped
                "escaped and context are adjacent bytes");
 
 static MOTE_ALWAYS_INLINE void put_text(mote_lp_text *t, const uint8_t *s, const uint8_t *e,
-                                      unsigned flags)
+                                        unsigned flags)
 {
     t->ptr = s;
     t->len = (size_t)(e - s);
@@ -682,7 +682,7 @@ typedef struct lp_name {
 } lp_name;
 
 static MOTE_ALWAYS_INLINE lp_name name_rest(lp_ctx *c, const uint8_t *s, const uint8_t *p,
-                                          unsigned k, const bool bounded)
+                                            unsigned k, const bool bounded)
 {
     lp_name r = {NULL, false};
     const uint8_t *const end = c->end;
@@ -762,7 +762,7 @@ static MOTE_NOINLINE lp_name name_slow_b(lp_ctx *c, const uint8_t *s, const uint
     ((bounded) ? name_slow_b(c, s, p, k) : name_slow_nl(c, s, p, k))
 
 static MOTE_FAST_INLINE lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s, unsigned k,
-                                 size_t slot, const bool bounded)
+                                     size_t slot, const bool bounded)
 {
     const uint8_t *const end = in->end;
     const bool key = k == K_TKEY || k == K_FKEY;
@@ -800,7 +800,7 @@ static MOTE_NOINLINE const uint8_t *name_slow(lp_ctx *c, const uint8_t *s, unsig
 }
 
 static MOTE_INLINE lp_name name(lp_ctx *restrict c, const lp_in *in, const uint8_t *s,
-                                   unsigned k, size_t slot, const bool bounded)
+                                unsigned k, size_t slot, const bool bounded)
 {
     (void)in, (void)slot, (void)bounded;
     lp_name r;
@@ -829,7 +829,7 @@ static MOTE_INLINE mote_lp_type number_type(const uint8_t **v1)
  * way of plain strings.
  */
 static MOTE_SMALL_INLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t *v0,
-                                                       const uint8_t *p, bool *restrict escp)
+                                                    const uint8_t *p, bool *restrict escp)
 {
     const uint8_t *const end = c->end, *const s0 = v0 + 1;
     size_t nl = 0;
@@ -869,7 +869,7 @@ static MOTE_SMALL_INLINE const uint8_t *string_rest(lp_ctx *c, const uint8_t *v0
  * (after a string's closing quote), or NULL with c->res set.
  */
 static MOTE_FAST_INLINE const uint8_t *field(lp_ctx *restrict c, const lp_in *in, const uint8_t *p,
-                                        mote_lp_field *f, size_t slot, const bool bounded)
+                                             mote_lp_field *f, size_t slot, const bool bounded)
 {
     const uint8_t *const end = in->end;
     const lp_name kn = name(c, in, p, K_FKEY, slot, bounded);
@@ -1287,7 +1287,7 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
  * found by counting the '\n' bytes (raw newlines of string values) before
  * it. Returns the code. */
 static MOTE_SMALL_NOINLINE mote_err set_error(mote_lp_error *err, const char *m, const uint8_t *start,
-                                          const uint8_t *at, const mote__lp_at *w)
+                                              const uint8_t *at, const mote__lp_at *w)
 {
     const mote_err code = (mote_err)m[0];
     if (!err) return code;
@@ -1316,7 +1316,7 @@ static MOTE_SMALL_NOINLINE mote_err set_error(mote_lp_error *err, const char *m,
  * line's error code.
  */
 static MOTE_FAST_INLINE mote_err finish_line(lp_ctx *c, int r, const mote__lp_at *w, size_t max_line,
-                                        mote_lp_point *pt, mote_lp_error *err)
+                                             mote_lp_point *pt, mote_lp_error *err)
 {
     /* The line's bytes with its '\n' first: within the limit, so is the
      * line (and without a limit, max_line is SIZE_MAX). */
@@ -1507,7 +1507,7 @@ static void carry_add(mote_lp_stream *s, size_t n)
 
 /* Decode the gathered line (complete: it ends in '\n' or the input ended). */
 static MOTE_SMALL_INLINE mote_err carry_end(mote_lp_stream *s, mote_lp_point *pt,
-                                               mote_lp_error *err)
+                                            mote_lp_error *err)
 {
     mote_lp_decoder *d = &s->dec;
     s->carrying = false;
@@ -1676,7 +1676,7 @@ static MOTE_NOINLINE mote_err point_error(const mote_lp_point *pt, const uint8_t
 }
 
 static MOTE_SMALL_INLINE mote_err field_error(const mote_lp_point *pt, const mote_lp_field *f,
-                                                 mote_err rc, mote_lp_error *err)
+                                              mote_err rc, mote_lp_error *err)
 {
 #if MOTE_SMALL
     return point_error(pt, f->raw.ptr, rc, err);
@@ -1691,7 +1691,7 @@ static MOTE_SMALL_INLINE mote_err field_error(const mote_lp_point *pt, const mot
 
 /* The timestamp part of mote_lp_point_decode(). */
 static MOTE_SMALL_INLINE mote_err point_time(mote_lp_point *pt, const mote_lp_config *cfg,
-                                                mote_lp_error *err)
+                                             mote_lp_error *err)
 {
     mote_lp_precision prec = cfg ? cfg->precision : MOTE_LP_NS;
 #if MOTE_LP_FAST

@@ -672,7 +672,7 @@ static void f64_candidate(slow_input *st)
  * still called one after the other, not nested (Cortex-M0+: 512 bytes of
  * stack at most, reached by mote_lp_point_decode). */
 MOTE_FAST_NOINLINE static mote_err parse_f64_scan(const uint8_t *s, size_t n, double *out,
-                                              slow_input *st)
+                                                  slow_input *st)
 {
     size_t i = 0;
     bool neg = false;
@@ -862,7 +862,7 @@ mote_err mote_num_parse_f64(const uint8_t *s, size_t n, double *out)
  * m0[0..mend): range checks, the exact-integer and interval paths, then the
  * exact slow path, each a sibling call. */
 MOTE_NOINLINE static mote_err parse_f64_rest(const uint8_t *m0, const uint8_t *mend, uint64_t w,
-                                              int64_t q, bool truncated, bool neg, double *out)
+                                             int64_t q, bool truncated, bool neg, double *out)
 {
     slow_input st;
     int nd = 19; /* digits in w */
@@ -888,7 +888,7 @@ MOTE_NOINLINE static mote_err parse_f64_rest(const uint8_t *m0, const uint8_t *m
 /* A mantissa of more than 19 digits (value ~ w * 10^q if the digits past
  * leading zeros are at most 19, else w wrapped): not a fast path's case. */
 MOTE_NOINLINE static mote_err parse_f64_long(const uint8_t *m0, const uint8_t *mend, uint64_t w,
-                                              int64_t q, int64_t exp10, bool neg, double *out)
+                                             int64_t q, int64_t exp10, bool neg, double *out)
 {
     bool truncated = false;
     size_t zeros = 0, ndig = 0;
@@ -1087,7 +1087,7 @@ int mote_num_f64_digits(double v, char digits[17], int *exp10)
  * formatters (smaller than one calling the other; neg last: the public
  * calls' arguments stay where the ABI put them). */
 MOTE_SMALL_NOINLINE static mote_err format_int(uint64_t m, char *out, size_t cap, size_t *len,
-                                             bool neg)
+                                               bool neg)
 {
     char tmp[21];
     char *p = put_dec(tmp + sizeof tmp, m);
