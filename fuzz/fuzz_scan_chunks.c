@@ -16,7 +16,8 @@
  * of 64 bytes and more with the block path (whole input) and byte by byte
  * (1-byte chunks), so this also checks one against the other; the whole
  * input also goes through the block path's other classifiers (SSE2 where
- * the CPU has AVX2, and the portable table of a second copy of scan.c).
+ * the CPU has AVX2, and the portable table of a second copy of scan.c), and
+ * the random chunking through one of them or the library, by the seed.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -61,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (strcmp(one.s, whole.s) != 0 || one.stats.bytes_examined != n) abort();
     uint32_t seed = 1;
     for (size_t i = 0; i < n && i < 16; i++) seed = seed * 31u + in[i];
-    transcript var = scan_chunks(&cfg, in, n, 0, seed | 1u, 0);
+    transcript var = scan_chunks_with(scan_variant(seed, NULL), &cfg, in, n, 0, seed | 1u, 0);
     if (strcmp(var.s, whole.s) != 0 || var.stats.bytes_examined != n) abort();
     free(whole.s);
     free(one.s);

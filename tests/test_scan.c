@@ -37,17 +37,20 @@ static transcript scan_every(const mote_scan_config *cfg, const char *s, size_t 
     return whole;
 }
 
-/* text[0..n) whole, byte by byte and in random chunks (seed): the same
- * transcript each time, every byte examined once; iter names the case. */
+/* text[0..n) whole, byte by byte and in random chunks (seed; through the
+ * scanner iter picks, scan_util.h's scan_variant()), and whole through every
+ * block classifier: the same transcript each time, every byte examined
+ * once; iter names the case. */
 static void same_any_chunking(const mote_scan_config *c, const char *text, size_t n, uint32_t seed,
                               unsigned iter)
 {
     transcript whole = scan_all(c, text, n, n, 0);
     transcript one = scan_all(c, text, n, 1, 0);
-    transcript var = scan_chunks(c, text, n, 0, seed | 1u, 0);
+    const char *vname;
+    transcript var = scan_chunks_with(scan_variant(iter, &vname), c, text, n, 0, seed | 1u, 0);
     if (strcmp(whole.s, one.s) != 0 || strcmp(whole.s, var.s) != 0) {
-        print_message("iter %u dialect %d input:\n%.*s\nwhole:\n%s\nbytes:\n%s\nchunks:\n%s\n", iter,
-                      (int)c->dialect, (int)n, text, whole.s, one.s, var.s);
+        print_message("iter %u dialect %d input:\n%.*s\nwhole:\n%s\nbytes:\n%s\nchunks (%s):\n%s\n", iter,
+                      (int)c->dialect, (int)n, text, whole.s, one.s, vname, var.s);
         fail();
     }
     const char *other = scan_variants_differ(c, text, n, &whole);
