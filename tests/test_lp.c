@@ -41,8 +41,9 @@ static mote_err decode_one(const char *in, mote_lp_point *pt, mote_lp_error *err
 }
 
 /* Escapes in the measurement and tag values of ordinary lines (read by the
- * quick parser in speed builds) are flagged exactly as in any other line; a
- * backslash before another byte stays literal and unflagged. */
+ * grammar's instance without end checks in speed builds) are flagged exactly
+ * as in any other line; a backslash before another byte stays literal and
+ * unflagged. */
 static void escapes_in_ordinary_lines(void **state)
 {
     (void)state;
