@@ -12,6 +12,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "mote/be.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,42 +46,49 @@ typedef enum mote__cql_simd_level {
  * big-endian value (width 4 or 8): encode writes n*(4+w) bytes; decode reads
  * them and returns false (with dst contents unspecified) if any element
  * length is not w. */
+/* The portable kernel, one loop for all six (the SIMD levels' tails, their
+ * portable level, and everything where there is no level): each element is
+ * an optional [int] w header, then the value, host order on one side and
+ * big-endian on the other. put: host -> wire with header hdr (0 or 4); get:
+ * wire -> host, false if a header is not w (the check accumulated, so the
+ * loop has no early exit). Callers pass constants for w, hdr and put. */
+static inline bool mote__cql_kernel(uint8_t *dst, const uint8_t *src, size_t n, size_t w,
+                                    size_t hdr, bool put)
+{
+    uint32_t bad = 0;
+    const size_t di = put ? w + hdr : w, si = put ? w : w + hdr;
+    for (size_t i = 0; i < n; i++, dst += di, src += si) {
+        if (put) {
+            if (hdr) mote_be_store32(dst, (uint32_t)w);
+            if (w == 4) {
+                uint32_t v;
+                memcpy(&v, src, 4);
+                mote_be_store32(dst + hdr, v);
+            } else {
+                uint64_t v;
+                memcpy(&v, src, 8);
+                mote_be_store64(dst + hdr, v);
+            }
+        } else {
+            if (hdr) bad |= mote_be_load32(src) ^ (uint32_t)w;
+            if (w == 4) {
+                const uint32_t v = mote_be_load32(src + hdr);
+                memcpy(dst, &v, 4);
+            } else {
+                const uint64_t v = mote_be_load64(src + hdr);
+                memcpy(dst, &v, 8);
+            }
+        }
+    }
+    return bad == 0;
+}
+
 #if MOTE_CQL_SIMD_NONE
 static inline bool mote__cql_simd_available(mote__cql_simd_level level)
 {
     return level == MOTE_CQL_SIMD_PORTABLE;
 }
 
-/* One loop for all six: each element is an optional [int] w header, then the
- * value with its bytes reversed on little-endian hosts. put: host -> wire
- * with header hdr (0 or 4); get: wire -> host, false if a header is not w. */
-static inline bool mote__cql_kernel(uint8_t *dst, const uint8_t *src, size_t n, size_t w,
-                                    size_t hdr, bool put)
-{
-    bool ok = true;
-    size_t di = put ? w + hdr : w, si = put ? w : w + hdr;
-    for (size_t i = 0; i < n; i++, dst += di, src += si) {
-        const uint8_t *s = put ? src : src + hdr;
-        uint8_t *d = put ? dst + hdr : dst;
-        if (hdr) {
-            uint8_t *h = put ? dst : NULL;
-            if (h) {
-                h[0] = h[1] = h[2] = 0;
-                h[3] = (uint8_t)w;
-            } else if (src[0] | src[1] | src[2] | (uint8_t)(src[3] ^ w)) {
-                ok = false;
-            }
-        }
-        for (size_t b = 0; b < w; b++) {
-#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-            d[b] = s[b];
-#else
-            d[b] = s[w - 1 - b];
-#endif
-        }
-    }
-    return ok;
-}
 static inline void mote__cql_bswap32(uint8_t *dst, const uint8_t *src, size_t n, mote__cql_simd_level level)
 {
     (void)level;

@@ -1,13 +1,14 @@
 /*
  * cql_simd.c - byte-swap kernels behind the bulk CQL encoders and decoders.
  *
- * Every kernel has a portable loop that is always built (and is what big-
- * endian hosts, Cortex-M and -Dsimd=disabled builds run). On x86 the SSSE3
- * and AVX2 versions use pshufb through function-level target attributes and
- * are chosen at run time from the CPU's feature bits, so the library itself
- * is built for the baseline ISA. On ARM with NEON (always present when
- * __ARM_NEON is defined) vrev does the swap. fuzz/fuzz_cql_kernels.c checks
- * each level against the portable loop for random lengths and alignments.
+ * Every kernel has a portable form, cql_kernels.h's one loop: what
+ * big-endian hosts, Cortex-M and -Dsimd=disabled builds run, and the SIMD
+ * versions' tails. On x86 the SSSE3 and AVX2 versions use pshufb through
+ * function-level target attributes and are chosen at run time from the
+ * CPU's feature bits, so the library itself is built for the baseline ISA.
+ * On ARM with NEON (always present when __ARM_NEON is defined) vrev does
+ * the swap. fuzz/fuzz_cql_kernels.c checks each level against the portable
+ * loop for random lengths and alignments.
  */
 #include "mote/be.h"
 #include "mote/cql.h"
@@ -34,70 +35,36 @@ typedef int mote__cql_simd_none; /* ISO C: no empty translation unit */
 #define MOTE_CQL_NEON 0
 #endif
 
-/* ---- portable ---------------------------------------------------------- */
+/* ---- portable: cql_kernels.h's loop, its widths constant ---------------- */
 
 static void bswap32_portable(uint8_t *dst, const uint8_t *src, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint32_t v;
-        memcpy(&v, src + 4 * i, 4);
-        v = mote_bswap32(v);
-        memcpy(dst + 4 * i, &v, 4);
-    }
+    mote__cql_kernel(dst, src, n, 4, 0, true);
 }
 
 static void bswap64_portable(uint8_t *dst, const uint8_t *src, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint64_t v;
-        memcpy(&v, src + 8 * i, 8);
-        v = mote_bswap64(v);
-        memcpy(dst + 8 * i, &v, 8);
-    }
+    mote__cql_kernel(dst, src, n, 8, 0, true);
 }
 
-/* List bodies: src/dst hold host-order values. */
 static void list_put32_portable(uint8_t *dst, const uint8_t *src, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint32_t v;
-        memcpy(&v, src + 4 * i, 4);
-        mote_be_store32(dst + 8 * i, 4);
-        mote_be_store32(dst + 8 * i + 4, v);
-    }
+    mote__cql_kernel(dst, src, n, 4, 4, true);
 }
 
 static void list_put64_portable(uint8_t *dst, const uint8_t *src, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint64_t v;
-        memcpy(&v, src + 8 * i, 8);
-        mote_be_store32(dst + 12 * i, 8);
-        mote_be_store64(dst + 12 * i + 4, v);
-    }
+    mote__cql_kernel(dst, src, n, 8, 4, true);
 }
 
 static bool list_get32_portable(uint8_t *dst, const uint8_t *src, size_t n)
 {
-    /* Accumulate the length check so the loop has no early exit. */
-    uint32_t bad = 0;
-    for (size_t i = 0; i < n; i++) {
-        bad |= mote_be_load32(src + 8 * i) ^ 4u;
-        uint32_t v = mote_be_load32(src + 8 * i + 4);
-        memcpy(dst + 4 * i, &v, 4);
-    }
-    return bad == 0;
+    return mote__cql_kernel(dst, src, n, 4, 4, false);
 }
 
 static bool list_get64_portable(uint8_t *dst, const uint8_t *src, size_t n)
 {
-    uint32_t bad = 0;
-    for (size_t i = 0; i < n; i++) {
-        bad |= mote_be_load32(src + 12 * i) ^ 8u;
-        uint64_t v = mote_be_load64(src + 12 * i + 4);
-        memcpy(dst + 8 * i, &v, 8);
-    }
-    return bad == 0;
+    return mote__cql_kernel(dst, src, n, 8, 4, false);
 }
 
 /* ---- x86: SSSE3 and AVX2 -------------------------------------------------
