@@ -28,24 +28,19 @@ typedef enum mote__cql_simd_level {
     MOTE_CQL_SIMD_BEST = 255    /* best the CPU supports */
 } mote__cql_simd_level;
 /* Targets with no SIMD level at all (neither x86 nor NEON: Cortex-M,
- * s390x, ...) resolve the dispatch at compile time: the kernels below are
- * the portable loops themselves, inline, and cql_simd.c compiles to nothing
- * (Cortex-M size budget). Elsewhere they are functions in cql_simd.c. */
-#if !((defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))) && \
-    !defined(__ARM_NEON)
+ * s390x, ...; and big-endian ones, where the swaps are copies and the SIMD
+ * versions would reverse) resolve the dispatch at compile time: the kernels
+ * below are the portable loop itself, inline, and cql_simd.c compiles to
+ * nothing (Cortex-M size budget). Elsewhere they are functions in
+ * cql_simd.c. */
+#if (!((defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))) && \
+     !defined(__ARM_NEON)) ||                                                                     \
+    MOTE_BE_HOST_BIG
 #define MOTE_CQL_SIMD_NONE 1
 #else
 #define MOTE_CQL_SIMD_NONE 0
 #endif
 
-/* Whether a kernel level is available in this build on this CPU.
- * dst[i] = src[i] with reversed bytes for n elements of 4 (32) or 8 (64)
- * bytes; any alignment, no overlap. Unavailable levels fall back to the
- * portable loop.
- * List bodies of n elements: each element is [int] width then the
- * big-endian value (width 4 or 8): encode writes n*(4+w) bytes; decode reads
- * them and returns false (with dst contents unspecified) if any element
- * length is not w. */
 /* The portable kernel, one loop for all six (the SIMD levels' tails, their
  * portable level, and everything where there is no level): each element is
  * an optional [int] w header, then the value, host order on one side and
@@ -83,6 +78,15 @@ static inline bool mote__cql_kernel(uint8_t *dst, const uint8_t *src, size_t n, 
     return bad == 0;
 }
 
+/* Whether a kernel level is available in this build on this CPU.
+ * bswap: dst[i] = src[i] between host order and big-endian (bytes reversed:
+ * the kernels serve little-endian hosts) for n elements of 4 (32) or 8 (64)
+ * bytes; any alignment, no overlap. Unavailable levels fall back to the
+ * portable loop.
+ * List bodies of n elements: each element is [int] width then the
+ * big-endian value (width 4 or 8): encode writes n*(4+w) bytes; decode reads
+ * them and returns false (with dst contents unspecified) if any element
+ * length is not w. */
 #if MOTE_CQL_SIMD_NONE
 static inline bool mote__cql_simd_available(mote__cql_simd_level level)
 {
