@@ -135,6 +135,7 @@ enum { WC_NONE, WC_FIRST, WC_COPY, WC_SET, WC_RESET, WC_CREATE };
 /* sc->mode bits: the config flags of the same meaning */
 #define MODE_NBE MOTE_SCAN_NO_BACKSLASH_ESCAPES
 #define MODE_NONSTD MOTE_SCAN_PG_NONSTANDARD_STRINGS
+#define MODE_NO_AVX2 0x80u /* mote__scan_no_avx2(), for tests (no config flag in mode has it) */
 
 /* The words the scanner acts on, length-prefixed, and their numbers. In
  * groups the code tests by range: the first four are those a first word may
@@ -261,7 +262,7 @@ static void blk_setup(mote_scanner *sc)
                           ((sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))
                                ? BLK_DASH : 0));
 #ifdef BLK_AVX2
-    if (!sc->blk_no_avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") &&
+    if (!(sc->mode & MODE_NO_AVX2) && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") &&
         __builtin_cpu_supports("bmi") && __builtin_cpu_supports("pclmul"))
         f |= BLK_AVX2F;
 #endif
@@ -1291,7 +1292,8 @@ int mote__scan_blk_const(mote_scanner *sc)
 void mote__scan_no_avx2(mote_scanner *sc);
 void mote__scan_no_avx2(mote_scanner *sc)
 {
-    sc->blk_no_avx2 = 1;
+    sc->mode |= MODE_NO_AVX2; /* kept by SET statements, which change their bits only */
+    sc->mode_next |= MODE_NO_AVX2;
     sc->blk_flags &= (uint8_t)~BLK_AVX2F;
 }
 

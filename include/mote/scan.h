@@ -292,7 +292,7 @@ typedef struct mote_scanner {
     uint8_t state, dialect, flags, trim;
     uint8_t comments, slot, dlen, bom;
     uint8_t trig;            /* sqlite3_complete() state (the others: 2, NORMAL) */
-    uint8_t mode, mode_next; /* NO_BACKSLASH_ESCAPES / nonstandard strings in force; after this statement */
+    uint8_t mode, mode_next; /* NO_BACKSLASH_ESCAPES / nonstandard strings in force (+ a test bit); after this statement */
     uint8_t finished, done, dropping;
     uint8_t hist[2];         /* postgres: last bytes of the token handed out or dropped */
     union {                  /* a dialect's bytes kept across tokens, within reach */
@@ -348,7 +348,6 @@ typedef struct mote_scanner {
     uint8_t blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
     uint8_t blk_multi;       /* ... its last block held quotes of slots 1..3 (start with those) */
     uint8_t blk_nother;      /* ... blk_stop's first entries that are no slot's quote */
-    uint8_t blk_no_avx2;     /* ... not with AVX2 (tests: mote__scan_no_avx2() in src/scan.c) */
     uint8_t tok_init[4];     /* hosted builds: a token's first state, lead, slow, wcls (in padding) */
     /* what one dialect alone keeps across tokens */
     union {
