@@ -107,6 +107,20 @@ static inline uint64_t load_partial(const uint8_t *p, size_t k)
     return p[0] | (uint64_t)p[k >> 1] << (8 * (k >> 1)) | (uint64_t)p[k - 1] << (8 * (k - 1));
 }
 
+#if defined(TOOL_SSE2)
+/* The bytes of v the style writes otherwise than as themselves, as bits
+ * 0..15 (bit i: byte i). */
+static inline unsigned json_hits_v(__m128i v, tool_json_style style)
+{
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
+                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+    if (style == TOOL_JSON_BYTES) /* >= 0x7f */
+        m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7f)), v));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
 /* Bytes of w the style writes otherwise than as themselves, as bits 0..7
  * (bit i: byte i), only those of the first k bytes (1 <= k <= 8). SSE2 (all
  * of x86-64) compares the eight bytes in a vector register: a third of the
@@ -115,13 +129,7 @@ static inline uint64_t load_partial(const uint8_t *p, size_t k)
 static inline unsigned json_hits(uint64_t w, size_t k, tool_json_style style)
 {
 #if defined(TOOL_SSE2)
-    __m128i v = _mm_cvtsi64_si128((long long)w);
-    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
-                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
-    if (style == TOOL_JSON_BYTES) /* >= 0x7f */
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7f)), v));
-    return (unsigned)_mm_movemask_epi8(m) & ((1u << k) - 1);
+    return json_hits_v(_mm_cvtsi64_si128((long long)w), style) & ((1u << k) - 1);
 #else
     uint64_t m = mote__lt8(w, 0x20) | mote__eq8(w, '"') | mote__eq8(w, '\\');
     if (style == TOOL_JSON_BYTES) m |= (((w & MOTE__LOWS) + MOTE__ONES) | w) & MOTE__HIGHS; /* >= 0x7f */
@@ -137,14 +145,8 @@ static inline unsigned json_hits(uint64_t w, size_t k, tool_json_style style)
 static inline unsigned json_hits2(uint64_t a, uint64_t b, size_t k, tool_json_style style)
 {
 #if defined(TOOL_SSE2)
-    __m128i v = _mm_set_epi64x((long long)b, (long long)a);
-    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
-                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
-    if (style == TOOL_JSON_BYTES) /* >= 0x7f */
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7f)), v));
     const unsigned first = (1u << k) - 1;
-    return (unsigned)_mm_movemask_epi8(m) & (first | first << 8);
+    return json_hits_v(_mm_set_epi64x((long long)b, (long long)a), style) & (first | first << 8);
 #else
     return json_hits(a, k, style) | json_hits(b, k, style);
 #endif
