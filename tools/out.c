@@ -248,7 +248,7 @@ bool tool_buf_json(tool_buf *o, const uint8_t *p, size_t n, tool_json_style styl
         const size_t k = n >= 8 ? 8 : n;
         const uint64_t a = n >= 8 ? mote__load8(p) : load_partial(p, n);
         const uint64_t b = n > 8 ? mote__load8(p + n - 8) : a; /* (overlapping a) */
-        if (!((a | b) & MOTE__HIGHS) && !json_hits2(a, b, k, style)) {
+        if (!json_hits2(a, b, k, TOOL_JSON_BYTES)) { /* (bytes >= 0x7f are hits there) */
             uint8_t *d = o->p + o->len;
             mote__store8(d, a);
             if (n > 8) mote__store8(d + n - 8, b);
