@@ -12,10 +12,11 @@
 
 #include "mote/scan.h"
 
-/* The scanner a transcript is made with: the library's functions, and
- * what runs between init and the first feed (NULL: nothing). Tests that
- * link a second copy of scan.c (tests/copies/meson.build) name its
- * functions in a scan_impl of their own. */
+/* The scanner a transcript is made with: its functions, and what runs
+ * between init and the first feed (NULL: nothing). scan_portable below
+ * names the functions of the portable copy of scan.c
+ * (tests/copies/meson.build) where the includer links it and included its
+ * header first. */
 typedef struct scan_impl {
     mote_err (*init)(mote_scanner *, const mote_scan_config *, mote_buf *);
     mote_err (*feed)(mote_scanner *, const void *, size_t);
