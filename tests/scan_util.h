@@ -193,8 +193,9 @@ __attribute__((unused)) static const char *scan_variants_differ(const mote_scan_
 {
     if (n < 64) return NULL; /* the block path needs 64 bytes: the same code ran */
     const char *name;
-    for (size_t k = 1; scan_variant(k, &name) != &scan_lib; k++) {
-        transcript t = scan_chunks_with(scan_variant(k, NULL), cfg, in, n, n ? n : 1, 0, 0);
+    const scan_impl *im;
+    for (size_t k = 1; (im = scan_variant(k, &name)) != &scan_lib; k++) {
+        transcript t = scan_chunks_with(im, cfg, in, n, n ? n : 1, 0, 0);
         const bool same = strcmp(t.s, want->s) == 0 && t.stats.bytes_examined == want->stats.bytes_examined;
         free(t.s);
         if (!same) return name;
