@@ -4,7 +4,9 @@
 tests/tool_lp.sh compares 'mote lp dump' of tests/data/lp/dump_varied.lp with
 tests/data/lp/dump_varied.json, both checked in; this script made the corpus
 (the JSON is the tool's own output, reviewed once, so that a faster writer
-must reproduce the old bytes). Same seed, same bytes.
+must reproduce the old bytes; written again when the dump's strings became
+UTF-8 text instead of a \u00XX per byte >= 0x7f, and checked to read as the
+old one's bytes). Same seed, same bytes.
 
 What it holds, mixed: escapes in measurements, tag keys/values, field keys and
 strings; control bytes, DEL, UTF-8 and bytes that are not UTF-8; every field

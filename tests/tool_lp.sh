@@ -32,13 +32,14 @@ check() { # name, expected status, actual status, expected file, actual file
     fi
 }
 
-# 1. dump: every point and every bad line, in order, exact JSON; exit 1.
+# 1. dump: every point and every bad line, in order, exact JSON (UTF-8
+#    text); exit 1.
 cat > "$TMP/want" <<'JSON'
 {"name":"cpu","tags":[["host","server 01"],["region","eu-west"]],"fields":[["usage","float",0.5],["idle","int",99],["up","bool",true]],"time":1700000000000000000}
-{"name":"weather","tags":[["city","K,=x"]],"fields":[["temp","float",-3.25],["note","string","cold \"and\" windy\\\u000asecond line"],["ok","bool",false]],"time":1700000000}
+{"name":"weather","tags":[["city","K,=x"]],"fields":[["temp","float",-3.25],["note","string","cold \"and\" windy\\\nsecond line"],["ok","bool",false]],"time":1700000000}
 {"error":"EMPTY_NAME","message":"empty tag value","line":6,"column":9}
 {"name":"mem","tags":[],"fields":[["free","uint",18446744073709551615],["pct","float",1e-07]],"time":0}
-{"name":"m","tags":[["t","\u00c3\u00a9"]],"fields":[["s","string","\u00e2\u0082\u00ac"]],"time":0}
+{"name":"m","tags":[["t","é"]],"fields":[["s","string","€"]],"time":0}
 {"error":"BAD_TIMESTAMP","message":"invalid timestamp","line":10,"column":7}
 {"name":"last","tags":[],"fields":[["f","float",2]],"time":0}
 JSON

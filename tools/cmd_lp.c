@@ -106,8 +106,9 @@ static int parse_args(int argc, char **argv, lp_run *r, const char *usage)
 /* ---- dump: JSON through the tool's buffer (out.c), no stdio per field ---- */
 
 /* A view's real bytes as a JSON string without its quotes: the view itself
- * when it holds no escapes, else unescaped into the scratch first. Every
- * byte below 0x20 or above 0x7e as \u00XX: the dump is ASCII, byte-exact. */
+ * when it holds no escapes, else unescaped into the scratch first. As UTF-8
+ * text, as a JSON reader expects: the grammar lets only valid UTF-8 into a
+ * name or string, and unescaping takes out ASCII backslashes only. */
 static void dump_text(tool_buf *o, lp_run *r, const mote_lp_text *t)
 {
     const uint8_t *p = t->ptr;
@@ -116,7 +117,7 @@ static void dump_text(tool_buf *o, lp_run *r, const mote_lp_text *t)
         if (mote_lp_unescape(t, r->scratch, t->len, &n) != MOTE_OK) n = 0;
         p = r->scratch;
     }
-    tool_buf_json(o, p, n, TOOL_JSON_BYTES);
+    tool_buf_json(o, p, n, TOOL_JSON_UTF8);
 }
 
 static void dump_tag(tool_buf *o, lp_run *r, const mote_lp_tag *tag, bool first)

@@ -19,11 +19,11 @@
 #include "mote/common.h"
 #include "mote_private.h"
 
-static void esc_tables_init(void);
+static void esc_table_init(void);
 
 int tool_buf_open(tool_buf *o, FILE *f)
 {
-    esc_tables_init();
+    esc_table_init();
     o->p = malloc(TOOL_BUF_CAP);
     o->len = 0;
     o->f = f;
@@ -83,7 +83,7 @@ void tool_buf_error(tool_buf *o, const char *name, const char *message, uint64_t
     tool_buf_lit(o, "{\"error\":\"");
     tool_buf_str(o, name);
     tool_buf_lit(o, "\",\"message\":\"");
-    tool_buf_json(o, (const uint8_t *)message, strlen(message), TOOL_JSON_BYTES);
+    tool_buf_json(o, (const uint8_t *)message, strlen(message), TOOL_JSON_UTF8);
     tool_buf_lit(o, "\",\"line\":");
     tool_buf_u64(o, line);
     tool_buf_lit(o, ",\"");
@@ -108,31 +108,28 @@ static inline uint64_t load_partial(const uint8_t *p, size_t k)
 }
 
 #if defined(TOOL_SSE2)
-/* The bytes of v the style writes otherwise than as themselves, as bits
- * 0..15 (bit i: byte i). */
-static inline unsigned json_hits_v(__m128i v, tool_json_style style)
+/* The bytes of v written escaped ('"', '\\', below 0x20), as bits 0..15
+ * (bit i: byte i). */
+static inline unsigned json_hits_v(__m128i v)
 {
     __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
                              _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
                                           _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
-    if (style == TOOL_JSON_BYTES) /* >= 0x7f */
-        m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7f)), v));
     return (unsigned)_mm_movemask_epi8(m);
 }
 #endif
 
-/* Bytes of w the style writes otherwise than as themselves, as bits 0..7
- * (bit i: byte i), only those of the first k bytes (1 <= k <= 8). SSE2 (all
+/* Bytes of w written escaped, as bits 0..7 (bit i: byte i), only those of
+ * the first k bytes (1 <= k <= 8). SSE2 (all
  * of x86-64) compares the eight bytes in a vector register: a third of the
  * instructions of the portable masks, which stay for every other target and
  * for -Dsimd=disabled (MOTE_NO_SIMD, as in the library). */
-static inline unsigned json_hits(uint64_t w, size_t k, tool_json_style style)
+static inline unsigned json_hits(uint64_t w, size_t k)
 {
 #if defined(TOOL_SSE2)
-    return json_hits_v(_mm_cvtsi64_si128((long long)w), style) & ((1u << k) - 1);
+    return json_hits_v(_mm_cvtsi64_si128((long long)w)) & ((1u << k) - 1);
 #else
     uint64_t m = mote__lt8(w, 0x20) | mote__eq8(w, '"') | mote__eq8(w, '\\');
-    if (style == TOOL_JSON_BYTES) m |= (((w & MOTE__LOWS) + MOTE__ONES) | w) & MOTE__HIGHS; /* >= 0x7f */
     m &= k == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * k)) - 1;
     /* bit 7 of byte i to bit i (multiply-gather: no two terms carry into
      * the same bit) */
@@ -141,14 +138,14 @@ static inline unsigned json_hits(uint64_t w, size_t k, tool_json_style style)
 }
 
 /* json_hits() of two words at once (a's first k bytes, b's), nonzero if
- * either has a byte to write otherwise: SSE2 tests both in one register. */
-static inline unsigned json_hits2(uint64_t a, uint64_t b, size_t k, tool_json_style style)
+ * either has a byte to escape: SSE2 tests both in one register. */
+static inline unsigned json_hits2(uint64_t a, uint64_t b, size_t k)
 {
 #if defined(TOOL_SSE2)
     const unsigned first = (1u << k) - 1;
-    return json_hits_v(_mm_set_epi64x((long long)b, (long long)a), style) & (first | first << 8);
+    return json_hits_v(_mm_set_epi64x((long long)b, (long long)a)) & (first | first << 8);
 #else
-    return json_hits(a, k, style) | json_hits(b, k, style);
+    return json_hits(a, k) | json_hits(b, k);
 #endif
 }
 
@@ -189,66 +186,64 @@ bool tool_utf8_ok(const uint8_t *p, size_t n)
     return true;
 }
 
-/* The escape of every byte, per style (0: the UTF-8 styles, 1: BYTES), as
- * an 8-byte word and a length: a hit is written with one store and one add,
- * no branch on which escape it is (a switch's jump table mispredicted on
- * every tab of COPY data). Bytes written as themselves have length 1. */
+/* The escape of every byte json_hits() flags, as an 8-byte word and a
+ * length: a hit is written with one store and one add, no branch on which
+ * escape it is (a switch's jump table mispredicted on every tab of COPY
+ * data). */
 static struct esc_table {
     uint8_t w[256][8];
     uint8_t len[256];
-} esc_tables[2];
+} esc_table;
 
-static void esc_tables_init(void)
+static void esc_table_init(void)
 {
     static const char hex[] = "0123456789abcdef";
     static const uint8_t short_esc[32] = {['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n',
                                           ['\f'] = 'f', ['\r'] = 'r'};
-    if (esc_tables[0].len[0]) return;
-    for (int t = 0; t < 2; t++) {
-        for (unsigned c = 0; c < 256; c++) {
-            uint8_t *w = esc_tables[t].w[c];
-            bool hex_form = c < 0x20 || (t == 1 && c > 0x7e);
-            if (c == '"' || c == '\\' || (c < 0x20 && t == 0 && short_esc[c])) {
-                w[0] = '\\';
-                w[1] = c < 0x20 ? short_esc[c] : (uint8_t)c;
-                esc_tables[t].len[c] = 2;
-            } else if (hex_form) {
-                memcpy(w, "\\u00", 4);
-                w[4] = (uint8_t)hex[c >> 4];
-                w[5] = (uint8_t)hex[c & 15];
-                esc_tables[t].len[c] = 6;
-            } else {
-                w[0] = (uint8_t)c;
-                esc_tables[t].len[c] = 1;
-            }
+    if (esc_table.len[0]) return;
+    for (unsigned c = 0; c < 256; c++) {
+        uint8_t *w = esc_table.w[c];
+        if (c == '"' || c == '\\' || (c < 0x20 && short_esc[c])) {
+            w[0] = '\\';
+            w[1] = c < 0x20 ? short_esc[c] : (uint8_t)c;
+            esc_table.len[c] = 2;
+        } else if (c < 0x20) {
+            memcpy(w, "\\u00", 4);
+            w[4] = (uint8_t)hex[c >> 4];
+            w[5] = (uint8_t)hex[c & 15];
+            esc_table.len[c] = 6;
+        } else {
+            w[0] = (uint8_t)c;
+            esc_table.len[c] = 1;
         }
     }
 }
 
 /* The escape of one byte c (a hit of json_hits) at
  * d, 8 bytes stored (the slack takes the rest); returns the end. */
-static inline uint8_t *put_escape(uint8_t *d, uint8_t c, const struct esc_table *t)
+static inline uint8_t *put_escape(uint8_t *d, uint8_t c)
 {
-    memcpy(d, t->w[c], 8);
-    return d + t->len[c];
+    memcpy(d, esc_table.w[c], 8);
+    return d + esc_table.len[c];
 }
 
 static MOTE_NOINLINE bool json_any(tool_buf *o, const uint8_t *p, size_t n, tool_json_style style);
 
 bool tool_buf_json(tool_buf *o, const uint8_t *p, size_t n, tool_json_style style)
 {
-    /* Short ASCII text with nothing to escape (the names, keys and tag
-     * values of lp dump, TOOL_JSON_BYTES) as one or two words, tested and
-     * stored, before json_any()'s segments and frame: lp dump of TSBS lines
-     * spent 45 instructions per string there before its first word. Not for
-     * sql split's tokens: short COPY rows have tabs to escape, and took 1%
-     * more instructions with the test in front (0.5% still, for the call:
-     * json_any() inlined here costs lp dump 8%). */
-    if (style == TOOL_JSON_BYTES && n - 1 < 16 && TOOL_BUF_CAP - o->len >= 16 + TOOL_BUF_SLACK) {
+    /* Short text with nothing to escape (the names, keys and tag values of
+     * lp dump, TOOL_JSON_UTF8) as one or two words, tested and stored,
+     * before json_any()'s segments and frame: lp dump of TSBS lines spent 45
+     * instructions per string there before its first word. Not for sql
+     * split's tokens (TOOL_JSON_UTF8_CHECK, or TOOL_JSON_UTF8 only for
+     * tokens too long for this): short COPY rows have tabs to escape, and
+     * took 1% more instructions with the test in front (0.5% still, for the
+     * call: json_any() inlined here costs lp dump 8%). */
+    if (style == TOOL_JSON_UTF8 && n - 1 < 16 && TOOL_BUF_CAP - o->len >= 16 + TOOL_BUF_SLACK) {
         const size_t k = n >= 8 ? 8 : n;
         const uint64_t a = n >= 8 ? mote__load8(p) : load_partial(p, n);
         const uint64_t b = n > 8 ? mote__load8(p + n - 8) : a; /* (overlapping a) */
-        if (!json_hits2(a, b, k, TOOL_JSON_BYTES)) { /* (bytes >= 0x7f are hits there) */
+        if (!json_hits2(a, b, k)) {
             uint8_t *d = o->p + o->len;
             mote__store8(d, a);
             if (n > 8) mote__store8(d + n - 8, b);
@@ -271,7 +266,6 @@ static MOTE_NOINLINE bool json_any(tool_buf *o, const uint8_t *p, size_t n, tool
         if (!tool_utf8_ok(p, n)) return false;
         style = TOOL_JSON_UTF8;
     }
-    const struct esc_table *et = &esc_tables[style == TOOL_JSON_BYTES];
     const uint8_t *s = p, *pend = p + n;
     /* the words with a byte >= 0x80, from the first one's start to the last
      * one's end: the bytes around them are ASCII, so this span starts and
@@ -300,7 +294,7 @@ static MOTE_NOINLINE bool json_any(tool_buf *o, const uint8_t *p, size_t n, tool
             } else {
                 w = load_partial(s, k);
             }
-            unsigned m = json_hits(w, k, style);
+            unsigned m = json_hits(w, k);
             if (w & MOTE__HIGHS) {
                 if (!hi_first) hi_first = s;
                 hi_end = s + k;
@@ -316,7 +310,7 @@ static MOTE_NOINLINE bool json_any(tool_buf *o, const uint8_t *p, size_t n, tool
             size_t done = 0;
             do {
                 size_t i = (size_t)mote__ctz64(m);
-                d = put_escape(d + (i - done), (uint8_t)(w >> (8 * i)), et);
+                d = put_escape(d + (i - done), (uint8_t)(w >> (8 * i)));
                 done = i + 1;
                 mote__store8(d, w >> (8 * i) >> 8);
                 m &= m - 1;

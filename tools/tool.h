@@ -89,10 +89,7 @@ typedef enum tool_json_style {
      * \u00XX) */
     TOOL_JSON_UTF8,
     /* the same, and stop with false at the first byte that is not UTF-8 */
-    TOOL_JSON_UTF8_CHECK,
-    /* any bytes, byte-exact and ASCII-only: '"' and '\\' as \" and \\,
-     * every byte below 0x20 or above 0x7e as \u00XX of that byte */
-    TOOL_JSON_BYTES
+    TOOL_JSON_UTF8_CHECK
 } tool_json_style;
 
 /* p[0..n) as the inside of a JSON string in the given style; true, or false
@@ -102,7 +99,7 @@ typedef enum tool_json_style {
 bool tool_buf_json(tool_buf *o, const uint8_t *p, size_t n, tool_json_style style);
 /* One bad record, the same for every command:
  *   {"error":"NAME","message":"MESSAGE","line":LINE,"POS_KEY":POS}\n
- * (the message escaped as TOOL_JSON_BYTES: static ASCII text). */
+ * (the message is static ASCII text). */
 void tool_buf_error(tool_buf *o, const char *name, const char *message, uint64_t line,
                     const char *pos_key, uint64_t pos);
 /* p[0..n) is valid UTF-8 (RFC 3629), ASCII skipped eight bytes at a time. */
