@@ -120,10 +120,10 @@ static inline unsigned json_hits_v(__m128i v)
 #endif
 
 /* Bytes of w written escaped, as bits 0..7 (bit i: byte i), only those of
- * the first k bytes (1 <= k <= 8). SSE2 (all
- * of x86-64) compares the eight bytes in a vector register: a third of the
- * instructions of the portable masks, which stay for every other target and
- * for -Dsimd=disabled (MOTE_NO_SIMD, as in the library). */
+ * the first k bytes (1 <= k <= 8). SSE2 (all of x86-64) compares the eight
+ * bytes in a vector register: a third of the instructions of the portable
+ * masks, which stay for every other target and for -Dsimd=disabled
+ * (MOTE_NO_SIMD, as in the library). */
 static inline unsigned json_hits(uint64_t w, size_t k)
 {
 #if defined(TOOL_SSE2)

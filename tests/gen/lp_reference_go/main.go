@@ -209,7 +209,10 @@ func mutate(r *rand.Rand, in []byte, seeds [][]byte) []byte {
 	return out
 }
 
-var digitSep = regexp.MustCompile(`[0-9]_[0-9]`)
+var (
+	digitSep = regexp.MustCompile(`[0-9]_[0-9]`)
+	hexFloat = regexp.MustCompile(`0[xX][0-9a-fA-F.]*[pP]`)
+)
 
 func pick(r *rand.Rand, xs ...string) string { return xs[r.Intn(len(xs))] }
 
@@ -482,9 +485,10 @@ func main() {
 			bytes.Contains(in, []byte("\\t")) {
 			continue
 		}
-		// Go's strconv.ParseFloat takes '_' between digits, mote does not (a
-		// deliberate difference, docs/lp.md; test_lp checks it).
-		if digitSep.Match(in) {
+		// Go's strconv.ParseFloat takes '_' between digits and hex floats,
+		// mote does not (deliberate differences, docs/lp.md; test_lp checks
+		// them).
+		if digitSep.Match(in) || hexFloat.Match(in) {
 			continue
 		}
 		h := sha256.Sum256([]byte(fmt.Sprintf("%s %d %q", precName[prec], def, in)))
