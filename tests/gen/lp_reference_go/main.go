@@ -10,15 +10,17 @@
 // precision and with default times near the limits. Each input is decoded
 // the way the corpus harness decodes (lineprotocol/corpus_test.go,
 // decodeToCorpusPoints: every line, tags sorted by key, a duplicate tag key
-// or any error rejects the whole input). Encode cases: random points
-// through the Go encoder, its line or its refusal. One refused case in four
-// is kept (a refusal tests less). Written in corpus.txt's format, which
-// test_lp_conformance reads (tests/gen/lp_corpus.py describes it).
-// Deterministic: the same -seed, -n and -encode give the same bytes.
+// or any error rejects the whole input). Recovery ("lines") cases: bad and
+// good lines mixed, and the good lines' points, which the corpus's
+// all-or-nothing rule never tests. Encode cases: random points through the
+// Go encoder, its line or its refusal. One refused decode or encode case in
+// four is kept (a refusal tests less). Written in corpus.txt's format,
+// which test_lp_conformance reads (tests/gen/lp_corpus.py describes it).
+// Deterministic: the same -seed, -n, -lines and -encode give the same bytes.
 //
 // Usage (in this directory):
 //
-//	go run . -corpus ../../data/lp/corpus.txt -n 2500 -encode 1500 \
+//	go run . -corpus ../../data/lp/corpus.txt -n 2000 -lines 600 -encode 1200 \
 //	    > ../../data/lp/reference_cases.txt
 package main
 
@@ -27,6 +29,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -89,66 +92,150 @@ var precName = map[lineprotocol.Precision]string{
 	lineprotocol.Millisecond: "ms", lineprotocol.Second: "s",
 }
 
-// decode is the corpus harness's decodeToCorpusPoints.
+var errDupTag = errors.New("duplicate tag key")
+
+// decodePoint is the corpus harness's decodeToCorpusPoint: the line at dec
+// as a point, tags sorted by key (a duplicate key: errDupTag).
+func decodePoint(dec *lineprotocol.Decoder, prec lineprotocol.Precision, def int64) (point, error) {
+	var p point
+	m, err := dec.Measurement()
+	if err != nil {
+		return p, err
+	}
+	p.name = append([]byte(nil), m...)
+	for {
+		k, v, err := dec.NextTag()
+		if err != nil {
+			return p, err
+		}
+		if k == nil {
+			break
+		}
+		p.tags = append(p.tags, tag{append([]byte(nil), k...), append([]byte(nil), v...)})
+	}
+	sort.Slice(p.tags, func(i, j int) bool { return bytes.Compare(p.tags[i].k, p.tags[j].k) < 0 })
+	for i := 1; i < len(p.tags); i++ {
+		if bytes.Equal(p.tags[i-1].k, p.tags[i].k) {
+			return p, errDupTag
+		}
+	}
+	for {
+		k, v, err := dec.NextField()
+		if err != nil {
+			return p, err
+		}
+		if k == nil {
+			break
+		}
+		var val string
+		switch v.Kind() {
+		case lineprotocol.Float:
+			val = "float " + fmt.Sprintf("%016x", math.Float64bits(v.FloatV()))
+		case lineprotocol.Int:
+			val = "int " + strconv.FormatInt(v.IntV(), 10)
+		case lineprotocol.Uint:
+			val = "uint " + strconv.FormatUint(v.UintV(), 10)
+		case lineprotocol.Bool:
+			val = "bool " + strconv.FormatBool(v.BoolV())
+		case lineprotocol.String:
+			val = "string " + str([]byte(v.StringV()))
+		default:
+			panic("unknown value kind")
+		}
+		p.fields = append(p.fields, "field "+str(k)+" "+val)
+	}
+	t, err := dec.Time(prec, time.Unix(0, def))
+	if err != nil {
+		return p, err
+	}
+	p.time = t.UnixNano()
+	return p, nil
+}
+
+// decode is the corpus harness's decodeToCorpusPoints: every line's point,
+// or false if any line is bad.
 func decode(text []byte, prec lineprotocol.Precision, def int64) ([]point, bool) {
 	dec := lineprotocol.NewDecoderWithBytes(text)
 	var ps []point
 	for dec.Next() {
-		var p point
-		m, err := dec.Measurement()
+		p, err := decodePoint(dec, prec, def)
 		if err != nil {
 			return nil, false
 		}
-		p.name = append([]byte(nil), m...)
-		for {
-			k, v, err := dec.NextTag()
-			if err != nil {
-				return nil, false
-			}
-			if k == nil {
-				break
-			}
-			p.tags = append(p.tags, tag{append([]byte(nil), k...), append([]byte(nil), v...)})
-		}
-		sort.Slice(p.tags, func(i, j int) bool { return bytes.Compare(p.tags[i].k, p.tags[j].k) < 0 })
-		for i := 1; i < len(p.tags); i++ {
-			if bytes.Equal(p.tags[i-1].k, p.tags[i].k) {
-				return nil, false
-			}
-		}
-		for {
-			k, v, err := dec.NextField()
-			if err != nil {
-				return nil, false
-			}
-			if k == nil {
-				break
-			}
-			var val string
-			switch v.Kind() {
-			case lineprotocol.Float:
-				val = "float " + fmt.Sprintf("%016x", math.Float64bits(v.FloatV()))
-			case lineprotocol.Int:
-				val = "int " + strconv.FormatInt(v.IntV(), 10)
-			case lineprotocol.Uint:
-				val = "uint " + strconv.FormatUint(v.UintV(), 10)
-			case lineprotocol.Bool:
-				val = "bool " + strconv.FormatBool(v.BoolV())
-			case lineprotocol.String:
-				val = "string " + str([]byte(v.StringV()))
-			default:
-				panic("unknown value kind")
-			}
-			p.fields = append(p.fields, "field "+str(k)+" "+val)
-		}
-		t, err := dec.Time(prec, time.Unix(0, def))
-		if err != nil {
-			return nil, false
-		}
-		p.time = t.UnixNano()
 		ps = append(ps, p)
 	}
 	return ps, true
+}
+
+// decodeLines: the points of the good lines, each bad line skipped, and the
+// number of bad lines; false where mote recovers otherwise by design
+// (docs/lp.md): a '"' after an error, which Go's decoder does not take for
+// a string (it goes on after the next newline) and mote's splitter may
+// (Go's position is the bad token's start, which may itself be a string
+// running over lines, so any '"' after the first error counts); and a
+// duplicate tag key, which the harness's rule makes a bad input, not a bad
+// line.
+func decodeLines(text []byte, prec lineprotocol.Precision, def int64) ([]point, int, bool) {
+	dec := lineprotocol.NewDecoderWithBytes(text)
+	var ps []point
+	bad := 0
+	for dec.Next() {
+		p, err := decodePoint(dec, prec, def)
+		var de *lineprotocol.DecodeError
+		switch {
+		case err == nil:
+			ps = append(ps, p)
+		case errors.As(err, &de):
+			if bad == 0 && bytes.IndexByte(text[offsetOf(text, de.Line, de.Column):], '"') >= 0 {
+				return nil, 0, false
+			}
+			bad++
+		default:
+			return nil, 0, false
+		}
+	}
+	return ps, bad, true
+}
+
+// offsetOf: the byte offset of a 1-based line and column in text (its end
+// if past it).
+func offsetOf(text []byte, line int64, col int) int {
+	off := 0
+	for l := int64(1); l < line; l++ {
+		i := bytes.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		off += i + 1
+	}
+	if off += col - 1; off > len(text) || col < 1 {
+		return len(text)
+	}
+	return off
+}
+
+// deviates: the input may hold one of the deliberate differences of
+// docs/lp.md, which the corpus and test_lp cover: \n \r \t in a string
+// value (the Go decoder turns them into control bytes, mote keeps them as
+// written), '_' between digits and hex floats (Go's strconv.ParseFloat
+// takes them, mote does not).
+func deviates(in []byte) bool {
+	return bytes.Contains(in, []byte("\\n")) || bytes.Contains(in, []byte("\\r")) ||
+		bytes.Contains(in, []byte("\\t")) || digitSep.Match(in) || hexFloat.Match(in)
+}
+
+func writePoints(w *bufio.Writer, ps []point) {
+	fmt.Fprintf(w, "points %d\n", len(ps))
+	for _, p := range ps {
+		fmt.Fprintf(w, "point %s\n", str(p.name))
+		for _, t := range p.tags {
+			fmt.Fprintf(w, "tag %s %s\n", str(t.k), str(t.v))
+		}
+		for _, fl := range p.fields {
+			fmt.Fprintf(w, "%s\n", fl)
+		}
+		fmt.Fprintf(w, "time %d\n", p.time)
+	}
 }
 
 // ---- inputs -----------------------------------------------------------------
@@ -299,12 +386,19 @@ func rawName(r *rand.Rand) []byte {
 	return b
 }
 
-// floatValue: random bits (finite), round decimals, and values near the
-// edges of the 'g' format's exponent forms.
+// floatValue: random bits (finite), round decimals, powers of ten, and the
+// values where the 'g' format changes form.
 func floatValue(r *rand.Rand) float64 {
 	for {
 		var x float64
-		switch r.Intn(4) {
+		switch r.Intn(5) {
+		case 4: // where the format changes: %e or not, 2 or 3 exponent digits, the ends
+			x = []float64{1e100, 1e-100, 1.5e100, 9.999e99, 1e99, 1e-99, 1e21, 1e20, 123456,
+				1234567, 1e-4, 1e-5, 0.00012345, 5e-324, math.MaxFloat64, 2.2250738585072014e-308,
+				0.1, 1, 0}[r.Intn(19)]
+			if r.Intn(2) == 0 {
+				x = -x
+			}
 		case 0:
 			x = math.Float64frombits(r.Uint64())
 		case 1:
@@ -424,6 +518,7 @@ func main() {
 	corpus := flag.String("corpus", "tests/data/lp/corpus.txt", "seed inputs (corpus.txt format)")
 	n := flag.Int("n", 4000, "decode cases")
 	nenc := flag.Int("encode", 1000, "encode cases")
+	nlines := flag.Int("lines", 1000, "recovery cases (good lines among bad ones)")
 	seed := flag.Int64("seed", 1, "random seed")
 	flag.Parse()
 
@@ -450,8 +545,9 @@ func main() {
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
 	fmt.Fprintf(w, "# line-protocol decode cases judged by github.com/influxdata/line-protocol/v2 v2.2.1\n")
-	fmt.Fprintf(w, "# (tests/gen/lp_reference_go, -seed %d -n %d -encode %d; format: tests/gen/lp_corpus.py)\n",
-		*seed, *n, *nenc)
+	fmt.Fprintf(w, "# (tests/gen/lp_reference_go, -seed %d -n %d -lines %d -encode %d; format:\n", *seed, *n,
+		*nlines, *nenc)
+	fmt.Fprintf(w, "# tests/gen/lp_corpus.py; a \"lines\" case lists the points of the good lines)\n")
 	precs := []lineprotocol.Precision{lineprotocol.Nanosecond, lineprotocol.Microsecond,
 		lineprotocol.Millisecond, lineprotocol.Second}
 	// Default times whose rounding down to the precision stays in int64
@@ -478,17 +574,7 @@ func main() {
 			prec = precs[r.Intn(len(precs))]
 			def = defs[r.Intn(len(defs))]
 		}
-		// The Go decoder turns \n \r \t in a string value into control
-		// bytes, mote keeps them as written (a listed deviation, covered by
-		// the conformance corpus): inputs that may hold one are left out.
-		if bytes.Contains(in, []byte("\\n")) || bytes.Contains(in, []byte("\\r")) ||
-			bytes.Contains(in, []byte("\\t")) {
-			continue
-		}
-		// Go's strconv.ParseFloat takes '_' between digits and hex floats,
-		// mote does not (deliberate differences, docs/lp.md; test_lp checks
-		// them).
-		if digitSep.Match(in) || hexFloat.Match(in) {
+		if deviates(in) {
 			continue
 		}
 		h := sha256.Sum256([]byte(fmt.Sprintf("%s %d %q", precName[prec], def, in)))
@@ -509,17 +595,40 @@ func main() {
 			fmt.Fprintf(w, "error\nend\n")
 			continue
 		}
-		fmt.Fprintf(w, "points %d\n", len(ps))
-		for _, p := range ps {
-			fmt.Fprintf(w, "point %s\n", str(p.name))
-			for _, t := range p.tags {
-				fmt.Fprintf(w, "tag %s %s\n", str(t.k), str(t.v))
+		writePoints(w, ps)
+		fmt.Fprintf(w, "end\n")
+	}
+	// Recovery: inputs of 2 to 6 lines, some bad, and the points of the good
+	// ones, which mote must keep whatever the bad lines around them.
+	for made := 0; made < *nlines; {
+		var parts [][]byte
+		for i := 2 + r.Intn(5); i > 0; i-- {
+			switch r.Intn(3) {
+			case 0:
+				parts = append(parts, seeds[r.Intn(len(seeds))])
+			case 1:
+				parts = append(parts, []byte(line(r)))
+			default:
+				parts = append(parts, mutate(r, []byte(line(r)), seeds))
 			}
-			for _, fl := range p.fields {
-				fmt.Fprintf(w, "%s\n", fl)
-			}
-			fmt.Fprintf(w, "time %d\n", p.time)
 		}
+		in := bytes.Join(parts, []byte("\n"))
+		if deviates(in) {
+			continue
+		}
+		ps, bad, ok := decodeLines(in, lineprotocol.Nanosecond, 946815194000000000)
+		if !ok || bad == 0 || len(ps) == 0 { // (all good or all bad: the decode cases)
+			continue
+		}
+		h := sha256.Sum256([]byte(fmt.Sprintf("lines %q", in)))
+		key := hex.EncodeToString(h[:16])
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		made++
+		fmt.Fprintf(w, "lines %s ns 946815194000000000\ninput %s\n", key, str(in))
+		writePoints(w, ps)
 		fmt.Fprintf(w, "end\n")
 	}
 	for made := 0; made < *nenc; {
