@@ -326,7 +326,8 @@ func value(r *rand.Rand) string {
 	case 2:
 		return pick(r, "t", "T", "true", "True", "TRUE", "f", "F", "false", "False", "FALSE")
 	case 3:
-		return "\"" + pick(r, "", "s", "a b", "x,y=z", "\\\"q\\\"", "back\\\\slash", "line\nbreak", "caf\xc3\xa9", "\\", "\\x", "=,") + "\""
+		return "\"" + pick(r, "", "s", "a b", "x,y=z", "\\\"q\\\"", "back\\\\slash", "line\nbreak",
+			"caf\xc3\xa9", "\\", "\\x", "=,") + "\""
 	default:
 		f := pick(r, "%g", "%e", "%.3f", "%.17g", "%.0f", "%E")
 		x := math.Float64frombits(r.Uint64())
@@ -392,19 +393,19 @@ func floatValue(r *rand.Rand) float64 {
 	for {
 		var x float64
 		switch r.Intn(5) {
-		case 4: // where the format changes: %e or not, 2 or 3 exponent digits, the ends
-			x = []float64{1e100, 1e-100, 1.5e100, 9.999e99, 1e99, 1e-99, 1e21, 1e20, 123456,
-				1234567, 1e-4, 1e-5, 0.00012345, 5e-324, math.MaxFloat64, 2.2250738585072014e-308,
-				0.1, 1, 0}[r.Intn(19)]
-			if r.Intn(2) == 0 {
-				x = -x
-			}
 		case 0:
 			x = math.Float64frombits(r.Uint64())
 		case 1:
 			x = float64(r.Int63n(2000000)-1000000) / math.Pow(10, float64(r.Intn(12)))
 		case 2:
 			x = math.Pow(10, float64(r.Intn(50)-25)) * (1 + float64(r.Intn(9)))
+		case 3: // where the format changes: %e or not, 2 or 3 exponent digits, the ends
+			x = []float64{1e100, 1e-100, 1.5e100, 9.999e99, 1e99, 1e-99, 1e21, 1e20, 123456,
+				1234567, 1e-4, 1e-5, 0.00012345, 5e-324, math.MaxFloat64, 2.2250738585072014e-308,
+				0.1, 1, 0}[r.Intn(19)]
+			if r.Intn(2) == 0 {
+				x = -x
+			}
 		default:
 			x = r.NormFloat64() * math.Pow(2, float64(r.Intn(2100)-1075))
 		}
