@@ -6,7 +6,9 @@
 fuzz/corpus/lp_decode/ and lp_roundtrip/ get 1 option byte + input,
 fuzz/corpus/lp_chunks/ gets 3 bytes (options, carry size, chunk seed) + input.
 Inputs: hand-written cases for each grammar corner, plus every 200th input of
-tests/data/lp/corpus.txt (accepted and rejected ones alike).
+tests/data/lp/corpus.txt (accepted and rejected ones alike) and every 20th
+recovery ("lines") input of tests/data/lp/reference_cases.txt (bad lines among
+good ones).
 """
 import hashlib
 import os
@@ -38,14 +40,18 @@ HAND = [
 ]
 
 
-def corpus_inputs():
-    path = os.path.join('tests', 'data', 'lp', 'corpus.txt')
+def corpus_inputs(name='corpus.txt', kind='decode', every=200):
+    """Every `every`-th input of the cases of `kind` in tests/data/lp/NAME."""
+    path = os.path.join('tests', 'data', 'lp', name)
     out = []
     n = 0
+    want = False
     for line in open(path, encoding='ascii'):
-        if line.startswith('input '):
+        if line.startswith(('decode ', 'lines ', 'encode ')):
+            want = line.startswith(kind + ' ')
+        elif line.startswith('input ') and want:
             n += 1
-            if n % 200 == 0:
+            if n % every == 0:
                 t = line[7:].rstrip('\n')
                 b = bytearray()
                 i = 0
@@ -69,7 +75,8 @@ def write(target, data):
 
 
 def main():
-    inputs = HAND + corpus_inputs()
+    # (new inputs go last: the seeds before them keep their option bytes)
+    inputs = HAND + corpus_inputs() + corpus_inputs('reference_cases.txt', 'lines', 20)
     for i, t in enumerate(inputs):
         opt = bytes([0 if i % 3 else (i * 7) & 63])
         write('lp_decode', opt + t)
