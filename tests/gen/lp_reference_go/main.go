@@ -20,8 +20,9 @@
 //
 // Usage (in this directory):
 //
-//	go run . -corpus ../../data/lp/corpus.txt -n 2000 -lines 600 -encode 1200 \
-//	    > ../../data/lp/reference_cases.txt
+//	go run . -corpus ../../data/lp/corpus.txt > ../../data/lp/reference_cases.txt
+//
+// (the defaults: -seed 1 -n 2000 -lines 600 -encode 1200)
 package main
 
 import (
@@ -87,10 +88,22 @@ type point struct {
 	time   int64
 }
 
-var precName = map[lineprotocol.Precision]string{
-	lineprotocol.Nanosecond: "ns", lineprotocol.Microsecond: "us",
-	lineprotocol.Millisecond: "ms", lineprotocol.Second: "s",
-}
+// The precisions, their names in corpus.txt and their nanoseconds.
+var (
+	precs = []lineprotocol.Precision{lineprotocol.Nanosecond, lineprotocol.Microsecond,
+		lineprotocol.Millisecond, lineprotocol.Second}
+	precName = map[lineprotocol.Precision]string{
+		lineprotocol.Nanosecond: "ns", lineprotocol.Microsecond: "us",
+		lineprotocol.Millisecond: "ms", lineprotocol.Second: "s",
+	}
+	precNs = map[lineprotocol.Precision]int64{
+		lineprotocol.Nanosecond: 1, lineprotocol.Microsecond: 1e3,
+		lineprotocol.Millisecond: 1e6, lineprotocol.Second: 1e9,
+	}
+)
+
+// The corpus's usual default time (ns), for inputs without their own.
+const corpusDefaultTime = 946815194000000000
 
 var errDupTag = errors.New("duplicate tag key")
 
@@ -418,8 +431,7 @@ func floatValue(r *rand.Rand) float64 {
 // encodeCase writes one point through the reference encoder: the record,
 // with its output or "error".
 func encodeCase(r *rand.Rand, w *bufio.Writer, seen map[string]bool) bool {
-	prec := []lineprotocol.Precision{lineprotocol.Nanosecond, lineprotocol.Microsecond,
-		lineprotocol.Millisecond, lineprotocol.Second}[r.Intn(4)]
+	prec := precs[r.Intn(len(precs))]
 	name := rawName(r)
 	if len(name) > 0 && name[0] == '#' {
 		// Go writes it; mote refuses it (the line would read back as a
@@ -491,9 +503,7 @@ func encodeCase(r *rand.Rand, w *bufio.Writer, seen map[string]bool) bool {
 	}
 	// A multiple of the precision, so that the line reads back as the point
 	// (the harness checks that round trip).
-	m := map[lineprotocol.Precision]int64{lineprotocol.Nanosecond: 1, lineprotocol.Microsecond: 1e3,
-		lineprotocol.Millisecond: 1e6, lineprotocol.Second: 1e9}[prec]
-	t = t / m * m
+	t = t / precNs[prec] * precNs[prec]
 	e.EndLine(time.Unix(0, t))
 	rec = append(rec, "time "+strconv.FormatInt(t, 10))
 	if e.Err() != nil {
@@ -517,9 +527,10 @@ func encodeCase(r *rand.Rand, w *bufio.Writer, seen map[string]bool) bool {
 
 func main() {
 	corpus := flag.String("corpus", "tests/data/lp/corpus.txt", "seed inputs (corpus.txt format)")
-	n := flag.Int("n", 4000, "decode cases")
-	nenc := flag.Int("encode", 1000, "encode cases")
-	nlines := flag.Int("lines", 1000, "recovery cases (good lines among bad ones)")
+	// (the defaults make the committed reference_cases.txt)
+	n := flag.Int("n", 2000, "decode cases")
+	nenc := flag.Int("encode", 1200, "encode cases")
+	nlines := flag.Int("lines", 600, "recovery cases (good lines among bad ones)")
 	seed := flag.Int64("seed", 1, "random seed")
 	flag.Parse()
 
@@ -545,15 +556,13 @@ func main() {
 	r := rand.New(rand.NewSource(*seed))
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
-	fmt.Fprintf(w, "# line-protocol decode cases judged by github.com/influxdata/line-protocol/v2 v2.2.1\n")
+	fmt.Fprintf(w, "# line-protocol cases judged by github.com/influxdata/line-protocol/v2 v2.2.1\n")
 	fmt.Fprintf(w, "# (tests/gen/lp_reference_go, -seed %d -n %d -lines %d -encode %d; format:\n", *seed, *n,
 		*nlines, *nenc)
 	fmt.Fprintf(w, "# tests/gen/lp_corpus.py; a \"lines\" case lists the points of the good lines)\n")
-	precs := []lineprotocol.Precision{lineprotocol.Nanosecond, lineprotocol.Microsecond,
-		lineprotocol.Millisecond, lineprotocol.Second}
 	// Default times whose rounding down to the precision stays in int64
 	// (beyond it Go's UnixNano is undefined).
-	defs := []int64{0, 946815194000000000, 1603976386428616285, -1, -1603976386428616285, math.MaxInt64}
+	defs := []int64{0, corpusDefaultTime, 1603976386428616285, -1, -1603976386428616285, math.MaxInt64}
 	seen := map[string]bool{}
 	for made := 0; made < *n; {
 		var in []byte
@@ -570,7 +579,7 @@ func main() {
 			in = mutate(r, []byte(line(r)), seeds)
 		}
 		prec := precs[0]
-		def := defs[1]
+		def := int64(corpusDefaultTime)
 		if r.Intn(4) == 0 {
 			prec = precs[r.Intn(len(precs))]
 			def = defs[r.Intn(len(defs))]
@@ -617,7 +626,7 @@ func main() {
 		if deviates(in) {
 			continue
 		}
-		ps, bad, ok := decodeLines(in, lineprotocol.Nanosecond, 946815194000000000)
+		ps, bad, ok := decodeLines(in, lineprotocol.Nanosecond, corpusDefaultTime)
 		if !ok || bad == 0 || len(ps) == 0 { // (all good or all bad: the decode cases)
 			continue
 		}
@@ -628,7 +637,7 @@ func main() {
 		}
 		seen[key] = true
 		made++
-		fmt.Fprintf(w, "lines %s ns 946815194000000000\ninput %s\n", key, str(in))
+		fmt.Fprintf(w, "lines %s ns %d\ninput %s\n", key, int64(corpusDefaultTime), str(in))
 		writePoints(w, ps)
 		fmt.Fprintf(w, "end\n")
 	}
