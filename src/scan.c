@@ -9,7 +9,8 @@
  * add a block path: 64-byte blocks become bit masks (SSE2, AVX2 chosen at run
  * time, NEON, or a table), strings come from prefix XORs (blk_kinds() where
  * quote kinds meet), escapes from backslash-run parity, lines from popcounts
- * (block_text()); record streams have a loop of their own (rec_next()).
+ * (block_text()); record streams and COPY rows have a loop of their own
+ * (line_next()).
  * Dialect state lives in unions (mote_scanner.ds, tk, d).
  */
 #include "mote/scan.h"
@@ -404,7 +405,7 @@ static MOTE_SMALL_INLINE bool lead_comment_kept(const mote_scanner *sc) { return
  * if any; the first word read by mysql and postgres. Every token passes here, so the flags are
  * computed, not branched on: mysql and postgres are the odd dialect numbers, and the flags' values
  * below let the compiler use those bits as they are. rec: a configuration of records (BLK_REC:
- * none of these), for rec_next(). */
+ * none of these), for line_next(). */
 _Static_assert(SL_LEAD == 1 && SL_WORDS == 2 && WC_FIRST == 1 && MOTE_SCAN_MYSQL == 1 &&
                    MOTE_SCAN_POSTGRES == 3 && MOTE_SCAN_LINES == 4, "reset_token(): odd dialects read words");
 static MOTE_INLINE void reset_token(mote_scanner *sc, bool rec, bool first)
@@ -2213,6 +2214,23 @@ static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
     return A_END;
 }
 
+#if !MOTE_SMALL
+/* COPY data (state S_COPY) from i: the index of the row's '\n', else of the
+ * chunk's next '\r' (lines count: step() takes it), else lim. The chunk's
+ * next '\r' is looked for once, not per row (d.pg.cr: its offset, or the
+ * chunk's end: a stop that means nothing). */
+static MOTE_INLINE size_t copy_skip(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    if (sc->d.pg.cr < sc->base + i) {
+        const uint8_t *cr = memchr(p + i, '\r', sc->chunk_len - i);
+        sc->d.pg.cr = sc->base + (cr ? (size_t)(cr - p) : sc->chunk_len);
+    }
+    const size_t e = (size_t)(sc->d.pg.cr - sc->base) < lim ? (size_t)(sc->d.pg.cr - sc->base) : lim;
+    const uint8_t *nl = memchr(p + i, '\n', e - i);
+    return nl ? (size_t)(nl - p) : e;
+}
+#endif
+
 /* The state machine over chunk[pos..lim): R_LIMIT at lim; R_END when a
  * delimiter completed (pos after it; the token may be empty); R_LINE when a
  * command or COPY data line ended at its line break; R_SPLIT when leading
@@ -2252,16 +2270,8 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
         } else
 #endif
         if (!MOTE_SMALL && st == S_COPY) {
-            /* to the line break, or a '\r' (lines count): the chunk's next '\r' is looked for once,
-             * not per line (d.pg.cr: its offset, or the chunk's end: a stop that means nothing) */
-            if (sc->d.pg.cr < sc->base + i) {
-                const uint8_t *cr = memchr(p + i, '\r', sc->chunk_len - i);
-                sc->d.pg.cr = sc->base + (cr ? (size_t)(cr - p) : sc->chunk_len);
-            }
-            const size_t e = (size_t)(sc->d.pg.cr - sc->base) < lim ? (size_t)(sc->d.pg.cr - sc->base) : lim;
-            const uint8_t *nl = memchr(p + i, '\n', e - i);
-            i = nl ? (size_t)(nl - p) : e;
-            if (nl) {
+            i = copy_skip(sc, p, i, lim);
+            if (i < lim && p[i] == '\n') {
                 /* the line break ends the row, as step() would (A_LINE; km stays 0) */
                 newline(sc, '\n', i++);
                 r = R_LINE;
@@ -2443,7 +2453,7 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
 }
 
 /* The one set of rules for a token's bytes p[0..n), of kind `kind`, ended as r says (at_end(),
- * rec_next()): its delimiter or line break cut (a delimiter starting with blanks may begin before
+ * line_next()): its delimiter or line break cut (a delimiter starting with blanks may begin before
  * a trimmed token: then it is empty), a record's or COPY row's '\r' before its line break too, the
  * end of a COPY block recognised; handed out unless empty (empty ones count with KEEP_BLANK, as
  * COPY rows and as the last of a token's pieces). MOTE_ERR_NEED_MORE: nothing out. (Inlined:
@@ -2599,8 +2609,18 @@ static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
 }
 #endif
 
+/* The bytes the open token may hold, max_token set, with its end: a record
+ * or COPY line ends at one byte (two: "\r\n", unless in pieces); kinds known
+ * only within the token (commands) keep the statement's bound, so that it
+ * does not change with the chunking. */
+static size_t tok_bound(const mote_scanner *sc)
+{
+    const bool line = sc->kind == MOTE_SCAN_COPY_DATA || sc->dialect == MOTE_SCAN_LINES;
+    return sc->max_token + (line ? 1u + !(sc->flags & MOTE_SCAN_PIECES) : sc->dlen);
+}
+
 /* mote_scan_next() for any configuration. (MOTE_COLD: out of line in speed
- * builds, for rec_next()'s loop, which calls it too; folded in under MOTE_SMALL.) */
+ * builds, for line_next()'s loop, which calls it too; folded in under MOTE_SMALL.) */
 static MOTE_COLD mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
 {
     for (;;) {
@@ -2641,13 +2661,7 @@ static MOTE_COLD mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
         }
         size_t lim = sc->chunk_len;
         if (sc->max_token && !sc->dropping) {
-            /* a record or COPY line ends at one byte (two: "\r\n", unless
-             * in pieces); kinds known only within the token (commands)
-             * keep the statement's bound, so that it does not change with
-             * the chunking */
-            const bool line = sc->kind == MOTE_SCAN_COPY_DATA || sc->dialect == MOTE_SCAN_LINES;
-            const size_t bound =
-                sc->max_token + (line ? 1u + !(sc->flags & MOTE_SCAN_PIECES) : sc->dlen);
+            const size_t bound = tok_bound(sc);
             size_t h = held(sc);
             if (h >= bound) return at_bound(sc, tok);
             if (bound - h < lim - sc->pos) lim = sc->pos + (bound - h);
@@ -2665,18 +2679,43 @@ static MOTE_COLD mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
 }
 
 #if !MOTE_SMALL
-/* mote_scan_next() for records (BLK_REC): while each token is a record that
- * rec_run() ends in place, its own short loop; all else, next_token(). */
-static MOTE_NOINLINE mote_err rec_next(mote_scanner *sc, mote_scan_token *tok)
+/* mote_scan_next() while each token is a record that rec_run() ends in place
+ * (BLK_REC) or a COPY row that copy_skip() does: their own short loop, the
+ * body of at_end() in place; all else (and what these do not take: a row
+ * with a '\r', a token that runs over the chunk or max_token), next_token(). */
+static MOTE_NOINLINE mote_err line_next(mote_scanner *sc, mote_scan_token *tok)
 {
-    /* (no last token's bytes to drop from the carry, no max_token, nothing carried or dropped:
-     * next_token() does those; a NULL chunk: none fed, or the end.) The body: at_end() in place. */
-    while (!sc->carry_drop && !sc->max_token && sc->chunk && !sc->carry->len && !sc->dropping &&
-           sc->state == S_NORMAL && blk_here(sc, sc->pos, sc->chunk_len)) {
-        if (rec_run(sc, sc->chunk_len) == R_MORE) break;
-        const mote_err e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_END,
-                                      MOTE_SCAN_STATEMENT);
-        reset_token(sc, true, false);
+    /* (no last token's bytes to drop from the carry, nothing carried or dropped: next_token() does
+     * those; a NULL chunk: none fed, or the end.) */
+    while (!sc->carry_drop && sc->chunk && !sc->carry->len && !sc->dropping) {
+        const size_t i = sc->pos;
+        size_t lim = sc->chunk_len;
+        if (sc->max_token) { /* as next_token() bounds it; nothing is carried */
+            const size_t bound = tok_bound(sc), h = i - sc->tok_start;
+            if (h >= bound) break;
+            if (bound - h < lim - i) lim = i + (bound - h);
+        }
+        mote_err e;
+        if (sc->state == S_COPY) {
+            const size_t nl = copy_skip(sc, sc->chunk, i, lim);
+            sc->stats.bytes_examined += nl - i;
+            sc->pos = nl;
+            if (nl == lim || sc->chunk[nl] != '\n') break; /* run() goes on from there */
+            /* the row's end, as run() takes it */
+            newline(sc, '\n', nl);
+            sc->stats.bytes_examined++;
+            sc->pos = nl + 1;
+            e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_LINE,
+                           MOTE_SCAN_COPY_DATA);
+            reset_token(sc, false, false);
+        } else if ((sc->blk_flags & BLK_REC) && sc->state == S_NORMAL && blk_here(sc, i, lim)) {
+            if (rec_run(sc, lim) == R_MORE) break;
+            e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_END,
+                           MOTE_SCAN_STATEMENT);
+            reset_token(sc, true, false);
+        } else {
+            break;
+        }
         if (e != MOTE_ERR_NEED_MORE) return e;
     }
     return next_token(sc, tok);
@@ -2687,7 +2726,7 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
 {
     if (!sc || !tok) return MOTE_ERR_INVALID;
 #if !MOTE_SMALL
-    if (sc->blk_flags & BLK_REC) return rec_next(sc, tok);
+    if ((sc->blk_flags & BLK_REC) || sc->state == S_COPY) return line_next(sc, tok);
 #endif
     return next_token(sc, tok);
 }
