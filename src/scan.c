@@ -2705,9 +2705,14 @@ static MOTE_NOINLINE mote_err line_next(mote_scanner *sc, mote_scan_token *tok)
             newline(sc, '\n', nl);
             sc->stats.bytes_examined++;
             sc->pos = nl + 1;
+            const bool whole = !sc->pieces_out;
             e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_LINE,
                            MOTE_SCAN_COPY_DATA);
-            reset_token(sc, false, false);
+            /* A row read whole leaves the token's fields as reset_token() set them for COPY data
+             * (only pieces change them): the next row needs its start only. The "\." row ends
+             * the data (hand_token() cleared ds.pg.copy). */
+            if (MOTE_LIKELY(whole && sc->ds.pg.copy)) tok_begin(sc, sc->pos);
+            else reset_token(sc, false, false);
         } else if ((sc->blk_flags & BLK_REC) && sc->state == S_NORMAL && blk_here(sc, i, lim)) {
             if (rec_run(sc, lim) == R_MORE) break;
             e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_END,

@@ -696,6 +696,11 @@ static void issue11_comments_and_terminated(void **state)
                 "1:1@0+|COPY |\n1:6@5+|t FRO|\n1:11@10+|M std|\n1:16@15|in|\n2:1@19+D|abcde|\n"
                 "2:6@24+D|fghij|\n2:11@29D|kl|\n3:1@32D|xy|\n4:1@35E|\\x5c.|\n5:1@38+|selec|\n"
                 "5:6@43|t 1|\n");
+    /* a cut dump whose last row came in pieces: that row's end starts the next
+     * row afresh, so the end of input hands out no empty row */
+    expect_scan(c, "COPY t FROM stdin;\nabcdefghijkl\n",
+                "1:1@0+|COPY |\n1:6@5+|t FRO|\n1:11@10+|M std|\n1:16@15|in|\n2:1@19+D|abcde|\n"
+                "2:6@24+D|fghij|\n2:11@29D|kl|\n");
     /* comment-only text after the last delimiter is no statement */
     expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0), "select 1;\n-- Dump completed on 2024-01-01\n",
                 "1:1@0|select 1|\n");
