@@ -14,12 +14,15 @@
 //          CREATE TABLE, COPY ... FROM stdin blocks of tab-separated rows
 //          with \N and backslash escapes, each row a token; ~8 MiB in
 //          64 KiB chunks.
+//   pginserts a pg_dump --inserts script (postgres dialect): one INSERT per
+//          row, standard strings with '' and text backslashes; ~8 MiB in
+//          64 KiB chunks.
 // Variants:
-//   mote             mote_scanner, mysql dialect
+//   mote             mote_scanner, mysql dialect (lines, postgres where said)
 //   portable         the same scanner built with MOTE_NO_SIMD (the portable_scan
 //                    copy of tests/copies/meson.build):
 //                    the portable C path, where "mote" may use SSE2
-//   memchr           memchr for ';' ('\n' for records and pgdump) over the same bytes:
+//   memchr           memchr for ';' ('\n' for records, pgdump and pginserts) over the same bytes:
 //                    the physical limit
 //   rescan           the motivating case's "before": on every 4 KiB chunk the
 //                    split re-runs over the whole buffered text from its start
@@ -187,6 +190,30 @@ std::string gen_pgdump()
     return s;
 }
 
+// pg_dump --inserts: one INSERT per row (standard strings, '' inside them,
+// backslashes as text), the statement text the postgres dialect reads.
+std::string gen_pginserts()
+{
+    Rng r;
+    std::string s = "SET standard_conforming_strings = on;\n";
+    static const char *const texts[] = {"alpha", "it''s", "tab\\there", "O''Brien; x", "zeta",
+                                        "line one", "caf\xc3\xa9", "$1.50"};
+    for (int t = 0; s.size() < (8u << 20); t++) {
+        char head[128];
+        snprintf(head, sizeof head, "\n--\n-- Data for Name: t%d; Type: TABLE DATA\n--\n\n", t);
+        s += head;
+        for (int row = 0; row < 4000; row++) {
+            char buf[256];
+            snprintf(buf, sizeof buf,
+                     "INSERT INTO public.t%d VALUES (%u, '%s %u', %u.%02u, '2024-%02u-%02u 12:%02u:00');\n", t,
+                     r.next() % 1000000, texts[r.next() % 8], r.next() % 1000, r.next() % 10000, r.next() % 100,
+                     1 + r.next() % 12, 1 + r.next() % 28, r.next() % 60);
+            s += buf;
+        }
+    }
+    return s;
+}
+
 const std::string &input(int which)
 {
     static const std::string dump = gen_dump();
@@ -194,7 +221,8 @@ const std::string &input(int which)
     static const std::string big = gen_big();
     static const std::string records = gen_records();
     static const std::string pgdump = gen_pgdump();
-    return which == 0 ? dump : which == 1 ? quotes : which == 2 ? big : which == 3 ? records : pgdump;
+    static const std::string pginserts = gen_pginserts();
+    return which == 0 ? dump : which == 1 ? quotes : which == 2 ? big : which == 3 ? records : which == 4 ? pgdump : pginserts;
 }
 
 size_t chunk_of(int which) { return which == 2 ? 4096 : 65536; }
@@ -224,7 +252,7 @@ void BM_mote(benchmark::State &state, int which, const ScanApi *api)
         mote_buf carry;
         must(mote_buf_init_pool(&carry, &pool, 0));
         mote_scan_config cfg;
-        must(mote_scan_config_init(&cfg, which == 3 ? MOTE_SCAN_LINES : which == 4 ? MOTE_SCAN_POSTGRES : MOTE_SCAN_MYSQL));
+        must(mote_scan_config_init(&cfg, which == 3 ? MOTE_SCAN_LINES : which >= 4 ? MOTE_SCAN_POSTGRES : MOTE_SCAN_MYSQL));
         mote_scanner sc;
         api->init(&sc, &cfg, &carry);
         mote_scan_token tok;
@@ -360,8 +388,8 @@ void BM_sqlite3_complete(benchmark::State &state, int which)
 
 void register_all()
 {
-    const char *cases[] = {"dump", "quotes", "big", "records", "pgdump"};
-    for (int w = 0; w < 5; w++) {
+    const char *cases[] = {"dump", "quotes", "big", "records", "pgdump", "pginserts"};
+    for (int w = 0; w < 6; w++) {
         std::string c = std::string("scan/") + cases[w] + "/";
         benchmark::RegisterBenchmark((c + "mote").c_str(), BM_mote, w, &library_api);
         benchmark::RegisterBenchmark((c + "portable").c_str(), BM_mote, w, &portable_api);

@@ -16,8 +16,10 @@
  * of 64 bytes and more with the block path (whole input) and byte by byte
  * (1-byte chunks), so this also checks one against the other; the whole
  * input also goes through the block path's other classifiers (SSE2 where
- * the CPU has AVX2, and the portable table of a second copy of scan.c), and
- * the random chunking through one of them or the library, by the seed.
+ * the CPU has AVX2, and the portable table of a second copy of scan.c) and
+ * the grammar alone (a third copy, built as small builds are: none of the
+ * fast paths), and the random chunking through one of them or the library,
+ * by the seed.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,6 +27,7 @@
 
 #include "mote/scan.h"
 #include "portable_scan.h" /* scan.c without SIMD (tests/copies/meson.build) */
+#include "small_scan.h"    /* scan.c as small builds have it: the grammar alone */
 #include "../tests/scan_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -632,6 +632,15 @@ static uint8_t prev_byte(const mote_scanner *sc, size_t idx, size_t back)
     return sc->hist[2 - back];
 }
 
+/* Postgres: a '\'' at chunk index idx that opens a string opens an escape
+ * string (quote slot 2): E'..' where the E starts a word, and a quote right
+ * after one closed ('' goes on in it). */
+static MOTE_SMALL_INLINE bool pg_estring(const mote_scanner *sc, size_t idx)
+{
+    const uint8_t b1 = prev_byte(sc, idx, 1);
+    return sc->base + idx == sc->d.pg.eclose || ((b1 == 'E' || b1 == 'e') && !sq_idchar(prev_byte(sc, idx, 2)));
+}
+
 /* hist takes the last two of p[0..n) */
 static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
 {
@@ -1486,6 +1495,7 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
     bool quote = sc->state == S_QUOTE;
     unsigned slot = sc->slot;
     size_t open = SIZE_MAX; /* the last string opened here, at open */
+    const bool pg = sc->dialect == MOTE_SCAN_POSTGRES;
     for (;;) {
         if (!quote) {
             if (!find(sc->cls, p, &i, lim, C_NORM)) break;
@@ -1495,6 +1505,12 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
              * matches the delimiter first */
             if (!os || c == sc->delim[0]) break;
             slot = os - 1u;
+            /* postgres: a string with an escape byte (E'..', or '..' with nonstandard strings)
+             * closes in on_string(), which notes where (a quote there reopens it) */
+            if (pg) {
+                if (c == '\'' && pg_estring(sc, i)) slot = 2;
+                if (sc->q_esc[slot] <= 0xff) break;
+            }
             open = i++;
         }
         bool closed;
@@ -1845,12 +1861,7 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         /* (none of the below) */
     } else if (sc->open_slot[c]) {
         unsigned slot = sc->open_slot[c] - 1u;
-        if (pg && c == '\'') {
-            /* E'..' (also right after the close of one: '') */
-            const uint8_t b1 = prev_byte(sc, idx, 1);
-            if (sc->base + idx == sc->d.pg.eclose || ((b1 == 'E' || b1 == 'e') && !sq_idchar(prev_byte(sc, idx, 2))))
-                slot = 2;
-        }
+        if (pg && c == '\'' && pg_estring(sc, idx)) slot = 2;
         sc->slot = (uint8_t)slot;
         sc->km = 0; /* now: fast_text() may leave the quote without the switch */
         sq_other(sc);
@@ -2214,7 +2225,6 @@ static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
     return A_END;
 }
 
-#if !MOTE_SMALL
 /* COPY data (state S_COPY) from i: the index of the row's '\n', else of the
  * chunk's next '\r' (lines count: step() takes it), else lim. The chunk's
  * next '\r' is looked for once, not per row (d.pg.cr: its offset, or the
@@ -2229,7 +2239,6 @@ static MOTE_INLINE size_t copy_skip(mote_scanner *sc, const uint8_t *p, size_t i
     const uint8_t *nl = memchr(p + i, '\n', e - i);
     return nl ? (size_t)(nl - p) : e;
 }
-#endif
 
 /* The state machine over chunk[pos..lim): R_LIMIT at lim; R_END when a
  * delimiter completed (pos after it; the token may be empty); R_LINE when a
@@ -2243,10 +2252,6 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
     size_t i = sc->pos;
     const size_t start = i;
     int r = R_LIMIT;
-#if !MOTE_SMALL
-    /* postgres needs lookback for E'' strings */
-    const bool fast_quotes = sc->dialect != MOTE_SCAN_POSTGRES;
-#endif
 
     while (i < lim) {
         if (sc->split) break;
@@ -2283,7 +2288,10 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
             if (st == S_NORMAL && (sc->km || !TRIG_SKIP(sc->trig) || sc->slow)) mask = 0;
             if (st == S_QUOTE) mask = (uint8_t)((sc->slow & SL_LIT) ? 0 : C_Q0 << sc->slot);
 #if !MOTE_SMALL
-            if (mask && fast_quotes && (st == S_NORMAL || st == S_QUOTE)) i = fast_text(sc, p, i, lim);
+            /* (postgres: a string with an escape byte is read here, see text_loops()) */
+            if (mask && (st == S_NORMAL || (st == S_QUOTE && !(sc->dialect == MOTE_SCAN_POSTGRES &&
+                                                                sc->q_esc[sc->slot] <= 0xff))))
+                i = fast_text(sc, p, i, lim);
             else
 #endif
             if (mask) find(cls, p, &i, lim, mask);
@@ -2680,23 +2688,35 @@ static MOTE_COLD mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
 
 #if !MOTE_SMALL
 /* mote_scan_next() while each token is a record that rec_run() ends in place
- * (BLK_REC) or a COPY row that copy_skip() does: their own short loop, the
- * body of at_end() in place; all else (and what these do not take: a row
- * with a '\r', a token that runs over the chunk or max_token), next_token(). */
-static MOTE_NOINLINE mote_err line_next(mote_scanner *sc, mote_scan_token *tok)
+ * (rec: BLK_REC) or a COPY row that copy_skip() does (postgres): their own
+ * short loop, the body of at_end() in place; all else (and what these do
+ * not take: a row with a '\r', a token that runs over the chunk or
+ * max_token), next_token(). One copy per kind (rec_next(), copy_next()):
+ * the two never meet in one configuration. */
+static MOTE_INLINE mote_err line_next(mote_scanner *sc, mote_scan_token *tok, const bool rec, const bool bounded)
 {
+    /* (max_token, bounded: as next_token() bounds the token, nothing carried; the same for every
+     * token here, whose kind stays. Unbounded, the test in the loop lets the compiler drop
+     * emit()'s.) */
+    const size_t bound = bounded ? tok_bound(sc) : 0;
     /* (no last token's bytes to drop from the carry, nothing carried or dropped: next_token() does
      * those; a NULL chunk: none fed, or the end.) */
-    while (!sc->carry_drop && sc->chunk && !sc->carry->len && !sc->dropping) {
+    while (!sc->carry_drop && (bounded || !sc->max_token) && sc->chunk && !sc->carry->len && !sc->dropping) {
         const size_t i = sc->pos;
         size_t lim = sc->chunk_len;
-        if (sc->max_token) { /* as next_token() bounds it; nothing is carried */
-            const size_t bound = tok_bound(sc), h = i - sc->tok_start;
+        if (bounded) {
+            const size_t h = i - sc->tok_start;
             if (h >= bound) break;
             if (bound - h < lim - i) lim = i + (bound - h);
         }
         mote_err e;
-        if (sc->state == S_COPY) {
+        if (rec) {
+            if (sc->state != S_NORMAL || !blk_here(sc, i, lim) || rec_run(sc, lim) == R_MORE) break;
+            e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_END,
+                           MOTE_SCAN_STATEMENT);
+            reset_token(sc, true, false);
+        } else {
+            if (sc->state != S_COPY) break;
             const size_t nl = copy_skip(sc, sc->chunk, i, lim);
             sc->stats.bytes_examined += nl - i;
             sc->pos = nl;
@@ -2713,17 +2733,19 @@ static MOTE_NOINLINE mote_err line_next(mote_scanner *sc, mote_scan_token *tok)
              * the data (hand_token() cleared ds.pg.copy). */
             if (MOTE_LIKELY(whole && sc->ds.pg.copy)) tok_begin(sc, sc->pos);
             else reset_token(sc, false, false);
-        } else if ((sc->blk_flags & BLK_REC) && sc->state == S_NORMAL && blk_here(sc, i, lim)) {
-            if (rec_run(sc, lim) == R_MORE) break;
-            e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_END,
-                           MOTE_SCAN_STATEMENT);
-            reset_token(sc, true, false);
-        } else {
-            break;
         }
         if (e != MOTE_ERR_NEED_MORE) return e;
     }
     return next_token(sc, tok);
+}
+
+static MOTE_NOINLINE mote_err rec_next(mote_scanner *sc, mote_scan_token *tok)
+{
+    return sc->max_token ? line_next(sc, tok, true, true) : line_next(sc, tok, true, false);
+}
+static MOTE_NOINLINE mote_err copy_next(mote_scanner *sc, mote_scan_token *tok)
+{
+    return line_next(sc, tok, false, sc->max_token != 0);
 }
 #endif
 
@@ -2731,7 +2753,8 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
 {
     if (!sc || !tok) return MOTE_ERR_INVALID;
 #if !MOTE_SMALL
-    if ((sc->blk_flags & BLK_REC) || sc->state == S_COPY) return line_next(sc, tok);
+    if (sc->blk_flags & BLK_REC) return rec_next(sc, tok);
+    if (sc->state == S_COPY) return copy_next(sc, tok);
 #endif
     return next_token(sc, tok);
 }

@@ -41,6 +41,11 @@ __attribute__((unused)) static const scan_impl scan_lib_no_avx2 = SCAN_IMPL(, mo
  * links that copy and included its header first */
 __attribute__((unused)) static const scan_impl scan_portable = SCAN_IMPL(portable_, NULL);
 #endif
+#ifdef MOTE_COPY_SMALL_SCAN_H
+/* scan.c again as small builds have it: the grammar alone, none of the
+ * speed builds' paths (the same condition: the includer links the copy) */
+__attribute__((unused)) static const scan_impl scan_small = SCAN_IMPL(small_, NULL);
+#endif
 
 typedef struct transcript {
     char *s;
@@ -164,7 +169,8 @@ static transcript scan_all(const mote_scan_config *cfg, const void *in, size_t n
 
 /* The scanners this process has, k modulo their count: 0 the library as
  * built (AVX2 where the CPU has it), then its block path without AVX2
- * (SSE2, NEON) and, where linked, the portable copy's table classifier. */
+ * (SSE2, NEON) and, where linked, the portable copy's table classifier and
+ * the small copy's grammar alone. */
 static const scan_impl *scan_variant(size_t k, const char **name)
 {
     static const struct {
@@ -177,6 +183,9 @@ static const scan_impl *scan_variant(size_t k, const char **name)
 #endif
 #ifdef MOTE_COPY_PORTABLE_SCAN_H
         {"portable", &scan_portable},
+#endif
+#ifdef MOTE_COPY_SMALL_SCAN_H
+        {"grammar alone (small build)", &scan_small},
 #endif
     };
     const size_t v = k % (sizeof variants / sizeof variants[0]);
@@ -191,7 +200,6 @@ __attribute__((unused)) static const char *scan_variants_differ(const mote_scan_
                                                                 const void *in, size_t n,
                                                                 const transcript *want)
 {
-    if (n < 64) return NULL; /* the block path needs 64 bytes: the same code ran */
     const char *name;
     const scan_impl *im;
     for (size_t k = 1; (im = scan_variant(k, &name)) != &scan_lib; k++) {

@@ -9,6 +9,7 @@
 #include "mote/arena.h"
 #include "mote/scan.h"
 #include "portable_scan.h" /* scan.c without SIMD (tests/copies/meson.build), for scan_util.h */
+#include "small_scan.h"    /* scan.c as small builds have it: the grammar alone */
 #include "scan_util.h"
 
 static mote_scan_config cfg_of(mote_scan_dialect d)
@@ -55,7 +56,7 @@ static void same_any_chunking(const mote_scan_config *c, const char *text, size_
     }
     const char *other = scan_variants_differ(c, text, n, &whole);
     if (other) {
-        print_message("iter %u dialect %d: the %s classifier differs, input:\n%.*s\n", iter, (int)c->dialect,
+        print_message("iter %u dialect %d: the %s scanner differs, input:\n%.*s\n", iter, (int)c->dialect,
                       other, (int)n, text);
         fail();
     }
