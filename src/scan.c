@@ -231,7 +231,16 @@ enum { P_QUOTE, P_STOP, P_BSL, P_LB };
         BLK_STOP_BYTES(BLK_STOP_INIT)[q] = PB(P_QUOTE), [other] = PB(P_STOP),               \
         ['\\'] = PB(P_BSL), ['\n'] = PB(P_LB), ['\r'] = PB(P_LB),                            \
     }
-static const uint64_t blk_tables[2][256] = {BLK_TABLE('\'', '"'), BLK_TABLE('"', '\'')};
+/* blk 1: '\'' strings, 2: '"' strings, 3: postgres ('\'' strings; '(' and ')'
+ * stop too, and blk_segment() counts them: one compare for both in the
+ * vector classifiers, (byte | 1) == ')') */
+#define BLK_TABLE_PG                                                                        \
+    {                                                                                       \
+        BLK_STOP_BYTES(BLK_STOP_INIT)['\''] = PB(P_QUOTE), ['"'] = PB(P_STOP),              \
+        ['('] = PB(P_STOP), [')'] = PB(P_STOP), ['\\'] = PB(P_BSL), ['\n'] = PB(P_LB),       \
+        ['\r'] = PB(P_LB),                                                                  \
+    }
+static const uint64_t blk_tables[3][256] = {BLK_TABLE('\'', '"'), BLK_TABLE('"', '\''), BLK_TABLE_PG};
 
 /* blk_flags */
 enum {
@@ -242,9 +251,15 @@ enum {
     BLK_AVX2F = 16,  /* the CPU has AVX2 (and so POPCNT, BMI1), see block_text() */
     BLK_REC = 32,    /* records: rec_run() may hand tokens out (see there) */
     BLK_LINES = 64,  /* the lines dialect's flags, '"', no stop bytes (block_lines()) */
-    BLK_CONST = 128  /* blk_const() found blk_mysql's or blk_sqlite's configuration */
+    BLK_CONST = 128, /* blk_const() found blk_mysql's or blk_sqlite's configuration */
+    BLK_PG = 256     /* (not in blk_flags: blk 3) postgres: parentheses counted, E'' stops */
 };
 #define BLK_LINES_F (BLK_ESC | BLK_ESC_OUT | BLK_NL_STOP)
+/* The block loops' flags for a configuration that is none of the constant ones. */
+static MOTE_INLINE unsigned blk_fl(const mote_scanner *sc)
+{
+    return (unsigned)sc->blk_flags | (sc->blk == 3 ? (unsigned)BLK_PG : 0u);
+}
 
 /* Whether (and how) the block path runs for this configuration; with every build_cls(). */
 static void blk_setup(mote_scanner *sc)
@@ -252,12 +267,14 @@ static void blk_setup(mote_scanner *sc)
     sc->blk = sc->blk_flags = sc->blk_slots = 0;
     const uint8_t q = sc->q_close[0];
     const int qe = sc->q_esc[0] > 0xff ? -1 : sc->q_esc[0], eo = sc->esc_out > 0xff ? -1 : sc->esc_out;
-    if (sc->dialect == MOTE_SCAN_POSTGRES || (q != '\'' && q != '"') || sc->open_slot[q] != 1)
-        return;
+    /* postgres: with standard strings only (a string with an escape byte
+     * closes in on_string(), which notes where) */
+    const bool pg = sc->dialect == MOTE_SCAN_POSTGRES;
+    if ((q != '\'' && q != '"') || sc->open_slot[q] != 1 || (pg && qe >= 0)) return;
     if (!(qe < 0 && eo < 0) && !(qe == '\\' && (eo < 0 || eo == '\\'))) return;
     const uint8_t d0 = sc->delim[0];
-    if (d0 == q || d0 == '\\' || d0 == '-') return;
-    const uint64_t *t = blk_tables[q == '"'];
+    if (d0 == q || d0 == '\\' || d0 == '-' || (pg && (d0 == '(' || d0 == ')'))) return;
+    const uint64_t *t = blk_tables[pg ? 2 : q == '"'];
     uint8_t f = (uint8_t)((qe == '\\' ? BLK_ESC : 0) | (eo == '\\' ? BLK_ESC_OUT : 0) |
                           (d0 == '\n' ? BLK_NL_STOP : 0) |
                           ((sc->comments & (MOTE_SCAN_COMMENT_DASH | MOTE_SCAN_COMMENT_DASH_SPACE))
@@ -293,6 +310,7 @@ static void blk_setup(mote_scanner *sc)
     for (unsigned c = 0; c < 256; c++) {
         if (!(sc->cls[c] & C_NORM) || c == q || c == '\n' || c == '\r') continue;
         if (c == '\\' && (f & BLK_ESC_OUT)) continue;
+        if (pg && (c == '(' || c == ')')) continue; /* (blk 3: compared apart) */
         if (!(t[c] & PB(P_STOP)) || n + nq == sizeof sc->blk_stop) return;
         const unsigned s = sc->open_slot[c];
         if (s && ((slots >> (s - 1u)) & 1u)) quote[nq++] = (uint8_t)c;
@@ -306,7 +324,7 @@ static void blk_setup(mote_scanner *sc)
     sc->blk_nstop = (uint8_t)n;
     if (n == 0 && q == '"' && (f & (BLK_LINES_F | BLK_DASH)) == BLK_LINES_F) f |= BLK_LINES;
     sc->blk_slots = slots;
-    sc->blk = (uint8_t)(1 + (q == '"'));
+    sc->blk = (uint8_t)(pg ? 3 : 1 + (q == '"'));
     sc->blk_flags = f;
 }
 #endif
@@ -641,6 +659,14 @@ static MOTE_SMALL_INLINE bool pg_estring(const mote_scanner *sc, size_t idx)
     return sc->base + idx == sc->d.pg.eclose || ((b1 == 'E' || b1 == 'e') && !sq_idchar(prev_byte(sc, idx, 2)));
 }
 
+/* Postgres counts parentheses outside strings and comments: a delimiter
+ * inside them ends nothing (on_delim()). */
+static MOTE_SMALL_INLINE void pg_paren(mote_scanner *sc, uint8_t c)
+{
+    if (c == '(') sc->tk.pg.pdepth++;
+    else if (sc->tk.pg.pdepth) sc->tk.pg.pdepth--;
+}
+
 /* hist takes the last two of p[0..n) */
 static void hist_push(mote_scanner *sc, const uint8_t *p, size_t n)
 {
@@ -845,7 +871,7 @@ static const uint8_t blk_shuf[2][32] __attribute__((aligned(32))) = {
  * configuration's, whose quotes and stop bytes then come from kv too (the
  * backslash and line breaks are constants in every configuration). */
 static BLK_AVX2_FN inline void blk_classify_avx2(const blk_cfg *c, bool lines, bool konst, const blk_k32_row_t *kv,
-                                                 const uint8_t *r, blk_masks *m, uint64_t *q)
+                                                 bool parens, const uint8_t *r, blk_masks *m, uint64_t *q)
 {
     const bool fixed = kv != NULL; /* the backslash and line breaks from kv */
     const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
@@ -875,6 +901,11 @@ static BLK_AVX2_FN inline void blk_classify_avx2(const blk_cfg *c, bool lines, b
         if (c->nstop > 4) sa = _mm256_or_si256(sa, BLK_ST2(a, 4)), sb = _mm256_or_si256(sb, BLK_ST2(b, 4));
 #undef BLK_ST2
         m->stop = BLK_M2(sa, sb);
+    }
+    if (parens) { /* blk 3: '(' and ')', as blk_classify() */
+        const __m256i one = _mm256_set1_epi8(1), cp = _mm256_set1_epi8(')');
+        m->stop |= BLK_M2(_mm256_cmpeq_epi8(_mm256_or_si256(a, one), cp),
+                          _mm256_cmpeq_epi8(_mm256_or_si256(b, one), cp));
     }
     m->bs = BLK_EQ2('\\', fixed);
     m->nl = BLK_EQ2('\n', fixed);
@@ -941,7 +972,7 @@ static MOTE_INLINE void blk_classify(const blk_cfg *c, const uint64_t *t, unsign
     const blk_vec v0 = BLK_LOAD(r), v1 = BLK_LOAD(r + 16), v2 = BLK_LOAD(r + 32), v3 = BLK_LOAD(r + 48);
 #define BLK_MASK(c) blk_movemask(BLK_EQ(v0, BLK_SPLAT(c)), BLK_EQ(v1, BLK_SPLAT(c)), \
                                  BLK_EQ(v2, BLK_SPLAT(c)), BLK_EQ(v3, BLK_SPLAT(c)))
-    m->q = BLK_MASK(blk == 1 ? '\'' : '"');
+    m->q = BLK_MASK(blk == 2 ? '"' : '\'');
     if (q) {
         q[0] = m->q;
         q[1] = q[2] = q[3] = 0;
@@ -950,6 +981,11 @@ static MOTE_INLINE void blk_classify(const blk_cfg *c, const uint64_t *t, unsign
     m->stop = ns ? blk_movemask(blk_stops(v0, sv, ns), blk_stops(v1, sv, ns), blk_stops(v2, sv, ns),
                               blk_stops(v3, sv, ns))
                : 0;
+    if (blk == 3) { /* '(' and ')': (byte | 1) == ')' */
+        const blk_vec one = BLK_SPLAT(1), cp = BLK_SPLAT(')');
+        m->stop |= blk_movemask(BLK_EQ(BLK_OR(v0, one), cp), BLK_EQ(BLK_OR(v1, one), cp),
+                                BLK_EQ(BLK_OR(v2, one), cp), BLK_EQ(BLK_OR(v3, one), cp));
+    }
     m->bs = BLK_MASK('\\');
     m->nl = BLK_MASK('\n');
     m->cr = BLK_MASK('\r');
@@ -1043,14 +1079,37 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
         k = cand ? low_bit(cand) : 64u;
         if (MOTE_UNLIKELY(k != 64 && !((stop >> k) & 1u))) k = stop ? low_bit(stop) : 64u;
     }
-    /* a '-' stops only as "--" where that may open a comment */
-    while (k != 64 && p[i + k] == '-') {
-        if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
-        stop &= stop - 1; /* (its lowest bit is k) */
-        k = stop ? low_bit(stop) : 64u;
+    /* a '-' stops only as "--" where that may open a comment; postgres's
+     * parentheses pass, counted below */
+    uint64_t parens = 0;
+    for (; k != 64; stop &= stop - 1, k = stop ? low_bit(stop) : 64u) { /* (stop's lowest bit is k) */
+        const uint8_t c = p[i + k];
+        if (c == '-') {
+            if ((f & BLK_DASH) && (i + k + 1 >= lim || p[i + k + 1] == '-')) break;
+        } else if (!(f & BLK_PG) || (c != '(' && c != ')')) {
+            break;
+        } else {
+            parens |= (uint64_t)1 << k;
+        }
+    }
+    bool at_open = false; /* postgres: k is an E'' string's opening quote */
+    if (f & BLK_PG) {
+        /* The '\'' quotes before k that open a string were read as standard
+         * ones (the prefix XOR): the first that opens an escape string ends
+         * the run there, for on_code() and on_string(). */
+        for (uint64_t o = m->q & ~m->esc & in & (k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u); o; o &= o - 1) {
+            const unsigned b = low_bit(o);
+            if (p[i + b] == '\'' && pg_estring(sc, i + b)) {
+                k = b;
+                at_open = true;
+                break;
+            }
+        }
+        for (parens &= k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u; parens; parens &= parens - 1)
+            pg_paren(sc, p[i + low_bit(parens)]);
     }
     const uint64_t below = k == 64 ? UINT64_MAX : ((uint64_t)1 << k) - 1u;
-    *inside = k == 64 ? in >> 63 : (in >> k) & 1u;
+    *inside = at_open ? 0u : k == 64 ? in >> 63 : (in >> k) & 1u;
     const bool esc = (m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) != 0;
     if (sel) sc->tokflags |= (0u - (unsigned)esc) & MOTE_SCAN_TOK_ESCAPES;
     else if (esc) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
@@ -1195,10 +1254,10 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
         blk_masks m;
         uint64_t q[4], in, starts, inside;
 #ifdef BLK_AVX2
-        if (avx2) blk_classify_avx2(&c, false, kc != NULL, kv, p + i, &m, q);
+        if (avx2) blk_classify_avx2(&c, false, kc != NULL, kv, (f & BLK_PG) != 0, p + i, &m, q);
         else
 #endif
-        blk_classify(&c, t, sc->blk, sv, c.nstop, p + i, &m, q);
+        blk_classify(&c, t, kc ? 1u : sc->blk, sv, c.nstop, p + i, &m, q); /* (constant: '\'' first) */
         const uint64_t pend0 = pend;
         m.esc = 0;
         if (f & BLK_ESC) {
@@ -1233,12 +1292,12 @@ static MOTE_INLINE blk_ret blk_multi_with(mote_scanner *sc, const uint8_t *p, si
 static BLK_CLMUL_FN BLK_FLAT MOTE_NOINLINE blk_ret blk_multi_avx2(mote_scanner *sc, const uint8_t *p, size_t start, size_t i,
                                                                   size_t lim)
 {
-    return blk_multi_with(sc, p, start, i, lim, 0, 0, true, sc->blk_flags, NULL);
+    return blk_multi_with(sc, p, start, i, lim, 0, 0, true, blk_fl(sc), NULL);
 }
 #endif
 static MOTE_NOINLINE blk_ret blk_multi_any(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim)
 {
-    return blk_multi_with(sc, p, start, i, lim, 0, 0, false, sc->blk_flags, NULL);
+    return blk_multi_with(sc, p, start, i, lim, 0, 0, false, blk_fl(sc), NULL);
 }
 static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim, bool avx2)
 {
@@ -1342,10 +1401,10 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     while (lim - i >= 64) {
         blk_masks m;
 #ifdef BLK_AVX2
-        if (avx2) blk_classify_avx2(&c, lines, !lines && kc, kv, p + i, &m, NULL);
+        if (avx2) blk_classify_avx2(&c, lines, !lines && kc, kv, (f & BLK_PG) != 0, p + i, &m, NULL);
         else
 #endif
-        blk_classify(&c, t, lines ? 2 : sc->blk, sv, lines ? 0 : c.nstop, p + i, &m, NULL);
+        blk_classify(&c, t, lines ? 2 : kc ? 1u : sc->blk, sv, lines ? 0 : c.nstop, p + i, &m, NULL);
         m.esc = 0;
         if (f & BLK_ESC) {
             if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
@@ -1392,7 +1451,7 @@ static BLK_AVX2_FN BLK_FLAT MOTE_NOINLINE size_t block_first_avx2(mote_scanner *
     const unsigned st = sc->state == S_QUOTE;
     if (blk_const(sc) == (BLK_MYSQL_F | BLK_CONST))
         return block_text_with(sc, p, i, i, lim, st, 0, true, false, BLK_MYSQL_F | BLK_AVX2F, &blk_mysql);
-    return block_text_with(sc, p, i, i, lim, st, 0, true, false, sc->blk_flags, NULL);
+    return block_text_with(sc, p, i, i, lim, st, 0, true, false, blk_fl(sc), NULL);
 }
 /* (the test apart: the vector functions' prologues cost more than it) */
 static MOTE_NOINLINE size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
@@ -1415,6 +1474,8 @@ static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, s
     const unsigned st = sc->state == S_QUOTE;
     if (BLK_VECTOR && blk_const(sc) == (BLK_MYSQL_F | BLK_CONST))
         return block_text_with(sc, p, i, i, lim, st, 0, false, false, BLK_MYSQL_F, &blk_mysql);
+    /* (one copy for postgres, one for the others: those test no postgres rule) */
+    if (sc->blk == 3) return block_text_with(sc, p, i, i, lim, st, 0, false, false, sc->blk_flags | BLK_PG, NULL);
     return block_text_with(sc, p, i, i, lim, st, 0, false, false, sc->blk_flags, NULL);
 }
 static MOTE_NOINLINE size_t block_lines_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
@@ -1432,9 +1493,9 @@ static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, s
     else if (k == (BLK_SQLITE_F | BLK_CONST))
         r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_SQLITE_F | a, &blk_sqlite);
     else
-        r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, sc->blk_flags, NULL);
+        r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, blk_fl(sc), NULL);
     if (!r.more) return r.i;
-    return block_text_with(sc, p, i, r.i, lim, r.st, r.pend, avx2, false, sc->blk_flags, NULL);
+    return block_text_with(sc, p, i, r.i, lim, r.st, r.pend, avx2, false, blk_fl(sc), NULL);
 }
 
 static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
@@ -1882,10 +1943,10 @@ static int on_code(mote_scanner *sc, uint8_t c, size_t idx)
         if (c == '$' && !sq_idchar(prev_byte(sc, idx, 1))) {
             sc->ds.pg.taglen = 0;
             next = S_DTAG;
-        } else if (c == '(') {
-            sc->tk.pg.pdepth++;
-        } else if (c == ')' && sc->tk.pg.pdepth) {
-            sc->tk.pg.pdepth--;
+        } else if (c == '(') { /* (a branch per byte: pg_paren() folds to one step each, 20 bytes */
+            pg_paren(sc, c);     /* less on Cortex-M4 than one branch for both) */
+        } else if (c == ')') {
+            pg_paren(sc, c);
         }
     }
     if (next != S_NORMAL) {

@@ -870,6 +870,48 @@ static void block_path_reads_other_quote_kinds(void **state)
     }
 }
 
+/* Postgres on the block path: standard strings (a ';' and '' inside),
+ * E'' strings (the run ends at their opening quote: E'it\'s;' read by the
+ * handlers, and a quote right after one's close goes on in it), e'' after
+ * a blank and an identifier ending in e (a standard string after it), "..."
+ * identifiers, parentheses counted outside strings (a ';' inside them ends
+ * nothing: CREATE RULE ... DO ALSO (...; ...)), "--" and block comments,
+ * $$ bodies, rows long enough for many blocks, and a ';' in an E'' string
+ * that a standard reading would take for the end. Whole input, byte by
+ * byte and in random chunks, through every scanner (the grammar alone too):
+ * the same transcript, every byte examined once, the statements counted. */
+static void block_path_postgres(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {
+        "(1, 'a;b', 2.50, 'it''s (x)'),\n", "(2, E'it\\'s;', 'x'),\n", "(3, E'a''b\\n' 'c', \"q;(\"),\n",
+        "(4, e'tab\\t', some'plain'),\n", "(5, ((6)), '(' , ')'),\n", "(7, $$a;'b$$, '-- no'),\n",
+        "(8, 'x' -- c ; (\n), /* ; ( */ 9),\n",
+    };
+    char text[8192];
+    size_t n = (size_t)sprintf(text, "CREATE RULE r AS ON INSERT TO t DO ALSO (INSERT INTO u VALUES (1); "
+                                     "DELETE FROM v);\nINSERT INTO public.t VALUES ");
+    uint32_t seed = 7;
+    for (unsigned r = 0; r < 120; r++) {
+        /* mostly rows the path passes whole (so that it does not back off), the others now and then */
+        seed = seed * 1103515245u + 12345u;
+        const unsigned k = (seed >> 16) % 40;
+        n += (size_t)sprintf(text + n, "%s", rows[k < 7 ? k : (k & 1) ? 0 : 4]);
+    }
+    n += (size_t)sprintf(text + n, "(0);\nSELECT 1;\nSELECT ");
+    /* a ';' in an E'' string after a few blocks of text: the statement goes on */
+    for (unsigned r = 0; r < 12; r++) n += (size_t)sprintf(text + n, "'pad (%u)', ", r);
+    n += (size_t)sprintf(text + n, "E'it\\'s; the same statement', (2);\n");
+    mote_scan_config c = cfg_of(MOTE_SCAN_POSTGRES);
+    tr_show_escapes = 1;
+    for (uint32_t s = 1; s < 9; s++) same_any_chunking(&c, text, n, s, s);
+    transcript whole = scan_all(&c, text, n, n, 0);
+    tr_show_escapes = 0;
+    assert_int_equal(whole.stats.tokens, 4);
+    assert_int_equal(whole.stats.errors, 0);
+    free(whole.s);
+}
+
 /* Blocks where strings of several quote kinds meet (blk_kinds()): quotes of
  * one kind inside another's strings ('a"b', "it's", `x'y"z`), chains of
  * them that take many rounds to settle ('"'"'"...), escaped quotes of other
@@ -1074,6 +1116,7 @@ int main(void)
         cmocka_unit_test(bom_skipped_crlf_one_break_nul_is_data),
         cmocka_unit_test(block_path_matches_byte_loop),
         cmocka_unit_test(block_path_reads_other_quote_kinds),
+        cmocka_unit_test(block_path_postgres),
         cmocka_unit_test(block_path_mixed_quote_kinds),
         cmocka_unit_test(block_path_dense_quote_kinds),
 #if !MOTE_SMALL
