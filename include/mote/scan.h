@@ -343,7 +343,7 @@ typedef struct mote_scanner {
     uint8_t delim[16], kmp[16];
     uint8_t word[28];
     mote_pos tok_pos, open_pos, lead_pos;
-    uint8_t blk, blk_flags;  /* hosted builds: 64-byte block path (0: off) */
+    uint8_t blk, blk_flags;  /* hosted builds: 64-byte block path (0: off; 1, 2: quote ' or ", 3: postgres) */
     uint8_t blk_slots;       /* ... the quote slots it reads, and which of them backslashes escape */
     uint8_t blk_stop[6], blk_nstop; /* ... the bytes that stop it outside strings */
     uint8_t blk_multi;       /* ... its last block held quotes of slots 1..3 (start with those) */
