@@ -40,8 +40,8 @@ static transcript scan_every(const mote_scan_config *cfg, const char *s, size_t 
 
 /* text[0..n) whole, byte by byte and in random chunks (seed; through the
  * scanner iter picks, scan_util.h's scan_variant()), and whole through every
- * block classifier: the same transcript each time, every byte examined
- * once; iter names the case. */
+ * other scanner (each block classifier, the grammar alone): the same
+ * transcript each time, every byte examined once; iter names the case. */
 static void same_any_chunking(const mote_scan_config *c, const char *text, size_t n, uint32_t seed,
                               unsigned iter)
 {
