@@ -1987,6 +1987,21 @@ static MOTE_SMALL_INLINE int on_lead(mote_scanner *sc, uint8_t c, size_t idx)
     return enter(sc, S_HEAD, A_HEAD);
 }
 
+/* A delimiter completed: it ends the statement unless a sqlite trigger body,
+ * postgres parentheses or a BEGIN ATOMIC body hold it. */
+static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
+{
+    if (sc->dialect == MOTE_SCAN_SQLITE) {
+        const uint8_t nt = SQ_NEXT(sc->trig, TK_SEMI);
+        if (nt != 1) {
+            sc->trig = nt; /* ';' inside a trigger body */
+            return A_NEXT;
+        }
+    }
+    if (sc->dialect == MOTE_SCAN_POSTGRES && (sc->tk.pg.pdepth | sc->tk.pg.bdepth)) return A_NEXT;
+    return A_END;
+}
+
 #if !MOTE_SMALL
 /* Speed builds: blanks before a statement (no delimiter byte matched) as on_lead() takes them, up
  * to the delimiter's first byte (step()'s). The token begins at the stop, there or at lim (a code
@@ -2038,8 +2053,8 @@ static MOTE_INLINE bool lead_word(mote_scanner *sc, const uint8_t *p, size_t i)
 
 /* Speed builds: run()'s skip in state S_LEAD (no delimiter byte matched): the blanks, the first
  * word's first byte where lead_word() takes it, then the skip of state NORMAL that run()'s next
- * pass would make, and for mysql a one-byte delimiter where that stops, which ends the statement
- * as step() and on_delim() would (end: run() returns R_END, i after it). So a statement needs one
+ * pass would make, and a one-byte delimiter where that stops, if it ends the statement as step()
+ * and on_delim() would (end: run() returns R_END, i after it). So a statement needs one
  * pass of run() and no switch. Inlined into run() (measured against out of line, once the token's
  * reset took its start values from tok_init: quotes 1.02x, pgdump's COPY rows 1.02-1.03x; before that,
  * inline lost 1-2% on COPY rows). */
@@ -2052,14 +2067,9 @@ static MOTE_INLINE lead_stop lead_skip(mote_scanner *sc, const uint8_t *p, size_
     i = lead_blanks(sc, p, i, lim);
     if (i == lim || !lead_word(sc, p, i)) return (lead_stop){i, false};
     /* state NORMAL, slow 0, km 0, no word: the skip of ordinary text */
-    if (sc->dialect == MOTE_SCAN_POSTGRES) { /* (E'' strings need the switch) */
-        i++;
-        find(sc->cls, p, &i, lim, C_NORM);
-        return (lead_stop){i, false};
-    }
     i = fast_text(sc, p, i + 1, lim);
-    /* (mysql: nothing holds a delimiter) */
-    if (i >= lim || sc->state != S_NORMAL || sc->dlen != 1 || p[i] != sc->delim[0]) return (lead_stop){i, false};
+    if (i >= lim || sc->state != S_NORMAL || sc->dlen != 1 || p[i] != sc->delim[0] || on_delim(sc) != A_END)
+        return (lead_stop){i, false};
     if (sc->cls[p[i]] & C_LINE) newline(sc, p[i], i);
     return (lead_stop){i + 1, true};
 }
@@ -2269,21 +2279,6 @@ static MOTE_SMALL_INLINE int step(mote_scanner *sc, uint8_t c, size_t idx)
         return A_CODE;
     default: return on_comment(sc, c, idx);
     }
-}
-
-/* A delimiter completed: it ends the statement unless a sqlite trigger body,
- * postgres parentheses or a BEGIN ATOMIC body hold it. */
-static MOTE_SMALL_INLINE int on_delim(mote_scanner *sc)
-{
-    if (sc->dialect == MOTE_SCAN_SQLITE) {
-        const uint8_t nt = SQ_NEXT(sc->trig, TK_SEMI);
-        if (nt != 1) {
-            sc->trig = nt; /* ';' inside a trigger body */
-            return A_NEXT;
-        }
-    }
-    if (sc->dialect == MOTE_SCAN_POSTGRES && (sc->tk.pg.pdepth | sc->tk.pg.bdepth)) return A_NEXT;
-    return A_END;
 }
 
 /* COPY data (state S_COPY) from i: the index of the row's '\n', else of the
