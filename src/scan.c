@@ -1557,6 +1557,9 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
     unsigned slot = sc->slot;
     size_t open = SIZE_MAX; /* the last string opened here, at open */
     const bool pg = sc->dialect == MOTE_SCAN_POSTGRES;
+    /* postgres's parentheses, counted here as on_code() counts them where
+     * no word matters (as on the block path) */
+    const bool parens = pg && !sc->slow;
     for (;;) {
         if (!quote) {
             if (!find(sc->cls, p, &i, lim, C_NORM)) break;
@@ -1564,7 +1567,13 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
             const unsigned os = sc->open_slot[c];
             /* a quote byte that also starts the delimiter: the switch
              * matches the delimiter first */
-            if (!os || c == sc->delim[0]) break;
+            if (c == sc->delim[0]) break;
+            if (!os) {
+                if (!parens || (c != '(' && c != ')')) break;
+                pg_paren(sc, c);
+                i++;
+                continue;
+            }
             slot = os - 1u;
             /* postgres: a string with an escape byte (E'..', or '..' with nonstandard strings)
              * closes in on_string(), which notes where (a quote there reopens it) */
