@@ -2546,6 +2546,13 @@ static MOTE_SMALL_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *
         kind = MOTE_SCAN_COPY_END;
         sc->ds.pg.copy = 0;
     }
+    /* the rest after the last delimiter is not handed out when blank (a
+     * generic script's last "\n", say): no statement was cut there */
+    if (r == R_EOF && kind == MOTE_SCAN_STATEMENT) {
+        size_t j = 0;
+        while (j < n && lead_blank(sc, p[j])) j++;
+        if (j == n) n = 0;
+    }
     if (n || sc->pieces_out ||
         (r != R_EOF && (kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))))
         return emit(sc, tok, MOTE_OK, p, n, flags, kind);

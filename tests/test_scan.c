@@ -151,6 +151,28 @@ static void keep_blank_returns_empty_tokens(void **state)
     expect_scan(c, ";a;;", "1:1@0||\n1:2@1|a|\n1:4@3||\n");
 }
 
+/* The rest after the last delimiter is handed out only when it is not
+ * blank: a generic script's last "\n" is no statement cut short (generic
+ * and lines keep leading blanks; so does KEEP_LEADING), KEEP_BLANK or not.
+ * A COPY row is data, blank or not. */
+static void blank_rest_after_last_delimiter_not_a_statement(void **state)
+{
+    (void)state;
+    expect_scan(cfg_of(MOTE_SCAN_GENERIC), "a;\n", "1:1@0|a|\n");
+    expect_scan(cfg_of(MOTE_SCAN_GENERIC), "a;\n b", "1:1@0|a|\n1:3@2$|\\x0a b|\n");
+    mote_scan_config c = cfg_of(MOTE_SCAN_GENERIC);
+    c.flags = MOTE_SCAN_KEEP_BLANK;
+    expect_scan(c, "a; \t\r\n", "1:1@0|a|\n");
+    c = cfg_of(MOTE_SCAN_MYSQL);
+    c.flags = MOTE_SCAN_KEEP_LEADING;
+    expect_scan(c, "a;\n  b;\n", "1:1@0|a|\n1:3@2|\\x0a  b|\n");
+    expect_scan(cfg_of(MOTE_SCAN_LINES), "a\n  ", "1:1@0|a|\n");
+    expect_scan(cfg_of(MOTE_SCAN_LINES), "a\n\r", "1:1@0|a|\n");
+    expect_scan(cfg_of(MOTE_SCAN_LINES), "a\n \n", "1:1@0|a|\n2:1@2| |\n");
+    expect_scan(cfg_of(MOTE_SCAN_POSTGRES), "COPY t FROM stdin;\n1\n  ",
+                "1:1@0|COPY t FROM stdin|\n2:1@19D|1|\n3:1@21$D|  |\n");
+}
+
 static void generic_comment_styles(void **state)
 {
     (void)state;
@@ -1101,6 +1123,7 @@ int main(void)
         cmocka_unit_test(generic_split_semantics_any_chunking),
         cmocka_unit_test(multibyte_delimiter_restarts_partial_match),
         cmocka_unit_test(keep_blank_returns_empty_tokens),
+        cmocka_unit_test(blank_rest_after_last_delimiter_not_a_statement),
         cmocka_unit_test(generic_comment_styles),
         cmocka_unit_test(mysql_dashdash_needs_blank),
         cmocka_unit_test(mysql_hash_comment_apostrophe_opens_no_string),

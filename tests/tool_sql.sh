@@ -50,6 +50,12 @@ want='{"line":1,"column":1,"offset":0,"length":1,"kind":"statement","terminated"
 {"line":1,"column":3,"offset":2,"length":1,"kind":"statement","terminated":true,"text":"b"}
 {"line":1,"column":6,"offset":5,"length":1,"kind":"statement","terminated":false,"text":"c"}'
 want "generic delimiter" "$want" "$got"
+# The default dialect on a script that ends in ";\n": two statements, both
+# terminated, not a third one of the last "\n" (a cut statement to a user).
+got=$(printf 'select 1;\nselect 2;\n' | "$MOTE" sql split)
+want='{"line":1,"column":1,"offset":0,"length":8,"kind":"statement","terminated":true,"text":"select 1"}
+{"line":1,"column":10,"offset":9,"length":9,"kind":"statement","terminated":true,"text":"\nselect 2"}'
+want "generic, blank rest" "$want" "$got"
 got=$(printf 'm v="x\ny"\r\nn v=1\n' | "$MOTE" sql split --dialect lines --chunk 2)
 want='{"line":1,"column":1,"offset":0,"length":9,"kind":"statement","terminated":true,"cr":true,"text":"m v=\"x\ny\""}
 {"line":3,"column":1,"offset":11,"length":5,"kind":"statement","terminated":true,"text":"n v=1"}'
