@@ -2531,6 +2531,16 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
  * end of a COPY block recognised; handed out unless empty (empty ones count with KEEP_BLANK, as
  * COPY rows and as the last of a token's pieces). MOTE_ERR_NEED_MORE: nothing out. (Inlined:
  * smaller; -O3 inlines it at both calls by itself.) */
+/* The length of a token's n bytes at p to hand out: 0 for the rest after
+ * the last delimiter (R_EOF) when it is a statement of blanks alone. */
+static MOTE_SMALL_NOINLINE size_t rest_len(const mote_scanner *sc, const uint8_t *p, size_t n, int r, unsigned kind)
+{
+    size_t k = n;
+    if (r == R_EOF && kind == MOTE_SCAN_STATEMENT)
+        while (k && lead_blank(sc, p[k - 1])) k--;
+    return k ? n : 0;
+}
+
 static MOTE_SMALL_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p,
                                              size_t n, int r, unsigned kind)
 {
@@ -2548,11 +2558,7 @@ static MOTE_SMALL_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *
     }
     /* the rest after the last delimiter is not handed out when blank (a
      * generic script's last "\n", say): no statement was cut there */
-    if (r == R_EOF && kind == MOTE_SCAN_STATEMENT) {
-        size_t j = 0;
-        while (j < n && lead_blank(sc, p[j])) j++;
-        if (j == n) n = 0;
-    }
+    n = rest_len(sc, p, n, r, kind);
     if (n || sc->pieces_out ||
         (r != R_EOF && (kind == MOTE_SCAN_COPY_DATA || (sc->flags & MOTE_SCAN_KEEP_BLANK))))
         return emit(sc, tok, MOTE_OK, p, n, flags, kind);
