@@ -33,7 +33,13 @@
  * shortest decimal that round-trips at their own precision, in Go's 'g'
  * style (0.1, 1e+20), NaN, Infinity, -Infinity; decimal as Java's
  * BigDecimal.toString; duration as [-]NmoNdNns (zero: 0ns). Whatever format
- * writes, parse reads back to the same bytes.
+ * writes, parse reads back to the same bytes, but for bytes no literal
+ * holds: a 16-byte IPv4-mapped inet (written '::ffff:a.b.c.d', read back as
+ * the 4-byte address, as Cassandra reads it), a varint (or a decimal's
+ * unscaled value) with redundant sign bytes (read back in its shortest
+ * form) and a NaN's payload (every NaN is written NaN and read back as
+ * 0x7fc00000 or 0x7ff8000000000000). What parse reads, format writes and
+ * parse reads back to the same bytes, always.
  *
  * Memory: neither function allocates. Temporaries (a string holding '', a
  * blob, the bytes of a varint or decimal; for format a varint or decimal
