@@ -98,6 +98,17 @@ check "series" 0 0 "$TMP/want" "$TMP/out"
 [ $st -eq 2 ] && pass=$((pass + 1)) || { echo "FAIL missing file: $st"; fails=$((fails + 1)); }
 printf '' | "$MOTE" lp dump > "$TMP/out"; st=$?
 [ $st -eq 0 ] && [ ! -s "$TMP/out" ] && pass=$((pass + 1)) || { echo "FAIL empty input"; fails=$((fails + 1)); }
+# an option's value missing: said so, not "unknown option"
+"$MOTE" lp dump --precision > /dev/null 2> "$TMP/err" < /dev/null; st=$?
+[ $st -eq 2 ] && grep -q 'lp dump: --precision needs a value' "$TMP/err" && pass=$((pass + 1)) ||
+    { echo "FAIL missing value: $st $(cat "$TMP/err")"; fails=$((fails + 1)); }
+# options after the file, and "--" before a file named like an option, as sql split takes them
+"$MOTE" lp dump --chunk 3 "$SAMPLE" > "$TMP/want" 2>/dev/null
+"$MOTE" lp dump "$SAMPLE" --chunk 3 > "$TMP/out" 2>/dev/null
+check "options after the file" 1 $? "$TMP/want" "$TMP/out"
+cp "$SAMPLE" "$TMP/-s.lp"
+(cd "$TMP" && "$MOTE" lp dump -- -s.lp) > "$TMP/out" 2>/dev/null
+check "-- then a file named -s.lp" 1 $? "$TMP/want" "$TMP/out"
 
 # 8. byte-exact dump of a varied corpus (tests/gen_lp_varied.py: escapes,
 #    control bytes, UTF-8, every type and spelling, > 32 tags/fields, CRLF,

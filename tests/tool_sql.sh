@@ -77,5 +77,12 @@ want "unknown option one line" 1 "$(wc -l < "$TMP/err" | tr -d ' ')"
 "$MOTE" sql split --help > "$TMP/help"; want "help exit" 0 $?
 grep -q -- '--max-statement' "$TMP/help"; want "help text" 0 $?
 "$MOTE" sql split "$TMP/missing.sql" 2> /dev/null; want "missing file: usage error" 2 $?
+# a dialect's own flag with another dialect: refused, not ignored
+"$MOTE" sql split --no-backslash-escapes < /dev/null 2> /dev/null; want "mysql flag, generic" 2 $?
+"$MOTE" sql split --dialect mysql --nonstandard-strings < /dev/null 2> /dev/null; want "postgres flag, mysql" 2 $?
+# "--" ends the options: a file named like one
+printf 'a;' > "$TMP/-x.sql"
+got=$(cd "$TMP" && "$MOTE" sql split -- -x.sql)
+want "-- then a file" '{"line":1,"column":1,"offset":0,"length":1,"kind":"statement","terminated":true,"text":"a"}' "$got"
 
 summary

@@ -64,42 +64,47 @@ static int parse_args(int argc, char **argv, lp_run *r, const char *usage)
     r->chunk = 65536;
     r->max_line = 1 << 20;
     r->path = "-";
-    int i = 1;
-    for (; i < argc; i++) {
+    const char *cmd = r->check ? "lp check" : "lp dump";
+    bool have_path = false, options = true; /* options: until "--" */
+    /* options and the file in any order, as 'mote sql split' takes them */
+    for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!options || a[0] != '-' || a[1] == 0) {
+            if (have_path) return tool_usage_error("%s: more than one input file", cmd);
+            r->path = a;
+            have_path = true;
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            options = false;
+            continue;
+        }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage, stdout);
             r->help = true;
             return TOOL_OK;
-        } else if (!strcmp(a, "--precision") && i + 1 < argc) {
-            const char *p = argv[++i];
-            if (!strcmp(p, "ns")) r->opt.precision = MOTE_LP_NS;
-            else if (!strcmp(p, "us")) r->opt.precision = MOTE_LP_US;
-            else if (!strcmp(p, "ms")) r->opt.precision = MOTE_LP_MS;
-            else if (!strcmp(p, "s")) r->opt.precision = MOTE_LP_S;
-            else return tool_usage_error("--precision must be ns, us, ms or s");
-        } else if (!strcmp(a, "--default-time") && i + 1 < argc && !r->check) {
-            if (tool_parse_i64(argv[++i], &r->opt.default_time) != 0) {
-                return tool_usage_error("--default-time needs an integer (ns)");
-            }
-        } else if (!strcmp(a, "--chunk") && i + 1 < argc) {
-            if (tool_parse_size(argv[++i], &r->chunk) != 0 || r->chunk == 0) {
-                return tool_usage_error("--chunk needs a positive byte count");
-            }
-        } else if (!strcmp(a, "--max-line") && i + 1 < argc) {
-            if (tool_parse_size(argv[++i], &r->max_line) != 0 || r->max_line == 0 ||
-                r->max_line > SIZE_MAX / 4) {
-                return tool_usage_error("--max-line needs a positive byte count");
-            }
-        } else if (a[0] == '-' && a[1] != 0) {
-            return tool_usage_error("unknown option '%s' (try 'mote lp %s --help')", a,
-                                    r->check ? "check" : "dump");
-        } else {
-            break;
+        }
+        if (strcmp(a, "--precision") && strcmp(a, "--chunk") && strcmp(a, "--max-line") &&
+            (strcmp(a, "--default-time") || r->check))
+            return tool_usage_error("%s: unknown option '%s' (try 'mote %s --help')", cmd, a, cmd);
+        if (i + 1 >= argc) return tool_usage_error("%s: %s needs a value", cmd, a);
+        const char *v = argv[++i];
+        if (!strcmp(a, "--precision")) {
+            if (!strcmp(v, "ns")) r->opt.precision = MOTE_LP_NS;
+            else if (!strcmp(v, "us")) r->opt.precision = MOTE_LP_US;
+            else if (!strcmp(v, "ms")) r->opt.precision = MOTE_LP_MS;
+            else if (!strcmp(v, "s")) r->opt.precision = MOTE_LP_S;
+            else return tool_usage_error("%s: --precision must be ns, us, ms or s", cmd);
+        } else if (!strcmp(a, "--default-time")) {
+            if (tool_parse_i64(v, &r->opt.default_time) != 0)
+                return tool_usage_error("%s: --default-time needs an integer (ns)", cmd);
+        } else if (!strcmp(a, "--chunk")) {
+            if (tool_parse_size(v, &r->chunk) != 0 || r->chunk == 0)
+                return tool_usage_error("%s: --chunk needs a positive byte count", cmd);
+        } else if (tool_parse_size(v, &r->max_line) != 0 || r->max_line == 0 || r->max_line > SIZE_MAX / 4) {
+            return tool_usage_error("%s: --max-line needs a positive byte count", cmd);
         }
     }
-    if (i < argc) r->path = argv[i++];
-    if (i < argc) return tool_usage_error("more than one input file");
     return TOOL_OK;
 }
 

@@ -175,8 +175,18 @@ static int sql_split(int argc, char **argv)
      * memory. */
     size_t max_stmt = (size_t)1 << 30, chunk = 65536;
     unsigned flags = 0;
+    bool options = true; /* until "--" */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (options && strcmp(a, "--") == 0) {
+            options = false;
+            continue;
+        }
+        if (!options || a[0] != '-' || a[1] == 0) {
+            if (path) return tool_usage_error("sql split: more than one input file");
+            path = a;
+            continue;
+        }
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(sql_usage, stdout);
             return TOOL_OK;
@@ -208,14 +218,15 @@ static int sql_split(int argc, char **argv)
             } else if (tool_parse_size(v, &chunk) != 0 || chunk == 0) {
                 return tool_usage_error("sql split: bad --chunk '%s'", v);
             }
-        } else if (a[0] == '-' && a[1] != 0) {
-            return tool_usage_error("sql split: unknown option '%s' (try --help)", a);
-        } else if (path) {
-            return tool_usage_error("sql split: more than one input file");
         } else {
-            path = a;
+            return tool_usage_error("sql split: unknown option '%s' (try --help)", a);
         }
     }
+    /* each dialect flag belongs to one dialect (the library ignores it elsewhere) */
+    if ((flags & MOTE_SCAN_NO_BACKSLASH_ESCAPES) && dialect != MOTE_SCAN_MYSQL)
+        return tool_usage_error("sql split: --no-backslash-escapes is for --dialect mysql");
+    if ((flags & MOTE_SCAN_PG_NONSTANDARD_STRINGS) && dialect != MOTE_SCAN_POSTGRES)
+        return tool_usage_error("sql split: --nonstandard-strings is for --dialect postgres");
 
     mote_scan_config cfg;
     if (mote_scan_config_init(&cfg, dialect) != MOTE_OK)
