@@ -1102,6 +1102,7 @@ mote_err mote_cql_writer_init(mote_cql_writer *w, const mote_cql_type *t, uint8_
 const mote_cql_type *mote_cql_writer_expect(const mote_cql_writer *w)
 {
     if (!w || w->done || w->err) return NULL;
+    /* (NULL in a full tuple or vector: wadvance()) */
     return w->depth == 0 ? w->root : w->stack[w->depth - 1].next;
 }
 
@@ -1186,7 +1187,9 @@ static void wadvance(mote_cql_writer *w)
     if (f->type->kind == MOTE_CQL_MAP) {
         f->next = (f->count & 1) ? f->type->sub->next : f->type->sub;
     } else if (f->type->kind == MOTE_CQL_TUPLE) {
-        if (f->next->next) f->next = f->next->next;
+        f->next = f->next->next; /* NULL after the last: wclaim() refuses more first */
+    } else if (f->type->kind == MOTE_CQL_VECTOR && f->count == f->type->dim) {
+        f->next = NULL; /* (as a tuple's) */
     }
 }
 

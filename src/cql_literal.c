@@ -714,10 +714,13 @@ static bool scalar(lit *l, const mote_cql_type *t)
     case MOTE_CQL_TEXT:
     case MOTE_CQL_ASCII:
         if (!is_quoted) return lfail_at(l, MOTE_ERR_BAD_VALUE, "quoted string expected", at);
-        /* text is UTF-8 on the wire (the server validates it); the writer
-         * checks only ascii's 7 bits */
+        /* text is UTF-8 on the wire, ascii 7-bit (the server validates both;
+         * the writer checks neither) */
         if (t->kind == MOTE_CQL_TEXT && !mote_utf8_valid(tok, n))
             return lfail_at(l, MOTE_ERR_BAD_VALUE, "text is not valid UTF-8", at);
+        if (t->kind == MOTE_CQL_ASCII)
+            for (size_t i = 0; i < n; i++)
+                if (tok[i] & 0x80) return lfail_at(l, MOTE_ERR_BAD_VALUE, "ascii holds a byte above 0x7f", at);
         return wcheck(l, mote_cql_write_bytes(w, tok, n), at);
     case MOTE_CQL_BLOB: {
         if (is_quoted || n < 2 || tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X') || n % 2)

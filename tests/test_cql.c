@@ -479,8 +479,11 @@ static void writer_builds_nested_values(void **state)
         assert_int_equal(mote_cql_write_begin(&w), MOTE_OK);   /* list */
         assert_int_equal(mote_cql_write_begin(&w), MOTE_OK);   /* tuple */
         assert_int_equal(mote_cql_write_int(&w, 1), MOTE_OK);
+        assert_int_equal(mote_cql_writer_expect(&w)->kind, MOTE_CQL_TEXT);
         assert_int_equal(mote_cql_write_null(&w), MOTE_OK);
+        assert_null(mote_cql_writer_expect(&w)); /* the tuple is full: only its end */
         assert_int_equal(mote_cql_write_end(&w), MOTE_OK);
+        assert_int_equal(mote_cql_writer_expect(&w)->kind, MOTE_CQL_TUPLE); /* the list takes more */
         assert_int_equal(mote_cql_write_end(&w), MOTE_OK);
         assert_int_equal(mote_cql_write_bytes(&w, "b", 1), MOTE_OK);
         assert_int_equal(mote_cql_write_begin(&w), MOTE_OK);

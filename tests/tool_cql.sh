@@ -88,6 +88,20 @@ err decode 'list<int>' 'zz'
 err bogus 'int' '1'
 err encode 'int'
 
+# msg WANT ARGS...: exit status 2 and exactly this message (offsets in the argument as given)
+msg() {
+    want=$1; shift
+    got=$("$MOTE" cql "$@" 2>&1 >/dev/null); rc=$?
+    if [ $rc -ne 2 ] || [ "$got" != "$want" ]; then bad "cql $*: rc=$rc '$got', want '$want'"; else ok; fi
+}
+msg "mote: cql decode: bad hex digit at offset 9" decode int 0x0000000g
+msg "mote: cql encode: ascii holds a byte above 0x7f (BAD_VALUE) at offset 0" encode ascii "'héllo'"
+msg "mote: cql encode: too many values (SYNTAX) at offset 9" encode 'tuple<int, text>' "(1, 'a', 2)"
+msg "mote: cql encode: too many values (SYNTAX) at offset 7" encode 'vector<int, 2>' '[1, 2, 3]'
+# hex from stdin may start with blanks
+got=$(printf ' 0x00000005\n' | "$MOTE" cql decode int -)
+[ "$got" = 5 ] && ok || bad "stdin hex after blanks: '$got'"
+
 # A set element or map key given twice: printed, reported (element index),
 # exit 1 (a bad record); the server would keep one.
 out=$("$MOTE" cql encode 'set<int>' '{1, 2, 1}' 2> "${TMPDIR:-/tmp}/cqlerr.$$"); rc=$?

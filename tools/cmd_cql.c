@@ -113,7 +113,7 @@ static int cmd_encode(const mote_cql_type *t, const char *lit, size_t len, mote_
     /* the parser drives cql.c's writer; validation is the server's check,
      * kept as a second opinion on what is printed */
     e = mote_cql_validate(t, out, got);
-    int rc = e ? tool_usage_error("cql encode: value does not fit the type: %s (%s)",
+    int rc = e ? tool_usage_error("cql encode: the bytes written do not validate: %s (%s)",
                                   mote_err_message(e), mote_err_name(e))
                : put_hex(out, got);
     rc = check_duplicates("encode", t, out, got, rc);
@@ -124,10 +124,13 @@ static int cmd_encode(const mote_cql_type *t, const char *lit, size_t len, mote_
 static int cmd_decode(const mote_cql_type *t, const char *hex, size_t hl, bool from_stdin,
                       mote_arena *scratch)
 {
-    if (hl >= 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) {
-        hex += 2;
-        hl -= 2;
-    }
+    /* offsets in messages count from the argument's (or input's) first byte */
+    size_t skip = 0;
+    while (from_stdin && skip < hl && (hex[skip] == ' ' || hex[skip] == '\n' || hex[skip] == '\r' || hex[skip] == '\t'))
+        skip++;
+    if (hl - skip >= 2 && hex[skip] == '0' && (hex[skip + 1] == 'x' || hex[skip + 1] == 'X')) skip += 2;
+    hex += skip;
+    hl -= skip;
     uint8_t *in = malloc(hl / 2 + 1);
     if (!in) {
         fputs("mote: out of memory\n", stderr);
@@ -142,7 +145,7 @@ static int cmd_decode(const mote_cql_type *t, const char *hex, size_t hl, bool f
               : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
         if (v < 0) {
             free(in);
-            return tool_usage_error("cql decode: bad hex digit at offset %zu", i);
+            return tool_usage_error("cql decode: bad hex digit at offset %zu", skip + i);
         }
         if (hi < 0) {
             hi = v;

@@ -406,7 +406,8 @@ mote_err mote_cql_write_float(mote_cql_writer *w, double v);
 mote_err mote_cql_write_bytes(mote_cql_writer *w, const void *p, size_t n);
 mote_err mote_cql_write_begin(mote_cql_writer *w);
 mote_err mote_cql_write_end(mote_cql_writer *w);
-/* Type expected for the next element (NULL when the value is complete). */
+/* Type expected for the next element (NULL when none may come: the value
+ * is complete, or the open tuple or vector has all its elements). */
 const mote_cql_type *mote_cql_writer_expect(const mote_cql_writer *w);
 /* Finish: the value must be complete. *len receives its size (the bytes are
  * out[0..*len) unless measuring). Returns MOTE_OK, the sticky error, or
