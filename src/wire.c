@@ -714,7 +714,13 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint8_t
 {
     if (!r) return MOTE_ERR_INVALID;
     memset(r, 0, sizeof *r); /* w NULL: not open (stream is set below) */
+    /* out is the request's from here (a NULL one aside), even if begin
+     * fails: end takes back what the caller appends after the failure */
     mote_err e = check_ctx(w, out);
+    if (e != MOTE_ERR_INVALID) {
+        r->o.b = out;
+        r->start = out->len;
+    }
     if (!e && ((!stmt && len) ||
                (p && !p->paging_state.ptr && p->paging_state.len)))
         e = MOTE_ERR_INVALID;
@@ -725,9 +731,7 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint8_t
         r->p.consistency = MOTE_WIRE_ONE;
     }
     r->w = w;
-    r->o.b = out;
     r->opcode = op;
-    r->start = out->len;
     wr *o = &r->o;
     w_header(o, w, op);
     r->stream = o->err ? -1 : take_slot(w, tag, op);
@@ -872,10 +876,11 @@ mote_err mote_wire_value_close(mote_wire_req *r)
 
 void mote_wire_abort(mote_wire_req *r)
 {
-    if (!r || !r->w) return;
-    if (r->o.b->len > r->start) r->o.b->len = r->start;
-    if (r->stream >= 0) free_slot(r->w, r->stream);
-    r->w = NULL; /* closed: nothing else is read again */
+    if (!r) return;
+    if (r->o.b && r->o.b->len > r->start) r->o.b->len = r->start;
+    if (r->w && r->stream >= 0) free_slot(r->w, r->stream);
+    r->w = NULL; /* out stays the request's until end (after a failed begin
+                  * too: end takes back what the caller appended since) */
 }
 
 mote_err mote_wire_end(mote_wire_req *r, int *stream)
@@ -908,13 +913,11 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
         if (r->p.has_timestamp) w_u64(o, (uint64_t)r->p.timestamp);
         if (!o->err) o->err = patch_length(b, r->start);
     }
-    if (o->err) {
-        mote_wire_abort(r);
-        return o->err;
-    }
-    if (stream) *stream = r->stream;
+    if (o->err) mote_wire_abort(r);
+    else if (stream) *stream = r->stream;
     r->w = NULL;
-    return MOTE_OK;
+    r->o.b = NULL; /* closed */
+    return o->err;
 }
 
 /* ---- responses ------------------------------------------------------------ */

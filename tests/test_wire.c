@@ -343,6 +343,45 @@ static void encoder_errors_leave_no_trace(void **state)
     assert_int_equal(mote_wire_init(&w, slots, 1, rx, 8), MOTE_ERR_INVALID);
 }
 
+/* After a failed begin the chain is harmless: what the caller appends
+ * between value_open and value_close leaves out with end, as after any
+ * other error (found by a user's program: the bytes stayed before). */
+static void failed_begin_leaves_no_trace(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 1, 256);
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
+    int s;
+    mote_wire_req r, r2;
+    /* no free stream id */
+    assert_int_equal(mote_wire_execute_begin(&r, &w, &b, 1, "id", 2, NULL), MOTE_OK);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_OK);
+    const size_t len = b.len;
+    assert_int_equal(mote_wire_execute_begin(&r2, &w, &b, 2, "id", 2, NULL), MOTE_ERR_LIMIT);
+    (void)mote_wire_value_open(&r2);
+    assert_int_equal(mote_buf_append(&b, "\0\0\0\7", 4), MOTE_OK);
+    (void)mote_wire_value_close(&r2);
+    assert_int_equal(mote_wire_end(&r2, &s), MOTE_ERR_LIMIT);
+    assert_int_equal(b.len, len);
+    mote_wire_abort(&r2); /* closed: does nothing */
+    assert_int_equal(b.len, len);
+    /* a fixed out that cannot hold the header */
+    mote_wire w2;
+    setup_wire(&w2, 2, 256);
+    uint8_t tiny[8];
+    mote_buf t;
+    assert_int_equal(mote_buf_init_fixed(&t, tiny, sizeof tiny), MOTE_OK);
+    assert_int_equal(mote_wire_execute_begin(&r2, &w2, &t, 2, "id", 2, NULL), MOTE_ERR_LIMIT);
+    assert_int_equal(mote_wire_inflight(&w2), 0);
+    (void)mote_wire_value_open(&r2);
+    assert_int_equal(mote_buf_append(&t, "\0\0\0\7", 4), MOTE_OK);
+    (void)mote_wire_value_close(&r2);
+    assert_int_equal(mote_wire_end(&r2, &s), MOTE_ERR_LIMIT);
+    assert_int_equal(t.len, 0);
+}
+
 static void stream_ids_run_out_and_come_back(void **state)
 {
     (void)state;
@@ -1389,6 +1428,7 @@ int main(void)
         cmocka_unit_test(execute_frames),
         cmocka_unit_test(batch_frames),
         cmocka_unit_test(encoder_errors_leave_no_trace),
+        cmocka_unit_test(failed_begin_leaves_no_trace),
         cmocka_unit_test(stream_ids_run_out_and_come_back),
         cmocka_unit_test(responses_match_out_of_order),
         cmocka_unit_test(ready_authenticate_auth_supported),

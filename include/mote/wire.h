@@ -339,7 +339,9 @@ typedef struct mote_wire_params {
  * _value_null, _value_unset, _value_open, _value_close) are made to be
  * chained and are not MOTE_NODISCARD: their error comes back from
  * mote_wire_end, which is (as are the *_begin calls; a failed begin leaves
- * its error in r too, so the chain after it is harmless). A NULL r is
+ * its error in r too, so the chain after it is harmless: end also takes
+ * back what the caller appended to out between value_open and value_close
+ * since). A NULL r is
  * MOTE_ERR_INVALID from every call, end included. A request is open from
  * begin until end or abort: do not begin another on the same out meanwhile.
  */
@@ -402,7 +404,8 @@ mote_err mote_wire_value_close(mote_wire_req *r);
  * batch has no statement. */
 MOTE_NODISCARD mote_err mote_wire_end(mote_wire_req *r, int *stream);
 /* Drop the request being built: out back to its length before begin, the
- * stream id freed. Safe to call after end (does nothing then). */
+ * stream id freed. Safe to call after end (does nothing then); end is still
+ * the call that closes the request. */
 void mote_wire_abort(mote_wire_req *r);
 
 /* ---- responses ----------------------------------------------------------- */
