@@ -37,6 +37,13 @@ int main(int argc, char **argv)
         mote_buf_init_pool(&buf, &pool, 0) != MOTE_OK)
         return 2;
 
+    if (argc > 2 || (argc == 2 && argv[1][0] == '-' && argv[1][1])) {
+        /* --help, an option or a second file: the usage, as the other examples */
+        const bool help = argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+        fputs("usage: demo [FILE]   (default: this program's source, else generated text)\n",
+              help ? stdout : stderr);
+        return help ? (fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2) : 2;
+    }
     const char *source = argc > 1 ? argv[1] : NULL;
     mote_err e = MOTE_ERR_IO;
     if (source) {

@@ -124,7 +124,7 @@ static int usage(const char *msg)
     if (msg) fprintf(stderr, "lp_agent: %s (try --help)\n", msg);
     else
         printf("usage: lp_agent [--arena BYTES] [--chunk BYTES] [--precision ns|us|ms|s]\n"
-               "                [--out FILE] [--hex] [FILE|-]\n"
+               "                [--out FILE] [--hex] [--cql] [FILE|-]\n"
                "Read line protocol (default stdin), turn each point into the CQL values of a\n"
                "row (measurement text, tags frozen<map<text,text>>, time timestamp,\n"
                "fields map<text,double>, text_fields map<text,text>).\n"
@@ -1076,6 +1076,7 @@ int main(int argc, char **argv)
 {
     size_t arena_size = 256 * 1024, chunk_size = 16 * 1024;
     const char *in_path = "-", *out_path = NULL;
+    int have_in = 0;
     agent ag;
     memset(&ag, 0, sizeof ag);
     if (mote_lp_config_init(&ag.opt) != MOTE_OK) return 2; /* not NULL: cannot fail */
@@ -1124,7 +1125,9 @@ int main(int argc, char **argv)
             continue;
         }
         if (a[0] == '-' && a[1]) return usage("unknown option");
+        if (have_in) return usage("more than one input file");
         in_path = a;
+        have_in = 1;
     }
     if (arena_size < 4096 || chunk_size > arena_size / 4)
         return usage("--arena must be at least 4096 bytes and four times --chunk");

@@ -27,6 +27,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -35,11 +37,17 @@
 enum { CHUNK_MAX = 1 << 20 };
 static uint8_t chunk[CHUNK_MAX];
 
+static int read_errno; /* the reason of a failed read */
+
 static long read_file(void *ctx, uint8_t *dst, size_t cap)
 {
     FILE *f = ctx;
+    errno = 0;
     size_t n = fread(dst, 1, cap, f);
-    if (n == 0 && ferror(f)) return -1;
+    if (n == 0 && ferror(f)) {
+        read_errno = errno ? errno : EIO;
+        return -1;
+    }
     return (long)n;
 }
 
@@ -142,8 +150,12 @@ int main(int argc, char **argv)
     if (max > (size_t)1 << 30) return usage("--max is at most 1073741824 (SQLite's own limit is lower)");
 
     FILE *in = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    /* a closed stdin: said now, before SQLite opens /dev/null onto fd 0 (it
+     * keeps its files off fds 0-2) and the dump reads as empty */
+    struct stat st;
+    if (in == stdin && fstat(STDIN_FILENO, &st) != 0) in = NULL;
     if (!in) {
-        report("sql_restore: %s: %s\n", path, strerror(errno));
+        report("sql_restore: %s: %s\n", strcmp(path, "-") ? path : "stdin", strerror(errno));
         return 2;
     }
     sqlite3 *db = NULL;
@@ -175,7 +187,7 @@ int main(int argc, char **argv)
     int status = 0;
     while ((e = mote_scan_pull(&sc, read_file, in, chunk, chunk_size, &tok)) != MOTE_ERR_NEED_MORE) {
         if (e == MOTE_ERR_IO) {
-            report("sql_restore: %s: read error\n", path);
+            report("sql_restore: %s: %s\n", strcmp(path, "-") ? path : "stdin", strerror(read_errno));
             status = 2;
             break;
         }

@@ -62,6 +62,7 @@ int main(int argc, char **argv)
 {
     size_t max = 1u << 20, chunk_size = 4096;
     const char *path = "-";
+    int have_path = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return usage(NULL);
         if (!strcmp(argv[i], "--max") || !strcmp(argv[i], "--chunk")) {
@@ -70,6 +71,8 @@ int main(int argc, char **argv)
             i++;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return usage("unknown option");
+        } else if (have_path++) {
+            return usage("more than one input file");
         } else {
             path = argv[i];
         }

@@ -33,10 +33,15 @@ for c in "$AGENT --hex" "$SQL"; do
     want "directory: $c: exit" 2 $?
     err_line "directory: $c" "[a-z_]*: $TMP: " "$TMP/err"
 done
-for c in "$AGENT --help" "$SQL --help"; do
+for c in "$AGENT --help" "$SQL --help" "$DEMO --help"; do
     $c > "$TMP/out"
     want "$c: exit" 0 $?
     [ -s "$TMP/out" ] && ok || bad "$c: no usage on stdout"
+done
+# one input file: a second is a usage error, not silently the one read
+for c in "$AGENT --hex" "$SQL" "$DEMO"; do
+    $c "$TMP/missing" "$TMP/a.sql" > "$TMP/out" 2> "$TMP/err"
+    want "two files: $c: exit" 2 $?
 done
 "$AGENT" --arena 1M --chunk 64K --hex "$SAMPLE" > /dev/null 2>&1
 want "lp_agent --arena 1M --chunk 64K: exit (one bad line in the sample)" 1 $?

@@ -80,6 +80,15 @@ def main():
                            ([os.path.join(tmp, 'no', 'such', 'dir.db'), dump], 'unopenable db')):
             p = subprocess.run([exe] + args, capture_output=True, stdin=subprocess.DEVNULL)
             check(f'{what}: exit 2', p.returncode == 2, p)
+        # a closed stdin is an I/O error, not an empty dump (SQLite would
+        # open /dev/null onto fd 0); a directory as the dump says why
+        p = subprocess.run(['sh', '-c', 'exec "$0" "$1" - <&-', exe, os.path.join(tmp, 'closed.db')],
+                           capture_output=True)
+        check('closed stdin: exit 2 with the reason',
+              p.returncode == 2 and p.stderr.startswith(b'sql_restore: stdin: '), p)
+        p = subprocess.run([exe, os.path.join(tmp, 'dir.db'), tmp], capture_output=True)
+        check('directory as the dump: exit 2 with the reason',
+              p.returncode == 2 and p.stderr.startswith(b'sql_restore: ' + tmp.encode() + b': Is a directory'), p)
         with open('/dev/full', 'wb') as full:
             p = subprocess.run([exe, os.path.join(tmp, 'full.db'), dump], stdout=full,
                                stderr=subprocess.PIPE)
