@@ -745,7 +745,10 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint8_t
         r->count_at = out->len;
     }
     w_u16(o, 0);
-    if (o->err) mote_wire_abort(r);
+    if (o->err) {
+        mote_wire_abort(r);
+        r->o.b = out; /* still the request's: end takes back what comes after */
+    }
     return o->err;
 }
 
@@ -783,7 +786,7 @@ static MOTE_SMALL_NOINLINE void patch_count(mote_wire_req *r)
 static mote_err req_ready(mote_wire_req *r)
 {
     if (!r) return MOTE_ERR_INVALID;
-    if (!r->o.err && (!r->w || r->value_at)) r->o.err = MOTE_ERR_STATE;
+    if (!r->o.err && (!r->o.b || r->value_at)) r->o.err = MOTE_ERR_STATE;
     return r->o.err;
 }
 
@@ -864,7 +867,7 @@ mote_err mote_wire_value_close(mote_wire_req *r)
 {
     if (!r) return MOTE_ERR_INVALID;
     if (r->o.err) return r->o.err;
-    if (!r->w || !r->value_at || r->o.b->len < r->value_at + 4) {
+    if (!r->o.b || !r->value_at || r->o.b->len < r->value_at + 4) {
         return req_fail(r, MOTE_ERR_STATE);
     }
     size_t n = r->o.b->len - r->value_at - 4;
@@ -876,11 +879,11 @@ mote_err mote_wire_value_close(mote_wire_req *r)
 
 void mote_wire_abort(mote_wire_req *r)
 {
-    if (!r) return;
-    if (r->o.b && r->o.b->len > r->start) r->o.b->len = r->start;
+    if (!r || !r->o.b) return; /* closed, or never opened */
+    if (r->o.b->len > r->start) r->o.b->len = r->start;
     if (r->w && r->stream >= 0) free_slot(r->w, r->stream);
-    r->w = NULL; /* out stays the request's until end (after a failed begin
-                  * too: end takes back what the caller appended since) */
+    r->w = NULL;
+    r->o.b = NULL; /* closed: out is not touched again */
 }
 
 mote_err mote_wire_end(mote_wire_req *r, int *stream)
@@ -913,11 +916,13 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
         if (r->p.has_timestamp) w_u64(o, (uint64_t)r->p.timestamp);
         if (!o->err) o->err = patch_length(b, r->start);
     }
-    if (o->err) mote_wire_abort(r);
-    else if (stream) *stream = r->stream;
-    r->w = NULL;
-    r->o.b = NULL; /* closed */
-    return o->err;
+    if (o->err) {
+        mote_wire_abort(r);
+        return o->err;
+    }
+    if (stream) *stream = r->stream;
+    r->o.b = NULL; /* closed (the stream stays taken: abort does nothing now) */
+    return MOTE_OK;
 }
 
 /* ---- responses ------------------------------------------------------------ */

@@ -380,6 +380,18 @@ static void failed_begin_leaves_no_trace(void **state)
     (void)mote_wire_value_close(&r2);
     assert_int_equal(mote_wire_end(&r2, &s), MOTE_ERR_LIMIT);
     assert_int_equal(t.len, 0);
+    /* end or abort after abort: closed, out untouched (a request begun
+     * since on the same out stays whole) */
+    assert_int_equal(mote_wire_execute_begin(&r, &w2, &b, 1, "id", 2, NULL), MOTE_OK);
+    mote_wire_abort(&r);
+    assert_int_equal(b.len, len);
+    assert_int_equal(mote_wire_execute_begin(&r2, &w2, &b, 2, "id", 2, NULL), MOTE_OK);
+    const size_t open_len = b.len;
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_ERR_STATE);
+    mote_wire_abort(&r);
+    assert_int_equal(b.len, open_len);
+    assert_int_equal(mote_wire_inflight(&w2), 1);
+    assert_int_equal(mote_wire_end(&r2, &s), MOTE_OK);
 }
 
 static void stream_ids_run_out_and_come_back(void **state)
