@@ -2525,12 +2525,6 @@ static MOTE_SMALL_NOINLINE bool copy_end(unsigned kind, const uint8_t *p, size_t
     return kind == MOTE_SCAN_COPY_DATA && n == 2 && p[0] == '\\' && p[1] == '.';
 }
 
-/* The one set of rules for a token's bytes p[0..n), of kind `kind`, ended as r says (at_end(),
- * line_next()): its delimiter or line break cut (a delimiter starting with blanks may begin before
- * a trimmed token: then it is empty), a record's or COPY row's '\r' before its line break too, the
- * end of a COPY block recognised; handed out unless empty (empty ones count with KEEP_BLANK, as
- * COPY rows and as the last of a token's pieces). MOTE_ERR_NEED_MORE: nothing out. (Inlined:
- * smaller; -O3 inlines it at both calls by itself.) */
 /* The length of a token's n bytes at p to hand out: 0 for the rest after
  * the last delimiter (R_EOF) when it is a statement of blanks alone. */
 static MOTE_SMALL_NOINLINE size_t rest_len(const mote_scanner *sc, const uint8_t *p, size_t n, int r, unsigned kind)
@@ -2541,6 +2535,13 @@ static MOTE_SMALL_NOINLINE size_t rest_len(const mote_scanner *sc, const uint8_t
     return k ? n : 0;
 }
 
+/* The one set of rules for a token's bytes p[0..n), of kind `kind`, ended as r says (at_end(),
+ * line_next()): its delimiter or line break cut (a delimiter starting with blanks may begin before
+ * a trimmed token: then it is empty), a record's or COPY row's '\r' before its line break too, the
+ * end of a COPY block recognised; handed out unless empty (empty ones count with KEEP_BLANK, as
+ * COPY rows and as the last of a token's pieces) or the blank rest at the end of input
+ * (rest_len()). MOTE_ERR_NEED_MORE: nothing out. (Inlined:
+ * smaller; -O3 inlines it at both calls by itself.) */
 static MOTE_SMALL_INLINE mote_err hand_token(mote_scanner *sc, mote_scan_token *tok, const uint8_t *p,
                                              size_t n, int r, unsigned kind)
 {
