@@ -26,7 +26,10 @@
 extern "C" {
 #endif
 
-/* Default alignment of mote_arena_alloc(): enough for any scalar type. */
+/* Default alignment of mote_arena_alloc(): 8, every type's on 32-bit ARM and
+ * every integer, pointer and double's elsewhere. Not enough on x86-64 for
+ * long double, __int128 or max_align_t (16): use mote_arena_alloc_aligned()
+ * for those. */
 #define MOTE_ARENA_ALIGN 8u
 
 typedef struct mote_arena_block mote_arena_block; /* private: chained block header */
@@ -110,8 +113,9 @@ void *mote__arena_alloc_slow(mote_arena *a, size_t size, size_t align);
  * Allocate size bytes aligned to MOTE_ARENA_ALIGN. The memory is owned by
  * the arena and valid until a restore to an earlier mark, reset or destroy.
  * size 0 is served as 1 byte, so every non-NULL result is distinct. Returns
- * NULL (and counts a failure, nothing else changes) if it does not fit and
- * the arena cannot grow (no allocator, or the allocator failed), or if
+ * NULL (and counts a failure) if it does not fit and the arena cannot grow
+ * (no allocator, or the allocator failed: spare blocks too small for the
+ * request were given back to it on the way, as reset(false) says), or if
  * size plus block overhead would overflow size_t; NULL on a NULL arena
  * (nothing counted).
  */
@@ -154,7 +158,9 @@ MOTE_NODISCARD void *mote_arena_calloc(mote_arena *a, size_t count, size_t size)
  * restore(NULL, m) does nothing. Anything allocated or grown after the mark
  * is released by restore, including growth of an arena-backed mote_buf
  * made before the mark: such a buffer must not grow between save and
- * restore. */
+ * restore. So are a pool's buffers carved after the mark, even those put
+ * back: a pool on this arena must not get new buffers between save and
+ * restore (its free lists would then point into released memory). */
 mote_arena_mark mote_arena_save(const mote_arena *a);
 void mote_arena_restore(mote_arena *a, mote_arena_mark mark);
 

@@ -129,7 +129,8 @@ void mote_buf_free(mote_buf *b);
  * pool storage: N plus the block header; a pooled class rounds up to a power
  * of two). For pipes and sockets the tail grows by doubling. A file larger
  * than the cap fails up front with MOTE_ERR_LIMIT; a stream reaching the cap
- * returns MOTE_ERR_LIMIT with the bytes that fit appended. End of input is
+ * returns MOTE_ERR_LIMIT with the bytes that fit appended (and one byte
+ * past them read and lost: the probe that found the stream goes on). End of input is
  * detected with a one-byte probe read before any growth, so an empty input
  * allocates nothing. fd is not closed. Returns MOTE_OK, MOTE_ERR_INVALID
  * (NULL b or path), MOTE_ERR_IO (errno set; bytes read so far stay

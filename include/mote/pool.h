@@ -68,7 +68,9 @@ MOTE_NODISCARD mote_err mote_pool_init(mote_pool *p, mote_arena *a, size_t max_s
  * or when the size would overflow (counted in failures; *capacity = 0).
  * NULL pool: NULL. Contents are unspecified. Alignment: MOTE_ARENA_ALIGN.
  * The buffer is the caller's until put; pooled buffers live in the arena,
- * so resetting the arena invalidates them (re-init the pool then).
+ * so resetting the arena invalidates them (re-init the pool then), and so
+ * does restoring a mark saved before they were carved (see
+ * mote_arena_restore).
  */
 MOTE_NODISCARD void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity);
 
@@ -79,8 +81,9 @@ MOTE_NODISCARD void *mote_pool_get(mote_pool *p, size_t size, size_t *capacity);
  * changes), and for a NULL pool. The 8 bytes before ptr must be readable
  * (under ASan poisoned bytes are recognised and not read). An oversize
  * buffer goes straight back to the allocator (counted in drops), so putting
- * it twice reads freed memory: ASan reports that, other builds usually
- * still see the FREE mark.
+ * it twice reads freed memory: under ASan the freed header is recognised as
+ * poisoned and the put refused (not read), other builds usually still see
+ * the FREE mark.
  */
 MOTE_NODISCARD mote_err mote_pool_put(mote_pool *p, void *ptr);
 
