@@ -3,6 +3,11 @@
  * LLVMFuzzerTestOneInput, without libFuzzer. Each input is copied into a heap
  * block of exactly its size so sanitizers catch reads past the end. Used by
  * 'meson test --suite fuzz-regress' with gcc builds.
+ *
+ *   replay [--own DIR] PATH...
+ *
+ * --own DIR: the target's own seeds, which must hold at least one file (every
+ * target replays every corpus, so an emptied one would go unnoticed).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -76,10 +81,29 @@ static int run_path(const char *path)
     return rc;
 }
 
+/* Files (not starting with '.') directly in dir, or -1 if it cannot be read. */
+static long count_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    long n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
 int main(int argc, char **argv)
 {
-    int rc = 0;
-    for (int i = 1; i < argc; i++) rc |= run_path(argv[i]);
+    int rc = 0, i = 1;
+    if (argc > 2 && !strcmp(argv[1], "--own")) {
+        if (count_files(argv[2]) <= 0) {
+            fprintf(stderr, "replay: %s holds no seed: this target's own corpus is gone\n", argv[2]);
+            rc = 1;
+        }
+        i = 3;
+    }
+    for (; i < argc; i++) rc |= run_path(argv[i]);
     /* The empty input is always worth one run. */
     LLVMFuzzerTestOneInput((const uint8_t *)"", 0);
     printf("replayed %lu files\n", files_run);

@@ -227,10 +227,14 @@ static void parse_f64_long_inputs_are_exact(void **state)
  * then nudged one unit in the last place up or down: ties go to the even
  * neighbour, the nudges decide. This is where only the exact slow path can
  * be right. */
+/* (It needs a long double wider than a double for the exact midpoints: where
+ * there is none, armhf for one, the test is left out of the list rather
+ * than passing with nothing checked.) */
+#if LDBL_MANT_DIG >= 64 && LDBL_MAX_EXP > 1024
+#define HAVE_WIDE_LONG_DOUBLE 1
 static void parse_f64_exact_halfway_points(void **state)
 {
     (void)state;
-#if LDBL_MANT_DIG >= 64 && LDBL_MAX_EXP > 1024
     static char buf[1400];
     uint64_t x = 0xDEADBEEFCAFEF00Du;
     for (int round = 0; round < 3000; round++) {
@@ -288,8 +292,8 @@ static void parse_f64_exact_halfway_points(void **state)
             expect_strtod(buf);
         }
     }
-#endif
 }
+#endif
 
 static void parse_f64_rejects_bad_syntax(void **state)
 {
@@ -679,7 +683,9 @@ int main(void)
         cmocka_unit_test(parse_f64_pinned_values),
         cmocka_unit_test(parse_f64_matches_strtod_on_hard_cases),
         cmocka_unit_test(parse_f64_long_inputs_are_exact),
+#ifdef HAVE_WIDE_LONG_DOUBLE
         cmocka_unit_test(parse_f64_exact_halfway_points),
+#endif
         cmocka_unit_test(parse_f64_rejects_bad_syntax),
         cmocka_unit_test(parse_f64_random_against_strtod),
         cmocka_unit_test(parse_i64_edges),

@@ -9,17 +9,17 @@ DATA=${MOTE_TEST_DATA:-$(dirname "$0")/data}
 
 # enc TYPE LITERAL HEX: encode gives HEX, and decode of HEX encodes back to HEX.
 enc() {
-    got=$("$MOTE" cql encode "$1" "$2" 2>&1)
+    got=$("$MOTE" cql encode "$1" "$2" 2>&1) || { bad "encode '$1' '$2': exit $?: $got"; return; }
     if [ "$got" != "$3" ]; then bad "encode '$1' '$2': got '$got' want '$3'"; return; fi
     lit=$("$MOTE" cql decode "$1" "$3" 2>&1) || { bad "decode '$1' '$3': $lit"; return; }
-    again=$("$MOTE" cql encode "$1" "$lit" 2>&1)
+    again=$("$MOTE" cql encode "$1" "$lit" 2>&1) || { bad "encode '$1' '$lit': exit $?"; return; }
     if [ "$again" != "$3" ]; then bad "decode '$1' '$3' gave '$lit' which encodes to '$again'"; return; fi
     ok
 }
 
 # dec TYPE HEX LITERAL: decode prints exactly LITERAL.
 dec() {
-    got=$("$MOTE" cql decode "$1" "$2" 2>&1)
+    got=$("$MOTE" cql decode "$1" "$2" 2>&1) || { bad "decode '$1' '$2': exit $?: $got"; return; }
     if [ "$got" != "$3" ]; then bad "decode '$1' '$2': got '$got' want '$3'"; else ok; fi
 }
 
@@ -135,6 +135,8 @@ if [ -f "$GOLD" ]; then
         [ "$lit" = "$literal" ] && same=$((same + 1))
     done < "$GOLD"
     echo "# golden: decode printed the file's own literal for $same of $total values"
+    # (an empty or misread file checks nothing: 420 values today)
+    [ "$total" -ge 400 ] && ok || bad "golden: only $total values read from $GOLD"
 else
     # The golden data is part of the test: without it nothing is checked.
     echo "not ok - $GOLD not present"

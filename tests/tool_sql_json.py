@@ -4,8 +4,11 @@ exact bytes: for random scripts (quotes, backslashes, NUL, control bytes,
 valid and invalid UTF-8, long runs of each) in every dialect and several
 chunk sizes, each output line is strict JSON in valid UTF-8; a token has
 "text" exactly when its bytes are UTF-8, else "base64"; the decoded bytes
-equal input[offset:offset+length]; "kind" and "terminated" are present; and
-every chunk size gives the same output. Exit 1 on the first mismatch."""
+equal input[offset:offset+length]; "kind" and "terminated" are present;
+tokens come in input order without overlapping; every chunk size gives the
+same output; and the run as a whole checked tokens of both forms (a split
+that printed nothing, or only errors, fails). Exit 1 on the first
+mismatch."""
 import base64
 import json
 import random
@@ -24,6 +27,9 @@ def gen(rnd):
     return b''.join(rnd.choice(PIECES) for _ in range(n))
 
 
+SEEN = {'text': 0, 'base64': 0}  # tokens checked, by form
+
+
 def check(mote, data, dialect, chunk):
     p = subprocess.run([mote, 'sql', 'split', '--dialect', dialect, '--chunk', str(chunk), '-'],
                        input=data, capture_output=True)
@@ -31,10 +37,15 @@ def check(mote, data, dialect, chunk):
         raise AssertionError(f'exit {p.returncode}: {p.stderr!r}')
     out = p.stdout
     out.decode('utf-8')  # strict: the whole output is UTF-8
+    end = 0  # where the last token ended: tokens in order, never overlapping
     for line in out.split(b'\n')[:-1]:
         o = json.loads(line)
         if 'error' in o:
             continue
+        if o['offset'] < end:
+            raise AssertionError(f'token before the end of the last one ({end}): {line!r}')
+        end = o['offset'] + o['length']
+        SEEN['text' if 'text' in o else 'base64'] += 1
         if o['kind'] not in KINDS or not isinstance(o['terminated'], bool):
             raise AssertionError(f'kind/terminated: {line!r}')
         want = data[o['offset']:o['offset'] + o['length']]
@@ -82,7 +93,11 @@ def main():
                     print(f'FAIL input {i} {dialect}: chunk {chunk} output differs')
                     return 1
                 cases += 1
-    print(f'{cases} passed, 0 failed')
+    # a split that printed nothing (or errors alone) checked nothing
+    if SEEN['text'] < cases or SEEN['base64'] < 100:
+        print(f'FAIL too few tokens checked: {SEEN} in {cases} runs')
+        return 1
+    print(f'{cases} passed, 0 failed ({SEEN["text"]} text and {SEEN["base64"]} base64 tokens)')
     return 0
 
 
