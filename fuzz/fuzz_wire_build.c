@@ -31,7 +31,7 @@
 
 typedef struct mval {
     int32_t len;        /* -1 null, -2 unset, else the byte count */
-    uint8_t b[24];      /* its bytes (all the same, see put_bytes) */
+    uint8_t b[24];      /* its bytes (all the same: the operation's argument) */
 } mval;
 
 typedef struct mstmt {
@@ -152,12 +152,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const uint8_t arg = i + 1 < size ? data[i + 1] : 0;
         const size_t len0 = out.len;
         mote_err e;
-        switch ((op >> 1) % 12) {
+        const unsigned kind = (op >> 1) % 12;
+        switch (kind) {
         case 0: case 1: case 2: { /* begin QUERY / EXECUTE / BATCH */
             if (m[0].st == OPEN || m[1].st == OPEN) break; /* one open request per out */
             i++;
             memset(q, 0, sizeof *q);
-            const unsigned k = (op >> 1) % 12;
+            const unsigned k = kind;
             q->op = k == 0 ? MOTE_WIRE_QUERY : k == 1 ? MOTE_WIRE_EXECUTE : MOTE_WIRE_BATCH;
             q->start = out.len;
             mstmt *s = &q->s[0];
@@ -208,7 +209,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 4: case 5: case 6: case 7: { /* a value: bytes, null, unset, open + append + close */
             if (q->st != OPEN) break;
             i++;
-            const unsigned k = (op >> 1) % 12 - 4;
+            const unsigned k = kind - 4;
             mval v = {0, {0}};
             v.len = k == 1 ? -1 : k == 2 ? -2 : (int32_t)(arg % 25u);
             if (v.len > 0) memset(v.b, arg, (size_t)v.len);
