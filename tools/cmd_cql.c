@@ -121,13 +121,15 @@ static int cmd_encode(const mote_cql_type *t, const char *lit, size_t len, mote_
     return rc;
 }
 
+/* Hex on stdin may hold these between and around its digits. */
+static bool hex_blank(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
 static int cmd_decode(const mote_cql_type *t, const char *hex, size_t hl, bool from_stdin,
                       mote_arena *scratch)
 {
     /* offsets in messages count from the argument's (or input's) first byte */
     size_t skip = 0;
-    while (from_stdin && skip < hl && (hex[skip] == ' ' || hex[skip] == '\n' || hex[skip] == '\r' || hex[skip] == '\t'))
-        skip++;
+    while (from_stdin && skip < hl && hex_blank(hex[skip])) skip++;
     if (hl - skip >= 2 && hex[skip] == '0' && (hex[skip + 1] == 'x' || hex[skip + 1] == 'X')) skip += 2;
     hex += skip;
     hl -= skip;
@@ -140,7 +142,7 @@ static int cmd_decode(const mote_cql_type *t, const char *hex, size_t hl, bool f
     int hi = -1;
     for (size_t i = 0; i < hl; i++) {
         char c = hex[i];
-        if (from_stdin && (c == ' ' || c == '\n' || c == '\r' || c == '\t')) continue;
+        if (from_stdin && hex_blank(c)) continue;
         int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
               : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
         if (v < 0) {
