@@ -236,6 +236,10 @@ static bool parse_timestamp(cur *c, int64_t *ms)
 {
     int64_t days, ns = 0, off_min = 0;
     if (!parse_date(c, &days)) return false;
+    /* milliseconds of int64 reach about 292 million years: a date's years
+     * (up to 999999999) can lie past them (6 days' margin: the clock and an
+     * offset of up to 99:99 are added below) */
+    if (days > INT64_MAX / 86400000 - 6 || days < -(INT64_MAX / 86400000 - 6)) return false;
     if (cskip(c, ' ') || cskip(c, 'T')) {
         if (!parse_clock(c, &ns, false)) return false;
         if (ns % 1000000) return false; /* timestamps hold milliseconds */
