@@ -260,6 +260,21 @@ static void too_long_drops_to_next_delimiter_tracking_quotes(void **state)
                 "1:1@0|ok|\n!TOO_LONG@2:1@4\n3:1@22|after|\n3:7@28|12345678|\n!TOO_LONG@3:16@37\n");
 }
 
+/* The scanner reads up to max_token + the delimiter's length before it
+ * calls a token too long, so a token the input cuts off inside that margin
+ * (a delimiter's first byte, no second) is judged where it is handed out. */
+static void too_long_at_end_inside_delimiter_margin(void **state)
+{
+    (void)state;
+    mote_scan_config c = cfg_of(MOTE_SCAN_GENERIC);
+    c.max_token = 6;
+    c.delim = (const uint8_t *)"$$";
+    c.delim_len = 2;
+    expect_scan(c, "abcdef$", "!TOO_LONG@1:1@0\n");
+    expect_scan(c, "abcde$", "1:1@0$|abcde$|\n");
+    expect_scan(c, "abcdef$$x", "1:1@0|abcdef|\n1:9@8$|x|\n");
+}
+
 static void too_long_through_fixed_carry_cap(void **state)
 {
     (void)state;
@@ -1134,6 +1149,7 @@ int main(void)
         cmocka_unit_test(mysql_bad_delimiter_keeps_old),
         cmocka_unit_test(mysql_delimiter_word_not_command),
         cmocka_unit_test(too_long_drops_to_next_delimiter_tracking_quotes),
+        cmocka_unit_test(too_long_at_end_inside_delimiter_margin),
         cmocka_unit_test(too_long_through_fixed_carry_cap),
         cmocka_unit_test(unterminated_quote_names_opening_line),
         cmocka_unit_test(bom_skipped_crlf_one_break_nul_is_data),
