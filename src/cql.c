@@ -844,22 +844,16 @@ static mote_err cdecode(const mote_cql_type *t, const uint8_t *in, size_t len, u
     }
     if ((!k || (map && !v)) && count > 0) return MOTE_ERR_INVALID;
 #if !MOTE_SMALL
-    /* Hot cases: one kernel call for the whole body. A list kernel checks
-     * every length; any surprise falls through to the careful loop, which
-     * names the error. A packed vector's length is already checked. */
+    /* Hot case: a list or set of 4- or 8-byte values in one kernel call. The
+     * kernel checks every length; any surprise falls through to the careful
+     * loop, which names the error. (Packed vectors never come here:
+     * decode_vector() takes them.) */
     int32_t w = wire_width(t->sub->kind);
-    if (!map && (w == 4 || w == 8)) {
-        if (t->kind == MOTE_CQL_VECTOR) {
-            if (t->sub->fixed >= 0) {
-                swap_packed(w, k, in, count);
-                return MOTE_OK;
-            }
-        } else if (len - 4 == count * (4 + (size_t)w) &&
-            (w == 4 ? mote__cql_list_get32(k, in + 4, count, MOTE_CQL_SIMD_BEST)
-                    : mote__cql_list_get64(k, in + 4, count, MOTE_CQL_SIMD_BEST))) {
-            if (n) *n = count;
-            return MOTE_OK;
-        }
+    if (!map && (w == 4 || w == 8) && t->kind != MOTE_CQL_VECTOR && len - 4 == count * (4 + (size_t)w) &&
+        (w == 4 ? mote__cql_list_get32(k, in + 4, count, MOTE_CQL_SIMD_BEST)
+                : mote__cql_list_get64(k, in + 4, count, MOTE_CQL_SIMD_BEST))) {
+        if (n) *n = count;
+        return MOTE_OK;
     }
     /* Lists, sets and maps element by element without the iterator's
      * per-element bookkeeping: the same checks in the same order. */
