@@ -7,8 +7,8 @@
  * KEEP_LEADING, max_token on); byte 1 max_token (1..64) and delimiter length
  * (generic/mysql/postgres: 1..3 bytes taken from bytes 2..4); byte 5 generic
  * comment styles (low 5 bits) and the flags KEEP_COMMENTS,
- * NO_BACKSLASH_ESCAPES, PG_NONSTANDARD_STRINGS (bits 5..7); the rest is the
- * text. Transcripts hold each token's kind and flags (terminated, pieces,
+ * NO_BACKSLASH_ESCAPES, PG_NONSTANDARD_STRINGS (bits 5..7; the last also
+ * ANSI_QUOTES: each dialect reads only its own); the rest is the text. Transcripts hold each token's kind and flags (terminated, pieces,
  * escapes, CR removed) besides text and position, so all of the state that
  * is carried across chunks (COPY data, commands, leading comments, sql_mode
  * and standard_conforming_strings from SET, executable comments,
@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (cfg.dialect == MOTE_SCAN_GENERIC) cfg.comments = data[5] & 0x1fu;
     if (data[5] & 0x20) cfg.flags |= MOTE_SCAN_KEEP_COMMENTS;
     if (data[5] & 0x40) cfg.flags |= MOTE_SCAN_NO_BACKSLASH_ESCAPES;
-    if (data[5] & 0x80) cfg.flags |= MOTE_SCAN_PG_NONSTANDARD_STRINGS;
+    if (data[5] & 0x80) cfg.flags |= MOTE_SCAN_PG_NONSTANDARD_STRINGS | MOTE_SCAN_ANSI_QUOTES;
     const uint8_t *in = data + 6;
     size_t n = size - 6;
 

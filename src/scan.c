@@ -136,6 +136,8 @@ enum { WC_NONE, WC_FIRST, WC_COPY, WC_SET, WC_RESET, WC_CREATE };
 /* sc->mode bits: the config flags of the same meaning */
 #define MODE_NBE MOTE_SCAN_NO_BACKSLASH_ESCAPES
 #define MODE_NONSTD MOTE_SCAN_PG_NONSTANDARD_STRINGS
+#define MODE_ANSIQ MOTE_SCAN_ANSI_QUOTES
+#define MODE_MY (MODE_NBE | MODE_ANSIQ) /* the sql_mode bits mysql follows */
 #define MODE_NO_AVX2 0x80u /* mote__scan_no_avx2(), for tests (no config flag in mode has it) */
 
 /* The words the scanner acts on, length-prefixed, and their numbers. In
@@ -349,10 +351,12 @@ static void build_cls(mote_scanner *sc)
         {'\n', 0, 0xff},
         {'\r', 0, 0xff},
     };
-    /* the escapes that sql_mode / standard_conforming_strings decide (mysql ' and ", postgres '') */
-    if (sc->dialect == MOTE_SCAN_MYSQL)
-        sc->q_esc[0] = sc->q_esc[1] = (sc->mode & MODE_NBE) ? NO_ESC : '\\';
-    else if (sc->dialect == MOTE_SCAN_POSTGRES)
+    /* the escapes that sql_mode / standard_conforming_strings decide (mysql ' and ", "
+     * an identifier under ANSI_QUOTES; postgres '') */
+    if (sc->dialect == MOTE_SCAN_MYSQL) {
+        sc->q_esc[0] = (sc->mode & MODE_NBE) ? NO_ESC : '\\';
+        sc->q_esc[1] = (sc->mode & MODE_MY) ? NO_ESC : '\\';
+    } else if (sc->dialect == MOTE_SCAN_POSTGRES)
         sc->q_esc[0] = (sc->mode & MODE_NONSTD) ? '\\' : NO_ESC;
     uint8_t *cls = sc->cls;
     for (unsigned c = 0; c < 256; c++) cls[c] = sc->open_slot[c] ? C_NORM : 0;
@@ -517,7 +521,7 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
         sc->q_esc[k] = (uint16_t)e; /* (-1: NO_ESC) */
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
-    sc->mode = sc->mode_next = (uint8_t)(cfg->flags & (MODE_NBE | MODE_NONSTD)); /* (then at_end() syncs them) */
+    sc->mode = sc->mode_next = (uint8_t)(cfg->flags & (MODE_MY | MODE_NONSTD)); /* (then at_end() syncs them) */
     if (!d) {
         d = (const uint8_t *)";";
         dn = 1;
@@ -1702,7 +1706,7 @@ static uint8_t var_mode(const mote_scanner *sc, uint32_t h)
 {
     for (unsigned j = 0; j < 2; j++)
         if (sc->d.my.vhash[j] == h) return sc->ds.my.vmode[j];
-    return sc->flags & MODE_NBE;
+    return sc->flags & MODE_MY;
 }
 
 static void var_save(mote_scanner *sc, uint32_t h, uint8_t m)
@@ -1738,13 +1742,13 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
         sc->wst = mode || how == 2 ? 1 : 4;
         sc->d.my.vt = mode ? 0 : sc->whash | 1u;
     } else if (sc->wst == 2) {
-        uint8_t m = sc->flags & MODE_NBE; /* an expression: the configured mode */
-        if (how == 1) m = sc->litk == 20 ? MODE_NBE : 0;
-        else if (k >= K_AT_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE) m = sc->mode_next & MODE_NBE;
+        uint8_t m = sc->flags & MODE_MY; /* an expression: the configured mode */
+        if (how == 1) m = sc->litm;
+        else if (k >= K_AT_SQL_MODE && k <= K_AT_LOCAL_SQL_MODE) m = sc->mode_next & MODE_MY;
         else if (k == K_DEFAULT) m = 0;
         else if (how == 2) m = var_mode(sc, sc->whash | 1u);
         if (sc->d.my.vt) var_save(sc, sc->d.my.vt, m);
-        else sc->mode_next = (uint8_t)((sc->mode_next & ~MODE_NBE) | m);
+        else sc->mode_next = (uint8_t)((sc->mode_next & ~MODE_MY) | m);
         sc->wst = 3;
     }
 }
@@ -1828,7 +1832,8 @@ static MOTE_SMALL_INLINE void word_punct(mote_scanner *sc, uint8_t c)
         if (sc->open_slot[c]) {
             /* a literal: its bytes are looked at (lit_byte) */
             sc->slow |= SL_LIT;
-            sc->litk = 0;
+            sc->litm = 0;
+            sc->litw = 0;
             sc->wlen = 0;
         } else if (c == '=') {
             if (sc->wst == 1) sc->wst = 2;
@@ -1849,12 +1854,15 @@ static MOTE_SMALL_NOINLINE void word_add(mote_scanner *sc, uint8_t lc)
     if (sc->wlen < sizeof sc->word) sc->word[sc->wlen++] = lc;
 }
 
-/* A byte of a SET statement's literal. */
+/* A byte of a SET statement's literal: the sql_mode names that matter, by
+ * the literal's last four bytes: "no_b" is in NO_BACKSLASH_ESCAPES and no
+ * other name, "ansi" in ANSI_QUOTES and ANSI (which holds it) alone. */
 static MOTE_SMALL_INLINE void lit_byte(mote_scanner *sc, uint8_t c)
 {
-    static const char nbe[] = "no_backslash_escapes";
     const uint8_t lc = lower(c);
-    if (sc->litk < 20) sc->litk = lc == (uint8_t)nbe[sc->litk] ? (uint8_t)(sc->litk + 1) : lc == 'n';
+    const uint32_t w = sc->litw = sc->litw << 8 | lc;
+    if (w == ((uint32_t)'n' << 24 | 'o' << 16 | '_' << 8 | 'b')) sc->litm |= MODE_NBE;
+    if (w == ((uint32_t)'a' << 24 | 'n' << 16 | 's' << 8 | 'i')) sc->litm |= MODE_ANSIQ;
     word_add(sc, lc);
 }
 

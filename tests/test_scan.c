@@ -700,6 +700,39 @@ static void issue11_mysql_no_backslash_escapes(void **state)
                 "4:1@87|SELECT '\\x5c';'|\n");
 }
 
+/* ANSI_QUOTES: "..." quotes an identifier, a backslash in it escapes
+ * nothing (mariadb-dump writes a routine's sql_mode before it; the mariadb
+ * client splits so too). ' strings keep their escapes. */
+static void mysql_ansi_quotes(void **state)
+{
+    (void)state;
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0), "SET sql_mode = 'ANSI_QUOTES';\nSELECT 1 AS \"a\\\";\nSELECT 'b\\';c';",
+                "1:1@0|SET sql_mode = 'ANSI_QUOTES'|\n"
+                "2:1@30|SELECT 1 AS \"a\\x5c\"|\n"
+                "3:1@48|SELECT 'b\\x5c';c'|\n");
+    /* ANSI holds it; the dump's save / set / restore; NO_BACKSLASH_ESCAPES apart */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0),
+                "/*!50003 SET @saved_sql_mode = @@sql_mode */ ;\n"
+                "/*!50003 SET sql_mode = 'PIPES_AS_CONCAT,ANSI,ORACLE' */ ;\n"
+                "SELECT \"a\\\", 'b\\';c';\n"
+                "/*!50003 SET sql_mode = @saved_sql_mode */ ;\n"
+                "SELECT \"a\\\";b\";",
+                "1:1@0|/*!50003 SET @saved_sql_mode = @@sql_mode */ |\n"
+                "2:1@47|/*!50003 SET sql_mode = 'PIPES_AS_CONCAT,ANSI,ORACLE' */ |\n"
+                "3:1@106|SELECT \"a\\x5c\", 'b\\x5c';c'|\n"
+                "4:1@128|/*!50003 SET sql_mode = @saved_sql_mode */ |\n"
+                "5:1@173|SELECT \"a\\x5c\";b\"|\n");
+    /* from the config; both modes at once; off again */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, MOTE_SCAN_ANSI_QUOTES),
+                "SELECT \"\\\";\nSET sql_mode = 'no_backslash_escapes,ansi_quotes';\nSELECT '\\', \"\\\";\n"
+                "SET sql_mode = '';\nSELECT \"\\\";\";",
+                "1:1@0|SELECT \"\\x5c\"|\n"
+                "2:1@12|SET sql_mode = 'no_backslash_escapes,ansi_quotes'|\n"
+                "3:1@63|SELECT '\\x5c', \"\\x5c\"|\n"
+                "4:1@80|SET sql_mode = ''|\n"
+                "5:1@99|SELECT \"\\x5c\";\"|\n");
+}
+
 static void issue11_mysql_executable_comments(void **state)
 {
     (void)state;
@@ -803,6 +836,7 @@ static void block_path_matches_byte_loop(void **state)
          * statements that change escapes, BEGIN ATOMIC bodies, parentheses,
          * leading comments */
         "COPY t FROM stdin;\n", "\\.\n", "/*!", "/*M!1 ", "*/", "SET sql_mode='NO_BACKSLASH_ESCAPES';",
+        "SET sql_mode='ANSI_QUOTES';",
         "SET sql_mode=@x;", "SET @x=@@sql_mode;", "set standard_conforming_strings=off;", "reset all;",
         "CREATE FUNCTION f() BEGIN ATOMIC ", "CASE ", "END", "(", ")", "\\restrict x\n", "-- c\n",
         "\r\n\\.\r\n"};
@@ -837,6 +871,7 @@ static void block_path_matches_byte_loop(void **state)
         if (iter % 7 == 0) c.flags |= MOTE_SCAN_KEEP_BLANK;
         if (iter % 3 == 0) c.flags |= MOTE_SCAN_KEEP_COMMENTS;
         if (iter % 4 == 1) c.flags |= MOTE_SCAN_NO_BACKSLASH_ESCAPES;
+        if (iter % 5 == 2) c.flags |= MOTE_SCAN_ANSI_QUOTES;
         if (iter % 6 == 3) c.flags |= MOTE_SCAN_PG_NONSTANDARD_STRINGS;
         if (iter % 11 == 0) c.max_token = 40;
         same_any_chunking(&c, text, n, seed, iter);
@@ -1094,6 +1129,7 @@ static void block_path_constant_configurations(void **state)
         {MOTE_SCAN_POSTGRES, 0, 0},
         {MOTE_SCAN_GENERIC, 0, 0},
         {MOTE_SCAN_MYSQL, MOTE_SCAN_NO_BACKSLASH_ESCAPES, 0},
+        {MOTE_SCAN_MYSQL, MOTE_SCAN_ANSI_QUOTES, 0},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         mote_scan_config c = cfg_of(cases[k].d);
@@ -1174,6 +1210,7 @@ int main(void)
         cmocka_unit_test(issue11_postgres_begin_atomic_and_parentheses),
         cmocka_unit_test(issue11_postgres_escape_strings),
         cmocka_unit_test(issue11_mysql_no_backslash_escapes),
+        cmocka_unit_test(mysql_ansi_quotes),
         cmocka_unit_test(issue11_mysql_executable_comments),
         cmocka_unit_test(issue11_comments_and_terminated),
     };

@@ -80,6 +80,10 @@ grep -q -- '--max-statement' "$TMP/help"; want "help text" 0 $?
 # a dialect's own flag with another dialect: refused, not ignored
 "$MOTE" sql split --no-backslash-escapes < /dev/null 2> /dev/null; want "mysql flag, generic" 2 $?
 "$MOTE" sql split --dialect mysql --nonstandard-strings < /dev/null 2> /dev/null; want "postgres flag, mysql" 2 $?
+"$MOTE" sql split --dialect postgres --ansi-quotes < /dev/null 2> /dev/null; want "mysql flag, postgres" 2 $?
+# --ansi-quotes: "..." is an identifier, a backslash in it no escape
+printf 'SELECT "a\\";\nSELECT 2;' > "$TMP/ansi.sql"
+want "ansi quotes: two statements" 2 "$("$MOTE" sql split --dialect mysql --ansi-quotes "$TMP/ansi.sql" | grep -c '"terminated":true')"
 # "--" ends the options: a file named like one
 printf 'a;' > "$TMP/-x.sql"
 got=$(cd "$TMP" && "$MOTE" sql split -- -x.sql)

@@ -13,7 +13,7 @@ static const char sql_usage[] =
     "usage: mote sql split [--dialect generic|mysql|sqlite|postgres|lines]\n"
     "                      [--delimiter S] [--max-statement BYTES] [--chunk BYTES]\n"
     "                      [--keep-comments] [--no-backslash-escapes]\n"
-    "                      [--nonstandard-strings] [FILE|-]\n"
+    "                      [--ansi-quotes] [--nonstandard-strings] [FILE|-]\n"
     "\n"
     "Splits FILE (or standard input) into statements with the streaming scanner,\n"
     "reading --chunk bytes at a time (default 65536), and prints one JSON object\n"
@@ -39,8 +39,10 @@ static const char sql_usage[] =
     "--chunk        read size (default 64K)\n"
     "--keep-comments  also print comment-only text (kind \"comment\")\n"
     "--no-backslash-escapes  mysql: start in sql_mode NO_BACKSLASH_ESCAPES\n"
+    "--ansi-quotes           mysql: start in sql_mode ANSI_QUOTES (\"...\" is an\n"
+    "                        identifier, without backslash escapes)\n"
     "--nonstandard-strings   postgres: start with standard_conforming_strings off\n"
-    "(both modes then follow the script's SET statements)\n"
+    "(these modes then follow the script's SET statements)\n"
     "Sizes take a binary suffix: 64K, 16M, 1G (1K = 1024 bytes).\n"
     "Exit status: 0; 1 if any statement error was reported (the rest is still\n"
     "split); 2 on a usage error or an I/O error (unreadable input, failed write),\n"
@@ -166,10 +168,23 @@ static int print_result(tool_buf *o, mote_err e, const mote_scan_token *tok)
     return 1;
 }
 
+/* The options that set a config flag, and the one dialect each is for (NULL: any). */
+static const struct {
+    const char *name;
+    unsigned flag;
+    const char *only;
+} flag_opts[] = {
+    {"--keep-comments", MOTE_SCAN_KEEP_COMMENTS, NULL},
+    {"--no-backslash-escapes", MOTE_SCAN_NO_BACKSLASH_ESCAPES, "mysql"},
+    {"--ansi-quotes", MOTE_SCAN_ANSI_QUOTES, "mysql"},
+    {"--nonstandard-strings", MOTE_SCAN_PG_NONSTANDARD_STRINGS, "postgres"},
+};
+#define N_FLAG_OPTS (sizeof flag_opts / sizeof flag_opts[0])
+
 static int sql_split(int argc, char **argv)
 {
     mote_scan_dialect dialect = MOTE_SCAN_GENERIC;
-    const char *delim = NULL, *path = NULL;
+    const char *delim = NULL, *path = NULL, *dialect_name = "generic";
     /* 1 GiB: MySQL's max_allowed_packet ceiling, so no real statement is cut;
      * an unterminated quote in a huge dump stops there instead of taking all
      * memory. */
@@ -191,14 +206,9 @@ static int sql_split(int argc, char **argv)
             fputs(sql_usage, stdout);
             return TOOL_OK;
         }
-        static const struct { const char *name; unsigned flag; } flag_opts[] = {
-            {"--keep-comments", MOTE_SCAN_KEEP_COMMENTS},
-            {"--no-backslash-escapes", MOTE_SCAN_NO_BACKSLASH_ESCAPES},
-            {"--nonstandard-strings", MOTE_SCAN_PG_NONSTANDARD_STRINGS},
-        };
         size_t f = 0;
-        while (f < sizeof flag_opts / sizeof flag_opts[0] && strcmp(a, flag_opts[f].name) != 0) f++;
-        if (f < sizeof flag_opts / sizeof flag_opts[0]) {
+        while (f < N_FLAG_OPTS && strcmp(a, flag_opts[f].name) != 0) f++;
+        if (f < N_FLAG_OPTS) {
             flags |= flag_opts[f].flag;
             continue;
         }
@@ -210,6 +220,7 @@ static int sql_split(int argc, char **argv)
             if (strcmp(a, "--dialect") == 0) {
                 if (parse_dialect(v, &dialect) != 0)
                     return tool_usage_error("sql split: unknown dialect '%s'", v);
+                dialect_name = v;
             } else if (strcmp(a, "--delimiter") == 0) {
                 delim = v;
             } else if (strcmp(a, "--max-statement") == 0) {
@@ -223,10 +234,9 @@ static int sql_split(int argc, char **argv)
         }
     }
     /* each dialect flag belongs to one dialect (the library ignores it elsewhere) */
-    if ((flags & MOTE_SCAN_NO_BACKSLASH_ESCAPES) && dialect != MOTE_SCAN_MYSQL)
-        return tool_usage_error("sql split: --no-backslash-escapes is for --dialect mysql");
-    if ((flags & MOTE_SCAN_PG_NONSTANDARD_STRINGS) && dialect != MOTE_SCAN_POSTGRES)
-        return tool_usage_error("sql split: --nonstandard-strings is for --dialect postgres");
+    for (size_t f = 0; f < N_FLAG_OPTS; f++)
+        if ((flags & flag_opts[f].flag) && flag_opts[f].only && strcmp(flag_opts[f].only, dialect_name) != 0)
+            return tool_usage_error("sql split: %s is for --dialect %s", flag_opts[f].name, flag_opts[f].only);
 
     mote_scan_config cfg;
     if (mote_scan_config_init(&cfg, dialect) != MOTE_OK)

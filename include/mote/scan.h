@@ -100,7 +100,8 @@ typedef enum mote_scan_dialect {
     MOTE_SCAN_GENERIC = 0,
     /*
      * mysql: ' " ` quotes; backslash escapes inside ' and " (not inside
-     * backticks) unless NO_BACKSLASH_ESCAPES is in force (below); # and "-- "
+     * backticks) unless NO_BACKSLASH_ESCAPES is in force, nor inside " under
+     * ANSI_QUOTES (there " quotes an identifier; both below); # and "-- "
      * comments ("--" followed by a byte <= 0x20 or 0x7f), block comments
      * (slash-star ... star-slash, not nested). Executable comments
      * (slash-star-bang and slash-star-M-bang, with or without version digits,
@@ -112,12 +113,18 @@ typedef enum mote_scan_dialect {
      * (case-insensitive, 1..16 bytes up to the next blank, rest of the line
      * ignored, no backslash) changes the delimiter and is returned as a
      * MOTE_SCAN_COMMAND token (its line, without the line break).
-     * NO_BACKSLASH_ESCAPES: from config (MOTE_SCAN_NO_BACKSLASH_ESCAPES),
-     * then followed from the statements SET [SESSION|LOCAL] sql_mode = v,
+     * NO_BACKSLASH_ESCAPES and ANSI_QUOTES: from config
+     * (MOTE_SCAN_NO_BACKSLASH_ESCAPES, MOTE_SCAN_ANSI_QUOTES), then followed
+     * from the statements SET [SESSION|LOCAL] sql_mode = v,
      * SET @@sql_mode / @@session.sql_mode / @@local.sql_mode = v (also
      * inside executable comments; several assignments per SET). A quoted v
-     * turns the mode on when it holds NO_BACKSLASH_ESCAPES (any case), off
-     * otherwise; DEFAULT turns it off; @@sql_mode keeps it. The dump
+     * turns a mode on when it holds its name (any case; read by "NO_B" and
+     * "ANSI", which no other mode name holds; ANSI includes ANSI_QUOTES),
+     * off otherwise; DEFAULT turns both off;
+     * @@sql_mode keeps them. Other combination modes that include
+     * ANSI_QUOTES (ORACLE, MSSQL, DB2, MAXDB, POSTGRESQL) are not read as
+     * such: the server lists ANSI_QUOTES in @@sql_mode with them, so dumps
+     * name it. The dump
      * convention SET @x = @@sql_mode ... SET sql_mode = @x is followed: the
      * scanner remembers the mode saved in the last two user variables
      * assigned from @@sql_mode and restores it from them; an unknown @x (or
@@ -208,6 +215,9 @@ typedef enum mote_scan_dialect {
 /* postgres: start with standard_conforming_strings off ('' strings take
  * backslash escapes). SET standard_conforming_strings changes it. */
 #define MOTE_SCAN_PG_NONSTANDARD_STRINGS 0x20u
+/* mysql: start with ANSI_QUOTES in force ("..." quotes an identifier, in
+ * which a backslash is an ordinary byte). SET sql_mode statements change it. */
+#define MOTE_SCAN_ANSI_QUOTES 0x40u
 
 typedef struct mote_scan_config {
     mote_scan_dialect dialect;
@@ -292,7 +302,7 @@ typedef struct mote_scanner {
     uint8_t state, dialect, flags, trim;
     uint8_t comments, slot, dlen, bom;
     uint8_t trig;            /* sqlite3_complete() state (the others: 2, NORMAL) */
-    uint8_t mode, mode_next; /* NO_BACKSLASH_ESCAPES / nonstandard strings in force (+ a test bit); after this statement */
+    uint8_t mode, mode_next; /* NO_BACKSLASH_ESCAPES, ANSI_QUOTES / nonstandard strings in force (+ a test bit); after this statement */
     uint8_t finished, done, dropping;
     uint8_t hist[2];         /* postgres: last bytes of the token handed out or dropped */
     union {                  /* a dialect's bytes kept across tokens, within reach */
@@ -309,7 +319,7 @@ typedef struct mote_scanner {
     uint8_t lead, cmt, cdrop, split; /* no code yet; comments seen; not kept; split pending */
     uint8_t slow;            /* why the skip loops must stop at every byte */
     uint8_t wcls, wst;       /* statement class by its first word; state within it (CREATE: leading words read) */
-    uint8_t litk;            /* NO_BACKSLASH_ESCAPES letters matched */
+    uint8_t litm;            /* the sql_mode bits a SET literal names (litw: its last four bytes) */
     uint8_t wlen;            /* word being read (keywords), mysql DELIMITER match */
     uint8_t km;              /* delimiter bytes matched */
     uint8_t pieces_out, hist_n; /* pieces handed out; bytes in hist (speed builds; small: blanks for none) */
@@ -322,6 +332,7 @@ typedef struct mote_scanner {
         } pg;
     } tk;
     unsigned tokflags;
+    uint32_t litw;
     uint16_t q_esc[4];       /* escape byte per quote slot, 0xffff none (in reach of 16-bit ldrh) */
     uint16_t esc_out;        /* escape outside quotes, 0xffff none */
     uint8_t cr;              /* the last line break was "\r" */

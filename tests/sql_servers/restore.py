@@ -169,6 +169,10 @@ DELIMITER ;;
 CREATE PROCEDURE p_nbe() BEGIN SELECT 'C:\\'; SELECT 'a\\', "b\\"; END;;
 CREATE TRIGGER tr_nbe BEFORE UPDATE ON big FOR EACH ROW BEGIN SET NEW.s = 'D:\\'; END;;
 DELIMITER ;
+SET sql_mode = 'ANSI_QUOTES';
+DELIMITER ;;
+CREATE PROCEDURE p_ansi() BEGIN SELECT 1 AS "a\\"; SELECT 'b\\';' AS "c;d"; END;;
+DELIMITER ;
 SET sql_mode = DEFAULT;
 DELIMITER ;;
 CREATE PROCEDURE p_last() BEGIN SELECT 'it\\'s;'; SELECT 2; END;;
@@ -362,7 +366,8 @@ def test_mariadb(s):
         return normalise_mariadb(srv.dump(db, canon_opts), db)
     source = canonical('src')
     # the source itself must hold what the cases need
-    for needle in (b'NO_BACKSLASH_ESCAPES', b'/*!50001 CREATE', b'p_last', b'v_last', b'EVENT'):
+    for needle in (b'NO_BACKSLASH_ESCAPES', b"= 'ANSI_QUOTES'", b'p_ansi', b'/*!50001 CREATE', b'p_last',
+                   b'v_last', b'EVENT'):
         if needle not in srv.dump('src', base):
             raise RuntimeError(f'source dump lacks {needle!r}')
     variants = {
