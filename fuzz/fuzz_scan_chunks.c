@@ -4,7 +4,8 @@
  * identical transcripts, and bytes examined must equal the input size.
  *
  * Input: byte 0 dialect (low 3 bits, mod 5) + flags (KEEP_BLANK, PIECES,
- * KEEP_LEADING, max_token on); byte 1 max_token (1..64) and delimiter length
+ * KEEP_LEADING, max_token on, a two-byte charset: mysql and postgres, byte
+ * 4 picks which); byte 1 max_token (1..64) and delimiter length
  * (generic/mysql/postgres: 1..3 bytes taken from bytes 2..4); byte 5 generic
  * comment styles (low 5 bits) and the flags KEEP_COMMENTS,
  * NO_BACKSLASH_ESCAPES, PG_NONSTANDARD_STRINGS (bits 5..7; the last also
@@ -42,6 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (data[0] & 0x20) cfg.flags |= MOTE_SCAN_KEEP_LEADING;
     if (data[0] & 0x40) cfg.max_token = 1u + (data[1] & 63u);
     if ((data[0] & 0x10) && cfg.max_token) cfg.flags |= MOTE_SCAN_PIECES;
+    if ((data[0] & 0x80) && (cfg.dialect == MOTE_SCAN_MYSQL || cfg.dialect == MOTE_SCAN_POSTGRES))
+        cfg.charset = (mote_scan_charset)(1u + data[4] % 3u);
     size_t dl = (size_t)(data[1] >> 6);
     if (dl && cfg.dialect != MOTE_SCAN_SQLITE && cfg.dialect != MOTE_SCAN_LINES) {
         cfg.delim = data + 2;

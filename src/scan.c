@@ -138,6 +138,14 @@ enum { WC_NONE, WC_FIRST, WC_COPY, WC_SET, WC_RESET, WC_CREATE };
 #define MODE_NONSTD MOTE_SCAN_PG_NONSTANDARD_STRINGS
 #define MODE_ANSIQ MOTE_SCAN_ANSI_QUOTES
 #define MODE_MY (MODE_NBE | MODE_ANSIQ) /* the sql_mode bits mysql follows */
+
+/* Two-byte charsets (mote_scan_config.charset): hosted builds; bare-metal
+ * builds leave them out (meson passes MOTE_SCAN_CHARSETS=0 there: no room
+ * in the Cortex-M budget, and no such dump to read) and refuse the config. */
+#ifndef MOTE_SCAN_CHARSETS
+#define MOTE_SCAN_CHARSETS 1
+#endif
+#define MB_ON(sc) (MOTE_SCAN_CHARSETS && (sc)->charset)
 #define MODE_NO_AVX2 0x80u /* mote__scan_no_avx2(), for tests (no config flag in mode has it) */
 
 /* The words the scanner acts on, length-prefixed, and their numbers. In
@@ -275,7 +283,7 @@ static void blk_setup(mote_scanner *sc)
     if ((q != '\'' && q != '"') || sc->open_slot[q] != 1 || (pg && qe >= 0)) return;
     if (!(qe < 0 && eo < 0) && !(qe == '\\' && (eo < 0 || eo == '\\'))) return;
     const uint8_t d0 = sc->delim[0];
-    if (d0 == q || d0 == '\\' || d0 == '-' || (pg && (d0 == '(' || d0 == ')'))) return;
+    if (d0 == q || d0 == '\\' || d0 == '-' || (pg && (d0 == '(' || d0 == ')')) || MB_ON(sc)) return;
     const uint64_t *t = blk_tables[pg ? 2 : q == '"'];
     uint8_t f = (uint8_t)((qe == '\\' ? BLK_ESC : 0) | (eo == '\\' ? BLK_ESC_OUT : 0) |
                           (d0 == '\n' ? BLK_NL_STOP : 0) |
@@ -331,6 +339,31 @@ static void blk_setup(mote_scanner *sc)
 }
 #endif
 
+#if MOTE_SCAN_CHARSETS
+/* The two-byte charsets (mote_scan_charset - 1): their lead bytes are one
+ * range once XORed with x (Shift_JIS's 0x81..0x9f and 0xe0..0xfc become
+ * 0xa1..0xdc), lo .. lo + span; a trail is at least tmin (GB18030's
+ * four-byte characters are two such pairs). */
+static const struct {
+    uint8_t x, lo, span, tmin;
+} mb_sets[3] = {{0x20, 0xa1, 0x3b, 0x40}, {0, 0x81, 0x7d, 0x30}, {0, 0x84, 0x75, 0x30}};
+
+/* A byte the switch is about to read, with a charset: a trail is read as
+ * 0xff (as psql reads them: an identifier byte that ends or escapes
+ * nothing); a lead makes the next byte a trail if it may be one. */
+static MOTE_SMALL_NOINLINE uint8_t mb_byte(mote_scanner *sc, uint8_t c)
+{
+    const unsigned k = sc->charset - 1u;
+    if (sc->mbt) {
+        sc->mbt = 0;
+        if (c >= mb_sets[k].tmin) return 0xff;
+    } else {
+        sc->mbt = (uint8_t)((c ^ mb_sets[k].x) - mb_sets[k].lo) <= mb_sets[k].span;
+    }
+    return c;
+}
+#endif
+
 /* The class table from the quote slots, delimiter, escapes (the mode's
  * first) and comment styles: at init, and when a DELIMITER command or a SET
  * statement changes them. Line breaks stop every skip loop (lines count). */
@@ -370,6 +403,14 @@ static void build_cls(mote_scanner *sc)
     if (sc->esc_out <= 0xff) cls[sc->esc_out] |= C_NORM;
     for (unsigned j = 0; j < sizeof extra / sizeof extra[0]; j++)
         if ((sc->comments & extra[j][1]) == extra[j][1]) cls[extra[j][0]] |= extra[j][2];
+#if MOTE_SCAN_CHARSETS
+    /* a two-byte character's lead stops the skip loops of text and strings */
+    if (sc->charset) {
+        const unsigned k = sc->charset - 1u;
+        for (unsigned j = 0; j <= mb_sets[k].span; j++)
+            cls[(uint8_t)(mb_sets[k].lo + j) ^ mb_sets[k].x] |= C_NORM | C_Q0 | C_Q0 << 1 | C_Q0 << 2 | C_Q0 << 3;
+    }
+#endif
 #if !MOTE_SMALL
     blk_setup(sc);
 #endif
@@ -473,7 +514,11 @@ static MOTE_INLINE void reset_token(mote_scanner *sc, bool rec, bool first)
 
 mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry)
 {
-    if (!sc || !cfg || !carry) return MOTE_ERR_INVALID;
+    /* a charset: mysql and postgres (the odd dialects) */
+    if (!sc || !cfg || !carry ||
+        (MOTE_SCAN_CHARSETS ? (unsigned)cfg->charset > MOTE_SCAN_CHARSET_JOHAB || (cfg->charset && !(cfg->dialect & 1))
+                            : cfg->charset != 0))
+        return MOTE_ERR_INVALID;
     memset(sc, 0, sizeof *sc);
     sc->carry = carry;
     sc->max_token = cfg->max_token;
@@ -521,6 +566,9 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
         sc->q_esc[k] = (uint16_t)e; /* (-1: NO_ESC) */
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
+#if MOTE_SCAN_CHARSETS
+    sc->charset = (uint8_t)cfg->charset;
+#endif
     sc->mode = sc->mode_next = (uint8_t)(cfg->flags & (MODE_MY | MODE_NONSTD)); /* (then at_end() syncs them) */
     if (!d) {
         d = (const uint8_t *)";";
@@ -2360,6 +2408,7 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
             /* sqlite outside states NORMAL(2)/TRIGGER(5) must see every word */
             if (st == S_NORMAL && (sc->km || !TRIG_SKIP(sc->trig) || sc->slow)) mask = 0;
             if (st == S_QUOTE) mask = (uint8_t)((sc->slow & SL_LIT) ? 0 : C_Q0 << sc->slot);
+            if (MB_ON(sc) && MOTE_UNLIKELY(sc->mbt)) mask = 0; /* a trail goes to the switch */
 #if !MOTE_SMALL
             /* (postgres: a string with an escape byte is read here, see text_loops()) */
             if (mask && (st == S_NORMAL || (st == S_QUOTE && !(sc->dialect == MOTE_SCAN_POSTGRES &&
@@ -2371,7 +2420,10 @@ static MOTE_SMALL_INLINE int run(mote_scanner *sc, size_t lim)
         }
         if (i >= lim) break;
         const size_t idx = i;
-        const uint8_t c = p[i++];
+        uint8_t c = p[i++];
+#if MOTE_SCAN_CHARSETS
+        if (MOTE_UNLIKELY(sc->charset)) c = mb_byte(sc, c);
+#endif
         if (cls[c] & C_LINE) newline(sc, c, idx);
         int a = A_AGAIN;
         while (a >= A_AGAIN) {

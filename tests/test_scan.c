@@ -733,6 +733,55 @@ static void mysql_ansi_quotes(void **state)
                 "5:1@99|SELECT \"\\x5c\";\"|\n");
 }
 
+static mote_scan_config cfg_charset(mote_scan_dialect d, unsigned flags, mote_scan_charset cs)
+{
+    mote_scan_config c = cfg_with(d, flags);
+    c.charset = cs;
+    return c;
+}
+
+/* Two-byte charsets: a trail byte '\\' (0x5c) or '`' (0x60) is part of its
+ * character (Shift_JIS 0x95 0x5c, GBK 0x81 0x5c; the mysql client with
+ * --default-character-set, psql with client_encoding), not an escape or a
+ * closing quote; a byte below the trail range after a lead is itself;
+ * Shift_JIS's half-width katakana (0xa1..0xdf) lead nothing. Every chunking
+ * (scan_every: a lead at a chunk's end) gives the same tokens. */
+static void charset_trail_bytes(void **state)
+{
+    (void)state;
+    const char *my = "SELECT '\x95\x5c', `\x83\x60`;SELECT '\xb1';SELECT '\x81';SELECT 4;";
+    expect_scan(cfg_charset(MOTE_SCAN_MYSQL, 0, MOTE_SCAN_CHARSET_SJIS), my,
+                "1:1@0|SELECT '\\x95\\x5c', `\\x83``|\n"
+                "1:19@18|SELECT '\\xb1'|\n"
+                "1:30@29|SELECT '\\x81'|\n"
+                "1:41@40|SELECT 4|\n");
+    /* without the charset: the escape swallows the quote */
+    expect_scan(cfg_charset(MOTE_SCAN_MYSQL, 0, MOTE_SCAN_CHARSET_ASCII), my, "!UNTERMINATED_QUOTE@1:39@38\n");
+    /* GBK: 0x81..0xfe lead (the katakana byte too) */
+    expect_scan(cfg_charset(MOTE_SCAN_MYSQL, 0, MOTE_SCAN_CHARSET_GBK), "SELECT '\x81\x5c', '\xb1\x5c';SELECT 2;",
+                "1:1@0|SELECT '\\x81\\x5c', '\\xb1\\x5c'|\n1:19@18|SELECT 2|\n");
+    /* postgres: E'' strings and nonstandard ones; a lead at the end */
+    expect_scan(cfg_charset(MOTE_SCAN_POSTGRES, 0, MOTE_SCAN_CHARSET_SJIS),
+                "SELECT E'\x95\x5c';\nSET standard_conforming_strings = off;\nSELECT '\x95\x5c';\nSELECT 1\x95",
+                "1:1@0|SELECT E'\\x95\\x5c'|\n"
+                "2:1@14|SET standard_conforming_strings = off|\n"
+                "3:1@53|SELECT '\\x95\\x5c'|\n"
+                "4:1@66$|SELECT 1\\x95|\n");
+    /* mysql and postgres alone; a known charset */
+    mote_scan_config c = cfg_charset(MOTE_SCAN_SQLITE, 0, MOTE_SCAN_CHARSET_SJIS);
+    uint8_t mem[64];
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, mem, sizeof mem), MOTE_OK);
+    mote_scanner sc;
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_ERR_INVALID);
+    c = cfg_charset(MOTE_SCAN_GENERIC, 0, MOTE_SCAN_CHARSET_GBK);
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_ERR_INVALID);
+    c = cfg_charset(MOTE_SCAN_MYSQL, 0, (mote_scan_charset)4);
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_ERR_INVALID);
+    c = cfg_charset(MOTE_SCAN_POSTGRES, 0, MOTE_SCAN_CHARSET_JOHAB);
+    assert_int_equal(mote_scan_init(&sc, &c, &b), MOTE_OK);
+}
+
 static void issue11_mysql_executable_comments(void **state)
 {
     (void)state;
@@ -839,7 +888,9 @@ static void block_path_matches_byte_loop(void **state)
         "SET sql_mode='ANSI_QUOTES';",
         "SET sql_mode=@x;", "SET @x=@@sql_mode;", "set standard_conforming_strings=off;", "reset all;",
         "CREATE FUNCTION f() BEGIN ATOMIC ", "CASE ", "END", "(", ")", "\\restrict x\n", "-- c\n",
-        "\r\n\\.\r\n"};
+        "\r\n\\.\r\n",
+        /* two-byte characters (charsets): trails '\\' and '`', a lone lead */
+        "\x95\x5c", "\x83\x60", "\x81", "\xb1"};
     const size_t np = sizeof pieces / sizeof pieces[0];
     char text[3000];
     uint32_t seed = 12345;
@@ -871,8 +922,10 @@ static void block_path_matches_byte_loop(void **state)
         if (iter % 7 == 0) c.flags |= MOTE_SCAN_KEEP_BLANK;
         if (iter % 3 == 0) c.flags |= MOTE_SCAN_KEEP_COMMENTS;
         if (iter % 4 == 1) c.flags |= MOTE_SCAN_NO_BACKSLASH_ESCAPES;
-        if (iter % 5 == 2) c.flags |= MOTE_SCAN_ANSI_QUOTES;
+        if ((iter / 5) % 3 == 1) c.flags |= MOTE_SCAN_ANSI_QUOTES; /* (mysql reads it) */
         if (iter % 6 == 3) c.flags |= MOTE_SCAN_PG_NONSTANDARD_STRINGS;
+        if (c.dialect == MOTE_SCAN_MYSQL || c.dialect == MOTE_SCAN_POSTGRES)
+            c.charset = (mote_scan_charset)((iter / 5) % 4);
         if (iter % 11 == 0) c.max_token = 40;
         same_any_chunking(&c, text, n, seed, iter);
     }
@@ -1211,6 +1264,7 @@ int main(void)
         cmocka_unit_test(issue11_postgres_escape_strings),
         cmocka_unit_test(issue11_mysql_no_backslash_escapes),
         cmocka_unit_test(mysql_ansi_quotes),
+        cmocka_unit_test(charset_trail_bytes),
         cmocka_unit_test(issue11_mysql_executable_comments),
         cmocka_unit_test(issue11_comments_and_terminated),
     };

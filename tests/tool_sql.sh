@@ -81,6 +81,13 @@ grep -q -- '--max-statement' "$TMP/help"; want "help text" 0 $?
 "$MOTE" sql split --no-backslash-escapes < /dev/null 2> /dev/null; want "mysql flag, generic" 2 $?
 "$MOTE" sql split --dialect mysql --nonstandard-strings < /dev/null 2> /dev/null; want "postgres flag, mysql" 2 $?
 "$MOTE" sql split --dialect postgres --ansi-quotes < /dev/null 2> /dev/null; want "mysql flag, postgres" 2 $?
+"$MOTE" sql split --charset sjis < /dev/null 2> /dev/null; want "charset, generic" 2 $?
+"$MOTE" sql split --dialect mysql --charset ebcdic < /dev/null 2> /dev/null; want "unknown charset" 2 $?
+# --charset sjis: the second byte of 0x95 0x5c is no escape (mysql; postgres with nonstandard strings)
+printf "SELECT '\225\\\\';\nSELECT 2;" > "$TMP/sjis.sql"
+want "sjis: two statements" 2 "$("$MOTE" sql split --dialect mysql --charset SJIS "$TMP/sjis.sql" | grep -c '"terminated":true')"
+want "sjis: one statement" 0 "$("$MOTE" sql split --dialect postgres --nonstandard-strings --charset cp932 "$TMP/sjis.sql" | grep -c 'error')"
+"$MOTE" sql split --dialect mysql "$TMP/sjis.sql" > /dev/null; want "sjis read as ascii: an error" 1 $?
 # --ansi-quotes: "..." is an identifier, a backslash in it no escape
 printf 'SELECT "a\\";\nSELECT 2;' > "$TMP/ansi.sql"
 want "ansi quotes: two statements" 2 "$("$MOTE" sql split --dialect mysql --ansi-quotes "$TMP/ansi.sql" | grep -c '"terminated":true')"

@@ -13,7 +13,8 @@ static const char sql_usage[] =
     "usage: mote sql split [--dialect generic|mysql|sqlite|postgres|lines]\n"
     "                      [--delimiter S] [--max-statement BYTES] [--chunk BYTES]\n"
     "                      [--keep-comments] [--no-backslash-escapes]\n"
-    "                      [--ansi-quotes] [--nonstandard-strings] [FILE|-]\n"
+    "                      [--ansi-quotes] [--nonstandard-strings]\n"
+    "                      [--charset NAME] [FILE|-]\n"
     "\n"
     "Splits FILE (or standard input) into statements with the streaming scanner,\n"
     "reading --chunk bytes at a time (default 65536), and prints one JSON object\n"
@@ -43,6 +44,11 @@ static const char sql_usage[] =
     "                        identifier, without backslash escapes)\n"
     "--nonstandard-strings   postgres: start with standard_conforming_strings off\n"
     "(these modes then follow the script's SET statements)\n"
+    "--charset      mysql, postgres: the dump's character set where a character's\n"
+    "               second byte may be '\\' or '`': sjis (cp932, shift_jis_2004),\n"
+    "               gbk (cp936, gb18030, big5), johab; default ascii (UTF-8,\n"
+    "               Latin-1, EUC-JP, EUC-KR ...). As mysql --default-character-set\n"
+    "               (mysqldump's SET NAMES) or psql's client_encoding.\n"
     "Sizes take a binary suffix: 64K, 16M, 1G (1K = 1024 bytes).\n"
     "Exit status: 0; 1 if any statement error was reported (the rest is still\n"
     "split); 2 on a usage error or an I/O error (unreadable input, failed write),\n"
@@ -181,10 +187,35 @@ static const struct {
 };
 #define N_FLAG_OPTS (sizeof flag_opts / sizeof flag_opts[0])
 
+/* --charset's names (any case), by what the scanner must know of them. */
+static int parse_charset(const char *s, mote_scan_charset *cs)
+{
+    static const struct { const char *name; mote_scan_charset cs; } names[] = {
+        {"ascii", MOTE_SCAN_CHARSET_ASCII},   {"utf8", MOTE_SCAN_CHARSET_ASCII},
+        {"utf8mb4", MOTE_SCAN_CHARSET_ASCII}, {"sjis", MOTE_SCAN_CHARSET_SJIS},
+        {"cp932", MOTE_SCAN_CHARSET_SJIS},    {"shift_jis_2004", MOTE_SCAN_CHARSET_SJIS},
+        {"gbk", MOTE_SCAN_CHARSET_GBK},       {"cp936", MOTE_SCAN_CHARSET_GBK},
+        {"gb18030", MOTE_SCAN_CHARSET_GBK},   {"big5", MOTE_SCAN_CHARSET_GBK},
+        {"johab", MOTE_SCAN_CHARSET_JOHAB},
+    };
+    char low[16];
+    size_t n = 0;
+    for (; s[n] && n < sizeof low - 1; n++) low[n] = (char)(s[n] >= 'A' && s[n] <= 'Z' ? s[n] + 32 : s[n]);
+    low[n] = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !s[n]; i++) {
+        if (strcmp(low, names[i].name) == 0) {
+            *cs = names[i].cs;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 static int sql_split(int argc, char **argv)
 {
     mote_scan_dialect dialect = MOTE_SCAN_GENERIC;
     const char *delim = NULL, *path = NULL, *dialect_name = "generic";
+    mote_scan_charset charset = MOTE_SCAN_CHARSET_ASCII;
     /* 1 GiB: MySQL's max_allowed_packet ceiling, so no real statement is cut;
      * an unterminated quote in a huge dump stops there instead of taking all
      * memory. */
@@ -213,7 +244,8 @@ static int sql_split(int argc, char **argv)
             continue;
         }
         bool takes = strcmp(a, "--dialect") == 0 || strcmp(a, "--delimiter") == 0 ||
-                     strcmp(a, "--max-statement") == 0 || strcmp(a, "--chunk") == 0;
+                     strcmp(a, "--max-statement") == 0 || strcmp(a, "--chunk") == 0 ||
+                     strcmp(a, "--charset") == 0;
         if (takes) {
             if (i + 1 >= argc) return tool_usage_error("sql split: %s needs a value", a);
             const char *v = argv[++i];
@@ -223,6 +255,9 @@ static int sql_split(int argc, char **argv)
                 dialect_name = v;
             } else if (strcmp(a, "--delimiter") == 0) {
                 delim = v;
+            } else if (strcmp(a, "--charset") == 0) {
+                if (parse_charset(v, &charset) != 0)
+                    return tool_usage_error("sql split: unknown charset '%s' (try --help)", v);
             } else if (strcmp(a, "--max-statement") == 0) {
                 if (tool_parse_size(v, &max_stmt) != 0)
                     return tool_usage_error("sql split: bad --max-statement '%s'", v);
@@ -237,6 +272,8 @@ static int sql_split(int argc, char **argv)
     for (size_t f = 0; f < N_FLAG_OPTS; f++)
         if ((flags & flag_opts[f].flag) && flag_opts[f].only && strcmp(flag_opts[f].only, dialect_name) != 0)
             return tool_usage_error("sql split: %s is for --dialect %s", flag_opts[f].name, flag_opts[f].only);
+    if (charset && dialect != MOTE_SCAN_MYSQL && dialect != MOTE_SCAN_POSTGRES)
+        return tool_usage_error("sql split: --charset is for --dialect mysql or postgres");
 
     mote_scan_config cfg;
     if (mote_scan_config_init(&cfg, dialect) != MOTE_OK)
@@ -247,6 +284,7 @@ static int sql_split(int argc, char **argv)
     }
     cfg.max_token = max_stmt;
     cfg.flags |= flags;
+    cfg.charset = charset;
 
     /* The carry is the only allocation of its own heap-backed arena, so it
      * grows by realloc of its block: large blocks are remapped in place,

@@ -219,6 +219,26 @@ typedef enum mote_scan_dialect {
  * which a backslash is an ordinary byte). SET sql_mode statements change it. */
 #define MOTE_SCAN_ANSI_QUOTES 0x40u
 
+/* The character set of the input, where it matters: a charset whose
+ * two-byte characters may end in an ASCII byte (0x40..0x7e, Shift_JIS's
+ * and GBK's '\\' and '`' among them) must be named, or such a byte is read
+ * as an escape or a closing quote. mysql and postgres dialects only; the
+ * default suits UTF-8, Latin-1, EUC-JP, EUC-KR and every other charset
+ * whose multibyte characters have no byte below 0x80. With one of the
+ * others, a lead byte makes the next byte (if it is at least 0x40, for GBK
+ * and JOHAB 0x30) part of its character, which nothing else reads: as the
+ * mysql client does with --default-character-set and psql with
+ * client_encoding. Such input does not take the block path (hosted builds'
+ * 64-byte SIMD classifier): it is scanned at the byte loops' speed.
+ * Freestanding builds (meson's system 'none', or MOTE_SCAN_CHARSETS=0 when
+ * compiling scan.c) leave these charsets out: mote_scan_init() refuses one. */
+typedef enum mote_scan_charset {
+    MOTE_SCAN_CHARSET_ASCII = 0, /* ASCII-safe: UTF-8 and the like (default) */
+    MOTE_SCAN_CHARSET_SJIS = 1,  /* Shift_JIS, cp932, SHIFT_JIS_2004: lead bytes 0x81..0x9f, 0xe0..0xfc */
+    MOTE_SCAN_CHARSET_GBK = 2,   /* GBK, cp936, GB18030, Big5, Big5-HKSCS: lead bytes 0x81..0xfe */
+    MOTE_SCAN_CHARSET_JOHAB = 3  /* JOHAB (psql): lead bytes 0x84..0xf9 */
+} mote_scan_charset;
+
 typedef struct mote_scan_config {
     mote_scan_dialect dialect;
     /* Delimiter (generic, mysql initial, postgres): NULL = ";" (1..16 bytes;
@@ -232,6 +252,8 @@ typedef struct mote_scan_config {
     const char *quotes;  /* NUL-terminated, up to 4 distinct bytes; NULL = "\"'" */
     int escape;          /* escape byte, -1 = none */
     unsigned comments;   /* MOTE_SCAN_COMMENT_* */
+    /* mysql and postgres only: */
+    mote_scan_charset charset; /* default ASCII */
 } mote_scan_config;
 
 /* Fill *cfg with the defaults of a dialect (delim NULL, no max, flags 0).
@@ -322,6 +344,7 @@ typedef struct mote_scanner {
     uint8_t litm;            /* the sql_mode bits a SET literal names (litw: its last four bytes) */
     uint8_t wlen;            /* word being read (keywords), mysql DELIMITER match */
     uint8_t km;              /* delimiter bytes matched */
+    uint8_t mbt;             /* the next byte may be a two-byte character's trail (charset) */
     uint8_t pieces_out, hist_n; /* pieces handed out; bytes in hist (speed builds; small: blanks for none) */
     union {                  /* what one dialect alone keeps per token */
         struct {
@@ -336,6 +359,7 @@ typedef struct mote_scanner {
     uint16_t q_esc[4];       /* escape byte per quote slot, 0xffff none (in reach of 16-bit ldrh) */
     uint16_t esc_out;        /* escape outside quotes, 0xffff none */
     uint8_t cr;              /* the last line break was "\r" */
+    uint8_t charset;         /* mote_scan_charset */
     uint8_t blk_miss;        /* hosted builds: block path misses in a row */
     mote_buf *carry;
     size_t max_token;
@@ -387,7 +411,8 @@ typedef struct mote_scanner {
  * errors depend on chunking (only bytes of tokens that straddle chunks are
  * stored), so set max_token below it when results must not.
  * Returns MOTE_OK, MOTE_ERR_INVALID (NULL argument, bad dialect, more than 4
- * quotes, PIECES without max_token) or MOTE_ERR_BAD_DELIMITER (delimiter
+ * quotes, PIECES without max_token, a charset outside mysql and postgres or
+ * in a build without them) or MOTE_ERR_BAD_DELIMITER (delimiter
  * empty, longer than 16 bytes, or not the fixed one of sqlite/lines).
  */
 MOTE_NODISCARD mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf *carry);

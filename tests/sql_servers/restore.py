@@ -57,8 +57,8 @@ class Tok:
         return (self.kind, self.terminated, self.data, self.line)
 
 
-def split(mote, path, dialect, chunk):
-    argv = [mote, 'sql', 'split', '--dialect', dialect, path]
+def split(mote, path, dialect, chunk, extra=()):
+    argv = [mote, 'sql', 'split', '--dialect', dialect, *extra, path]
     if chunk:
         argv[5:5] = ['--chunk', str(chunk)]
     p = subprocess.run(argv, capture_output=True)
@@ -181,6 +181,22 @@ CREATE VIEW v_last AS SELECT 'last;view' AS `x`;
 """.encode()
 
 
+MARIADB_SJIS = """
+CREATE DATABASE sj CHARACTER SET sjis;
+USE sj;
+CREATE TABLE `表ソ` (id INT PRIMARY KEY, s VARCHAR(100), `ソ` VARCHAR(20)) DEFAULT CHARSET=sjis;
+INSERT INTO `表ソ` VALUES (1, '表', 'ソ;'), (2, 'チ\\'x', '`;チ'), (3, 'ソ\\\\', '能;表');
+CREATE VIEW v AS SELECT id, CONCAT(s, '表;') AS c FROM `表ソ`;
+"""
+
+POSTGRES_SJIS = """
+CREATE TABLE t (id int PRIMARY KEY, s text);
+INSERT INTO t VALUES (1, '表'), (2, 'ソ;'), (3, E'表\\\\;');
+COMMENT ON TABLE t IS '表;ソ';
+CREATE VIEW v AS SELECT id, s || '表' AS "ソ" FROM t;
+"""
+
+
 def postgres_setup():
     big = big_rows(3000, lambda i, a, b: f"({i}, '{a} {i}' || E'\\t' || '{b}', '\\x{(i * 2654435761 % 2**32):08x}5c0a')")
     return f"""
@@ -301,7 +317,7 @@ class Suite:
         cs = CHUNKS if not self.opt.quick else [7, None]
         return [c for c in cs if c != 1 or os.path.getsize(path) <= SMALL]
 
-    def restore_all(self, label, path, dialect, restore, canonical, source):
+    def restore_all(self, label, path, dialect, restore, canonical, source, extra=()):
         """Split path at every chunk size (same tokens for each), restore each
         split into a fresh database, compare its canonical dump with source."""
         ref = None
@@ -310,7 +326,7 @@ class Suite:
 
             def one(c=c):
                 nonlocal ref
-                toks = split(self.opt.mote, path, dialect, c)
+                toks = split(self.opt.mote, path, dialect, c, extra)
                 keys = [t.key() for t in toks]
                 if ref is None:
                     ref = keys
@@ -416,6 +432,23 @@ def test_mariadb(s):
             c.close()
         return 'scr'
     s.restore_all('mariadb setup script', script, 'mysql', restore_script, canonical, source)
+    # Shift_JIS: mariadb-dump --default-character-set=sjis writes SET NAMES
+    # sjis and the text in sjis, where a character's second byte may be '\\'
+    # or '`' (表 95 5c, ソ 83 5c in names and strings, チ 83 60 in strings:
+    # mariadb-dump itself doubles a trail '`' in a name, which breaks its own
+    # LOCK TABLES, and writes a view's stand-in under character_set_client
+    # utf8mb4 with its names in sjis: ASCII names there): split with
+    # --charset sjis, as the mariadb client needs --default-character-set=sjis
+    srv.client(MARIADB_SJIS.encode())
+    path = os.path.join(s.tmp, 'mariadb-sjis.sql')
+    with open(path, 'wb') as f:
+        f.write(srv.dump('sj', base + ['--default-character-set=sjis']))
+    with open(path, 'rb') as f:
+        d = f.read()
+    for needle in (b'SET NAMES sjis', '`表ソ`'.encode('sjis'), 'ソ;'.encode('sjis'), 'チ'.encode('sjis')):
+        if needle not in d:
+            raise RuntimeError(f'sjis dump lacks {needle!r}')
+    s.restore_all('mariadb sjis', path, 'mysql', restore, canonical, canonical('sj'), ['--charset', 'sjis'])
     check_truncated(s, 'mariadb', os.path.join(s.tmp, 'mariadb-default.sql'), 'mysql',
                     b'INSERT INTO `big` VALUES', 100)
     srv.stop()
@@ -463,6 +496,43 @@ def test_postgres(s):
     with open(script, 'wb') as f:
         f.write(postgres_setup())
     s.restore_all('postgres setup script', script, 'postgres', restore, canonical, source)
+    # SJIS, a client-only encoding: pg_dump -E SJIS of a database whose
+    # strings are nonstandard ('' strings take backslash escapes), where a
+    # character's second byte may be '\\' (表 95 5c): split with --charset
+    # sjis, as psql follows client_encoding
+    srv.psql(b"CREATE DATABASE sj", 'postgres')
+    srv.psql(b"ALTER DATABASE sj SET standard_conforming_strings = off", 'postgres')
+    srv.psql(POSTGRES_SJIS.encode(), 'sj')
+
+    def restore_sj(toks, n):
+        db = f'dst{n}'
+        srv.psql(f'CREATE DATABASE {db}'.encode(), 'postgres')
+        srv.psql(f'ALTER DATABASE {db} SET standard_conforming_strings = off'.encode(), 'postgres')
+        c = srv.connect(db)
+        cur = c.cursor()
+
+        def ex(stmt, rows):
+            if rows is None:
+                cur.execute(stmt)
+            else:
+                cur.copy_expert(stmt.decode('ascii'), io.BytesIO(b''.join(rows)))
+        try:
+            run_one(ex, toks)
+        finally:
+            c.close()
+        return db
+
+    for name, opts in {'plain': [], 'inserts': ['--inserts']}.items():
+        path = os.path.join(s.tmp, f'postgres-sjis-{name}.sql')
+        with open(path, 'wb') as f:
+            f.write(srv.dump('sj', ['-E', 'SJIS'] + opts))
+        with open(path, 'rb') as f:
+            d = f.read()
+        for needle in (b"client_encoding = 'SJIS'", b'standard_conforming_strings = off', "'表;ソ'".encode('sjis')):
+            if needle not in d:
+                raise RuntimeError(f'sjis dump lacks {needle!r}')
+        s.restore_all(f'postgres sjis {name}', path, 'postgres', restore_sj, canonical, canonical('sj'),
+                      ['--charset', 'sjis'])
     check_truncated(s, 'postgres plain, COPY', os.path.join(s.tmp, 'postgres-plain.sql'),
                     'postgres', b'COPY public.big', 300)
     check_truncated(s, 'postgres inserts', os.path.join(s.tmp, 'postgres-inserts.sql'),

@@ -124,7 +124,10 @@ class Mariadb(Server):
     def dump(self, db, opts):
         argv = ['mariadb-dump', '--no-defaults', '--socket=' + self.sock, '-uroot',
                 '--default-character-set=utf8mb4'] + opts + [db]
-        return subprocess.run(argv, check=True, capture_output=True).stdout
+        p = subprocess.run(argv, capture_output=True)
+        if p.returncode != 0:
+            raise RuntimeError(f'mariadb-dump {" ".join(opts)} {db}: exit {p.returncode}: {p.stderr[:500]!r}')
+        return p.stdout
 
 
 class Postgres(Server):
