@@ -54,9 +54,17 @@ struct Conn {
     mote_wire_slot slots[64];
     uint8_t rx[256];
     mote_wire w;
-    Conn()
+    Conn() { reset(); }
+    void reset()
     {
         if (mote_wire_init(&w, slots, 64, rx, sizeof rx) != MOTE_OK) std::abort();
+    }
+    // What the responses do: the stream ids come back. (mote_wire_release
+    // would orphan them until a response came: a new context instead, every
+    // 64 requests.)
+    void answered()
+    {
+        if (mote_wire_inflight(&w) == 64) reset();
     }
 };
 
@@ -86,7 +94,7 @@ void execute_5_mote(benchmark::State &st)
             std::abort();
         add_values(&r, row);
         if (mote_wire_end(&r, &s) != MOTE_OK) std::abort();
-        if (mote_wire_release(&c.w, s) != MOTE_OK) std::abort();   // what the response does
+        c.answered();
     }
     benchmark::DoNotOptimize(mem);
     st.SetItemsProcessed(static_cast<int64_t>(st.iterations()));
@@ -138,7 +146,7 @@ void batch_100x5_mote(benchmark::State &st)
             add_values(&r, row);
         }
         if (mote_wire_end(&r, &s) != MOTE_OK) std::abort();
-        if (mote_wire_release(&c.w, s) != MOTE_OK) std::abort();
+        c.answered();
     }
     benchmark::DoNotOptimize(mem);
     st.SetItemsProcessed(static_cast<int64_t>(st.iterations() * 100));

@@ -322,7 +322,12 @@ mote_err mote_wire_init(mote_wire *w, mote_wire_slot *slots, size_t nslots, uint
 
 size_t mote_wire_inflight(const mote_wire *w)
 {
-    return w ? w->inflight : 0;
+    return w ? w->inflight - w->orphans : 0;
+}
+
+size_t mote_wire_orphans(const mote_wire *w)
+{
+    return w ? w->orphans : 0;
 }
 
 static int take_slot(mote_wire *w, uint64_t tag, uint8_t op)
@@ -346,16 +351,20 @@ static void free_slot(mote_wire *w, int s)
     w->inflight--;
 }
 
-/* Is s a stream of w that waits for its answer? */
-static bool slot_busy(const mote_wire *w, int s)
+/* The state of stream s of w: 0 free (or no such stream), 1 waits for its
+ * answer, 2 orphaned (released, waits for its answer to be dropped). */
+static unsigned slot_state(const mote_wire *w, int s)
 {
-    return (uint32_t)s < w->nslots && w->slots[s].busy;
+    return (uint32_t)s < w->nslots ? w->slots[s].busy : 0;
 }
 
+/* The id stays taken (out of use) until its response comes: match_stream
+ * frees it then. */
 mote_err mote_wire_release(mote_wire *w, int stream)
 {
-    if (!w || !slot_busy(w, stream)) return MOTE_ERR_INVALID;
-    free_slot(w, stream);
+    if (!w || slot_state(w, stream) != 1) return MOTE_ERR_INVALID;
+    w->slots[stream].busy = 2;
+    w->orphans++;
     return MOTE_OK;
 }
 
@@ -418,7 +427,12 @@ static mote_err match_stream(mote_wire *w, mote_wire_frame *f)
     if (s == MOTE_WIRE_EVENT_STREAM) {
         return f->opcode == MOTE_WIRE_EVENT ? MOTE_OK : MOTE_ERR_UNKNOWN_STREAM;
     }
-    if (!slot_busy(w, s) || f->opcode == MOTE_WIRE_EVENT) {
+    unsigned st = slot_state(w, s);
+    if (st == 2) { /* the late answer to a released request: dropped */
+        w->orphans--;
+        free_slot(w, s);
+    }
+    if (st != 1 || f->opcode == MOTE_WIRE_EVENT) {
         return MOTE_ERR_UNKNOWN_STREAM;
     }
     f->tag = w->slots[s].tag;

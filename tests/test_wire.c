@@ -409,11 +409,68 @@ static void stream_ids_run_out_and_come_back(void **state)
     assert_int_equal(mote_wire_release(&w, s1), MOTE_ERR_INVALID);
     assert_int_equal(mote_wire_release(&w, 3), MOTE_ERR_INVALID);
     assert_int_equal(mote_wire_release(&w, -1), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_inflight(&w), 2);
+    assert_int_equal(mote_wire_orphans(&w), 1);
+    /* a released id is orphaned, not free: no id until its response comes */
+    assert_int_equal(mote_wire_options(&w, &b, 14, &s), MOTE_ERR_LIMIT);
+    uint8_t fr[16];
+    mote_wire_frame f;
+    bb ready = {.n = 0};
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s1, MOTE_WIRE_READY, 0, &ready), &f),
+                     MOTE_ERR_UNKNOWN_STREAM);
+    assert_int_equal(f.tag, 0);
+    assert_int_equal(mote_wire_orphans(&w), 0);
     assert_int_equal(sent(&w, 14), s1);
     /* the stream id is written in the header */
     assert_int_equal(mote_wire_release(&w, s2), MOTE_OK);
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s2, MOTE_WIRE_READY, 0, &ready), &f),
+                     MOTE_ERR_UNKNOWN_STREAM);
     assert_int_equal(mote_wire_options(&w, &b, 15, &s), MOTE_OK);
     assert_int_equal(mote_be_load16(b.data + 2), s2);
+    assert_int_equal(mote_wire_orphans(NULL), 0);
+}
+
+/* A released request's late answer is not delivered as the answer to the
+ * next request (found in review: the LIFO free list handed the released id
+ * out again at once, and the late ERROR came back with the new tag). */
+static void released_id_is_not_reused_before_its_answer(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 4, 256);
+    int old = sent(&w, 1);
+    assert_int_equal(mote_wire_release(&w, old), MOTE_OK);
+    int young = sent(&w, 2);
+    assert_int_not_equal(young, old);
+    assert_int_equal(mote_wire_inflight(&w), 1);
+    uint8_t fr[64];
+    mote_wire_frame f;
+    bb body = {.n = 0};
+    b_i32(&body, MOTE_WIRE_E_OVERLOADED);
+    b_str(&body, "late");
+    /* the late answer: UNKNOWN_STREAM, not the new request's */
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)old, MOTE_WIRE_ERROR, 0, &body), &f),
+                     MOTE_ERR_UNKNOWN_STREAM);
+    assert_int_equal(f.tag, 0);
+    assert_int_equal(mote_wire_inflight(&w), 1);
+    /* the id is free now; the young request still gets its own answer */
+    assert_int_equal(sent(&w, 3), old);
+    bb ready = {.n = 0};
+    assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)young, MOTE_WIRE_READY, 0, &ready), &f),
+                     MOTE_OK);
+    assert_int_equal(f.tag, 2);
+    /* every id orphaned: the builders say LIMIT */
+    assert_int_equal(mote_wire_release(&w, old), MOTE_OK);
+    int a = sent(&w, 4), c = sent(&w, 5), d = sent(&w, 6);
+    assert_int_equal(mote_wire_release(&w, a), MOTE_OK);
+    assert_int_equal(mote_wire_release(&w, c), MOTE_OK);
+    assert_int_equal(mote_wire_release(&w, d), MOTE_OK);
+    assert_int_equal(mote_wire_orphans(&w), 4);
+    assert_int_equal(mote_wire_inflight(&w), 0);
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
+    int s;
+    assert_int_equal(mote_wire_options(&w, &b, 7, &s), MOTE_ERR_LIMIT);
 }
 
 /* Three requests, answers in another order: each tag comes back with its
@@ -1442,6 +1499,7 @@ int main(void)
         cmocka_unit_test(encoder_errors_leave_no_trace),
         cmocka_unit_test(failed_begin_leaves_no_trace),
         cmocka_unit_test(stream_ids_run_out_and_come_back),
+        cmocka_unit_test(released_id_is_not_reused_before_its_answer),
         cmocka_unit_test(responses_match_out_of_order),
         cmocka_unit_test(ready_authenticate_auth_supported),
         cmocka_unit_test(frame_prefixes),

@@ -169,7 +169,7 @@ typedef enum mote_wire_error_code {
 typedef struct mote_wire_slot {
     uint64_t tag;
     int32_t next;      /* next free slot, -1 = none */
-    uint8_t busy;
+    uint8_t busy;      /* 0 free, 1 in flight, 2 released (orphaned) */
     uint8_t opcode;    /* request opcode */
     uint16_t pad;
 } mote_wire_slot;
@@ -178,7 +178,8 @@ typedef struct mote_wire {
     mote_err err;              /* private; sticky MOTE_ERR_PROTOCOL */
     mote_wire_slot *slots;
     uint32_t nslots;
-    uint32_t inflight;
+    uint32_t inflight;         /* ids taken: in flight or orphaned */
+    uint32_t orphans;          /* ids released, awaiting their response */
     int32_t free_head;
     uint8_t *rx;
     size_t rx_cap;
@@ -200,16 +201,29 @@ typedef struct mote_wire {
 MOTE_NODISCARD mote_err mote_wire_init(mote_wire *w, mote_wire_slot *slots, size_t nslots, uint8_t *rx,
                         size_t rx_cap);
 
-/* Requests in flight (stream ids taken and not yet answered). */
+/* Requests in flight: stream ids taken and not yet answered, not counting
+ * orphaned ones (mote_wire_orphans). 0 for a NULL w. */
 size_t mote_wire_inflight(const mote_wire *w);
 
 /*
- * Give a stream id back without a response (e.g. the caller gave up on the
- * request and will close the connection, or the request was never sent).
- * A response that still arrives for it is then MOTE_ERR_UNKNOWN_STREAM.
- * Returns MOTE_OK, or MOTE_ERR_INVALID if stream is not in flight.
+ * Give up on a request without its response (e.g. the caller timed it out).
+ * Its stream id is orphaned: it stays out of use until a response with that
+ * id arrives, so that a late answer to the released request is never taken
+ * for the answer to a newer one (as the drivers do with orphaned streams).
+ * That response is then MOTE_ERR_UNKNOWN_STREAM from mote_wire_next (tag 0)
+ * and the id is free again. A response that never comes keeps its id out
+ * of use for the life of the connection: a connection whose ids are mostly
+ * orphaned (mote_wire_orphans against the slots given to mote_wire_init)
+ * should be closed and replaced. A request still being built is dropped
+ * with mote_wire_abort instead (it was never sent: its id is free at once).
+ * Returns MOTE_OK, or MOTE_ERR_INVALID if stream is not in flight (an
+ * orphaned id included).
  */
 MOTE_NODISCARD mote_err mote_wire_release(mote_wire *w, int stream);
+
+/* Stream ids released with mote_wire_release whose response has not come
+ * yet (out of use meanwhile). 0 for a NULL w. */
+size_t mote_wire_orphans(const mote_wire *w);
 
 /*
  * Zero-copy receive: *avail receives how many bytes may be written at the
@@ -257,6 +271,8 @@ typedef struct mote_wire_frame {
  *   MOTE_ERR_UNKNOWN_STREAM  a response on a stream id with no request in
  *                      flight (or a non-EVENT on stream -1, or an EVENT on
  *                      another); f is filled (tag 0), the frame is consumed.
+ *                      The response on an orphaned id (mote_wire_release)
+ *                      is one: that id is free again.
  *   MOTE_ERR_PROTOCOL  the frame is compressed (f filled, frame consumed,
  *                      stream freed, not sticky); or the header is not a v4
  *                      response (version byte other than 0x84, body length
