@@ -469,7 +469,8 @@ mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f)
     if (big) w->skip = f->length;
     mote_err e = match_stream(w, f);
     if (big) return MOTE_ERR_LIMIT;
-    if (e) return e;
+    /* an UNKNOWN_STREAM frame too (e.g. a late ERROR: its message is read
+     * as any other's) */
     f->body.ptr = h + MOTE_WIRE_HEADER;
     f->body.len = f->length;
     if (f->flags & MOTE_WIRE_F_COMPRESSION) return MOTE_ERR_PROTOCOL;
@@ -484,7 +485,7 @@ mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f)
     if (r.err) return parsed(&r, f, sizeof *f, offsetof(mote_wire_frame, tracing_id));
     f->body.ptr = r.p;
     f->body.len = (size_t)(r.end - r.p);
-    return MOTE_OK;
+    return e;
 }
 
 /* ---- requests --------------------------------------------------------------- */

@@ -270,11 +270,16 @@ typedef struct mote_wire_frame {
  *                      receiving and calling mote_wire_next.
  *   MOTE_ERR_UNKNOWN_STREAM  a response on a stream id with no request in
  *                      flight (or a non-EVENT on stream -1, or an EVENT on
- *                      another); f is filled (tag 0), the frame is consumed.
- *                      The response on an orphaned id (mote_wire_release)
- *                      is one: that id is free again.
- *   MOTE_ERR_PROTOCOL  the frame is compressed (f filled, frame consumed,
- *                      stream freed, not sticky); or the header is not a v4
+ *                      another); f is filled as for MOTE_OK (body, tracing
+ *                      id, warnings, payload: a late ERROR can be read with
+ *                      mote_wire_parse_error) but tag and req_opcode are 0;
+ *                      the frame is consumed. The response on an orphaned
+ *                      id (mote_wire_release) is one: that id is free again.
+ *                      (One that is compressed, or whose prefixes run past
+ *                      its body, is PROTOCOL or TRUNCATED / BAD_LENGTH as
+ *                      below, with tag 0.)
+ *   MOTE_ERR_PROTOCOL  the frame is compressed (f filled, body raw, frame
+ *                      consumed, stream freed, not sticky); or the header is not a v4
  *                      response (version byte other than 0x84, body length
  *                      over MOTE_WIRE_MAX_BODY, negative stream other than
  *                      -1): sticky, every later call returns it, f has the
