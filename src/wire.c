@@ -609,9 +609,9 @@ static void w_str(wr *o, bool wide, const void *p, size_t n)
 #endif
 
 /* Frame header with the stream id the next take_slot will return. */
-static void w_header(wr *o, const mote_wire *w, uint8_t op)
+static void w_header(wr *o, const mote_wire *w, uint8_t op, uint8_t flags)
 {
-    uint8_t h[MOTE_WIRE_HEADER] = {MOTE_WIRE_VERSION, 0, 0, 0, op, 0, 0, 0, 0};
+    uint8_t h[MOTE_WIRE_HEADER] = {MOTE_WIRE_VERSION, flags, 0, 0, op, 0, 0, 0, 0};
     mote_be_store16(h + 2, (uint16_t)w->free_head);
     w_put(o, h, sizeof h);
 }
@@ -636,13 +636,14 @@ static mote_err check_ctx(const mote_wire *w, const mote_buf *out)
 static const uint8_t startup_body[] = {0, 1, 0, 11, 'C', 'Q', 'L', '_', 'V', 'E', 'R', 'S',
                                        'I', 'O', 'N', 0, 5, '3', '.', '0', '.', '0'};
 
-/* A request whose body is parts[0..n) one after the other, preceded (len4)
- * by their total length as an [int] ([bytes], [long string]); with n == 1
- * and a NULL part, by -1 (a null [bytes]). One frame, or nothing. */
+/* A request whose body is parts[0..n) one after the other, preceded (len4:
+ * PREPARE, AUTH_RESPONSE) by their total length as an [int] ([bytes],
+ * [long string]); with n == 1 and a NULL part, by -1 (a null [bytes]). One
+ * frame, or nothing. */
 static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op,
                         const mote_view *parts, size_t n, int *stream)
 {
-    bool len4 = op >= MOTE_WIRE_PREPARE;
+    bool len4 = op >= MOTE_WIRE_PREPARE && op != MOTE_WIRE_REGISTER;
     mote_err e = check_ctx(w, out);
     if (e) return e;
     size_t total = 0;
@@ -653,7 +654,7 @@ static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op,
     }
     wr o = {out, MOTE_OK};
     size_t start = out->len;
-    w_header(&o, w, op);
+    w_header(&o, w, op, 0);
     if (len4) w_u32(&o, n == 1 && !parts[0].ptr ? UINT32_MAX : (uint32_t)total);
     for (size_t i = 0; i < n; i++) w_put(&o, parts[i].ptr, parts[i].len);
     e = o.err ? o.err : patch_length(out, start);
@@ -699,6 +700,31 @@ mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const c
     mote_view v[4] = {{&nul, 1}, {(const uint8_t *)user, ulen}, {&nul, 1},
                       {(const uint8_t *)password, plen}};
     return oneshot(w, out, tag, MOTE_WIRE_AUTH_RESPONSE, v, 4, stream);
+}
+
+/* The event types as [string]s, in MOTE_WIRE_EVENT_* bit order: REGISTER
+ * sends them, mote_wire_parse_event compares with them. Entry i is
+ * event_names[event_at[i] .. event_at[i + 1]). */
+static const uint8_t event_names[47] = "\0\017TOPOLOGY_CHANGE\0\015STATUS_CHANGE\0\015SCHEMA_CHANGE";
+static const uint8_t event_at[4] = {0, 17, 32, 47};
+
+mote_err mote_wire_register(mote_wire *w, mote_buf *out, uint64_t tag, unsigned events,
+                            int *stream)
+{
+    /* a [string list]: its count, then the names asked for */
+    uint8_t body[2 + sizeof event_names];
+    mote_view v = {body, 2};
+    body[0] = body[1] = 0;
+    if (events - 1 >= MOTE_WIRE_EVENT_ALL) return MOTE_ERR_INVALID; /* 0, or another bit */
+    for (unsigned i = 0; i < 3; i++) {
+        if (events >> i & 1) {
+            size_t at = event_at[i], len = (size_t)(event_at[i + 1] - at);
+            memcpy(body + v.len, event_names + at, len);
+            v.len += len;
+            body[1]++;
+        }
+    }
+    return oneshot(w, out, tag, MOTE_WIRE_REGISTER, &v, 1, stream);
 }
 
 /* ---- requests with values ------------------------------------------------- */
@@ -748,7 +774,7 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint8_t
     r->w = w;
     r->opcode = op;
     wr *o = &r->o;
-    w_header(o, w, op);
+    w_header(o, w, op, r->p.tracing ? MOTE_WIRE_F_TRACING : 0);
     r->stream = o->err ? -1 : take_slot(w, tag, op);
     if (op == MOTE_WIRE_BATCH) {
         w_u8(o, (uint8_t)len);
@@ -1060,7 +1086,7 @@ bool mote_wire_multimap_next(mote_wire_multimap *m, mote_view *key, mote_wire_li
     return true;
 }
 
-/* Targets and event types are told apart by their first letter (the spec's
+/* Schema change targets are told apart by their first letter (the spec's
  * words all differ there): KEYSPACE, TABLE/TYPE, FUNCTION/AGGREGATE. */
 static uint8_t first(mote_view v)
 {
@@ -1309,15 +1335,20 @@ mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
     mote_err e = body_of(f, MOTE_WIRE_EVENT, &r, ev, sizeof *ev);
     if (e) return e;
     rd_string(&r, &ev->type);
-    /* TOPOLOGY_CHANGE, STATUS_CHANGE, SCHEMA_CHANGE */
-    uint8_t t0 = first(ev->type), t1 = ev->type.len > 1 ? ev->type.ptr[1] : 0;
-    if (t0 == 'T' || (t0 == 'S' && t1 == 'T')) {
+    /* TOPOLOGY_CHANGE, STATUS_CHANGE, SCHEMA_CHANGE (k 0..2), compared
+     * whole (TRACE_COMPLETE is another type); k 3: another */
+    unsigned k = 0;
+    for (; k < 3; k++) {
+        size_t at = event_at[k], len = (size_t)(event_at[k + 1] - at) - 2;
+        if (ev->type.len == len && !memcmp(ev->type.ptr, event_names + at + 2, len)) break;
+    }
+    if (k < 2) {
         rd_string(&r, &ev->change);
         uint8_t n = rd_u8(&r);
         if (!r.err && n != 4 && n != 16) rd_fail(&r, MOTE_ERR_BAD_LENGTH);
         rd_raw(&r, n, &ev->address);
         ev->port = rd_i32(&r);
-    } else if (t0 == 'S' && t1 == 'C') {
+    } else if (k == 2) {
         rd_schema_change(&r, &ev->schema);
     }
     return parsed(&r, ev, sizeof *ev, 0);

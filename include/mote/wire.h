@@ -300,9 +300,9 @@ MOTE_NODISCARD mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f);
  * in *stream (may be NULL). On error nothing is appended (out->len is what
  * it was) and no stream id is taken. Errors: MOTE_ERR_INVALID (NULL w or
  * out, NULL data with a non-zero length), MOTE_ERR_LIMIT (no free stream id,
- * or out's cap reached), MOTE_ERR_NOMEM, MOTE_ERR_OVERFLOW (a string longer
- * than its length field, more than 65535 values or statements, a body over
- * MOTE_WIRE_MAX_BODY).
+ * orphaned ones being out of use; or out's cap reached), MOTE_ERR_NOMEM,
+ * MOTE_ERR_OVERFLOW (a string longer than its length field, more than 65535
+ * values or statements, a body over MOTE_WIRE_MAX_BODY).
  */
 
 /* STARTUP with {"CQL_VERSION": "3.0.0"} (no compression). */
@@ -316,6 +316,20 @@ MOTE_NODISCARD mote_err mote_wire_auth_response(mote_wire *w, mote_buf *out, uin
  * PasswordAuthenticator expects). */
 MOTE_NODISCARD mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const char *user,
                               size_t ulen, const char *password, size_t plen, int *stream);
+/* Event types for mote_wire_register (a bit set). */
+enum {
+    MOTE_WIRE_EVENT_TOPOLOGY = 0x01,   /* "TOPOLOGY_CHANGE": nodes added, removed */
+    MOTE_WIRE_EVENT_STATUS = 0x02,     /* "STATUS_CHANGE": nodes up, down */
+    MOTE_WIRE_EVENT_SCHEMA = 0x04,     /* "SCHEMA_CHANGE" */
+    MOTE_WIRE_EVENT_ALL = 0x07
+};
+/* REGISTER for the event types in events (MOTE_WIRE_EVENT_* bits, at least
+ * one; 0 or another bit is MOTE_ERR_INVALID), sent as a [string list];
+ * answered by READY. The server then sends those events on stream -1 of
+ * this connection (mote_wire_next gives them with stream -1, tag 0; read
+ * them with mote_wire_parse_event). */
+MOTE_NODISCARD mote_err mote_wire_register(mote_wire *w, mote_buf *out, uint64_t tag,
+                                          unsigned events, int *stream);
 /* PREPARE of cql[0..len) ([long string]); answered by RESULT Prepared. */
 MOTE_NODISCARD mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char *cql,
                            size_t len, int *stream);
@@ -332,7 +346,13 @@ MOTE_NODISCARD mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t 
  *                        valid until mote_wire_end). Not for BATCH.
  *   skip_metadata        flag 0x02 (rows come without column specs; use the
  *                        prepared result metadata). Not for BATCH.
- *   has_timestamp        flag 0x20 with timestamp [long] (microseconds).
+ *   has_timestamp        flag 0x20 with timestamp [long] (microseconds;
+ *                        negative is MOTE_ERR_INVALID at begin: "negative
+ *                        values are forbidden", spec 4.1.4).
+ *   tracing              the frame's tracing flag (0x02): the server traces
+ *                        the request, and its response carries the tracing
+ *                        session id (mote_wire_frame.tracing_id; the trace
+ *                        is read from system_traces.sessions / .events).
  * Flag 0x01 (values) is set by mote_wire_end when values were given; names
  * for values (0x40) are never sent.
  */
@@ -344,6 +364,7 @@ typedef struct mote_wire_params {
     int64_t timestamp;
     bool skip_metadata;
     bool has_timestamp;
+    bool tracing;
 } mote_wire_params;
 
 /*
