@@ -12,8 +12,10 @@
  *    stream stays in sync after them;
  *  - every view a parser hands out lies inside the frame body; an
  *    UNKNOWN_STREAM frame has its body as any other (tag 0);
- *  - a parsed Rows result yields exactly rows x columns cells, its column
- *    specs all iterate, and their types convert or fail with a listed code;
+ *  - a parsed Rows result yields exactly rows x columns cells (no rows
+ *    without columns), its column specs all iterate, and their types
+ *    convert or fail with a listed code; more pages come with a paging
+ *    state; a Prepared result's partition-key indexes name bind markers;
  *  - the parsers also run on the input itself as a body of each opcode.
  */
 #include <stdint.h>
@@ -75,9 +77,14 @@ static void check_meta(const mote_wire_meta *m)
     in_body(m->keyspace);
     in_body(m->table);
     in_body(m->specs);
+    /* a partition-key index names a bind marker */
+    if (m->npk > m->ncols) abort();
     for (size_t i = 0; i < m->npk; i++) {
-        if (mote_wire_pk_index(m, i) < 0) abort();
+        int k = mote_wire_pk_index(m, i);
+        if (k < 0 || (uint32_t)k >= m->ncols) abort();
     }
+    /* more pages come with a paging state (empty, but not null) */
+    if ((m->flags & MOTE_WIRE_META_MORE_PAGES) && !m->paging_state.ptr) abort();
     mote_wire_columns_it it;
     mote_wire_column c;
     if (mote_wire_columns(&it, m) != MOTE_OK) abort();
@@ -155,9 +162,9 @@ static void parse_all(uint8_t opcode, const uint8_t *body, size_t len)
             if (row != n / r.meta.ncols || col != n % r.meta.ncols) abort();
             n++;
         }
-        if (r.kind == MOTE_WIRE_RESULT_ROWS && r.meta.ncols &&
-            n != (uint64_t)r.nrows * r.meta.ncols)
-            abort();
+        /* (rows without columns are refused: nrows is 0 then) */
+        if (r.kind == MOTE_WIRE_RESULT_ROWS && n != (uint64_t)r.nrows * r.meta.ncols) abort();
+        if (r.kind == MOTE_WIRE_RESULT_ROWS && !r.meta.ncols && r.nrows) abort();
         break;
     }
     case MOTE_WIRE_ERROR: {

@@ -83,6 +83,14 @@ static int32_t rd_i32(rd *r)
     return v;
 }
 
+/* An [int] count or length: BAD_LENGTH if negative. */
+static MOTE_SMALL_NOINLINE uint32_t rd_len(rd *r)
+{
+    int32_t n = rd_i32(r);
+    if (n < 0) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+    return (uint32_t)n;
+}
+
 /* n raw bytes as a view into *v (may be NULL: skipped); ptr non-NULL even
  * for n == 0 while the cursor is good, so that an empty item is told apart
  * from an absent one. Views are written in place, not returned: a struct
@@ -284,12 +292,22 @@ mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size
     while ((e = owalk_run(&o, &r, nodes, cap)) == MOTE_ERR_NEED_MORE) {
         /* a Custom option: its class name as a type, e.g. VectorType(...) */
         size_t k = 0;
-        const mote_cql_type *sub;
+        const mote_cql_type *t;
         bool fits = o.n < cap;
         e = mote_cql_type_parse((const char *)o.custom.ptr, o.custom.len, fits ? nodes + o.n : NULL,
-                                fits ? cap - o.n : 0, &k, &sub);
-        if (e != MOTE_OK && e != MOTE_ERR_SPACE) return e;
-        owalk_place(&o, fits ? nodes + o.n : NULL, k, 0, false);
+                                fits ? cap - o.n : 0, &k, &t);
+        if (e == MOTE_ERR_SPACE) {
+            owalk_place(&o, NULL, k, 0, false); /* counted only: the result is SPACE */
+            continue;
+        }
+        if (e) return e;
+        /* its nodes one by one (preorder), so that its depth adds to the
+         * walk's (MOTE_CQL_MAX_DEPTH for the whole tree); linked again as
+         * the type parser linked them (they are the caller's nodes) */
+        for (size_t i = 0; i < k; i++) {
+            if (o.depth + 1 > o.maxdepth) return MOTE_ERR_DEPTH;
+            owalk_place(&o, (mote_cql_type *)t + i, 1, t[i].nsub, false);
+        }
     }
     if (e) return e;
     if (used) *used = o.n;
@@ -1125,19 +1143,21 @@ static MOTE_SMALL_NOINLINE void rd_column(rd *r, const mote_wire_meta *m, mote_w
 static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
 {
     m->flags = (uint32_t)rd_i32(r);
-    int32_t ncols = rd_i32(r);
-    if (ncols < 0) rd_fail(r, MOTE_ERR_BAD_LENGTH);
-    m->ncols = (uint32_t)ncols;
+    m->ncols = rd_len(r);
     if (bind) {
-        int32_t npk = rd_i32(r);
-        rd_count(r, npk < 0 ? SIZE_MAX : (size_t)npk, 2);
-        if (r->err) return;
-        m->npk = (uint32_t)npk;
+        /* each index names a bind marker: no more of them than markers */
+        uint32_t npk = rd_len(r);
+        rd_count(r, npk > m->ncols ? SIZE_MAX : npk, 2);
+        m->npk = npk;
         m->pk = r->p;
-        r->p += (size_t)npk * 2;
+        for (uint32_t i = 0; i < npk && !r->err; i++) {
+            if (rd_u16(r) >= m->ncols) rd_fail(r, MOTE_ERR_BAD_LENGTH);
+        }
         m->flags &= MOTE_WIRE_META_GLOBAL_SPEC;  /* the only flag bind metadata has */
     } else if (m->flags & MOTE_WIRE_META_MORE_PAGES) {
-        rd_bytes(r, &m->paging_state);
+        /* more pages without a paging state cannot be asked for (a paging
+         * loop would start over at page 1): a null one is refused */
+        rd_raw(r, rd_len(r), &m->paging_state);
     }
     if (r->err || (m->flags & MOTE_WIRE_META_NO_METADATA)) return;
     if (m->flags & MOTE_WIRE_META_GLOBAL_SPEC) {
@@ -1166,12 +1186,13 @@ mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
         break;
     case MOTE_WIRE_RESULT_ROWS: {
         rd_meta(&r, &res->meta, false);
-        int32_t nrows = rd_i32(&r);
-        uint64_t cells = (uint64_t)res->meta.ncols * (uint32_t)nrows;
-        /* a negative count, or one past size_t: more than the bytes left */
-        rd_count(&r, nrows < 0 || cells > SIZE_MAX ? SIZE_MAX : (size_t)cells, 4);
+        uint32_t nrows = rd_len(&r);
+        uint64_t cells = (uint64_t)res->meta.ncols * nrows;
+        /* one past size_t, or rows without columns (no CQL result has
+         * them; 2^31-1 of them fit in 12 bytes): more than the bytes left */
+        rd_count(&r, cells > SIZE_MAX || nrows > cells ? SIZE_MAX : (size_t)cells, 4);
         if (r.err) break;
-        res->nrows = (uint32_t)nrows;
+        res->nrows = nrows;
         const uint8_t *start = r.p;
         /* cells <= bytes left / 4 now: it fits a size_t (a 32-bit count
          * is shorter on Cortex-M) */

@@ -1315,6 +1315,55 @@ static void bad_headers_are_sticky(void **state)
     assert_int_equal(mote_wire_next(NULL, &f), MOTE_ERR_INVALID);
 }
 
+/* The spec limits the frame (header and body) to 256 MiB: a body of
+ * 256 MiB - 9 is the largest (found in review: the limit was applied to
+ * the body, 9 bytes too many both ways). */
+static void frame_limit_counts_the_header(void **state)
+{
+    (void)state;
+    assert_int_equal(MOTE_WIRE_MAX_BODY, (256u << 20) - 9);
+    mote_wire w;
+    mote_wire_frame f;
+    uint8_t fr[16];
+    setup_wire(&w, 8, 64);
+    int s = sent(&w, 1);
+    size_t n = unhex("84 00 0000 08 0ffffff7", fr);   /* the largest: too big to hold */
+    mote_be_store16(fr + 2, (uint16_t)s);
+    assert_int_equal(recv1(&w, fr, n, &f), MOTE_ERR_LIMIT);
+    assert_int_equal(f.tag, 1);
+    setup_wire(&w, 8, 64);
+    n = unhex("84 00 0000 08 0ffffff8", fr);          /* one more: not a v4 frame */
+    assert_int_equal(recv1(&w, fr, n, &f), MOTE_ERR_PROTOCOL);
+    assert_int_equal(mote_wire_next(&w, &f), MOTE_ERR_PROTOCOL);
+    /* a request: an EXECUTE whose one value is appended in place (the
+     * bytes are not written: only the buffer's length is moved on) */
+    const size_t cap = (256u << 20) + 64;
+    uint8_t *big = malloc(cap);
+    if (!big) fail_msg("no 256 MiB block for the request side");
+    /* body: id [short bytes] 4, consistency 2, flags 1, count 2, [int] 4 */
+    const size_t fixed = 4 + 2 + 1 + 2 + 4;
+    for (int over = 0; over <= 1; over++) {
+        setup_wire(&w, 8, 64);
+        mote_buf b;
+        assert_int_equal(mote_buf_init_fixed(&b, big, cap), MOTE_OK);
+        mote_wire_req r;
+        assert_int_equal(mote_wire_execute_begin(&r, &w, &b, 1, "id", 2, NULL), MOTE_OK);
+        assert_int_equal(mote_wire_value_open(&r), MOTE_OK);
+        b.len += MOTE_WIRE_MAX_BODY - fixed + (size_t)over;
+        assert_int_equal(mote_wire_value_close(&r), MOTE_OK);
+        int st;
+        assert_int_equal(mote_wire_end(&r, &st), over ? MOTE_ERR_OVERFLOW : MOTE_OK);
+        if (!over) {
+            assert_int_equal(b.len, (size_t)(256u << 20));
+            assert_int_equal(mote_be_load32(b.data + 5), MOTE_WIRE_MAX_BODY);
+        } else {
+            assert_int_equal(b.len, 0);
+            assert_int_equal(mote_wire_inflight(&w), 0);
+        }
+    }
+    free(big);
+}
+
 /* Build a stream of every kind of response, feed it in one piece and one
  * byte at a time: the same frames come out. */
 static size_t stream_of_frames(mote_wire *w, uint8_t *all)
@@ -1511,6 +1560,152 @@ static void hostile_bodies(void **state)
     assert_int_equal(mote_wire_strings(&l, raw), MOTE_ERR_BAD_LENGTH);
 }
 
+/* Results no server sends, which the parser took (found in review): a
+ * Prepared result whose partition-key indexes are more than its bind
+ * markers or name one past them; Rows with more pages but a null paging
+ * state (a paging loop would start over at page 1 for ever); rows
+ * without columns (2^31-1 of them in 12 bytes). */
+static void impossible_results_are_refused(void **state)
+{
+    (void)state;
+    /* bind metadata: global spec ks.t, ncols markers a, b, .. (int), the
+     * pk indexes given; result metadata: none */
+    static const struct { int32_t ncols; int32_t npk; uint16_t pk[3]; mote_err want; } prep[] = {
+        {1, 1, {0}, MOTE_OK},
+        {2, 2, {1, 0}, MOTE_OK},
+        {1, 2, {0, 0}, MOTE_ERR_BAD_LENGTH},     /* more indexes than markers */
+        {0, 1, {0}, MOTE_ERR_BAD_LENGTH},
+        {2, 1, {2}, MOTE_ERR_BAD_LENGTH},        /* an index past the markers */
+        {2, 2, {0, 0xffff}, MOTE_ERR_BAD_LENGTH},
+    };
+    for (size_t i = 0; i < sizeof prep / sizeof prep[0]; i++) {
+        bb body = {.n = 0};
+        b_i32(&body, MOTE_WIRE_RESULT_PREPARED);
+        b_str(&body, "ID");
+        b_i32(&body, MOTE_WIRE_META_GLOBAL_SPEC);
+        b_i32(&body, prep[i].ncols);
+        b_i32(&body, prep[i].npk);
+        for (int32_t k = 0; k < prep[i].npk; k++) b_u16(&body, prep[i].pk[k]);
+        b_str(&body, "ks");
+        b_str(&body, "t");
+        for (int32_t k = 0; k < prep[i].ncols; k++) {
+            char name[2] = {(char)('a' + k), 0};
+            b_str(&body, name);
+            b_u16(&body, 0x0009);
+        }
+        b_i32(&body, MOTE_WIRE_META_NO_METADATA);
+        b_i32(&body, 0);
+        mote_wire_frame f;
+        memset(&f, 0, sizeof f);
+        f.opcode = MOTE_WIRE_RESULT;
+        f.body.ptr = body.d;
+        f.body.len = body.n;
+        mote_wire_result r;
+        mote_err e = mote_wire_parse_result(&f, &r);
+        if (e != prep[i].want) fail_msg("prepared case %zu: %s", i, mote_err_name(e));
+        if (!e) {
+            for (int32_t k = 0; k < prep[i].npk; k++)
+                assert_int_equal(mote_wire_pk_index(&r.bind, (size_t)k), prep[i].pk[k]);
+        } else {
+            assert_int_equal(r.kind, MOTE_WIRE_RESULT_PREPARED);
+            assert_int_equal(r.bind.npk, 0);
+        }
+    }
+    static const struct { const char *hex; mote_err want; } rows[] = {
+        /* more pages (and no metadata), 0 columns, paging state, 0 rows */
+        {"00000002 00000006 00000000 00000001 ab 00000000", MOTE_OK},
+        {"00000002 00000006 00000000 00000000 00000000", MOTE_OK},   /* empty, not null */
+        {"00000002 00000006 00000000 ffffffff 00000000", MOTE_ERR_BAD_LENGTH},
+        {"00000002 00000006 00000000 fffffffe 00000000", MOTE_ERR_BAD_LENGTH},
+        /* rows without columns */
+        {"00000002 00000004 00000000 7fffffff", MOTE_ERR_BAD_LENGTH},
+        {"00000002 00000004 00000000 00000001", MOTE_ERR_BAD_LENGTH},
+        {"00000002 00000004 00000000 00000000", MOTE_OK},
+        {"00000002 00000004 00000001 00000001 00000000", MOTE_OK},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        uint8_t body[64];
+        mote_wire_frame f;
+        memset(&f, 0, sizeof f);
+        f.opcode = MOTE_WIRE_RESULT;
+        f.body.ptr = body;
+        f.body.len = unhex(rows[i].hex, body);
+        mote_wire_result r;
+        mote_err e = mote_wire_parse_result(&f, &r);
+        if (e != rows[i].want) fail_msg("rows case %zu: %s", i, mote_err_name(e));
+    }
+}
+
+/* A Custom class name's nesting counts in mote_wire_type's depth (found in
+ * review: the class name's levels were not added to the walk's, so
+ * list<list<...<ListType(ListType(...))>>> came out deeper than
+ * MOTE_CQL_MAX_DEPTH). */
+static void custom_type_depth_adds_up(void **state)
+{
+    (void)state;
+    for (int outer = 0; outer <= 6; outer++) {
+        for (int inner = 0; inner <= 4; inner++) {
+            /* outer lists, then a Custom: inner ListTypes around Int32Type */
+            char cls[128] = "";
+            for (int i = 0; i < inner; i++) strcat(cls, "ListType(");
+            strcat(cls, "Int32Type");
+            for (int i = 0; i < inner; i++) strcat(cls, ")");
+            uint8_t opt[256];
+            size_t n = 0;
+            for (int i = 0; i < outer; i++) {
+                mote_be_store16(opt + n, 0x0020);
+                n += 2;
+            }
+            mote_be_store16(opt + n, 0x0000);
+            mote_be_store16(opt + n + 2, (uint16_t)strlen(cls));
+            memcpy(opt + n + 4, cls, strlen(cls));
+            n += 4 + strlen(cls);
+            mote_view v = {opt, n};
+            mote_cql_type nodes[16];
+            const mote_cql_type *t;
+            size_t used = 0;
+            mote_err e = mote_wire_type(v, nodes, 16, &used, &t);
+            int depth = outer + inner + 1;
+            if (depth <= MOTE_CQL_MAX_DEPTH) {
+                if (e != MOTE_OK) fail_msg("%d + %d: %s", outer, inner, mote_err_name(e));
+                assert_int_equal(used, (size_t)depth);
+                /* the tree is whole: a list at every level but the last */
+                const mote_cql_type *c = t;
+                for (int d = 0; d < depth - 1; d++) {
+                    assert_int_equal(c->kind, MOTE_CQL_LIST);
+                    assert_int_equal(c->nsub, 1);
+                    c = c->sub;
+                }
+                assert_int_equal(c->kind, MOTE_CQL_INT);
+                assert_null(c->sub);
+                char txt[256];
+                size_t tn = 0;
+                assert_int_equal(mote_cql_type_format(t, txt, sizeof txt, &tn), MOTE_OK);
+            } else {
+                if (e != MOTE_ERR_DEPTH) fail_msg("%d + %d: %s", outer, inner, mote_err_name(e));
+                assert_null(t);
+            }
+        }
+    }
+    /* a Custom in a tuple beside others: the levels close as they should */
+    static const char cls[] = "ListType(ListType(Int32Type))";
+    uint8_t opt[128];
+    size_t n = unhex("0031 0003 0009 0000", opt);
+    mote_be_store16(opt + n, sizeof cls - 1);
+    memcpy(opt + n + 2, cls, sizeof cls - 1);
+    n += 2 + sizeof cls - 1;
+    n += unhex("0020 000d", opt + n);
+    mote_view v = {opt, n};
+    mote_cql_type nodes[16];
+    const mote_cql_type *t;
+    assert_int_equal(mote_wire_type(v, nodes, 16, NULL, &t), MOTE_OK);
+    char txt[128];
+    size_t tn = 0;
+    assert_int_equal(mote_cql_type_format(t, txt, sizeof txt, &tn), MOTE_OK);
+    txt[tn] = 0;
+    assert_string_equal(txt, "tuple<int, list<list<int>>, list<text>>");
+}
+
 static void option_types(void **state)
 {
     (void)state;
@@ -1649,8 +1844,11 @@ int main(void)
         cmocka_unit_test(events),
         cmocka_unit_test(oversize_frame_is_skipped),
         cmocka_unit_test(bad_headers_are_sticky),
+        cmocka_unit_test(frame_limit_counts_the_header),
         cmocka_unit_test(byte_at_a_time_gives_the_same_frames),
         cmocka_unit_test(hostile_bodies),
+        cmocka_unit_test(impossible_results_are_refused),
+        cmocka_unit_test(custom_type_depth_adds_up),
         cmocka_unit_test(option_types),
         cmocka_unit_test(murmur3_tokens_match_the_driver),
     };

@@ -10,7 +10,8 @@
  *                   0x08 warnings
  *   stream  [short] signed; >= 0 chosen by the client, -1 for EVENTs
  *   opcode  [byte]
- *   length  [int]   body length, at most 256 MiB
+ *   length  [int]   body length; the frame (header and body) is at most
+ *                   256 MiB, so the body at most 256 MiB - 9 bytes
  * A response body starts with the tracing id [uuid] (flag 0x02), the
  * warnings [string list] (0x08) and the custom payload [bytes map] (0x04),
  * in that order, then the opcode's own body. Compression is never asked for
@@ -63,7 +64,8 @@ extern "C" {
 
 #define MOTE_WIRE_VERSION 4
 #define MOTE_WIRE_HEADER 9                 /* bytes in a frame header */
-#define MOTE_WIRE_MAX_BODY (256u << 20)    /* largest body the spec allows */
+#define MOTE_WIRE_MAX_FRAME (256u << 20)   /* largest frame the spec allows */
+#define MOTE_WIRE_MAX_BODY (MOTE_WIRE_MAX_FRAME - MOTE_WIRE_HEADER) /* its body */
 #define MOTE_WIRE_MAX_STREAMS 32768        /* stream ids 0..32767 */
 #define MOTE_WIRE_EVENT_STREAM (-1)
 /* Type options nested deeper than this are MOTE_ERR_DEPTH when a result's
@@ -506,10 +508,12 @@ typedef struct mote_wire_schema_change {
 typedef struct mote_wire_meta {
     uint32_t flags;            /* MOTE_WIRE_META_* */
     uint32_t ncols;            /* columns (rows) or bind markers (prepared) */
-    mote_view paging_state;    /* ptr NULL unless MORE_PAGES */
+    mote_view paging_state;    /* ptr NULL unless MORE_PAGES (then not NULL:
+                                  a null one is BAD_LENGTH) */
     mote_view keyspace;        /* global table spec, or {NULL,0} */
     mote_view table;
-    uint32_t npk;              /* prepared bind metadata: partition-key indexes */
+    uint32_t npk;              /* prepared bind metadata: partition-key indexes
+                                  (<= ncols, each < ncols: checked) */
     const uint8_t *pk;         /* npk big-endian [short]s: mote_wire_pk_index */
     mote_view specs;           /* raw column specs (empty if NO_METADATA) */
 } mote_wire_meta;
@@ -547,7 +551,10 @@ bool mote_wire_column_next(mote_wire_columns_it *it, mote_wire_column *c);
  * frozen TUPLE of its field types (same wire format; the names are in the
  * option); Custom parses its class name with mote_cql_type_parse (so
  * VectorType(FloatType, 3) and DurationType work). Errors: MOTE_ERR_BAD_TYPE
- * (unknown id or class), MOTE_ERR_DEPTH (deeper than MOTE_CQL_MAX_DEPTH),
+ * (unknown id or class), MOTE_ERR_DEPTH (the tree, a Custom class name's
+ * levels included, deeper than MOTE_CQL_MAX_DEPTH; a Custom's own levels
+ * are counted once its nodes fit, so a count with too few nodes may say
+ * SPACE where the call with enough says DEPTH),
  * MOTE_ERR_SPACE, MOTE_ERR_TRUNCATED / MOTE_ERR_BAD_LENGTH (option bytes
  * not well-formed; not for options from a parsed result), MOTE_ERR_INVALID.
  */
@@ -567,7 +574,10 @@ typedef struct mote_wire_result {
 
 /*
  * RESULT: the kind and its body, all of it checked (every spec, type option
- * and cell length), so iteration cannot fail afterwards.
+ * and cell length), so iteration cannot fail afterwards. Besides the
+ * generic codes, MOTE_ERR_BAD_LENGTH for what no server sends: more
+ * partition-key indexes than bind markers or an index past them, MORE_PAGES
+ * with a null paging state, rows without columns.
  */
 MOTE_NODISCARD mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *r);
 
