@@ -780,8 +780,14 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint8_t
         r->o.b = out;
         r->start = out->len;
     }
+    /* parameters the spec has no meaning for: consistency past LOCAL_ONE,
+     * a serial consistency other than SERIAL / LOCAL_SERIAL (or 0: none),
+     * a negative default timestamp ("negative values are forbidden") */
     if (!e && ((!stmt && len) ||
-               (p && !p->paging_state.ptr && p->paging_state.len)))
+               (p && ((!p->paging_state.ptr && p->paging_state.len) ||
+                      p->consistency > MOTE_WIRE_LOCAL_ONE ||
+                      (p->serial_consistency && (p->serial_consistency | 1) != MOTE_WIRE_LOCAL_SERIAL) ||
+                      (p->has_timestamp && p->timestamp < 0)))))
         e = MOTE_ERR_INVALID;
     if (e) return r->o.err = e;
     if (p) {

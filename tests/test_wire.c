@@ -456,6 +456,59 @@ static void failed_begin_leaves_no_trace(void **state)
     assert_int_equal(mote_wire_end(&r2, &s), MOTE_OK);
 }
 
+/* Parameters the spec has no meaning for are refused at begin, as any
+ * begin error: nothing appended, no stream taken, the chain harmless
+ * (found in review: they were sent as given). */
+static void bad_params_are_refused_at_begin(void **state)
+{
+    (void)state;
+    mote_wire w;
+    setup_wire(&w, 2, 256);
+    mote_buf b;
+    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
+    assert_int_equal(mote_buf_append(&b, "xy", 2), MOTE_OK);
+    mote_wire_req r;
+    int s;
+    mote_wire_params p;
+    for (int c = 0; c < 7; c++) {
+        memset(&p, 0, sizeof p);
+        p.consistency = MOTE_WIRE_ONE;
+        switch (c) {
+        case 0: p.consistency = 0x000B; break;                       /* past LOCAL_ONE */
+        case 1: p.consistency = 0xffff; break;
+        case 2: p.serial_consistency = MOTE_WIRE_ONE; break;         /* not a serial one */
+        case 3: p.serial_consistency = MOTE_WIRE_LOCAL_ONE; break;
+        case 4: p.serial_consistency = 0x0108; break;
+        case 5: p.has_timestamp = true; p.timestamp = -1; break;      /* negative */
+        default: p.has_timestamp = true; p.timestamp = INT64_MIN; break;
+        }
+        assert_int_equal(mote_wire_query_begin(&r, &w, &b, 1, "Q", 1, &p), MOTE_ERR_INVALID);
+        (void)mote_wire_value_open(&r);
+        assert_int_equal(mote_buf_append(&b, "\0\0\0\7", 4), MOTE_OK);
+        (void)mote_wire_value_close(&r);
+        assert_int_equal(mote_wire_end(&r, &s), MOTE_ERR_INVALID);
+        assert_int_equal(b.len, 2);
+        assert_int_equal(mote_wire_execute_begin(&r, &w, &b, 1, "id", 2, &p), MOTE_ERR_INVALID);
+        assert_int_equal(mote_wire_end(&r, &s), MOTE_ERR_INVALID);
+        assert_int_equal(mote_wire_batch_begin(&r, &w, &b, 1, MOTE_WIRE_BATCH_LOGGED, &p),
+                         MOTE_ERR_INVALID);
+        assert_int_equal(mote_wire_end(&r, &s), MOTE_ERR_INVALID);
+        assert_int_equal(b.len, 2);
+        assert_int_equal(mote_wire_inflight(&w), 0);
+    }
+    /* the edges that are good: LOCAL_ONE, SERIAL, LOCAL_SERIAL, timestamp 0 */
+    memset(&p, 0, sizeof p);
+    p.consistency = MOTE_WIRE_LOCAL_ONE;
+    p.serial_consistency = MOTE_WIRE_SERIAL;
+    p.has_timestamp = true;
+    assert_int_equal(mote_wire_query_begin(&r, &w, &b, 1, "Q", 1, &p), MOTE_OK);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_OK);
+    p.serial_consistency = MOTE_WIRE_LOCAL_SERIAL;
+    p.timestamp = INT64_MAX;
+    assert_int_equal(mote_wire_query_begin(&r, &w, &b, 1, "Q", 1, &p), MOTE_OK);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_OK);
+}
+
 static void stream_ids_run_out_and_come_back(void **state)
 {
     (void)state;
@@ -1832,6 +1885,7 @@ int main(void)
         cmocka_unit_test(batch_frames),
         cmocka_unit_test(encoder_errors_leave_no_trace),
         cmocka_unit_test(failed_begin_leaves_no_trace),
+        cmocka_unit_test(bad_params_are_refused_at_begin),
         cmocka_unit_test(stream_ids_run_out_and_come_back),
         cmocka_unit_test(released_id_is_not_reused_before_its_answer),
         cmocka_unit_test(responses_match_out_of_order),

@@ -339,9 +339,11 @@ MOTE_NODISCARD mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t 
  * Query parameters of QUERY and EXECUTE, and the tail of BATCH. Zero it,
  * then set what is wanted. Fields:
  *   consistency          [consistency] of the request (default 0 = ANY:
- *                        set it).
+ *                        set it); past LOCAL_ONE (0x000A) is
+ *                        MOTE_ERR_INVALID at begin.
  *   serial_consistency   SERIAL or LOCAL_SERIAL to send flag 0x10; 0 = not
- *                        sent (ANY is never a serial consistency).
+ *                        sent (ANY is never a serial consistency); another
+ *                        value is MOTE_ERR_INVALID at begin.
  *   page_size            > 0: flag 0x04 with this [int]; <= 0: not sent.
  *   paging_state         ptr != NULL: flag 0x08 with this [bytes] (a view of
  *                        a previous Rows result's paging state; it must stay
