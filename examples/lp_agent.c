@@ -403,7 +403,8 @@ static void report(agent *ag, const char *what, uint64_t line, uint64_t column, 
  *
  * Rows are kept per batch slot until the server has answered for them,
  * because a request may have to be sent again: a retryable error
- * (Overloaded, Is_bootstrapping, Unavailable, Write/Read_timeout) after a
+ * (Overloaded, Is_bootstrapping, Unavailable, Read_timeout, and
+ * Write_timeout because the INSERTs are idempotent) after a
  * bounded exponential backoff, an Unprepared after a new PREPARE. A slot
  * holds up to --batch rows as their five encoded cells plus each row's
  * input line number; a request is built from it into the send buffer only
@@ -862,7 +863,11 @@ static void net_answer(agent *ag, net *n, unsigned i, const mote_wire_frame *f, 
             s->state = SLOT_READY;
             return;
         }
-    } else if (er.code > 0 && mote_wire_error_retryable(er.code)) {
+    } else if (er.code > 0 && (mote_wire_error_retryable(er.code) ||
+                               er.code == MOTE_WIRE_E_WRITE_TIMEOUT)) {
+        /* (a WRITE_TIMEOUT too: the write may have been applied, and these
+         * INSERTs of given values, alone or in an UNLOGGED BATCH, are
+         * idempotent: applying one twice leaves the same row; wire.h) */
         if (++s->tries < NET_MAX_TRIES) {
             n->retries++;
             int64_t d = NET_BACKOFF_MS;

@@ -1351,9 +1351,9 @@ mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
 
 bool mote_wire_error_retryable(int32_t code)
 {
+    /* not WRITE_TIMEOUT: the write may have been applied (wire.h) */
     return code == MOTE_WIRE_E_OVERLOADED || code == MOTE_WIRE_E_IS_BOOTSTRAPPING ||
-           code == MOTE_WIRE_E_UNAVAILABLE || code == MOTE_WIRE_E_WRITE_TIMEOUT ||
-           code == MOTE_WIRE_E_READ_TIMEOUT;
+           code == MOTE_WIRE_E_UNAVAILABLE || code == MOTE_WIRE_E_READ_TIMEOUT;
 }
 
 mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)

@@ -620,9 +620,17 @@ typedef struct mote_wire_error {
 } mote_wire_error;
 MOTE_NODISCARD mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e);
 
-/* True for the error codes a client may retry as they are: OVERLOADED,
- * IS_BOOTSTRAPPING, UNAVAILABLE, WRITE_TIMEOUT, READ_TIMEOUT. (UNPREPARED
- * needs a PREPARE first.) */
+/* True for the error codes after which the same request may be sent again
+ * as it is, whatever it does: OVERLOADED, IS_BOOTSTRAPPING, UNAVAILABLE
+ * (the coordinator applied nothing) and READ_TIMEOUT (a read changes
+ * nothing). Not WRITE_TIMEOUT: the write may have been applied on some
+ * replicas, so sending it again is safe only for an idempotent statement,
+ * which the caller knows and this code does not; a COUNTER write (counter
+ * increments are not idempotent) or a non-idempotent write_type (SIMPLE,
+ * BATCH, UNLOGGED_BATCH of such statements) must not be retried blindly,
+ * and BATCH_LOG means the batch log write timed out (the batch itself will
+ * be replayed). The drivers' default policies retry a WRITE_TIMEOUT only
+ * for idempotent statements. (UNPREPARED needs a PREPARE first.) */
 bool mote_wire_error_retryable(int32_t code);
 
 /* EVENT (stream -1): type and its fields. TOPOLOGY_CHANGE / STATUS_CHANGE
