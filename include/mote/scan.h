@@ -148,7 +148,9 @@ typedef enum mote_scan_dialect {
      * (depth counted outside quotes and comments, as psql does), nor inside
      * the BEGIN ... END of a CREATE [OR REPLACE] FUNCTION|PROCEDURE (psql's
      * rule: there BEGIN, and CASE inside a BEGIN, open and END closes, at
-     * parenthesis depth 0).
+     * parenthesis depth 0; as in psql, an unquoted name "begin" there, a
+     * schema begin.f() or a column ev.begin, counts too, and the rest of
+     * the script becomes one statement, not terminated).
      * At statement start (leading comments split off), a line starting
      * with a backslash is a psql meta-command: a MOTE_SCAN_COMMAND token up
      * to the end of its line (e.g. \connect db, \restrict KEY).
