@@ -49,6 +49,22 @@ static bool veq(mote_view v, const char *s)
 }
 #define assert_view(v, s) do { if (!veq((v), (s))) fail_msg("view is not '%s' (len %zu)", (s), (size_t)(v).len); } while (0)
 
+/* A [string list] holds exactly the strings given (NULL-terminated). */
+static void assert_strings(mote_view list, ...)
+{
+    mote_wire_list l;
+    mote_view v;
+    assert_int_equal(mote_wire_strings(&l, list), MOTE_OK);
+    va_list ap;
+    va_start(ap, list);
+    for (const char *want; (want = va_arg(ap, const char *)) != NULL;) {
+        assert_true(mote_wire_list_next(&l, &v));
+        assert_view(v, want);
+    }
+    va_end(ap);
+    assert_false(mote_wire_list_next(&l, &v));
+}
+
 /* Response frame builder. */
 typedef struct bb {
     uint8_t d[8192];
@@ -658,11 +674,7 @@ static void unknown_stream_frame_has_its_body(void **state)
     assert_int_equal(e.code, MOTE_WIRE_E_WRITE_TIMEOUT);
     assert_view(e.message, "timed out");
     assert_view(e.write_type, "SIMPLE");
-    mote_wire_list l;
-    mote_view v;
-    assert_int_equal(mote_wire_strings(&l, f.warnings), MOTE_OK);
-    assert_true(mote_wire_list_next(&l, &v));
-    assert_view(v, "slow");
+    assert_strings(f.warnings, "slow", NULL);
     /* a stream never used, and a non-EVENT on the event stream: the same */
     body.n = 0;
     b_i32(&body, MOTE_WIRE_RESULT_VOID);
@@ -778,11 +790,7 @@ static void frame_prefixes(void **state)
                      MOTE_OK);
     assert_int_equal(f.tracing_id.len, 16);
     assert_memory_equal(f.tracing_id.ptr, uuid, 16);
-    mote_wire_list l;
-    mote_view v;
-    assert_int_equal(mote_wire_strings(&l, f.warnings), MOTE_OK);
-    assert_true(mote_wire_list_next(&l, &v));
-    assert_view(v, "Batch is large");
+    assert_strings(f.warnings, "Batch is large", NULL);
     assert_int_equal(f.payload.len, 2 + 3 + 5);
     assert_int_equal(f.body.len, 4);
     mote_wire_result r;
@@ -1053,13 +1061,7 @@ static void result_prepared_void_keyspace_schema(void **state)
     s = sent(&w, 4);
     assert_int_equal(recv1(&w, fr, frame(fr, (int16_t)s, MOTE_WIRE_RESULT, 0, &body), &f), MOTE_OK);
     assert_int_equal(mote_wire_parse_result(&f, &r), MOTE_OK);
-    mote_wire_list l;
-    mote_view v;
-    assert_int_equal(mote_wire_strings(&l, r.change.arg_types), MOTE_OK);
-    assert_true(mote_wire_list_next(&l, &v));
-    assert_view(v, "int");
-    assert_true(mote_wire_list_next(&l, &v));
-    assert_view(v, "text");
+    assert_strings(r.change.arg_types, "int", "text", NULL);
 
     body.n = 0;
     b_i32(&body, MOTE_WIRE_RESULT_SCHEMA_CHANGE);
@@ -1182,11 +1184,7 @@ static void error_bodies(void **state)
     parse_error_body(MOTE_WIRE_E_FUNCTION_FAILURE, &x, &e);
     assert_view(e.keyspace, "ks");
     assert_view(e.function, "fn");
-    mote_wire_list l;
-    mote_view v;
-    assert_int_equal(mote_wire_strings(&l, e.arg_types), MOTE_OK);
-    assert_true(mote_wire_list_next(&l, &v));
-    assert_view(v, "int");
+    assert_strings(e.arg_types, "int", NULL);
 
     x.n = 0;
     b_str(&x, "ks");

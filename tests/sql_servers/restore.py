@@ -468,9 +468,11 @@ def test_postgres(s):
             raise RuntimeError(f'source dump lacks {needle!r}')
     variants = {'plain': [], 'inserts': ['--inserts'], 'column-inserts': ['--column-inserts']}
 
-    def restore(toks, n):
+    def restore(toks, n, nonstandard=False):
         db = f'dst{n}'
         srv.psql(f'CREATE DATABASE {db}'.encode(), 'postgres')
+        if nonstandard:
+            srv.psql(f'ALTER DATABASE {db} SET standard_conforming_strings = off'.encode(), 'postgres')
         c = srv.connect(db)
         cur = c.cursor()
 
@@ -478,7 +480,8 @@ def test_postgres(s):
             if rows is None:
                 cur.execute(stmt)
             else:
-                cur.copy_expert(stmt.decode('utf-8'), io.BytesIO(b''.join(rows)))
+                # (a COPY statement's own bytes are ASCII in every test dump)
+                cur.copy_expert(stmt.decode('ascii'), io.BytesIO(b''.join(rows)))
         try:
             run_one(ex, toks)
         finally:
@@ -505,22 +508,7 @@ def test_postgres(s):
     srv.psql(POSTGRES_SJIS.encode(), 'sj')
 
     def restore_sj(toks, n):
-        db = f'dst{n}'
-        srv.psql(f'CREATE DATABASE {db}'.encode(), 'postgres')
-        srv.psql(f'ALTER DATABASE {db} SET standard_conforming_strings = off'.encode(), 'postgres')
-        c = srv.connect(db)
-        cur = c.cursor()
-
-        def ex(stmt, rows):
-            if rows is None:
-                cur.execute(stmt)
-            else:
-                cur.copy_expert(stmt.decode('ascii'), io.BytesIO(b''.join(rows)))
-        try:
-            run_one(ex, toks)
-        finally:
-            c.close()
-        return db
+        return restore(toks, n, nonstandard=True)
 
     for name, opts in {'plain': [], 'inserts': ['--inserts']}.items():
         path = os.path.join(s.tmp, f'postgres-sjis-{name}.sql')
