@@ -138,6 +138,7 @@ enum { WC_NONE, WC_FIRST, WC_COPY, WC_SET, WC_RESET, WC_CREATE };
 #define MODE_NONSTD MOTE_SCAN_PG_NONSTANDARD_STRINGS
 #define MODE_ANSIQ MOTE_SCAN_ANSI_QUOTES
 #define MODE_MY (MODE_NBE | MODE_ANSIQ) /* the sql_mode bits mysql follows */
+#define MODE_CS 0x03u /* the charset (mote_scan_charset; postgres follows client_encoding) */
 
 /* Two-byte charsets (mote_scan_config.charset): hosted builds; bare-metal
  * builds leave them out (meson passes MOTE_SCAN_CHARSETS=0 there: no room
@@ -158,12 +159,20 @@ static const char keywords[] =
     "\4copy\3set\5reset\6create\10function\11procedure\2or\7replace\3end\7trigger"
     "\4temp\11temporary\7explain\4from\5stdin\5begin\4case\7session\5local\10sql_mode"
     "\12@@sql_mode\22@@session.sql_mode\20@@local.sql_mode\33standard_conforming_strings"
-    "\3all\2to\7default\2on\4true\3yes\3off\5false\2no";
+    "\3all\2to\7default\2on\4true\3yes\3off\5false\2no"
+#if MOTE_SCAN_CHARSETS
+    "\17client_encoding"
+#endif
+    ;
 enum {
     K_COPY, K_SET, K_RESET, K_CREATE, K_FUNCTION, K_PROCEDURE, K_OR, K_REPLACE, K_END, K_TRIGGER,
     K_TEMP, K_TEMPORARY, K_EXPLAIN, K_FROM, K_STDIN, K_BEGIN, K_CASE, K_SESSION, K_LOCAL,
     K_SQL_MODE, K_AT_SQL_MODE, K_AT_SESSION_SQL_MODE, K_AT_LOCAL_SQL_MODE, K_SCS, K_ALL, K_TO,
-    K_DEFAULT, K_ON, K_TRUE, K_YES, K_OFF, K_FALSE, K_NO, K_NONE
+    K_DEFAULT, K_ON, K_TRUE, K_YES, K_OFF, K_FALSE, K_NO,
+#if MOTE_SCAN_CHARSETS
+    K_CLENC, /* (hosted builds: two-byte charsets) */
+#endif
+    K_NONE
 };
 
 /* sqlite3_complete() tokens and its transition table (a fact of SQLite's
@@ -384,6 +393,9 @@ static void build_cls(mote_scanner *sc)
         {'\n', 0, 0xff},
         {'\r', 0, 0xff},
     };
+#if MOTE_SCAN_CHARSETS
+    sc->charset = sc->mode & MODE_CS;
+#endif
     /* the escapes that sql_mode / standard_conforming_strings decide (mysql ' and ", "
      * an identifier under ANSI_QUOTES; postgres '') */
     if (sc->dialect == MOTE_SCAN_MYSQL) {
@@ -566,10 +578,8 @@ mote_err mote_scan_init(mote_scanner *sc, const mote_scan_config *cfg, mote_buf 
         sc->q_esc[k] = (uint16_t)e; /* (-1: NO_ESC) */
     }
     if (cfg->flags & MOTE_SCAN_KEEP_LEADING) sc->trim = 0;
-#if MOTE_SCAN_CHARSETS
-    sc->charset = (uint8_t)cfg->charset;
-#endif
-    sc->mode = sc->mode_next = (uint8_t)(cfg->flags & (MODE_MY | MODE_NONSTD)); /* (then at_end() syncs them) */
+    /* (then at_end() syncs them) */
+    sc->mode = sc->mode_next = (uint8_t)((cfg->flags & (MODE_MY | MODE_NONSTD)) | (MOTE_SCAN_CHARSETS ? cfg->charset : 0u));
     if (!d) {
         d = (const uint8_t *)";";
         dn = 1;
@@ -1767,6 +1777,33 @@ static void var_save(mote_scanner *sc, uint32_t h, uint8_t m)
     sc->ds.my.vmode[0] = m;
 }
 
+#if MOTE_SCAN_CHARSETS
+/* postgres: the charset of the client_encoding named by the word or literal
+ * in sc->word (wlen bytes, lower case), by the server's names and aliases
+ * with their letters and digits alone (Shift_JIS is sjis); 0 (ASCII-safe:
+ * UTF8, the EUCs, UHC, the single-byte ones) for every other. */
+static unsigned pg_encoding(const mote_scanner *sc)
+{
+    static const char names[] = "sjis shiftjis mskanji win932 windows932 shiftjis2004 |"
+                                "gbk win936 windows936 gb18030 big5 win950 windows950 |johab |";
+    char clean[sizeof sc->word + 2];
+    size_t m = 0;
+    for (size_t i = 0; i < sc->wlen; i++)
+        if (is_digit(sc->word[i]) || (sc->word[i] >= 'a' && sc->word[i] <= 'z')) clean[m++] = (char)sc->word[i];
+    clean[m++] = ' ';
+    unsigned cs = 1;
+    for (const char *p = names; *p; p++) {
+        if (*p == '|') {
+            cs++;
+        } else if ((p == names || p[-1] == ' ' || p[-1] == '|') && (size_t)(names + sizeof names - 1 - p) >= m &&
+                   memcmp(p, clean, m) == 0) {
+            return cs;
+        }
+    }
+    return 0;
+}
+#endif
+
 /* A word (how: 0), literal (1) or user variable (2) of a SET statement.
  * wst: 0 the target, 1 before its value, 2 the value, 3 done (mysql: until
  * ','), 4 an item that does not matter. */
@@ -1774,11 +1811,20 @@ static void set_word(mote_scanner *sc, int k, unsigned how)
 {
     if (sc->wst == 0 && (k == K_SESSION || k == K_LOCAL)) return; /* (both dialects) */
     if (sc->dialect == MOTE_SCAN_POSTGRES) {
-        /* standard_conforming_strings (wst 0 -> 1), TO (1 -> 2) */
+        /* standard_conforming_strings (wst 0 -> 1), TO (1 -> 2); client_encoding
+         * (0 -> 5, TO 5 -> 6; hosted builds) */
         if ((sc->wst == 0 && k == K_SCS && how == 0) || (sc->wst == 1 && k == K_TO)) {
             sc->wst++;
             return;
         }
+#if MOTE_SCAN_CHARSETS
+        if ((sc->wst == 0 && k == K_CLENC && how == 0) || (sc->wst == 5 && k == K_TO)) {
+            sc->wst = sc->wst ? 6 : 5;
+            return;
+        }
+        if (sc->wst == 6)
+            sc->mode_next = (uint8_t)((sc->mode_next & ~MODE_CS) | (k == K_DEFAULT ? 0u : pg_encoding(sc)));
+#endif
         if (sc->wst == 2 && k >= K_DEFAULT && k <= K_NO)
             sc->mode_next = (uint8_t)((sc->mode_next & ~MODE_NONSTD) | (k >= K_OFF ? MODE_NONSTD : 0));
         words_stop(sc);
@@ -1843,6 +1889,9 @@ static MOTE_SMALL_INLINE void word_end(mote_scanner *sc, int k, size_t n)
         return;
     case WC_RESET:
         if (k >= K_SCS && k <= K_ALL) sc->mode_next &= (uint8_t)~MODE_NONSTD;
+#if MOTE_SCAN_CHARSETS
+        if (k == K_ALL || k == K_CLENC) sc->mode_next &= (uint8_t)~MODE_CS; /* (the default: ASCII-safe) */
+#endif
         words_stop(sc);
         return;
     case WC_SET:
@@ -1860,14 +1909,14 @@ static MOTE_SMALL_NOINLINE void any_word_end(mote_scanner *sc)
                                     TK_END, TK_TRIGGER, TK_TEMP, TK_TEMP, TK_EXPLAIN};
     const size_t n = sc->wlen;
     const int k = kw_find(sc, n, K_NONE);
-    sc->wlen = 0;
     if (sc->dialect == MOTE_SCAN_SQLITE) {
         /* the keywords sqlite3_complete() knows */
         const unsigned t = (unsigned)k - K_CREATE;
         sq_tok(sc, t < sizeof tk_of ? tk_of[t] : TK_OTHER);
     } else {
-        word_end(sc, k, n);
+        word_end(sc, k, n); /* (the word still in sc->word, wlen: pg_encoding()) */
     }
+    sc->wlen = 0;
 }
 
 /* A byte of neither word nor blank, outside quotes and comments, while
@@ -1884,7 +1933,7 @@ static MOTE_SMALL_INLINE void word_punct(mote_scanner *sc, uint8_t c)
             sc->litw = 0;
             sc->wlen = 0;
         } else if (c == '=') {
-            if (sc->wst == 1) sc->wst = 2;
+            if (sc->wst == 1 || sc->wst == 5) sc->wst++; /* (5: postgres client_encoding) */
         } else if (c == ',') {
             sc->wst = 0;
         } else if (c != ':' && sc->wst == 2) {
@@ -2255,9 +2304,8 @@ static int on_string(mote_scanner *sc, uint8_t c, size_t idx)
                 sc->d.pg.eclose = sc->base + idx + 1;
             if (sc->slow & SL_LIT) { /* a SET statement's literal ended */
                 sc->slow &= (uint8_t)~SL_LIT;
-                const size_t n = sc->wlen;
+                set_word(sc, kw_find(sc, sc->wlen, K_NONE), 1); /* (wlen: see pg_encoding()) */
                 sc->wlen = 0;
-                set_word(sc, kw_find(sc, n, K_NONE), 1);
             }
         } else if ((int)c == sc->q_esc[sc->slot]) {
             sc->state = S_QESC;

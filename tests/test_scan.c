@@ -767,6 +767,23 @@ static void charset_trail_bytes(void **state)
                 "2:1@14|SET standard_conforming_strings = off|\n"
                 "3:1@53|SELECT '\\x95\\x5c'|\n"
                 "4:1@66$|SELECT 1\\x95|\n");
+    /* postgres follows SET client_encoding (as psql does; by the server's
+     * names, letters and digits alone) and RESET; effective after the SET */
+    expect_scan(cfg_charset(MOTE_SCAN_POSTGRES, 0, MOTE_SCAN_CHARSET_ASCII),
+                "SET client_encoding = 'Shift_JIS';SELECT E'\x95\x5c';RESET client_encoding;"
+                "SET client_encoding TO gb18030;SELECT E'\xb1\x5c';SET client_encoding = DEFAULT;SELECT E'\x95\x5c';",
+                "1:1@0|SET client_encoding = 'Shift_JIS'|\n"
+                "1:35@34|SELECT E'\\x95\\x5c'|\n"
+                "1:48@47|RESET client_encoding|\n"
+                "1:70@69|SET client_encoding TO gb18030|\n"
+                "1:101@100|SELECT E'\\xb1\\x5c'|\n"
+                "1:114@113|SET client_encoding = DEFAULT|\n"
+                "!UNTERMINATED_QUOTE@1:152@151\n");
+    expect_scan(cfg_charset(MOTE_SCAN_POSTGRES, 0, MOTE_SCAN_CHARSET_SJIS), "RESET ALL;SELECT E'\x95\x5c';",
+                "1:1@0|RESET ALL|\n!UNTERMINATED_QUOTE@1:19@18\n");
+    expect_scan(cfg_charset(MOTE_SCAN_POSTGRES, 0, MOTE_SCAN_CHARSET_SJIS),
+                "SET client_encoding = 'UTF8';SELECT E'\x95\x5c';';",
+                "1:1@0|SET client_encoding = 'UTF8'|\n1:30@29|SELECT E'\\x95\\x5c';'|\n");
     /* mysql and postgres alone; a known charset */
     mote_scan_config c = cfg_charset(MOTE_SCAN_SQLITE, 0, MOTE_SCAN_CHARSET_SJIS);
     uint8_t mem[64];
@@ -890,7 +907,7 @@ static void block_path_matches_byte_loop(void **state)
         "CREATE FUNCTION f() BEGIN ATOMIC ", "CASE ", "END", "(", ")", "\\restrict x\n", "-- c\n",
         "\r\n\\.\r\n",
         /* two-byte characters (charsets): trails '\\' and '`', a lone lead */
-        "\x95\x5c", "\x83\x60", "\x81", "\xb1"};
+        "\x95\x5c", "\x83\x60", "\x81", "\xb1", "set client_encoding='sjis';"};
     const size_t np = sizeof pieces / sizeof pieces[0];
     char text[3000];
     uint32_t seed = 12345;

@@ -170,6 +170,11 @@ typedef enum mote_scan_dialect {
      * off/false/no/0, quoted or not; DEFAULT: on) and RESET
      * standard_conforming_strings / RESET ALL (on). When off, '' strings
      * take backslash escapes like E''. Effective after the statement.
+     * client_encoding (hosted builds), as psql follows it: from config
+     * (charset), then SET client_encoding {=|TO} v (the server's names and
+     * aliases, quoted or not: SJIS, Shift_JIS, WIN932, GBK, GB18030, BIG5,
+     * JOHAB ... pick their charset, any other the default; DEFAULT too),
+     * RESET client_encoding / RESET ALL (the default). Not psql's \encoding.
      */
     MOTE_SCAN_POSTGRES = 3,
     /*
@@ -230,7 +235,8 @@ typedef enum mote_scan_dialect {
  * others, a lead byte makes the next byte (if it is at least 0x40, for GBK
  * and JOHAB 0x30) part of its character, which nothing else reads: as the
  * mysql client does with --default-character-set and psql with
- * client_encoding. Such input does not take the block path (hosted builds'
+ * client_encoding (postgres follows SET client_encoding; mysql, as its
+ * client, does not follow SET NAMES). Such input does not take the block path (hosted builds'
  * 64-byte SIMD classifier): it is scanned at the byte loops' speed.
  * Freestanding builds (meson's system 'none', or MOTE_SCAN_CHARSETS=0 when
  * compiling scan.c) leave these charsets out: mote_scan_init() refuses one. */

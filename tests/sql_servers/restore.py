@@ -501,8 +501,8 @@ def test_postgres(s):
     s.restore_all('postgres setup script', script, 'postgres', restore, canonical, source)
     # SJIS, a client-only encoding: pg_dump -E SJIS of a database whose
     # strings are nonstandard ('' strings take backslash escapes), where a
-    # character's second byte may be '\\' (表 95 5c): split with --charset
-    # sjis, as psql follows client_encoding
+    # character's second byte may be '\\' (表 95 5c): split as psql splits,
+    # following the dump's SET client_encoding (no --charset)
     srv.psql(b"CREATE DATABASE sj", 'postgres')
     srv.psql(b"ALTER DATABASE sj SET standard_conforming_strings = off", 'postgres')
     srv.psql(POSTGRES_SJIS.encode(), 'sj')
@@ -519,8 +519,7 @@ def test_postgres(s):
         for needle in (b"client_encoding = 'SJIS'", b'standard_conforming_strings = off', "'表;ソ'".encode('sjis')):
             if needle not in d:
                 raise RuntimeError(f'sjis dump lacks {needle!r}')
-        s.restore_all(f'postgres sjis {name}', path, 'postgres', restore_sj, canonical, canonical('sj'),
-                      ['--charset', 'sjis'])
+        s.restore_all(f'postgres sjis {name}', path, 'postgres', restore_sj, canonical, canonical('sj'))
     check_truncated(s, 'postgres plain, COPY', os.path.join(s.tmp, 'postgres-plain.sql'),
                     'postgres', b'COPY public.big', 300)
     check_truncated(s, 'postgres inserts', os.path.join(s.tmp, 'postgres-inserts.sql'),
