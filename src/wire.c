@@ -33,15 +33,18 @@ static void rd_init(rd *r, const uint8_t *p, size_t n)
     r->err = MOTE_OK;
 }
 
-/* True if n more bytes are there; else the cursor fails with TRUNCATED. */
-static MOTE_SMALL_NOINLINE bool rd_need(rd *r, size_t n)
+/* The n bytes at the cursor, stepped over; NULL if they are not there
+ * (the cursor fails with TRUNCATED) or the cursor has failed already. */
+static MOTE_SMALL_NOINLINE const uint8_t *rd_take(rd *r, size_t n)
 {
-    if (r->err) return false;
-    if ((size_t)(r->end - r->p) < n) {
+    const uint8_t *p = r->p;
+    if (r->err) return NULL;
+    if ((size_t)(r->end - p) < n) {
         r->err = MOTE_ERR_TRUNCATED;
-        return false;
+        return NULL;
     }
-    return true;
+    r->p = p + n;
+    return p;
 }
 
 static MOTE_SMALL_INLINE void rd_fail(rd *r, mote_err e)
@@ -63,24 +66,20 @@ static MOTE_SMALL_NOINLINE void rd_count(rd *r, size_t n, size_t min)
 
 static MOTE_SMALL_NOINLINE uint8_t rd_u8(rd *r)
 {
-    if (!rd_need(r, 1)) return 0;
-    return *r->p++;
+    const uint8_t *p = rd_take(r, 1);
+    return p ? *p : 0;
 }
 
 static uint16_t rd_u16(rd *r)
 {
-    if (!rd_need(r, 2)) return 0;
-    uint16_t v = mote_be_load16(r->p);
-    r->p += 2;
-    return v;
+    const uint8_t *p = rd_take(r, 2);
+    return p ? mote_be_load16(p) : 0;
 }
 
 static int32_t rd_i32(rd *r)
 {
-    if (!rd_need(r, 4)) return 0;
-    int32_t v = (int32_t)mote_be_load32(r->p);
-    r->p += 4;
-    return v;
+    const uint8_t *p = rd_take(r, 4);
+    return p ? (int32_t)mote_be_load32(p) : 0;
 }
 
 /* An [int] count or length: BAD_LENGTH if negative. */
@@ -97,13 +96,11 @@ static MOTE_SMALL_NOINLINE uint32_t rd_len(rd *r)
  * return costs a copy at every call (Cortex-M size). */
 static MOTE_SMALL_NOINLINE void rd_raw(rd *r, size_t n, mote_view *v)
 {
-    mote_view x = {NULL, 0};
-    if (rd_need(r, n)) {
-        x.ptr = r->p;
-        x.len = n;
-        r->p += n;
+    const uint8_t *p = rd_take(r, n);
+    if (v) {
+        v->ptr = p;
+        v->len = p ? n : 0;
     }
-    if (v) *v = x;
 }
 
 /* The end of a parser: on error, out (size bytes) is zeroed again past its
