@@ -718,22 +718,22 @@ mote_err mote_wire_auth_plain(mote_wire *w, mote_buf *out, uint64_t tag, const c
 }
 
 /* The event types as [string]s, in MOTE_WIRE_EVENT_* bit order: REGISTER
- * sends them, mote_wire_parse_event compares with them. Entry i is
- * event_names[event_at[i] .. event_at[i + 1]). */
-static const uint8_t event_names[47] = "\0\017TOPOLOGY_CHANGE\0\015STATUS_CHANGE\0\015SCHEMA_CHANGE";
-static const uint8_t event_at[4] = {0, 17, 32, 47};
+ * sends them, mote_wire_parse_event compares with them. Entry i starts at
+ * event_names + 17 * i (a fixed stride, padded: no offset table). */
+#define EV_AT(i) (17 * (i))
+static const uint8_t event_names[49] = "\0\017TOPOLOGY_CHANGE\0\015STATUS_CHANGE\0\0\0\015SCHEMA_CHANGE";
 
 mote_err mote_wire_register(mote_wire *w, mote_buf *out, uint64_t tag, unsigned events,
                             int *stream)
 {
     /* a [string list]: its count, then the names asked for */
-    uint8_t body[2 + sizeof event_names];
+    uint8_t body[2 + 17 + 15 + 15];
     mote_view v = {body, 2};
     body[0] = body[1] = 0;
     if (events - 1 >= MOTE_WIRE_EVENT_ALL) return MOTE_ERR_INVALID; /* 0, or another bit */
     for (unsigned i = 0; i < 3; i++) {
         if (events >> i & 1) {
-            size_t at = event_at[i], len = (size_t)(event_at[i + 1] - at);
+            size_t at = EV_AT(i), len = (size_t)event_names[at + 1] + 2;
             memcpy(body + v.len, event_names + at, len);
             v.len += len;
             body[1]++;
@@ -1363,7 +1363,7 @@ mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
      * whole (TRACE_COMPLETE is another type); k 3: another */
     unsigned k = 0;
     for (; k < 3; k++) {
-        size_t at = event_at[k], len = (size_t)(event_at[k + 1] - at) - 2;
+        size_t at = EV_AT(k), len = event_names[at + 1];
         if (ev->type.len == len && !memcmp(ev->type.ptr, event_names + at + 2, len)) break;
     }
     if (k < 2) {
