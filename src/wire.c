@@ -125,18 +125,25 @@ static void rd_bytes(rd *r, mote_view *v)
     if (n < 0 && v) v->ptr = NULL;
 }
 
-/* A [short] count n, then n items of one [string] each (bytes false: a
- * [string list]) or of a [string] and a [bytes] (bytes true: a [bytes map],
- * the custom payload); min: the fewest bytes an item takes. Checked, and
- * handed out raw, count included (NULL on error). One reader for both. */
-static void rd_items(rd *r, mote_view *v, size_t min, bool bytes)
+/* A [short] count n, then n items of a [string] and a second part: none
+ * (then: RI_STRING, a [string list]), a [bytes] (RI_BYTES: a [bytes map],
+ * the custom payload) or a [string list] (RI_LIST: a [string multimap],
+ * SUPPORTED's; the one recursion, one level deep); min: the fewest bytes
+ * an item takes. Checked, and handed out raw, count included (NULL on
+ * error). One reader for the three. */
+enum { RI_STRING, RI_BYTES, RI_LIST };
+
+static void rd_string_list(rd *r, mote_view *v);
+
+static void rd_items(rd *r, mote_view *v, size_t min, unsigned second)
 {
     const uint8_t *start = r->p;
     uint16_t n = rd_u16(r);
     rd_count(r, n, min);
     for (uint32_t i = 0; i < n && !r->err; i++) {
         rd_string(r, NULL);
-        if (bytes) rd_bytes(r, NULL);
+        if (second == RI_BYTES) rd_bytes(r, NULL);
+        if (second == RI_LIST) rd_string_list(r, NULL);
     }
     /* hand the items out as one raw view: step back, take them again */
     size_t len = (size_t)(r->p - start);
@@ -147,7 +154,7 @@ static void rd_items(rd *r, mote_view *v, size_t min, bool bytes)
 /* [string list]: checked, handed out raw (mote_wire_strings iterates). */
 static void rd_string_list(rd *r, mote_view *v)
 {
-    rd_items(r, v, 2, false);
+    rd_items(r, v, 2, RI_STRING);
 }
 
 /* ---- type options ----------------------------------------------------------
@@ -494,7 +501,7 @@ mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f)
     if (f->flags & MOTE_WIRE_F_TRACING) rd_raw(&r, 16, &f->tracing_id);
     if (f->flags & MOTE_WIRE_F_WARNING) rd_string_list(&r, &f->warnings);
     /* each entry: [string] key (2+) and [bytes] value (4+) */
-    if (f->flags & MOTE_WIRE_F_PAYLOAD) rd_items(&r, &f->payload, 6, true);
+    if (f->flags & MOTE_WIRE_F_PAYLOAD) rd_items(&r, &f->payload, 6, RI_BYTES);
     /* on error: tracing id, warnings and payload (the frame's last fields)
      * back to {NULL, 0} */
     if (r.err) return parsed(&r, f, sizeof *f, offsetof(mote_wire_frame, tracing_id));
@@ -1075,17 +1082,10 @@ mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap 
     rd *r = (rd *)(void *)m; /* its first member (m may be NULL: INVALID) */
     mote_err e = body_of(f, MOTE_WIRE_SUPPORTED, r, m, 0);
     if (e) return e;
-    uint16_t n = rd_u16(r);
-    const uint8_t *start = r->p;
-    rd_count(r, n, 4);
-    for (uint32_t i = 0; i < n && !r->err; i++) {
-        rd_string(r, NULL);
-        rd_string_list(r, NULL);
-    }
+    rd_items(r, NULL, 4, RI_LIST); /* each entry: [string] (2+), [string list] (2+) */
     if (r->err) return r->err;
-    r->end = r->p;
-    r->p = start;
-    m->left = n;
+    r->p = f->body.ptr + 2; /* (what follows the multimap is never read) */
+    m->left = mote_be_load16(f->body.ptr);
     return MOTE_OK;
 }
 
