@@ -999,16 +999,13 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
 mote_err mote_wire_strings(mote_wire_list *it, mote_view raw)
 {
     if (!it || (!raw.ptr && raw.len)) return MOTE_ERR_INVALID;
-    it->r.p = it->r.end = raw.ptr;
-    it->r.err = MOTE_OK;
+    rd_init(&it->r, raw.ptr, raw.len);
     it->left = 0;
     if (raw.len == 0) return MOTE_OK;
     /* checked by a walk over it, then walked again from its first item */
-    it->r.end += raw.len;
     rd_string_list(&it->r, NULL);
     if (it->r.err) return it->r.err;
-    it->r.end = it->r.p;
-    it->r.p = raw.ptr + 2;
+    it->r.p = raw.ptr + 2; /* (what follows the list is never read) */
     it->left = mote_be_load16(raw.ptr);
     return MOTE_OK;
 }
@@ -1234,13 +1231,9 @@ mote_err mote_wire_columns(mote_wire_columns_it *it, const mote_wire_meta *m)
 {
     if (!it || !m) return MOTE_ERR_INVALID;
     it->m = m;
-    it->r.p = it->r.end = m->specs.ptr;
-    it->r.err = MOTE_OK;
-    it->left = 0;
-    if (m->specs.ptr) {
-        it->r.end += m->specs.len;
-        it->left = m->ncols;
-    }
+    /* (specs.len is 0 where specs.ptr is NULL: NO_METADATA, or an error) */
+    rd_init(&it->r, m->specs.ptr, m->specs.len);
+    it->left = m->specs.ptr ? m->ncols : 0;
     return MOTE_OK;
 }
 
