@@ -1029,10 +1029,14 @@ size_t mote_wire_list_count(const mote_wire_list *it)
     return it ? it->left : 0;
 }
 
-/* The body of f into r, if f is a frame of opcode op (or op2); out, the
- * caller's result, must not be NULL and is zeroed (size bytes). */
-static mote_err body_of(const mote_wire_frame *f, uint8_t op, rd *r, void *out, size_t size)
+/* The body of f into r, if f is a frame of opcode op; out, the caller's
+ * result, must not be NULL and is zeroed (size bytes). op and size come
+ * in one argument, op | size << 8 (four arguments: all in registers on
+ * Cortex-M, 12 bytes less). */
+static mote_err body_of(const mote_wire_frame *f, rd *r, void *out, uint32_t op_size)
 {
+    uint8_t op = (uint8_t)op_size;
+    size_t size = op_size >> 8;
     if (!f || (!f->body.ptr && f->body.len)) return MOTE_ERR_INVALID;
     if (f->opcode != op) return MOTE_ERR_TYPE;
     if (!out) return MOTE_ERR_INVALID;
@@ -1050,7 +1054,7 @@ static MOTE_SMALL_NOINLINE mote_err parse_view(const mote_wire_frame *f, bool by
     uint8_t op = MOTE_WIRE_AUTHENTICATE;
     if (bytes) op = f && f->opcode == MOTE_WIRE_AUTH_CHALLENGE ? MOTE_WIRE_AUTH_CHALLENGE
                                                                 : MOTE_WIRE_AUTH_SUCCESS;
-    mote_err e = body_of(f, op, &r, &v, 0);
+    mote_err e = body_of(f, &r, &v, op);
     if (e) return e;
     if (bytes) {
         rd_bytes(&r, &v);
@@ -1077,7 +1081,7 @@ mote_err mote_wire_parse_supported(const mote_wire_frame *f, mote_wire_multimap 
     /* checked by a walk with m's own cursor, which then starts over at
      * the first key (on error it keeps the error: next gives nothing) */
     rd *r = (rd *)(void *)m; /* its first member (m may be NULL: INVALID) */
-    mote_err e = body_of(f, MOTE_WIRE_SUPPORTED, r, m, 0);
+    mote_err e = body_of(f, r, m, MOTE_WIRE_SUPPORTED);
     if (e) return e;
     rd_items(r, NULL, 4, RI_LIST); /* each entry: [string] (2+), [string list] (2+) */
     if (r->err) return r->err;
@@ -1178,7 +1182,7 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
 mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
 {
     rd r;
-    mote_err e = body_of(f, MOTE_WIRE_RESULT, &r, res, sizeof *res);
+    mote_err e = body_of(f, &r, res, MOTE_WIRE_RESULT | sizeof *res << 8);
     if (e) return e;
     res->kind = rd_i32(&r);
     switch (res->kind) {
@@ -1318,7 +1322,7 @@ static const uint8_t err_prog[] = {
 mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
 {
     rd r;
-    mote_err err = body_of(f, MOTE_WIRE_ERROR, &r, e, sizeof *e);
+    mote_err err = body_of(f, &r, e, MOTE_WIRE_ERROR | sizeof *e << 8);
     if (err) return err;
     e->code = rd_i32(&r);
     rd_string(&r, &e->message);
@@ -1349,7 +1353,7 @@ bool mote_wire_error_retryable(int32_t code)
 mote_err mote_wire_parse_event(const mote_wire_frame *f, mote_wire_event *ev)
 {
     rd r;
-    mote_err e = body_of(f, MOTE_WIRE_EVENT, &r, ev, sizeof *ev);
+    mote_err e = body_of(f, &r, ev, MOTE_WIRE_EVENT | sizeof *ev << 8);
     if (e) return e;
     rd_string(&r, &ev->type);
     /* TOPOLOGY_CHANGE, STATUS_CHANGE, SCHEMA_CHANGE (k 0..2), compared
