@@ -26,10 +26,12 @@
 
 typedef mote__wire_rd rd;
 
+/* (p may be NULL with n 0, an absent view: NULL + 0 is undefined in C,
+ * an address computed as an integer is not) */
 static void rd_init(rd *r, const uint8_t *p, size_t n)
 {
     r->p = p;
-    r->end = p + n;
+    r->end = (const uint8_t *)((uintptr_t)p + n);
     r->err = MOTE_OK;
 }
 
