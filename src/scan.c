@@ -1784,22 +1784,25 @@ static void var_save(mote_scanner *sc, uint32_t h, uint8_t m)
  * UTF8, the EUCs, UHC, the single-byte ones) for every other. */
 static unsigned pg_encoding(const mote_scanner *sc)
 {
-    static const char names[] = "sjis shiftjis mskanji win932 windows932 shiftjis2004 |"
-                                "gbk win936 windows936 gb18030 big5 win950 windows950 |johab |";
-    char clean[sizeof sc->word + 2];
+    static const struct {
+        char name[13];
+        uint8_t cs;
+    } names[] = {
+        {"sjis", MOTE_SCAN_CHARSET_SJIS},       {"shiftjis", MOTE_SCAN_CHARSET_SJIS},
+        {"mskanji", MOTE_SCAN_CHARSET_SJIS},    {"win932", MOTE_SCAN_CHARSET_SJIS},
+        {"windows932", MOTE_SCAN_CHARSET_SJIS}, {"shiftjis2004", MOTE_SCAN_CHARSET_SJIS},
+        {"gbk", MOTE_SCAN_CHARSET_GBK},         {"win936", MOTE_SCAN_CHARSET_GBK},
+        {"windows936", MOTE_SCAN_CHARSET_GBK},  {"gb18030", MOTE_SCAN_CHARSET_GBK},
+        {"big5", MOTE_SCAN_CHARSET_GBK},        {"win950", MOTE_SCAN_CHARSET_GBK},
+        {"windows950", MOTE_SCAN_CHARSET_GBK},  {"johab", MOTE_SCAN_CHARSET_JOHAB},
+    };
+    char clean[sizeof sc->word + 1];
     size_t m = 0;
     for (size_t i = 0; i < sc->wlen; i++)
         if (is_digit(sc->word[i]) || (sc->word[i] >= 'a' && sc->word[i] <= 'z')) clean[m++] = (char)sc->word[i];
-    clean[m++] = ' ';
-    unsigned cs = 1;
-    for (const char *p = names; *p; p++) {
-        if (*p == '|') {
-            cs++;
-        } else if ((p == names || p[-1] == ' ' || p[-1] == '|') && (size_t)(names + sizeof names - 1 - p) >= m &&
-                   memcmp(p, clean, m) == 0) {
-            return cs;
-        }
-    }
+    clean[m] = 0;
+    for (size_t j = 0; j < sizeof names / sizeof names[0]; j++)
+        if (strcmp(names[j].name, clean) == 0) return names[j].cs;
     return 0;
 }
 #endif
