@@ -55,16 +55,15 @@ static const char sql_usage[] =
     "split); 2 on a usage error or an I/O error (unreadable input, failed write),\n"
     "with one line 'mote: WHAT: REASON' on stderr.\n";
 
+/* --dialect's names, by mote_scan_dialect (0 .. MOTE_SCAN_LINES) */
+static const char *const dialect_names[] = {"generic", "mysql", "sqlite", "postgres", "lines"};
+_Static_assert(sizeof dialect_names / sizeof dialect_names[0] == MOTE_SCAN_LINES + 1, "a name per dialect");
+
 static int parse_dialect(const char *s, mote_scan_dialect *d)
 {
-    static const struct { const char *name; mote_scan_dialect d; } names[] = {
-        {"generic", MOTE_SCAN_GENERIC}, {"mysql", MOTE_SCAN_MYSQL},
-        {"sqlite", MOTE_SCAN_SQLITE},   {"postgres", MOTE_SCAN_POSTGRES},
-        {"lines", MOTE_SCAN_LINES},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strcmp(s, names[i].name) == 0) {
-            *d = names[i].d;
+    for (size_t i = 0; i < sizeof dialect_names / sizeof dialect_names[0]; i++) {
+        if (strcmp(s, dialect_names[i]) == 0) {
+            *d = (mote_scan_dialect)i;
             return 0;
         }
     }
@@ -175,16 +174,16 @@ static int print_result(tool_buf *o, mote_err e, const mote_scan_token *tok)
     return 1;
 }
 
-/* The options that set a config flag, and the one dialect each is for (NULL: any). */
+/* The options that set a config flag, and the one dialect each is for (-1: any). */
 static const struct {
     const char *name;
     unsigned flag;
-    const char *only;
+    int only;
 } flag_opts[] = {
-    {"--keep-comments", MOTE_SCAN_KEEP_COMMENTS, NULL},
-    {"--no-backslash-escapes", MOTE_SCAN_NO_BACKSLASH_ESCAPES, "mysql"},
-    {"--ansi-quotes", MOTE_SCAN_ANSI_QUOTES, "mysql"},
-    {"--nonstandard-strings", MOTE_SCAN_PG_NONSTANDARD_STRINGS, "postgres"},
+    {"--keep-comments", MOTE_SCAN_KEEP_COMMENTS, -1},
+    {"--no-backslash-escapes", MOTE_SCAN_NO_BACKSLASH_ESCAPES, MOTE_SCAN_MYSQL},
+    {"--ansi-quotes", MOTE_SCAN_ANSI_QUOTES, MOTE_SCAN_MYSQL},
+    {"--nonstandard-strings", MOTE_SCAN_PG_NONSTANDARD_STRINGS, MOTE_SCAN_POSTGRES},
 };
 #define N_FLAG_OPTS (sizeof flag_opts / sizeof flag_opts[0])
 
@@ -215,7 +214,7 @@ static int parse_charset(const char *s, mote_scan_charset *cs)
 static int sql_split(int argc, char **argv)
 {
     mote_scan_dialect dialect = MOTE_SCAN_GENERIC;
-    const char *delim = NULL, *path = NULL, *dialect_name = "generic";
+    const char *delim = NULL, *path = NULL;
     mote_scan_charset charset = MOTE_SCAN_CHARSET_ASCII;
     /* 1 GiB: MySQL's max_allowed_packet ceiling, so no real statement is cut;
      * an unterminated quote in a huge dump stops there instead of taking all
@@ -253,7 +252,6 @@ static int sql_split(int argc, char **argv)
             if (strcmp(a, "--dialect") == 0) {
                 if (parse_dialect(v, &dialect) != 0)
                     return tool_usage_error("sql split: unknown dialect '%s'", v);
-                dialect_name = v;
             } else if (strcmp(a, "--delimiter") == 0) {
                 delim = v;
             } else if (strcmp(a, "--charset") == 0) {
@@ -271,8 +269,9 @@ static int sql_split(int argc, char **argv)
     }
     /* each dialect flag belongs to one dialect (the library ignores it elsewhere) */
     for (size_t f = 0; f < N_FLAG_OPTS; f++)
-        if ((flags & flag_opts[f].flag) && flag_opts[f].only && strcmp(flag_opts[f].only, dialect_name) != 0)
-            return tool_usage_error("sql split: %s is for --dialect %s", flag_opts[f].name, flag_opts[f].only);
+        if ((flags & flag_opts[f].flag) && flag_opts[f].only >= 0 && flag_opts[f].only != (int)dialect)
+            return tool_usage_error("sql split: %s is for --dialect %s", flag_opts[f].name,
+                                    dialect_names[flag_opts[f].only]);
     if (charset && dialect != MOTE_SCAN_MYSQL && dialect != MOTE_SCAN_POSTGRES)
         return tool_usage_error("sql split: --charset is for --dialect mysql or postgres");
 
