@@ -859,13 +859,14 @@ mote_err mote_wire_execute_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, 
 mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint64_t tag,
                                mote_wire_batch_type type, const mote_wire_params *p)
 {
-    /* (bad: out NULL, so req_begin says INVALID) */
+    /* (bad: stmt NULL with len not 0, so req_begin says INVALID once out
+     * is the request's: end takes back what the caller appends after) */
     bool bad = (unsigned)type > MOTE_WIRE_BATCH_COUNTER ||
                (p && (p->page_size || p->paging_state.ptr || p->skip_metadata));
     /* stmt: any non-NULL pointer (BATCH has no statement here; len is the
      * type), so that req_begin's NULL check needs no opcode test (Cortex-M
      * size) */
-    return req_begin(r, w, bad ? NULL : out, MOTE_WIRE_BATCH, tag, r, (size_t)type, p);
+    return req_begin(r, w, out, MOTE_WIRE_BATCH, tag, bad ? NULL : r, bad ? 1 : (size_t)type, p);
 }
 
 /* Write the value count of the statement that is complete. */
