@@ -1322,26 +1322,36 @@ bool mote_wire_cell_next(mote_wire_cells *it, mote_view *cell, uint32_t *row, ui
     return true;
 }
 
-/* The code-specific bodies of ERROR, as programs: per code (its high byte;
- * the low byte is 0 for all of them) the number of fields, then per field
- * its form and where it goes in mote_wire_error. Table, not code: the
+/* The code-specific bodies of ERROR. Every code's fields come on the wire
+ * in the order mote_wire_error declares them, so a code needs only the set
+ * of its fields, walked in that order: a bit per field (EF_*, whose form
+ * follows from its place in the order: consistency a [short], then [int]s,
+ * a [byte] bool, [string]s and one [string list]). Tables, not code: the
  * Cortex-M size budget. */
-enum { EF_U16 = 1, EF_I32, EF_BOOL, EF_STR, EF_LIST };
-#define EF(form, field) form, (uint8_t)offsetof(mote_wire_error, field)
-static const uint8_t err_prog[] = {
-    0x10, 3, EF(EF_U16, consistency), EF(EF_I32, required), EF(EF_I32, alive),
-    0x11, 4, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
-             EF(EF_STR, write_type),
-    0x12, 4, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
-             EF(EF_BOOL, data_present),
-    0x13, 5, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
-             EF(EF_I32, numfailures), EF(EF_BOOL, data_present),
-    0x14, 3, EF(EF_STR, keyspace), EF(EF_STR, function), EF(EF_LIST, arg_types),
-    0x15, 5, EF(EF_U16, consistency), EF(EF_I32, received), EF(EF_I32, blockfor),
-             EF(EF_I32, numfailures), EF(EF_STR, write_type),
-    0x24, 2, EF(EF_STR, keyspace), EF(EF_STR, table),
-    0x25, 1, EF(EF_STR, id),
-    0};
+enum {
+    EF_CONSISTENCY, EF_REQUIRED, EF_ALIVE, EF_RECEIVED, EF_BLOCKFOR, EF_NUMFAILURES,
+    EF_DATA_PRESENT, EF_WRITE_TYPE, EF_KEYSPACE, EF_TABLE, EF_FUNCTION, EF_ARG_TYPES, EF_ID
+};
+#define EF_AT(field) (uint8_t)offsetof(mote_wire_error, field)
+static const uint8_t err_fields[] = {
+    EF_AT(consistency), EF_AT(required), EF_AT(alive), EF_AT(received), EF_AT(blockfor),
+    EF_AT(numfailures), EF_AT(data_present), EF_AT(write_type), EF_AT(keyspace), EF_AT(table),
+    EF_AT(function), EF_AT(arg_types), EF_AT(id)};
+/* per code: its high byte (the low byte is 0 for all of them), then its
+ * fields' bits, low byte first; a 0 high byte ends the table (no fields) */
+#define EB(f) (1u << EF_##f)
+#define EC(hi, bits) hi, (uint8_t)(bits), (uint8_t)((bits) >> 8)
+#define EF_TIMEOUT (EB(CONSISTENCY) | EB(RECEIVED) | EB(BLOCKFOR))
+static const uint8_t err_codes[] = {
+    EC(0x10, EB(CONSISTENCY) | EB(REQUIRED) | EB(ALIVE)),            /* UNAVAILABLE */
+    EC(0x11, EF_TIMEOUT | EB(WRITE_TYPE)),                           /* WRITE_TIMEOUT */
+    EC(0x12, EF_TIMEOUT | EB(DATA_PRESENT)),                         /* READ_TIMEOUT */
+    EC(0x13, EF_TIMEOUT | EB(NUMFAILURES) | EB(DATA_PRESENT)),       /* READ_FAILURE */
+    EC(0x14, EB(KEYSPACE) | EB(FUNCTION) | EB(ARG_TYPES)),           /* FUNCTION_FAILURE */
+    EC(0x15, EF_TIMEOUT | EB(NUMFAILURES) | EB(WRITE_TYPE)),         /* WRITE_FAILURE */
+    EC(0x24, EB(KEYSPACE) | EB(TABLE)),                              /* ALREADY_EXISTS */
+    EC(0x25, EB(ID)),                                                /* UNPREPARED */
+    0, 0, 0};
 
 mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
 {
@@ -1350,18 +1360,23 @@ mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
     if (err) return err;
     e->code = rd_i32(&r);
     rd_string(&r, &e->message);
-    const uint8_t *op = err_prog;
-    /* the code's high byte, or 0 (the table's end) if it has no program */
+    const uint8_t *op = err_codes;
+    /* the code's high byte, or 0 (the table's end) if it has no fields */
     uint32_t hi = e->code & 0xffff00ff ? 0 : (uint32_t)e->code >> 8;
-    while (*op && *op != hi) op += 2 + 2 * op[1];
-    for (unsigned i = 0, n = *op ? op[1] : 0; i < n; i++) {
-        char *at = (char *)e + op[3 + 2 * i];
-        switch (op[2 + 2 * i]) {
-        case EF_U16: *(uint16_t *)(void *)at = rd_u16(&r); break;
-        case EF_I32: *(int32_t *)(void *)at = rd_i32(&r); break;
-        case EF_BOOL: *(bool *)at = rd_u8(&r) != 0; break;
-        case EF_STR: rd_string(&r, (mote_view *)(void *)at); break;
-        default: rd_string_list(&r, (mote_view *)(void *)at); break;
+    while (*op && *op != hi) op += 3;
+    for (unsigned bits = op[1] | op[2] << 8, i = 0; bits; bits >>= 1, i++) {
+        if (!(bits & 1)) continue;
+        char *at = (char *)e + err_fields[i];
+        if (i == EF_CONSISTENCY) {
+            *(uint16_t *)(void *)at = rd_u16(&r);
+        } else if (i < EF_DATA_PRESENT) {
+            *(int32_t *)(void *)at = rd_i32(&r);
+        } else if (i == EF_DATA_PRESENT) {
+            *(bool *)at = rd_u8(&r) != 0;
+        } else if (i == EF_ARG_TYPES) {
+            rd_string_list(&r, (mote_view *)(void *)at);
+        } else {
+            rd_string(&r, (mote_view *)(void *)at);
         }
     }
     return parsed(&r, e, sizeof *e, sizeof e->code);
