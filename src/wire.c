@@ -228,15 +228,17 @@ static void owalk_init(owalk *o, unsigned maxdepth, bool build)
 static void owalk_place(owalk *o, mote_cql_type *t, size_t take, uint16_t nchild, bool udt)
 {
     unsigned d = o->depth;
-    if (d) {
-        if (t) {
+    if (d) o->left[d - 1]--;
+    if (t) {
+        if (d) {
             *o->link[d - 1] = t;
             o->link[d - 1] = &t->next;
         }
-        o->left[d - 1]--;
+        /* (level d is not open: its link is free, used if t opens it;
+         * d < maxdepth here, checked before every place) */
+        o->link[d] = &t->sub;
     }
     if (nchild) {
-        if (t) o->link[d] = &t->sub;
         o->left[d] = nchild;
         o->udt = (o->udt & ~(1u << d)) | (uint32_t)udt << d;
         o->depth = ++d;
