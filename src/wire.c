@@ -1146,8 +1146,9 @@ static void rd_schema_change(rd *r, mote_wire_schema_change *c)
     rd_string(r, &c->change);
     rd_string(r, &c->target);
     rd_string(r, &c->keyspace);
+    if (r->err) return;
     uint8_t t = first(c->target);
-    if (r->err || t == 'K') return;
+    if (t == 'K') return;
     rd_string(r, &c->name);
     if (t == 'F' || t == 'A') rd_string_list(r, &c->arg_types);
 }
