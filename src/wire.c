@@ -1024,7 +1024,7 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
 
 mote_err mote_wire_strings(mote_wire_list *it, mote_view raw)
 {
-    if (!it || (!raw.ptr && raw.len)) return MOTE_ERR_INVALID;
+    if (!it || (raw.len && !raw.ptr)) return MOTE_ERR_INVALID;
     rd_init(&it->r, raw.ptr, raw.len);
     it->left = 0;
     if (raw.len == 0) return MOTE_OK;
