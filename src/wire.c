@@ -862,9 +862,10 @@ mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, ui
                                mote_wire_batch_type type, const mote_wire_params *p)
 {
     /* (bad: stmt NULL with len not 0, so req_begin says INVALID once out
-     * is the request's: end takes back what the caller appends after) */
+     * is the request's: end takes back what the caller appends after; the
+     * fields BATCH has not, or'ed: one test, not a branch each) */
     bool bad = (unsigned)type > MOTE_WIRE_BATCH_COUNTER ||
-               (p && (p->page_size || p->paging_state.ptr || p->skip_metadata));
+               (p && (p->page_size | (uintptr_t)p->paging_state.ptr | p->skip_metadata));
     /* stmt: any non-NULL pointer (BATCH has no statement here; len is the
      * type), so that req_begin's NULL check needs no opcode test (Cortex-M
      * size) */
