@@ -355,12 +355,15 @@ mote_err mote_wire_init(mote_wire *w, mote_wire_slot *slots, size_t nslots, uint
     memset(w, 0, sizeof *w);
     w->slots = slots;
     w->nslots = (uint32_t)nslots;
-    /* a free slot's tag and opcode are never read: busy and next only */
-    for (size_t i = 0; i < nslots; i++) {
+    /* a free slot's tag and opcode are never read: busy and next only;
+     * linked from the last (-1: none after it), so that no store follows
+     * the loop (Cortex-M0+ size) */
+    int32_t next = -1;
+    for (size_t i = nslots; i-- > 0;) {
         slots[i].busy = 0;
-        slots[i].next = (int32_t)i + 1;
+        slots[i].next = next;
+        next = (int32_t)i;
     }
-    slots[nslots - 1].next = -1;
     w->free_head = 0;
     w->rx = rx;
     w->rx_cap = rx_cap;
