@@ -1551,10 +1551,11 @@ static MOTE_NOINLINE mote_err token_of(const mote_view *parts, size_t n, int64_t
     memset(&m, 0, sizeof m);
     for (size_t i = 0; i < n; i++) {
         size_t len = parts[i].len;
-        if (!parts[i].ptr && len) return MOTE_ERR_INVALID;
         /* one column: its bytes; several: CompositeType's components, each
-         * [short] length, bytes, end-of-component byte 0 */
+         * [short] length, bytes, end-of-component byte 0 (set before the
+         * check: gcc then keeps one path for a NULL part, Cortex-M size) */
         uint8_t hdr[3] = {(uint8_t)(len >> 8), (uint8_t)len, 0};
+        if (!parts[i].ptr && len) return MOTE_ERR_INVALID;
         if (n > 1) {
             if (len > 0xffff) return MOTE_ERR_OVERFLOW;
             mm3_update(&m, hdr, 2);
