@@ -763,17 +763,19 @@ mote_err mote_wire_register(mote_wire *w, mote_buf *out, uint64_t tag, unsigned 
 {
     /* a [string list]: its count, then the names asked for */
     uint8_t body[2 + 17 + 15 + 15];
-    mote_view v = {body, 2};
-    body[0] = body[1] = 0;
     if (events - 1 >= MOTE_WIRE_EVENT_ALL) return MOTE_ERR_INVALID; /* 0, or another bit */
-    for (unsigned i = 0; i < 3; i++) {
-        if (events >> i & 1) {
-            size_t at = EV_AT(i), len = (size_t)event_names[at + 1] + 2;
-            memcpy(body + v.len, event_names + at, len);
-            v.len += len;
+    size_t n = 2;
+    body[0] = body[1] = 0;
+    /* (a walk by bit and entry pointer: no index arithmetic, Cortex-M size) */
+    for (const uint8_t *e = event_names; events; events >>= 1, e += EV_AT(1)) {
+        if (events & 1) {
+            size_t len = (size_t)e[1] + 2;
+            memcpy(body + n, e, len);
+            n += len;
             body[1]++;
         }
     }
+    mote_view v = {body, n};
     return oneshot(w, out, tag, MOTE_WIRE_REGISTER, &v, 1, stream);
 }
 
