@@ -256,7 +256,7 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
     while (!o->done) {
         if (o->depth && ((o->udt >> (o->depth - 1)) & 1)) rd_string(r, NULL);
         uint16_t id = rd_u16(r);
-        if (o->depth + 1 > o->maxdepth) rd_fail(r, MOTE_ERR_DEPTH);
+        if (o->depth >= o->maxdepth) rd_fail(r, MOTE_ERR_DEPTH);
         if (r->err) return r->err;
         int kind = id < sizeof option_kinds ? option_kinds[id] : 0;
         uint16_t nchild = 0;
@@ -334,7 +334,7 @@ mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size
          * walk's (MOTE_CQL_MAX_DEPTH for the whole tree); linked again as
          * the type parser linked them (they are the caller's nodes) */
         for (size_t i = 0; i < k; i++) {
-            if (o.depth + 1 > o.maxdepth) return MOTE_ERR_DEPTH;
+            if (o.depth >= o.maxdepth) return MOTE_ERR_DEPTH;
             owalk_place(&o, (mote_cql_type *)t + i, 1, t[i].nsub, false);
         }
     }
