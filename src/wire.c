@@ -1140,20 +1140,17 @@ bool mote_wire_multimap_next(mote_wire_multimap *m, mote_view *key, mote_wire_li
     return true;
 }
 
-/* Schema change targets are told apart by their first letter (the spec's
- * words all differ there): KEYSPACE, TABLE/TYPE, FUNCTION/AGGREGATE. */
-static uint8_t first(mote_view v)
-{
-    return v.len ? v.ptr[0] : 0;
-}
-
 static void rd_schema_change(rd *r, mote_wire_schema_change *c)
 {
     rd_string(r, &c->change);
     rd_string(r, &c->target);
     rd_string(r, &c->keyspace);
     if (r->err) return;
-    uint8_t t = first(c->target);
+    /* Targets are told apart by their first letter (the spec's words all
+     * differ there): KEYSPACE, TABLE/TYPE, FUNCTION/AGGREGATE. An empty
+     * one reads the low byte of its length, 0 (the [string] was read, so
+     * its prefix is there): one path for both, Cortex-M size. */
+    uint8_t t = c->target.ptr[c->target.len ? 0 : -1];
     if (t == 'K') return;
     rd_string(r, &c->name);
     if (t == 'F' || t == 'A') rd_string_list(r, &c->arg_types);
