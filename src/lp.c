@@ -1270,8 +1270,9 @@ mote_err mote_lp_decoder_init(mote_lp_decoder *d, const void *data, size_t len,
     mote_err rc = init_dec(d, cfg);
     if (rc != MOTE_OK) return rc;
     d->cur = data;
-    d->end = d->cur + len;
-    if (!data) d->cur = d->end = NULL;
+    /* (data may be NULL with len 0: NULL + 0 is undefined in C, an address
+     * computed as an integer is not; the end is then NULL too) */
+    d->end = (const uint8_t *)((uintptr_t)data + len);
     return MOTE_OK;
 }
 
@@ -1460,8 +1461,7 @@ mote_err mote_lp_stream_feed(mote_lp_stream *s, const void *chunk, size_t len)
     /* Predicted keys point into the previous chunk, which may be gone. */
     keys_forget(&s->dec);
     s->dec.cur = chunk;
-    s->dec.end = s->dec.cur + len;
-    if (!chunk) s->dec.cur = s->dec.end = NULL;
+    s->dec.end = (const uint8_t *)((uintptr_t)chunk + len); /* (NULL, 0) too: see decoder_init */
     /* Lines are tried in place only up to the last '\n' of the chunk: they
      * then end in a '\n' (the parser's fast mode), and the unfinished tail
      * goes straight to the carry buffer without a parse attempt. */

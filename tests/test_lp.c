@@ -819,6 +819,34 @@ static void bad_arguments_and_state(void **state)
     assert_int_equal(mote_lp_unescape(&t, carry, sizeof carry, &n), MOTE_ERR_INVALID);
 }
 
+/* An empty chunk given as (NULL, 0) is valid input, to the whole-input
+ * decoder and to the stream, before and between real chunks. The end of
+ * such a view was computed as NULL + 0, undefined in C: clang's UBSan
+ * (-fsanitize=pointer-overflow, halt_on_error) stops here without the fix;
+ * gcc's does not flag it. */
+static void null_empty_chunks(void **state)
+{
+    (void)state;
+    mote_lp_point pt;
+    init_pt(&pt);
+    mote_lp_decoder d;
+    assert_int_equal(mote_lp_decoder_init(&d, NULL, 0, NULL), MOTE_OK);
+    assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_ERR_NEED_MORE);
+    mote_lp_stream s;
+    uint8_t carry[32];
+    assert_int_equal(mote_lp_stream_init(&s, NULL, carry, sizeof carry), MOTE_OK);
+    assert_int_equal(mote_lp_stream_feed(&s, NULL, 0), MOTE_OK);
+    assert_int_equal(mote_lp_stream_next(&s, &pt, NULL), MOTE_ERR_NEED_MORE);
+    assert_int_equal(mote_lp_stream_feed(&s, "m f=1", 5), MOTE_OK);
+    assert_int_equal(mote_lp_stream_next(&s, &pt, NULL), MOTE_ERR_NEED_MORE);
+    assert_int_equal(mote_lp_stream_feed(&s, NULL, 0), MOTE_OK);
+    assert_int_equal(mote_lp_stream_next(&s, &pt, NULL), MOTE_ERR_NEED_MORE);
+    assert_int_equal(mote_lp_stream_finish(&s), MOTE_OK);
+    assert_int_equal(mote_lp_stream_next(&s, &pt, NULL), MOTE_OK);
+    assert_int_equal(pt.measurement.len, 1);
+    assert_int_equal(mote_lp_stream_next(&s, &pt, NULL), MOTE_ERR_NEED_MORE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -838,6 +866,7 @@ int main(void)
         cmocka_unit_test(streaming_equals_whole_for_any_chunking),
         cmocka_unit_test(streaming_carry_overflow_is_too_long),
         cmocka_unit_test(bad_arguments_and_state),
+        cmocka_unit_test(null_empty_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
