@@ -86,7 +86,9 @@ const char *mote_err_message(mote_err code)
 
 bool mote_utf8_valid(const void *data, size_t n)
 {
-    const uint8_t *s = data, *const end = s + n;
+    /* (the end as an integer: data may be NULL with n 0, and NULL + 0 is
+     * undefined in C) */
+    const uint8_t *s = data, *const end = (const uint8_t *)((uintptr_t)s + n);
     while (s < end) {
         unsigned c = *s++;
         if (c < 0x80) continue;
