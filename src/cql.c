@@ -413,7 +413,7 @@ mote_err mote_cql_iter_init(mote_cql_iter *it, const mote_cql_type *t, const uin
             it->type = t;
             it->next_type = t->sub;
             it->p = in;
-            it->end = in + len;
+            it->end = (const uint8_t *)((uintptr_t)in + len); /* (NULL, 0): no NULL + 0 */
             if (k <= MOTE_CQL_MAP) { /* list, set, map: an [int] count */
                 e = read_count(in, len, k == MOTE_CQL_MAP ? 8 : 4, &count);
                 if (!e) it->p = in + 4;
@@ -604,8 +604,11 @@ static mote_err cmeasure(const cspec *c, size_t *size)
             if (!mote_size_mul(n, (size_t)w + pfx_size(c->pfx, (size_t)w), &s))
                 return MOTE_ERR_OVERFLOW;
         } else {
+            /* (the end as an integer: src may be NULL with n 0, and NULL + 0
+             * is undefined in C; the same address as view + n otherwise) */
             const mote_view *view = (const mote_view *)(const void *)c->src[j];
-            for (const mote_view *end = view + n; view < end; view++) {
+            const mote_view *const end = (const mote_view *)((uintptr_t)view + n * sizeof *view);
+            for (; view < end; view++) {
                 size_t l = view->len;
                 /* The server refuses null elements in collections. */
                 if (!view->ptr) return MOTE_ERR_UNEXPECTED_NULL;
@@ -671,8 +674,9 @@ static void cwrite(const cspec *c, uint8_t *p)
     if (pfx == PFX_INT) p += pfx_put(PFX_INT, p, (uint32_t)n);
 #if !MOTE_SMALL
     const int32_t w0 = wire_width(k0), w1 = wire_width(k1);
-    /* Hot cases: one kernel call for the whole body. */
-    if (!map && (w0 == 4 || w0 == 8)) {
+    /* Hot cases: one kernel call for the whole body (not for no elements:
+     * s0 may then be NULL, and the kernels' s0 + 0 is undefined in C). */
+    if (!map && n && (w0 == 4 || w0 == 8)) {
         if (pfx == PFX_NONE) {
             swap_packed(w0, p, s0, n);
             return;
@@ -847,9 +851,10 @@ static mote_err cdecode(const mote_cql_type *t, const uint8_t *in, size_t len, u
     /* Hot case: a list or set of 4- or 8-byte values in one kernel call. The
      * kernel checks every length; any surprise falls through to the careful
      * loop, which names the error. (Packed vectors never come here:
-     * decode_vector() takes them.) */
+     * decode_vector() takes them. Nor empty lists: k may then be NULL, and
+     * the kernel's k + 0 is undefined in C.) */
     int32_t w = wire_width(t->sub->kind);
-    if (!map && (w == 4 || w == 8) && t->kind != MOTE_CQL_VECTOR && len - 4 == count * (4 + (size_t)w) &&
+    if (!map && count && (w == 4 || w == 8) && t->kind != MOTE_CQL_VECTOR && len - 4 == count * (4 + (size_t)w) &&
         (w == 4 ? mote__cql_list_get32(k, in + 4, count, MOTE_CQL_SIMD_BEST)
                 : mote__cql_list_get64(k, in + 4, count, MOTE_CQL_SIMD_BEST))) {
         if (n) *n = count;

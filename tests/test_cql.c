@@ -835,6 +835,35 @@ static void empty_values_and_short_tuples(void **state)
     assert_int_equal(mote_cql_validate(t, in, len), MOTE_ERR_TRUNCATED);
 }
 
+/* An empty array or value given as (NULL, 0) is valid wherever a length
+ * says there is nothing to read. The library formed NULL + 0 (an end
+ * pointer, a kernel's source or destination), which is undefined in C:
+ * clang's UBSan (pointer-overflow, halt_on_error) stops here without the
+ * fix; gcc's does not flag it. */
+static void null_with_zero_length(void **state)
+{
+    (void)state;
+    size_t size = 0, n = 9;
+    uint8_t out[16];
+    /* views (text): the size pass's loop over them */
+    assert_int_equal(mote_cql_list_size(MOTE_CQL_TEXT, NULL, 0, &size), MOTE_OK);
+    assert_int_equal(size, 4);
+    assert_int_equal(mote_cql_map_size(MOTE_CQL_TEXT, NULL, MOTE_CQL_TEXT, NULL, 0, &size), MOTE_OK);
+    assert_int_equal(size, 4);
+    /* 4- and 8-byte elements: the bulk kernels' paths */
+    static const mote_cql_kind kinds[] = {MOTE_CQL_INT, MOTE_CQL_BIGINT};
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(mote_cql_encode_list(kinds[i], NULL, 0, out, sizeof out, &size), MOTE_OK);
+        assert_hex(out, size, "00000000");
+        assert_int_equal(mote_cql_decode_list(kinds[i], out, 4, NULL, 0, &n), MOTE_OK);
+        assert_int_equal(n, 0);
+    }
+    /* the iterator over an absent value: refused as too short, as "" is */
+    const mote_cql_type *t = ty("list<int>");
+    assert_int_equal(mote_cql_validate(t, NULL, 0), mote_cql_validate(t, out, 0));
+    assert_int_not_equal(mote_cql_validate(t, NULL, 0), MOTE_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -859,6 +888,7 @@ int main(void)
         cmocka_unit_test(kernels_match_portable),
         cmocka_unit_test(golden_values_validate_and_rebuild),
         cmocka_unit_test(empty_values_and_short_tuples),
+        cmocka_unit_test(null_with_zero_length),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
