@@ -831,7 +831,9 @@ mote_err mote_cql_literal_parse(const mote_cql_type *t, const char *text, size_t
     mote_cql_writer w;
     mote_err ie = mote_cql_writer_init(&w, t, out, cap);
     if (ie != MOTE_OK) return ie;
-    lit l = {text, len, 0, &w, scratch, MOTE_OK, NULL, 0, 0};
+    /* (NULL, 0) as "": the parser forms views as l->s + pos, and NULL + 0
+     * is undefined in C */
+    lit l = {text ? text : "", len, 0, &w, scratch, MOTE_OK, NULL, 0, 0};
     if (value(&l)) {
         skipws(&l);
         if (l.pos != len) lfail(&l, MOTE_ERR_SYNTAX, "unexpected text after the value");

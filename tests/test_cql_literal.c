@@ -150,6 +150,15 @@ static void errors_have_codes_and_offsets(void **state)
     assert_int_equal(mote_cql_literal_parse(type("int"), "1\0 2", 4, NULL, 0, &n, &scratch, &err),
                      MOTE_ERR_SYNTAX);
     assert_int_equal(err.offset, 1);
+    /* an empty literal as (NULL, 0) is refused as "" is (the parser formed
+     * NULL + 0, undefined in C: clang's UBSan stopped here, gcc's does not
+     * flag it) */
+    mote_cql_literal_error err0;
+    assert_int_equal(mote_cql_literal_parse(type("int"), NULL, 0, NULL, 0, &n, &scratch, &err),
+                     mote_cql_literal_parse(type("int"), "", 0, NULL, 0, &n, &scratch, &err0));
+    assert_int_equal(err.offset, err0.offset);
+    assert_int_not_equal(mote_cql_literal_parse(type("list<int>"), NULL, 0, NULL, 0, &n, &scratch, &err),
+                         MOTE_OK);
 }
 
 /* Output too small: MOTE_ERR_SPACE with the size needed, both ways. */
