@@ -994,8 +994,13 @@ static int net_add_row(agent *ag, net *n, const row *r, uint64_t line, size_t *b
     int i = n->filling >= 0 ? n->filling : net_slot(ag, n);
     if (i < 0) return -1;
     slot *s = &n->slots[i];
-    if (e == MOTE_OK && total > s->cap) e = MOTE_ERR_LIMIT;
-    if (e != MOTE_OK) {
+    if (e != MOTE_OK) { /* (total unset: a cell over CQL's 2 GiB, or a size overflow) */
+        fprintf(stderr, "lp_agent: rejected line %llu: row cannot be encoded: %s\n",
+                (unsigned long long)line, mote_err_message(e));
+        n->failed++;
+        return 0;
+    }
+    if (total > s->cap) {
         fprintf(stderr, "lp_agent: rejected line %llu: row of %zu bytes does not fit a batch slot "
                 "of %zu bytes (raise --arena or lower --inflight)\n", (unsigned long long)line,
                 total, s->cap);
