@@ -245,21 +245,16 @@ enum { P_QUOTE, P_STOP, P_BSL, P_LB };
 /* Bytes that stop the block path outside strings, besides the other quote. */
 #define BLK_STOP_BYTES(X) X('-') X(';') X('`') X('#') X('[') X('$') X('|') X('/')
 #define BLK_STOP_INIT(c) [c] = PB(P_STOP),
-#define BLK_TABLE(q, other)                                                                 \
+#define BLK_TABLE(q, other, more)                                                           \
     {                                                                                       \
-        BLK_STOP_BYTES(BLK_STOP_INIT)[q] = PB(P_QUOTE), [other] = PB(P_STOP),               \
+        BLK_STOP_BYTES(BLK_STOP_INIT) more[q] = PB(P_QUOTE), [other] = PB(P_STOP),          \
         ['\\'] = PB(P_BSL), ['\n'] = PB(P_LB), ['\r'] = PB(P_LB),                            \
     }
 /* blk 1: '\'' strings, 2: '"' strings, 3: postgres ('\'' strings; '(' and ')'
- * stop too, and blk_segment() counts them: one compare for both in the
- * vector classifiers, (byte | 1) == ')') */
-#define BLK_TABLE_PG                                                                        \
-    {                                                                                       \
-        BLK_STOP_BYTES(BLK_STOP_INIT)['\''] = PB(P_QUOTE), ['"'] = PB(P_STOP),              \
-        ['('] = PB(P_STOP), [')'] = PB(P_STOP), ['\\'] = PB(P_BSL), ['\n'] = PB(P_LB),       \
-        ['\r'] = PB(P_LB),                                                                  \
-    }
-static const uint64_t blk_tables[3][256] = {BLK_TABLE('\'', '"'), BLK_TABLE('"', '\''), BLK_TABLE_PG};
+ * stop too, its `more`, and blk_segment() counts them: one compare for both
+ * in the vector classifiers, (byte | 1) == ')') */
+static const uint64_t blk_tables[3][256] = {BLK_TABLE('\'', '"', ), BLK_TABLE('"', '\'', ),
+                                            BLK_TABLE('\'', '"', BLK_STOP_INIT('(') BLK_STOP_INIT(')'))};
 
 /* blk_flags */
 enum {
