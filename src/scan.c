@@ -1493,7 +1493,20 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
  * string is open or the last run's last block held other kinds: in
  * blk_multi() first (its loop inlined here: a call less per run where
  * every statement holds several kinds, measured). */
-static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim, bool avx2);
+static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim, bool avx2)
+{
+    const unsigned st = sc->state != S_QUOTE ? 0 : sc->slot + 1u, a = avx2 ? BLK_AVX2F : 0u;
+    blk_ret r;
+    const unsigned k = blk_const(sc);
+    if (k == (BLK_MYSQL_F | BLK_CONST))
+        r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_MYSQL_F | a, &blk_mysql);
+    else if (k == (BLK_SQLITE_F | BLK_CONST))
+        r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_SQLITE_F | a, &blk_sqlite);
+    else
+        r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, blk_fl(sc), NULL);
+    if (!r.more) return r.i;
+    return block_text_with(sc, p, i, r.i, lim, r.st, r.pend, avx2, false, blk_fl(sc), NULL);
+}
 
 /* block_text_with() for AVX2 and for the build's own classifier, from i in
  * state NORMAL or QUOTE. (The portable classifier leaves other kinds to
@@ -1538,21 +1551,6 @@ static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, s
 static MOTE_NOINLINE size_t block_lines_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, false, true, 0, NULL);
-}
-
-static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim, bool avx2)
-{
-    const unsigned st = sc->state != S_QUOTE ? 0 : sc->slot + 1u, a = avx2 ? BLK_AVX2F : 0u;
-    blk_ret r;
-    const unsigned k = blk_const(sc);
-    if (k == (BLK_MYSQL_F | BLK_CONST))
-        r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_MYSQL_F | a, &blk_mysql);
-    else if (k == (BLK_SQLITE_F | BLK_CONST))
-        r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_SQLITE_F | a, &blk_sqlite);
-    else
-        r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, blk_fl(sc), NULL);
-    if (!r.more) return r.i;
-    return block_text_with(sc, p, i, r.i, lim, r.st, r.pend, avx2, false, blk_fl(sc), NULL);
 }
 
 static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
