@@ -124,10 +124,9 @@ enum {
 };
 
 /* sc->lead: no code byte yet; LEAD_TRIMMED(): and leading blanks trimmed
- * (0 or 1). Small builds keep trim in lead's bit 1 (one byte to test);
- * speed builds test both (no load of trim to set lead per token). */
-#define LEAD_INIT(sc) ((uint8_t)(MOTE_SMALL ? 1u | (sc)->trim << 1 : 1u))
-#define LEAD_TRIMMED(lead, sc) (MOTE_SMALL ? (lead) >> 1 : (lead) & (sc)->trim)
+ * (0 or 1), kept in lead's bit 1 (one byte to test). */
+#define LEAD_INIT(sc) ((uint8_t)(1u | (sc)->trim << 1))
+#define LEAD_TRIMMED(lead) ((lead) >> 1)
 
 /* sc->wcls: what the statement's first word made of it (COPY to CREATE in
  * the order of their keywords) */
@@ -1698,7 +1697,7 @@ static void lead_code(mote_scanner *sc)
     if (!lead) return;
     sc->lead = 0;
     sc->slow &= (uint8_t)~SL_LEAD;
-    if ((LEAD_TRIMMED(lead, sc) & sc->cmt) && keep_comments(sc) && !sc->dropping) sc->split = 1;
+    if ((LEAD_TRIMMED(lead) & sc->cmt) && keep_comments(sc) && !sc->dropping) sc->split = 1;
 }
 
 /* A comment opened before any code byte. Where leading blanks are trimmed
@@ -1707,14 +1706,14 @@ static void lead_comment(mote_scanner *sc, size_t i)
 {
     if (!sc->lead) return;
     sc->cmt = 1;
-    if (LEAD_TRIMMED(sc->lead, sc) && !keep_comments(sc)) {
+    if (LEAD_TRIMMED(sc->lead) && !keep_comments(sc)) {
         mote_buf_clear(sc->carry);
         sc->tok_start = i;
     }
 }
 
 /* The state after a comment: before the statement's first code byte, or in it. */
-static uint8_t after_comment(const mote_scanner *sc) { return LEAD_TRIMMED(sc->lead, sc) ? S_LEAD : S_NORMAL; }
+static uint8_t after_comment(const mote_scanner *sc) { return LEAD_TRIMMED(sc->lead) ? S_LEAD : S_NORMAL; }
 
 /* A byte that may open a comment of the configured styles. */
 static MOTE_SMALL_NOINLINE bool comment_opener(const mote_scanner *sc, uint8_t c)
@@ -2498,7 +2497,7 @@ static bool holds_nothing(const mote_scanner *sc)
 {
     const uint8_t st = sc->state;
     if (st == S_CSKIP) return true;
-    if (!LEAD_TRIMMED(sc->lead, sc) || lead_comment_kept(sc)) return false;
+    if (!LEAD_TRIMMED(sc->lead) || lead_comment_kept(sc)) return false;
     return st == S_LEAD || st == S_LINE || (st >= S_BLOCK && st <= S_BSLASH);
 }
 
@@ -2733,7 +2732,7 @@ static MOTE_COLD mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
     const uint8_t *p;
     size_t n;
     const size_t m = sc->max_token;
-    if ((LEAD_TRIMMED(sc->lead, sc) & sc->cmt) && keep_comments(sc)) {
+    if ((LEAD_TRIMMED(sc->lead) & sc->cmt) && keep_comments(sc)) {
         /* Kept comments over max_token (never in pieces): reported, their rest
          * skipped as if not kept; a candidate opener at the end ("/" of a
          * possible slash-star-bang) stays held. */
