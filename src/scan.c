@@ -1892,8 +1892,6 @@ static MOTE_SMALL_INLINE void word_end(mote_scanner *sc, int k, size_t n)
     case WC_SET:
         set_word(sc, k, n >= 2 && sc->word[0] == '@' && sc->word[1] != '@' ? 2u : 0u);
         return;
-    default:
-        return;
     }
 }
 
