@@ -1571,8 +1571,8 @@ static MOTE_INLINE size_t block_lines(mote_scanner *sc, const uint8_t *p, size_t
     return block_lines_any(sc, p, i, lim);
 }
 
-/* The parts of blk_ok() that change with the position: 64 bytes left, past
- * a miss's back-off, not at a '\r' line's start. */
+/* The block path's tests that change with the position: 64 bytes left,
+ * past a miss's back-off, not at a '\r' line's start. */
 static MOTE_INLINE bool blk_here(const mote_scanner *sc, size_t i, size_t lim)
 {
     return lim - i >= 64 && sc->base + i >= sc->blk_resume && !(sc->cr && sc->base + i == sc->line_start);
@@ -1584,11 +1584,6 @@ static MOTE_INLINE size_t blk_from(const mote_scanner *sc, size_t lim)
     if (sc->blk_resume <= sc->base) return 0;
     const uint64_t d = sc->blk_resume - sc->base;
     return d > lim ? SIZE_MAX : (size_t)d;
-}
-
-static MOTE_INLINE bool blk_ok(const mote_scanner *sc, size_t i, size_t lim)
-{
-    return sc->blk && blk_here(sc, i, lim) && TRIG_SKIP(sc->trig) && !sc->slow;
 }
 
 /*
@@ -1666,7 +1661,7 @@ static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_
  * to the switch, without the call. */
 static MOTE_INLINE size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    if (blk_ok(sc, i, lim) &&
+    if (sc->blk && blk_here(sc, i, lim) && TRIG_SKIP(sc->trig) && !sc->slow &&
         (sc->state == S_NORMAL || !sc->slot || (BLK_VECTOR && ((sc->blk_slots >> sc->slot) & 1u)))) {
         i = block_text(sc, p, i, lim);
         if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
