@@ -836,14 +836,16 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint8_t
     r->stream = o->err ? -1 : take_slot(w, tag, op);
     if (op == MOTE_WIRE_BATCH) {
         w_u8(o, (uint8_t)len);
+        w_u16(o, 0);
     } else {
         w_str(o, op == MOTE_WIRE_QUERY, stmt, len);
         /* [consistency], then the flags (just before the count): set at
-         * the end */
+         * the end. The value count comes with the first value (put_value):
+         * without values the frame has none, and a frame that fits out
+         * exactly must not need room for it meanwhile. */
         w_be(o, (uint32_t)r->p.consistency << 8, 3);
         r->count_at = out->len;
     }
-    w_u16(o, 0);
     if (o->err) {
         mote_wire_abort(r);
         r->o.b = out; /* still the request's: end takes back what comes after */
@@ -880,7 +882,7 @@ mote_err mote_wire_batch_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, ui
 /* Write the value count of the statement that is complete. */
 static MOTE_SMALL_NOINLINE void patch_count(mote_wire_req *r)
 {
-    if (r->count_at) mote_be_store16(r->o.b->data + r->count_at, (uint16_t)r->nvalues);
+    if (r->nvalues) mote_be_store16(r->o.b->data + r->count_at, (uint16_t)r->nvalues);
 }
 
 /* Is the request open, with no value open? Else STATE (sticky). */
@@ -932,8 +934,12 @@ static mote_err put_value(mote_wire_req *r, int32_t n, const void *v, size_t len
     if (!r->count_at) return req_fail(r, MOTE_ERR_STATE);
     if (r->nvalues == 0xffff) return req_fail(r, MOTE_ERR_OVERFLOW);
     mote_buf *b = r->o.b;
-    e = mote_buf_reserve(b, 4 + len);
+    /* QUERY, EXECUTE: the first value brings the count (out ends where it
+     * goes; patch_count sets it). A batch statement has written its own. */
+    size_t c = b->len == r->count_at ? 2 : 0;
+    e = mote_buf_reserve(b, c + 4 + len);
     if (e) return req_fail(r, e);
+    b->len += c;
     uint8_t *d = b->data + b->len;
     mote_be_store32(d, (uint32_t)n);
     if (len) memcpy(d + 4, v, len);
@@ -1005,10 +1011,9 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
             if (r->p.skip_metadata) flags |= Q_SKIP_METADATA;
             if (r->p.page_size > 0) flags |= Q_PAGE_SIZE;
             if (r->p.paging_state.ptr) flags |= Q_PAGING_STATE;
-            /* nothing bound: no values flag, no count (the count is the
-             * last thing written) */
+            /* nothing bound: no values flag, and no count (put_value
+             * writes it with the first value) */
             if (r->nvalues) flags |= Q_VALUES;
-            else b->len = r->count_at;
             b->data[r->count_at - 1] = flags;
             if (r->p.page_size > 0) w_u32(o, (uint32_t)r->p.page_size);
             if (r->p.paging_state.ptr) w_str(o, true, r->p.paging_state.ptr, r->p.paging_state.len);

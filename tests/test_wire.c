@@ -421,6 +421,115 @@ static void encoder_errors_leave_no_trace(void **state)
     assert_int_equal(mote_wire_init(&w, slots, 1, rx, 8), MOTE_ERR_INVALID);
 }
 
+/* One request of each kind (kind 0..12) into out. */
+static mote_err request_of_kind(mote_wire *w, mote_buf *out, int kind, int *stream)
+{
+    static const uint8_t pstate[] = {1, 2, 3};
+    mote_wire_params p;
+    memset(&p, 0, sizeof p);
+    p.consistency = MOTE_WIRE_QUORUM;
+    mote_wire_req r;
+    mote_err e;
+    switch (kind) {
+    case 0: return mote_wire_startup(w, out, 1, stream);
+    case 1: return mote_wire_options(w, out, 1, stream);
+    case 2: return mote_wire_auth_response(w, out, 1, "tok", 3, stream);
+    case 3: return mote_wire_auth_plain(w, out, 1, "user", 4, "pw", 2, stream);
+    case 4: return mote_wire_register(w, out, 1, MOTE_WIRE_EVENT_ALL, stream);
+    case 5: return mote_wire_prepare(w, out, 1, "SELECT 1", 8, stream);
+    case 6: /* QUERY, no parameters, no values */
+        (void)mote_wire_query_begin(&r, w, out, 1, "SELECT now() FROM system.local", 30, NULL);
+        return mote_wire_end(&r, stream);
+    case 7: /* EXECUTE, no values */
+        (void)mote_wire_execute_begin(&r, w, out, 1, "id", 2, &p);
+        return mote_wire_end(&r, stream);
+    case 8: /* QUERY with every parameter and every kind of value */
+        p.page_size = 100;
+        p.paging_state.ptr = pstate;
+        p.paging_state.len = sizeof pstate;
+        p.serial_consistency = MOTE_WIRE_SERIAL;
+        p.has_timestamp = true;
+        p.timestamp = 5;
+        (void)mote_wire_query_begin(&r, w, out, 1, "INSERT x", 8, &p);
+        (void)mote_wire_value(&r, "abc", 3);
+        (void)mote_wire_value_null(&r);
+        (void)mote_wire_value_unset(&r);
+        (void)mote_wire_value_open(&r);
+        e = mote_buf_append(out, "\0\0\0\1", 4);
+        if (e) {
+            mote_wire_abort(&r);
+            return e;
+        }
+        (void)mote_wire_value_close(&r);
+        return mote_wire_end(&r, stream);
+    case 9: /* EXECUTE, one empty value, a page size */
+        p.page_size = 10;
+        (void)mote_wire_execute_begin(&r, w, out, 1, "id", 2, &p);
+        (void)mote_wire_value(&r, "", 0);
+        return mote_wire_end(&r, stream);
+    case 10: /* EXECUTE, no values, the serial consistency (2 bytes) after */
+        p.serial_consistency = MOTE_WIRE_LOCAL_SERIAL;
+        (void)mote_wire_execute_begin(&r, w, out, 1, "id", 2, &p);
+        return mote_wire_end(&r, stream);
+    case 11: /* BATCH of a statement with values and one without */
+        (void)mote_wire_batch_begin(&r, w, out, 1, MOTE_WIRE_BATCH_UNLOGGED, &p);
+        (void)mote_wire_batch_query(&r, "INSERT a", 8);
+        (void)mote_wire_value(&r, "z", 1);
+        (void)mote_wire_batch_prepared(&r, "\7", 1);
+        return mote_wire_end(&r, stream);
+    default: /* BATCH, no values at all */
+        (void)mote_wire_batch_begin(&r, w, out, 1, MOTE_WIRE_BATCH_LOGGED, NULL);
+        (void)mote_wire_batch_query(&r, "X", 1);
+        return mote_wire_end(&r, stream);
+    }
+}
+
+/* Every request into a fixed out of each size from what it holds already
+ * to the frame's end and one more: too small is LIMIT with out's length
+ * as it was, no stream taken, nothing written past out's memory; exactly
+ * enough is the frame a large out gets. (A capacity probe found QUERY and
+ * EXECUTE without values refused with room for their frame and one byte
+ * more: begin wrote the value count, which end takes back.) */
+static void requests_fit_a_fixed_out_exactly(void **state)
+{
+    (void)state;
+    enum { PRE = 3, GUARD = 16 };
+    for (int kind = 0; kind <= 12; kind++) {
+        mote_wire w;
+        mote_buf b;
+        setup_wire(&w, 2, 256);
+        assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
+        assert_int_equal(mote_buf_append(&b, "pre", PRE), MOTE_OK);
+        int s = -1;
+        assert_int_equal(request_of_kind(&w, &b, kind, &s), MOTE_OK);
+        const size_t total = b.len;
+        uint8_t want[256];
+        assert_true(total <= sizeof want);
+        memcpy(want, outmem, total);
+        for (size_t cap = PRE; cap <= total + 1; cap++) {
+            uint8_t mem[256 + GUARD];
+            memset(mem, 0xa5, sizeof mem);
+            setup_wire(&w, 2, 256);
+            assert_int_equal(mote_buf_init_fixed(&b, mem, cap), MOTE_OK);
+            assert_int_equal(mote_buf_append(&b, "pre", PRE), MOTE_OK);
+            s = -1;
+            mote_err e = request_of_kind(&w, &b, kind, &s);
+            if (cap < total) {
+                if (e != MOTE_ERR_LIMIT || b.len != PRE || s != -1 || mote_wire_inflight(&w) != 0)
+                    fail_msg("kind %d, room %zu of %zu: %s, len %zu", kind, cap, total,
+                             mote_err_name(e), b.len);
+            } else if (e != MOTE_OK || b.len != total || memcmp(mem, want, total) != 0 ||
+                       mote_wire_inflight(&w) != 1) {
+                fail_msg("kind %d, room %zu for %zu: %s, len %zu", kind, cap, total,
+                         mote_err_name(e), b.len);
+            }
+            for (size_t i = cap; i < cap + GUARD; i++) {
+                if (mem[i] != 0xa5) fail_msg("kind %d, room %zu: byte %zu written", kind, cap, i);
+            }
+        }
+    }
+}
+
 /* After a failed begin the chain is harmless: what the caller appends
  * between value_open and value_close leaves out with end, as after any
  * other error (found by a user's program: the bytes stayed before). */
@@ -1926,6 +2035,7 @@ int main(void)
         cmocka_unit_test(execute_frames),
         cmocka_unit_test(batch_frames),
         cmocka_unit_test(encoder_errors_leave_no_trace),
+        cmocka_unit_test(requests_fit_a_fixed_out_exactly),
         cmocka_unit_test(failed_begin_leaves_no_trace),
         cmocka_unit_test(bad_params_are_refused_at_begin),
         cmocka_unit_test(bad_batch_begin_takes_back_appended),

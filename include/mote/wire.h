@@ -406,7 +406,9 @@ typedef struct mote_wire_req {
     mote_wire *w;
     size_t start;              /* offset of the frame header in out */
     size_t count_at;           /* offset of the current [short] value count, or 0
-                                  (none: no offset after a frame header is 0) */
+                                  (none: no offset after a frame header is 0);
+                                  QUERY/EXECUTE: where it goes, written with
+                                  the first value */
     size_t value_at;           /* offset of an open value's [int], or 0 (none) */
     uint32_t nvalues;          /* values of the current statement */
     uint32_t nstmts;           /* batch statements */
