@@ -285,6 +285,66 @@ static void too_long_through_fixed_carry_cap(void **state)
     free(t.s);
 }
 
+/* The carry holds a straddling token with its delimiter: max_token + the
+ * delimiter's length bytes (a line or COPY row: + 2, for "\r\n", or + 1 in
+ * pieces). A carry of that size gives every chunking the transcript of the
+ * whole input, for max_tokens that put tokens of each length at the bound;
+ * one byte less does not (a capacity probe of the carry: scan.h said only
+ * "set max_token below" the carry's cap, and a token of max_token bytes
+ * split before its ';' was TOO_LONG through a carry of max_token). */
+static void carry_of_max_token_and_delimiter_is_enough(void **state)
+{
+    (void)state;
+    static const struct {
+        mote_scan_dialect d;
+        const char *delim;
+        unsigned flags;
+        size_t extra;
+        const char *in;
+    } cases[] = {
+        {MOTE_SCAN_GENERIC, NULL, 0, 1, "ab;abcd;abcdef;abcdefgh;x;abcdefghij;"},
+        {MOTE_SCAN_GENERIC, "$$", 0, 2, "ab$$abcd$$abcdef$$abcdefgh$$x$$abcdefghij$$"},
+        {MOTE_SCAN_GENERIC, NULL, MOTE_SCAN_PIECES, 1, "ab;abcd;abcdef;abcdefgh;x;abcdefghij;"},
+        {MOTE_SCAN_GENERIC, "$$", MOTE_SCAN_PIECES, 2, "ab$$abcd$$abcdef$$abcdefgh$$x$$abcdefghij$$"},
+        {MOTE_SCAN_LINES, NULL, 0, 2, "ab\nabcd\r\nabcdef\nabcdefgh\r\nx\nabcdefghij\n"},
+        {MOTE_SCAN_LINES, NULL, MOTE_SCAN_PIECES, 1, "ab\nabcd\r\nabcdef\nabcdefgh\r\nx\nabcdefghij\n"},
+        {MOTE_SCAN_POSTGRES, NULL, 0, 2, "COPY t FROM stdin;\nab\nabcd\r\nabcdef\nabcdefgh\r\n\\.\nabcd;"},
+        {MOTE_SCAN_POSTGRES, NULL, MOTE_SCAN_KEEP_COMMENTS, 1,
+         "/* c1 */ ab; -- cmt\nabcd; /* long comment */ x;"},
+        {MOTE_SCAN_MYSQL, NULL, 0, 2, "ab;abcd;\nDELIMITER //\nabcd//ab//\n"},
+        {MOTE_SCAN_SQLITE, NULL, 0, 1, "ab;abcd;abcdef;abcdefgh;x;abcdefghij;"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mote_scan_config c = cfg_of(cases[i].d);
+        if (cases[i].delim) {
+            c.delim = (const uint8_t *)cases[i].delim;
+            c.delim_len = strlen(cases[i].delim);
+        }
+        c.flags = cases[i].flags;
+        const char *in = cases[i].in;
+        const size_t n = strlen(in);
+        bool short_differs = false;
+        for (size_t m = 1; m <= 12; m++) {
+            c.max_token = m;
+            transcript whole = scan_all(&c, in, n, n, 0);
+            for (size_t k = 1; k <= 9; k++) {
+                transcript t = scan_all(&c, in, n, k, m + cases[i].extra);
+                if (strcmp(t.s, whole.s) != 0) {
+                    print_message("case %zu, max_token %zu, carry %zu, chunk %zu:\n%s\nwhole:\n%s\n",
+                                  i, m, m + cases[i].extra, k, t.s, whole.s);
+                    fail();
+                }
+                free(t.s);
+                t = scan_all(&c, in, n, k, m + cases[i].extra - 1);
+                short_differs |= strcmp(t.s, whole.s) != 0;
+                free(t.s);
+            }
+            free(whole.s);
+        }
+        if (!short_differs) fail_msg("case %zu: a carry one byte smaller is enough too", i);
+    }
+}
+
 static void unterminated_quote_names_opening_line(void **state)
 {
     (void)state;
@@ -1257,6 +1317,7 @@ int main(void)
         cmocka_unit_test(too_long_drops_to_next_delimiter_tracking_quotes),
         cmocka_unit_test(too_long_at_end_inside_delimiter_margin),
         cmocka_unit_test(too_long_through_fixed_carry_cap),
+        cmocka_unit_test(carry_of_max_token_and_delimiter_is_enough),
         cmocka_unit_test(unterminated_quote_names_opening_line),
         cmocka_unit_test(bom_skipped_crlf_one_break_nul_is_data),
         cmocka_unit_test(block_path_matches_byte_loop),

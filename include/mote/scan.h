@@ -35,8 +35,9 @@
  * Memory: tokens that lie wholly inside a fed chunk are returned as views
  * into that chunk (no copy). Only the bytes of a token that is still open
  * when a chunk runs out are copied into the caller's mote_buf ("carry"); the
- * carry never holds anything but the current token, so memory is bounded by
- * the longest token (or max_token) - never by the input size. The mote_buf
+ * carry never holds anything but the current token (with its delimiter, once
+ * that arrives), so memory is bounded by the longest token (or max_token)
+ * and a delimiter - never by the input size. The mote_buf
  * grows by doubling only when one token outgrows it.
  *
  * Cost: one pass. The skip loops look up each byte's class in a table; a
@@ -417,7 +418,10 @@ typedef struct mote_scanner {
  * the buffer's own cap (a full buffer counts as TOO_LONG). max_token gives the
  * same errors for any chunking; the buffer's cap is a memory safety net whose
  * errors depend on chunking (only bytes of tokens that straddle chunks are
- * stored), so set max_token below it when results must not.
+ * stored, each with its delimiter: n + the delimiter's length bytes for a
+ * token of n), so when results must not, give the buffer room for
+ * max_token + the longest delimiter in force (lines and postgres COPY
+ * rows: + 2, for "\r\n", or + 1 in pieces; + 16 always suffices).
  * Returns MOTE_OK, MOTE_ERR_INVALID (NULL argument, bad dialect, more than 4
  * quotes, PIECES without max_token, a charset outside mysql and postgres or
  * in a build without them) or MOTE_ERR_BAD_DELIMITER (delimiter
