@@ -186,6 +186,69 @@ static void space_is_reported_with_the_size(void **state)
     assert_int_equal(need, 0);
 }
 
+/* Every capacity from 0 to the size and one more, both ways, for values of
+ * many types (a capacity probe's core: it found nothing here, and keeps
+ * finding regressions cheaply): too small is SPACE with the size, no byte
+ * written past the capacity; exactly enough gives what a large buffer
+ * gets; scratch is restored. */
+static void every_capacity_both_ways(void **state)
+{
+    (void)state;
+    init_scratch();
+    static const char *const cases[][2] = {
+        {"int", "42"}, {"text", "'it''s'"}, {"blob", "0xcafe"}, {"list<int>", "[1, 2, 3]"},
+        {"map<text, frozen<list<int>>>", "{'a': [1], 'b': []}"}, {"tuple<int, text>", "(5, null)"},
+        {"tuple<int, text>", "(5)"}, {"vector<float, 3>", "[1.5, 2, 3]"},
+        {"vector<text, 2>", "['x', '']"}, {"varint", "123456789012345678901234567890"},
+        {"decimal", "-1.250E+3"}, {"double", "0.1"}, {"float", "NaN"},
+        {"uuid", "123e4567-e89b-12d3-a456-426614174000"}, {"inet", "'::1'"}, {"date", "'2024-02-29'"},
+        {"time", "'12:34:56.789'"}, {"timestamp", "'2024-01-01T00:00:00Z'"},
+        {"duration", "1y2mo3w4d5h6m7s8ms9us10ns"}, {"list<frozen<set<int>>>", "[{1}, {}]"},
+    };
+    enum { GUARD = 8 };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const mote_cql_type *t = type(cases[i][0]);
+        const char *lit = cases[i][1];
+        uint8_t want[256];
+        char text[256];
+        size_t need = 0, tneed = 0, n;
+        assert_int_equal(parse(t, lit, want, sizeof want, &need, NULL), MOTE_OK);
+        assert_int_equal(mote_cql_literal_format(t, want, need, text, sizeof text, &tneed, &scratch), MOTE_OK);
+        const mote_arena_mark m = mote_arena_save(&scratch);
+        for (size_t cap = 0; cap <= need + 1; cap++) {
+            uint8_t out[256 + GUARD];
+            memset(out, 0xa5, sizeof out);
+            n = 0;
+            mote_err e = parse(t, lit, out, cap, &n, NULL);
+            if (e != (cap < need ? MOTE_ERR_SPACE : MOTE_OK) || n != need ||
+                (cap >= need && memcmp(out, want, need) != 0))
+                fail_msg("parse %s %s, room %zu of %zu: %s, %zu", cases[i][0], lit, cap, need,
+                         mote_err_name(e), n);
+            for (size_t k = cap; k < cap + GUARD; k++)
+                if (out[k] != 0xa5) fail_msg("parse %s %s, room %zu: byte %zu written", cases[i][0], lit, cap, k);
+        }
+        for (size_t cap = 0; cap <= tneed + 1; cap++) {
+            char out[256 + GUARD];
+            memset(out, 0xa5, sizeof out);
+            n = 0;
+            mote_err e = mote_cql_literal_format(t, want, need, out, cap, &n, &scratch);
+            if (e != (cap < tneed ? MOTE_ERR_SPACE : MOTE_OK) || n != tneed ||
+                (cap >= tneed && memcmp(out, text, tneed) != 0))
+                fail_msg("format %s %s, room %zu of %zu: %s, %zu", cases[i][0], lit, cap, tneed,
+                         mote_err_name(e), n);
+            for (size_t k = cap; k < cap + GUARD; k++)
+                if ((uint8_t)out[k] != 0xa5) fail_msg("format %s %s, room %zu: byte %zu written", cases[i][0], lit, cap, k);
+        }
+        const mote_arena_mark m2 = mote_arena_save(&scratch);
+        assert_true(m.cur == m2.cur && m.used == m2.used);
+        /* measuring */
+        assert_int_equal(parse(t, lit, NULL, 0, &n, NULL), MOTE_ERR_SPACE);
+        assert_int_equal(n, need);
+        assert_int_equal(mote_cql_literal_format(t, want, need, NULL, 0, &n, &scratch), MOTE_ERR_SPACE);
+        assert_int_equal(n, tneed);
+    }
+}
+
 /* Scratch is needed only for strings holding '', blobs, varints, decimals. */
 static void scratch_only_when_needed(void **state)
 {
@@ -404,6 +467,7 @@ int main(void)
         cmocka_unit_test(literals_round_trip),
         cmocka_unit_test(errors_have_codes_and_offsets),
         cmocka_unit_test(space_is_reported_with_the_size),
+        cmocka_unit_test(every_capacity_both_ways),
         cmocka_unit_test(scratch_only_when_needed),
         cmocka_unit_test(floats_print_shortest_and_read_back),
         cmocka_unit_test(float_parse_is_correctly_rounded),
