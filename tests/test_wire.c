@@ -429,6 +429,7 @@ static mote_err request_of_kind(mote_wire *w, mote_buf *out, int kind, int *stre
     memset(&p, 0, sizeof p);
     p.consistency = MOTE_WIRE_QUORUM;
     mote_wire_req r;
+    /* (a begin's error is kept by the chain and comes back from end) */
     mote_err e;
     switch (kind) {
     case 0: return mote_wire_startup(w, out, 1, stream);
@@ -438,10 +439,10 @@ static mote_err request_of_kind(mote_wire *w, mote_buf *out, int kind, int *stre
     case 4: return mote_wire_register(w, out, 1, MOTE_WIRE_EVENT_ALL, stream);
     case 5: return mote_wire_prepare(w, out, 1, "SELECT 1", 8, stream);
     case 6: /* QUERY, no parameters, no values */
-        (void)mote_wire_query_begin(&r, w, out, 1, "SELECT now() FROM system.local", 30, NULL);
+        e = mote_wire_query_begin(&r, w, out, 1, "SELECT now() FROM system.local", 30, NULL);
         return mote_wire_end(&r, stream);
     case 7: /* EXECUTE, no values */
-        (void)mote_wire_execute_begin(&r, w, out, 1, "id", 2, &p);
+        e = mote_wire_execute_begin(&r, w, out, 1, "id", 2, &p);
         return mote_wire_end(&r, stream);
     case 8: /* QUERY with every parameter and every kind of value */
         p.page_size = 100;
@@ -450,7 +451,7 @@ static mote_err request_of_kind(mote_wire *w, mote_buf *out, int kind, int *stre
         p.serial_consistency = MOTE_WIRE_SERIAL;
         p.has_timestamp = true;
         p.timestamp = 5;
-        (void)mote_wire_query_begin(&r, w, out, 1, "INSERT x", 8, &p);
+        e = mote_wire_query_begin(&r, w, out, 1, "INSERT x", 8, &p);
         (void)mote_wire_value(&r, "abc", 3);
         (void)mote_wire_value_null(&r);
         (void)mote_wire_value_unset(&r);
@@ -464,21 +465,21 @@ static mote_err request_of_kind(mote_wire *w, mote_buf *out, int kind, int *stre
         return mote_wire_end(&r, stream);
     case 9: /* EXECUTE, one empty value, a page size */
         p.page_size = 10;
-        (void)mote_wire_execute_begin(&r, w, out, 1, "id", 2, &p);
+        e = mote_wire_execute_begin(&r, w, out, 1, "id", 2, &p);
         (void)mote_wire_value(&r, "", 0);
         return mote_wire_end(&r, stream);
     case 10: /* EXECUTE, no values, the serial consistency (2 bytes) after */
         p.serial_consistency = MOTE_WIRE_LOCAL_SERIAL;
-        (void)mote_wire_execute_begin(&r, w, out, 1, "id", 2, &p);
+        e = mote_wire_execute_begin(&r, w, out, 1, "id", 2, &p);
         return mote_wire_end(&r, stream);
     case 11: /* BATCH of a statement with values and one without */
-        (void)mote_wire_batch_begin(&r, w, out, 1, MOTE_WIRE_BATCH_UNLOGGED, &p);
+        e = mote_wire_batch_begin(&r, w, out, 1, MOTE_WIRE_BATCH_UNLOGGED, &p);
         (void)mote_wire_batch_query(&r, "INSERT a", 8);
         (void)mote_wire_value(&r, "z", 1);
         (void)mote_wire_batch_prepared(&r, "\7", 1);
         return mote_wire_end(&r, stream);
     default: /* BATCH, no values at all */
-        (void)mote_wire_batch_begin(&r, w, out, 1, MOTE_WIRE_BATCH_LOGGED, NULL);
+        e = mote_wire_batch_begin(&r, w, out, 1, MOTE_WIRE_BATCH_LOGGED, NULL);
         (void)mote_wire_batch_query(&r, "X", 1);
         return mote_wire_end(&r, stream);
     }
