@@ -582,6 +582,27 @@ static void failed_begin_leaves_no_trace(void **state)
     assert_int_equal(mote_wire_end(&r2, &s), MOTE_OK);
 }
 
+/* A request that fails at begin must leave out as it was: a fixed out
+ * that already holds the caller's 2 bytes "xy". */
+static void out_holding_xy(mote_buf *b)
+{
+    assert_int_equal(mote_buf_init_fixed(b, outmem, sizeof outmem), MOTE_OK);
+    assert_int_equal(mote_buf_append(b, "xy", 2), MOTE_OK);
+}
+
+/* After a refused begin (out from out_holding_xy()): a value the caller
+ * writes itself between value_open and value_close is taken back by end,
+ * which says INVALID. */
+static void value_after_refusal_is_taken_back(mote_wire_req *r, mote_buf *b)
+{
+    int s;
+    (void)mote_wire_value_open(r);
+    assert_int_equal(mote_buf_append(b, "\0\0\0\7", 4), MOTE_OK);
+    (void)mote_wire_value_close(r);
+    assert_int_equal(mote_wire_end(r, &s), MOTE_ERR_INVALID);
+    assert_int_equal(b->len, 2);
+}
+
 /* Parameters the spec has no meaning for are refused at begin, as any
  * begin error: nothing appended, no stream taken, the chain harmless
  * (found in review: they were sent as given). */
@@ -591,8 +612,7 @@ static void bad_params_are_refused_at_begin(void **state)
     mote_wire w;
     setup_wire(&w, 2, 256);
     mote_buf b;
-    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
-    assert_int_equal(mote_buf_append(&b, "xy", 2), MOTE_OK);
+    out_holding_xy(&b);
     mote_wire_req r;
     int s;
     mote_wire_params p;
@@ -609,11 +629,7 @@ static void bad_params_are_refused_at_begin(void **state)
         default: p.has_timestamp = true; p.timestamp = INT64_MIN; break;
         }
         assert_int_equal(mote_wire_query_begin(&r, &w, &b, 1, "Q", 1, &p), MOTE_ERR_INVALID);
-        (void)mote_wire_value_open(&r);
-        assert_int_equal(mote_buf_append(&b, "\0\0\0\7", 4), MOTE_OK);
-        (void)mote_wire_value_close(&r);
-        assert_int_equal(mote_wire_end(&r, &s), MOTE_ERR_INVALID);
-        assert_int_equal(b.len, 2);
+        value_after_refusal_is_taken_back(&r, &b);
         assert_int_equal(mote_wire_execute_begin(&r, &w, &b, 1, "id", 2, &p), MOTE_ERR_INVALID);
         assert_int_equal(mote_wire_end(&r, &s), MOTE_ERR_INVALID);
         assert_int_equal(mote_wire_batch_begin(&r, &w, &b, 1, MOTE_WIRE_BATCH_LOGGED, &p),
@@ -646,11 +662,9 @@ static void bad_batch_begin_takes_back_appended(void **state)
     mote_wire w;
     setup_wire(&w, 2, 256);
     mote_buf b;
-    assert_int_equal(mote_buf_init_fixed(&b, outmem, sizeof outmem), MOTE_OK);
-    assert_int_equal(mote_buf_append(&b, "xy", 2), MOTE_OK);
+    out_holding_xy(&b);
     static const uint8_t state_bytes[2] = {1, 2};
     mote_wire_req r;
-    int s;
     mote_wire_params p;
     for (int c = 0; c < 5; c++) {
         memset(&p, 0, sizeof p);
@@ -666,11 +680,7 @@ static void bad_batch_begin_takes_back_appended(void **state)
         assert_int_equal(mote_wire_batch_begin(&r, &w, &b, 1, type, &p), MOTE_ERR_INVALID);
         assert_int_equal(b.len, 2);
         (void)mote_wire_batch_query(&r, "Q", 1);
-        (void)mote_wire_value_open(&r);
-        assert_int_equal(mote_buf_append(&b, "\0\0\0\7", 4), MOTE_OK);
-        (void)mote_wire_value_close(&r);
-        assert_int_equal(mote_wire_end(&r, &s), MOTE_ERR_INVALID);
-        assert_int_equal(b.len, 2);
+        value_after_refusal_is_taken_back(&r, &b);
         assert_int_equal(mote_wire_inflight(&w), 0);
     }
 }
