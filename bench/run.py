@@ -47,6 +47,11 @@ lines, one JSON object each). Their time is the command's CPU time (user +
 system, from wait4), the minimum of --repetitions runs: on a shared machine
 the wall time of a whole process mostly measures the run queue. The inputs
 are in the page cache (just written). --cli-size-mb 0 skips them.
+
+Under the table, every speed target of issue 14 whose rows ran is checked
+against this run and printed as met or NOT met, with the number measured
+(TARGETS below): a target is read off the table it lives in, never from a
+separate run.
 """
 import argparse
 import glob
@@ -273,6 +278,54 @@ def merge_rounds(rounds):
     return rows
 
 
+# Issue 14's speed targets, checked against the rows of this run: (row, what
+# is compared, the bound, the issue's words). 'gbps': the row's throughput in
+# GB/s is at least the bound; 'ratio': the row's time over mote's of the same
+# case (the table's "vs mote", the median of the rounds' ratios) is at least
+# the bound, so 1.0 means "mote at least as fast".
+TARGETS = [
+    ('lp/tsbs_tokenize/mote', 'gbps', 4.0, 'lp TSBS tokenize >= 4 GB/s'),
+    ('lp/tsbs_decode/mote', 'gbps', 3.0, 'lp TSBS full decode >= 3 GB/s'),
+    ('lp/telegraf_decode/mote', 'gbps', 1.6, 'lp telegraf-like full decode >= 1.6 GB/s'),
+    ('lp/tsbs_decode/victoriametrics', 'ratio', 5.0, 'lp TSBS full decode >= 5x VictoriaMetrics'),
+    ('lp/telegraf_decode/victoriametrics', 'ratio', 5.0,
+     'lp telegraf-like full decode >= 5x VictoriaMetrics'),
+    ('num/parse_telemetry/from_chars', 'ratio', 1.0, 'num parse >= std::from_chars (telemetry)'),
+    ('num/parse_17digit/from_chars', 'ratio', 1.0, 'num parse >= std::from_chars (17 digits)'),
+    ('num/format_random/to_chars', 'ratio', 1.0, 'num shortest format >= std::to_chars (random)'),
+    ('scan/dump/mote', 'gbps', 4.0, 'scan mysqldump-like >= 4 GB/s'),
+    ('scan/quotes/mote', 'gbps', 1.5, 'scan quote-dense >= 1.5 GB/s'),
+    ('scan/records/mote', 'gbps', 3.0, 'scan record stream >= 3 GB/s'),
+    ('scan/big/mote', 'gbps', 4.0, 'scan one big statement >= 4 GB/s'),
+    ('cli/lp_dump_tsbs/mote', 'gbps', 0.5, 'CLI mote lp dump to /dev/null >= 500 MB/s'),
+]
+
+
+def check_targets(rows, opt):
+    """Lines saying, for each target whose row ran, what this run measured
+    and whether that meets it."""
+    by_name = {r['name']: r for r in rows}
+    mote = {case_of(r['name'])[0]: r for r in rows if case_of(r['name'])[1] == 'mote'}
+    out = []
+    for name, kind, bound, words in TARGETS:
+        r = by_name.get(name)
+        if not r:
+            continue
+        if kind == 'gbps':
+            if not r['bps']:
+                continue
+            got, shown = r['bps'] / 1e9, f"{r['bps'] / 1e9:.2f} GB/s"
+        else:
+            ours = mote.get(case_of(name)[0])
+            if not ours:
+                continue
+            got = (statistics.median(r['ratios']) if opt.rounds > 1 and r.get('ratios')
+                   else r['ns'] / ours['ns'])
+            shown = f'{got:.2f}x'
+        out.append(f"# target {'met    ' if got >= bound else 'NOT met'}  {words}: {shown}")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--build', default='build/release')
@@ -360,6 +413,8 @@ def main():
     for v, (d, what) in PEERS.items():
         if v in shown:
             print(f'# {v} (bench/ref/{d}): {what}')
+    for line in check_targets(rows, opt):
+        print(line)
     for n in notes:
         print(f'# {n}')
     if opt.json:
