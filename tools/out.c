@@ -11,11 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__) && !defined(MOTE_NO_SIMD)
-#define TOOL_SSE2 1
-#include <emmintrin.h>
-#endif
-
 #include "mote/common.h"
 #include "mote_private.h"
 
@@ -64,13 +59,6 @@ void tool_buf_str(tool_buf *o, const char *s)
     tool_buf_mem(o, s, strlen(s));
 }
 
-uint8_t *tool_put_i64(uint8_t *d, int64_t v)
-{
-    if (v >= 0) return tool_put_u64(d, (uint64_t)v);
-    *d++ = '-';
-    return tool_put_u64(d, 0 - (uint64_t)v); /* INT64_MIN too: unsigned negation */
-}
-
 void tool_buf_u64(tool_buf *o, uint64_t v)
 {
     uint8_t *d = tool_buf_room(o, TOOL_U64_ROOM);
@@ -107,33 +95,16 @@ static inline uint64_t load_partial(const uint8_t *p, size_t k)
     return p[0] | (uint64_t)p[k >> 1] << (8 * (k >> 1)) | (uint64_t)p[k - 1] << (8 * (k - 1));
 }
 
-#if defined(TOOL_SSE2)
-/* The bytes of v written escaped ('"', '\\', below 0x20), as bits 0..15
- * (bit i: byte i). */
-static inline unsigned json_hits_v(__m128i v)
-{
-    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
-                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
-    return (unsigned)_mm_movemask_epi8(m);
-}
-#endif
-
 /* Bytes of w written escaped, as bits 0..7 (bit i: byte i), only those of
- * the first k bytes (1 <= k <= 8). SSE2 (all of x86-64) compares the eight
+ * the first k bytes (1 <= k <= 8): tool.h's test (SSE2 compares the eight
  * bytes in a vector register: a third of the instructions of the portable
- * masks, which stay for every other target and for -Dsimd=disabled
- * (MOTE_NO_SIMD, as in the library). */
+ * masks, which stay for every other target and for -Dsimd=disabled). */
 static inline unsigned json_hits(uint64_t w, size_t k)
 {
 #if defined(TOOL_SSE2)
-    return json_hits_v(_mm_cvtsi64_si128((long long)w)) & ((1u << k) - 1);
+    return tool_json_hits_v16(_mm_cvtsi64_si128((long long)w)) & ((1u << k) - 1);
 #else
-    uint64_t m = mote__lt8(w, 0x20) | mote__eq8(w, '"') | mote__eq8(w, '\\');
-    m &= k == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * k)) - 1;
-    /* bit 7 of byte i to bit i (multiply-gather: no two terms carry into
-     * the same bit) */
-    return (unsigned)(((m >> 7) * 0x0102040810204080ull) >> 56);
+    return tool_json_hits8(w) & ((1u << k) - 1);
 #endif
 }
 
@@ -143,7 +114,7 @@ static inline unsigned json_hits2(uint64_t a, uint64_t b, size_t k)
 {
 #if defined(TOOL_SSE2)
     const unsigned first = (1u << k) - 1;
-    return json_hits_v(_mm_set_epi64x((long long)b, (long long)a)) & (first | first << 8);
+    return tool_json_hits_v16(_mm_set_epi64x((long long)b, (long long)a)) & (first | first << 8);
 #else
     return json_hits(a, k) | json_hits(b, k);
 #endif

@@ -10,6 +10,11 @@
 
 #include "mote_private.h" /* bit helpers (src/, tools/meson.build's tool_inc) */
 
+#if defined(__SSE2__) && !defined(MOTE_NO_SIMD)
+#define TOOL_SSE2 1
+#include <emmintrin.h>
+#endif
+
 /* Exit statuses shared by all subcommands, one meaning each:
  *   0  success
  *   1  bad records: each one reported, the rest of the input processed
@@ -79,8 +84,69 @@ static inline uint8_t *tool_put_u64(uint8_t *d, uint64_t v)
     return d + mote__num_put_u64(d, v);
 }
 
-uint8_t *tool_put_i64(uint8_t *d, int64_t v);
+/* As tool_put_u64, with a '-' first when v < 0: room for 25 bytes. */
+static inline uint8_t *tool_put_i64(uint8_t *d, int64_t v)
+{
+    uint64_t u = (uint64_t)v;
+    if (v < 0) {
+        *d++ = '-';
+        u = 0 - u; /* INT64_MIN too: unsigned negation */
+    }
+    return tool_put_u64(d, u);
+}
+
 void tool_buf_u64(tool_buf *o, uint64_t v);
+
+/* ---- The bytes JSON escapes: '"', '\\' and those below 0x20 -------------
+ * One test for every writer of JSON text, 16 bytes at a time: SSE2 compares (all of x86-64), else the
+ * library's SWAR masks over two words (every other target, and
+ * -Dsimd=disabled: MOTE_NO_SIMD, as in the library). tool_v16 is 16 bytes
+ * in a register or two; the lowest bit of a mask names the first byte. */
+#if defined(TOOL_SSE2)
+typedef __m128i tool_v16;
+static inline tool_v16 tool_v16_load(const uint8_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+static inline void tool_v16_store(uint8_t *d, tool_v16 v)
+{
+    _mm_storeu_si128((__m128i *)(void *)d, v);
+}
+/* The bytes of v JSON escapes, as bits 0..15 (bit i: byte i). */
+static inline unsigned tool_json_hits_v16(tool_v16 v)
+{
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
+                             _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+#else
+/* The bytes of w (a word from mote__load8) JSON escapes, as bits 0..7. */
+static inline unsigned tool_json_hits8(uint64_t w)
+{
+    uint64_t m = mote__lt8(w, 0x20) | mote__eq8(w, '"') | mote__eq8(w, '\\');
+    /* bit 7 of byte i to bit i (multiply-gather: no two terms carry into
+     * the same bit) */
+    return (unsigned)(((m >> 7) * 0x0102040810204080ull) >> 56);
+}
+typedef struct tool_v16 {
+    uint64_t lo, hi;
+} tool_v16;
+static inline tool_v16 tool_v16_load(const uint8_t *p)
+{
+    tool_v16 v = {mote__load8(p), mote__load8(p + 8)};
+    return v;
+}
+static inline void tool_v16_store(uint8_t *d, tool_v16 v)
+{
+    mote__store8(d, v.lo);
+    mote__store8(d + 8, v.hi);
+}
+static inline unsigned tool_json_hits_v16(tool_v16 v)
+{
+    return tool_json_hits8(v.lo) | tool_json_hits8(v.hi) << 8;
+}
+#endif
 
 /* How tool_buf_json writes the inside of a JSON string. */
 typedef enum tool_json_style {
