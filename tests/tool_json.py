@@ -12,6 +12,10 @@ quote, backslash, NUL, DEL, 0xff, UTF-8 sequences, broken ones) go through
 both styles; the output must equal the reference byte for byte:
   UTF8 / UTF8_CHECK: '"' '\\' as \\" \\\\, \\b \\t \\n \\f \\r, other bytes below
   0x20 as \\u00XX, the rest as is (CHECK: "!BAD" when not UTF-8)
+A third style is UTF8 through tool_json_short (tools/tool.h, lp dump's
+short path) first, with bytes to escape right after the text: the same
+output, and the path must take exactly the texts of 0-32 bytes with nothing
+to escape (the harness counts them on stderr).
 """
 import argparse
 import random
@@ -54,14 +58,17 @@ def main():
     a = ap.parse_args()
     rnd = random.Random(a.seed)
     inp, want = bytearray(), bytearray()
+    shorts = 0
     for _ in range(a.texts):
-        n = rnd.randint(0, rnd.choice([0, 1, 3, 7, 8, 9, 15, 16, 17, 64, 100, 1000, 5461,
-                                       5500, 40000, 100000]))
+        n = rnd.randint(0, rnd.choice([0, 1, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 100, 1000,
+                                       5461, 5500, 40000, 100000]))
         dense = rnd.random()
         b = b''.join(rnd.choice(PIECES) if rnd.random() < dense else b'x' for _ in range(n))[:n]
-        style = rnd.randrange(2)  # 0 UTF8, 1 UTF8_CHECK
-        if style == 0 and not utf8(b):
+        style = rnd.randrange(3)  # 0 UTF8, 1 UTF8_CHECK, 2 UTF8 by tool_json_short first
+        if style != 1 and not utf8(b):
             style = 1  # UTF8 requires UTF-8
+        if style == 2 and len(b) <= 32 and reference(b) == b:
+            shorts += 1
         inp += struct.pack('<IB', len(b), style) + b
         want += b'x' * (len(b) % 97)
         want += b'!BAD' if style == 1 and not utf8(b) else reference(b)
@@ -70,13 +77,17 @@ def main():
     for h in a.harness:
         r = subprocess.run([h], input=bytes(inp), capture_output=True)
         got = r.stdout
-        if r.returncode != 0 or got != want:
+        if r.stderr != b'short %d\n' % shorts:
+            print(f'FAIL {h}: tool_json_short took {r.stderr[-300:]!r}, not the {shorts} texts of '
+                  f'0-32 bytes with nothing to escape')
+            fails += 1
+        elif r.returncode != 0 or got != want:
             i = next((k for k, (x, y) in enumerate(zip(got, want)) if x != y), min(len(got), len(want)))
             print(f'FAIL {h}: exit {r.returncode}, first difference at byte {i} of {len(want)}: '
                   f'got {got[i - 20:i + 20]!r} want {want[i - 20:i + 20]!r}; {r.stderr[-300:]!r}')
             fails += 1
         else:
-            print(f'ok {h}: {a.texts} texts, {len(want)} bytes')
+            print(f'ok {h}: {a.texts} texts, {len(want)} bytes, {shorts} by the short path')
     sys.exit(1 if fails else 0)
 
 

@@ -108,41 +108,103 @@ static int parse_args(int argc, char **argv, lp_run *r, const char *usage)
     return TOOL_OK;
 }
 
-/* ---- dump: JSON through the tool's buffer (out.c), no stdio per field ---- */
+/* ---- dump: JSON through the tool's buffer (out.c), no stdio per field ----
+ * A point is written at a pointer d into the buffer, o->len set once per
+ * point: before each tag, field and frame piece one compare makes sure of
+ * DUMP_ROOM bytes, and the piece's punctuation, short texts and numbers are
+ * stored at d with fixed-size writes. A text's slow path (escapes, longer
+ * than 32 bytes, too near the end of its line) goes through tool_buf_json
+ * and makes DUMP_ROOM again after it. */
 
-/* A view's real bytes as a JSON string without its quotes: the view itself
- * when it holds no escapes, else unescaped into the scratch first. As UTF-8
- * text, as a JSON reader expects: the grammar lets only valid UTF-8 into a
- * name or string, and unescaping takes out ASCII backslashes only. */
-static void dump_text(tool_buf *o, lp_run *r, const mote_lp_text *t)
+/* The most one piece writes with its texts on the short path: a string
+ * field's ',["' key(32) '","string","' value(32) '"]', or a float field's
+ * ',["' key(32) '","float",' number (MOTE_NUM_F64_MAX: fixed-size writes)
+ * ']'; a tag's ',["' key(32) '","' value(32) '"]'. */
+enum { DUMP_ROOM = 3 + TOOL_JSON_SHORT_ROOM + 11 + TOOL_JSON_SHORT_ROOM + 2 };
+_Static_assert(DUMP_ROOM >= 3 + TOOL_JSON_SHORT_ROOM + 10 + MOTE_NUM_F64_MAX + 1, "float field");
+_Static_assert(DUMP_ROOM >= 9 + 1 + TOOL_U64_ROOM + 2, "time");
+
+/* What the writers of one point need, in dump_point's registers: every byte
+ * stored through d may alias anything in memory, so what is read through o
+ * or r after a store is read again; these values are read once. */
+typedef struct dump_at {
+    tool_buf *o;
+    lp_run *r;
+    const uint8_t *line_end; /* the end of pt->text, where every view lies */
+    const uint8_t *lim;      /* o->p + TOOL_BUF_CAP - DUMP_ROOM (o->p never moves) */
+} dump_at;
+
+static MOTE_NOINLINE uint8_t *dump_flush(tool_buf *o, uint8_t *d)
+{
+    o->len = (size_t)(d - o->p);
+    tool_buf_flush(o);
+    return o->p;
+}
+
+/* d, or the buffer's start once what is before d is written out: DUMP_ROOM
+ * bytes at the result. */
+static MOTE_ALWAYS_INLINE uint8_t *dump_room(const dump_at *c, uint8_t *d)
+{
+    return MOTE_LIKELY(d <= c->lim) ? d : dump_flush(c->o, d);
+}
+
+/* A view's real bytes as a JSON string without its quotes at d, the slow
+ * way (see put_text): unescaped into the scratch first when it holds
+ * escapes (tested and copied there by tool_json_short: the scratch is
+ * longer than any view by 16 bytes and more), else tool_buf_json, after
+ * which DUMP_ROOM is made again. As UTF-8 text, as a JSON reader expects:
+ * the grammar lets only valid UTF-8 into a name or string, and unescaping
+ * takes out ASCII backslashes only. */
+static MOTE_NOINLINE uint8_t *put_text_slow(tool_buf *o, lp_run *r, uint8_t *d, const mote_lp_text *t)
 {
     const uint8_t *p = t->ptr;
     size_t n = t->len;
     if (t->escaped) {
         if (mote_lp_unescape(t, r->scratch, t->len, &n) != MOTE_OK) n = 0;
         p = r->scratch;
+        uint8_t *e = tool_json_short(d, p, n);
+        if (e) return e;
     }
+    o->len = (size_t)(d - o->p);
     tool_buf_json(o, p, n, TOOL_JSON_UTF8);
+    return tool_buf_room(o, DUMP_ROOM);
 }
 
-static void dump_tag(tool_buf *o, lp_run *r, const mote_lp_tag *tag, bool first)
+/* A view of the point as above at d (room for TOOL_JSON_SHORT_ROOM made);
+ * returns the end, with at least the room that was left after the text. A
+ * view without escapes is tested and copied by tool_json_short straight from
+ * the line when 16 bytes from its start lie in it, which is nearly all of
+ * them. */
+static MOTE_ALWAYS_INLINE uint8_t *put_text(const dump_at *c, uint8_t *d, const mote_lp_text *t)
 {
-    if (first) tool_buf_lit(o, "[\"");
-    else tool_buf_lit(o, ",[\"");
-    dump_text(o, r, &tag->key);
-    tool_buf_lit(o, "\",\"");
-    dump_text(o, r, &tag->value);
-    tool_buf_lit(o, "\"]");
+    if (MOTE_LIKELY(!t->escaped && c->line_end - t->ptr >= 16)) {
+        uint8_t *e = tool_json_short(d, t->ptr, t->len);
+        if (MOTE_LIKELY(e != NULL)) return e;
+    }
+    return put_text_slow(c->o, c->r, d, t);
 }
 
-/* A field whose value is decoded; "string" values through dump_text. */
-static void dump_field(tool_buf *o, lp_run *r, const mote_lp_field *f, bool first)
+/* Room, and ',' before every tag or field but the first (a store and an
+ * add), and '["'. */
+static MOTE_ALWAYS_INLINE uint8_t *put_open(const dump_at *c, uint8_t *d, bool first)
 {
-    if (first) tool_buf_lit(o, "[\"");
-    else tool_buf_lit(o, ",[\"");
-    dump_text(o, r, &f->key);
-    /* the longest: '","float",' (10 bytes), 24 of a double, ']' */
-    uint8_t *d = tool_buf_room(o, 10 + MOTE_NUM_F64_MAX + 1);
+    d = dump_room(c, d);
+    *d = ',';
+    d += !first;
+    return TOOL_PUT_LIT(d, "[\"");
+}
+
+static MOTE_ALWAYS_INLINE uint8_t *put_tag(const dump_at *c, uint8_t *d, const mote_lp_tag *tag, bool first)
+{
+    d = put_text(c, put_open(c, d, first), &tag->key);
+    d = put_text(c, TOOL_PUT_LIT_W(d, "\",\""), &tag->value);
+    return TOOL_PUT_LIT(d, "\"]");
+}
+
+/* A field whose value is decoded; "string" values through put_text. */
+static MOTE_ALWAYS_INLINE uint8_t *put_field(const dump_at *c, uint8_t *d, const mote_lp_field *f, bool first)
+{
+    d = put_text(c, put_open(c, d, first), &f->key);
     switch (f->type) {
     case MOTE_LP_FLOAT:
         d = TOOL_PUT_LIT(d, "\",\"float\",");
@@ -151,7 +213,7 @@ static void dump_field(tool_buf *o, lp_run *r, const mote_lp_field *f, bool firs
         d += n;
         break;
     case MOTE_LP_INT:
-        d = tool_put_i64(TOOL_PUT_LIT(d, "\",\"int\","), f->value.i);
+        d = tool_put_i64(TOOL_PUT_LIT_W(d, "\",\"int\","), f->value.i);
         break;
     case MOTE_LP_UINT:
         d = tool_put_u64(TOOL_PUT_LIT(d, "\",\"uint\","), f->value.u);
@@ -160,40 +222,38 @@ static void dump_field(tool_buf *o, lp_run *r, const mote_lp_field *f, bool firs
         d = f->value.b ? TOOL_PUT_LIT(d, "\",\"bool\",true") : TOOL_PUT_LIT(d, "\",\"bool\",false");
         break;
     default:
-        d = TOOL_PUT_LIT(d, "\",\"string\",\"");
-        o->len = (size_t)(d - o->p);
-        dump_text(o, r, &f->value.s);
-        d = tool_buf_room(o, 2);
+        d = put_text(c, TOOL_PUT_LIT(d, "\",\"string\",\""), &f->value.s);
         *d++ = '"';
         break;
     }
     *d++ = ']';
-    o->len = (size_t)(d - o->p);
+    return d;
 }
 
 static void dump_point(tool_buf *o, lp_run *r, mote_lp_point *pt)
 {
-    tool_buf_lit(o, "{\"name\":\"");
-    dump_text(o, r, &pt->measurement);
-    tool_buf_lit(o, "\",\"tags\":[");
+    const dump_at c = {o, r, pt->text.ptr + pt->text.len, o->p + (TOOL_BUF_CAP - DUMP_ROOM)};
+    uint8_t *d = dump_room(&c, o->p + o->len);
+    d = put_text(&c, TOOL_PUT_LIT(d, "{\"name\":\""), &pt->measurement);
+    d = TOOL_PUT_LIT(d, "\",\"tags\":[");
     /* the point's arrays when they hold every tag / field (decoded by
      * mote_lp_point_decode), else the iterators over all of them */
     mote_lp_iter it;
     if (pt->ntags <= pt->tags_cap) {
-        for (size_t i = 0; i < pt->ntags; i++) dump_tag(o, r, &pt->tags[i], i == 0);
+        for (size_t i = 0; i < pt->ntags; i++) d = put_tag(&c, d, &pt->tags[i], i == 0);
     } else {
         mote_lp_tag tag;
         mote_lp_tags_begin(pt, &it);
-        for (bool first = true; mote_lp_tags_next(&it, &tag); first = false)
-            dump_tag(o, r, &tag, first);
+        for (bool first = true; mote_lp_tags_next(&it, &tag); first = false) d = put_tag(&c, d, &tag, first);
     }
-    tool_buf_lit(o, "],\"fields\":[");
+    d = dump_room(&c, d);
+    d = TOOL_PUT_LIT(d, "],\"fields\":[");
     if (pt->nfields <= pt->fields_cap) {
         bool first = true;
         for (size_t i = 0; i < pt->nfields; i++) {
             /* decoded with the point: the check cannot fail */
             if (!pt->fields[i].decoded && mote_lp_field_decode(&pt->fields[i]) != MOTE_OK) continue;
-            dump_field(o, r, &pt->fields[i], first);
+            d = put_field(&c, d, &pt->fields[i], first);
             first = false;
         }
     } else {
@@ -202,12 +262,12 @@ static void dump_point(tool_buf *o, lp_run *r, mote_lp_point *pt)
         mote_lp_fields_begin(pt, &it);
         while (mote_lp_fields_next(&it, &f)) {
             if (mote_lp_field_decode(&f) != MOTE_OK) continue; /* cannot fail: the point decoded */
-            dump_field(o, r, &f, first);
+            d = put_field(&c, d, &f, first);
             first = false;
         }
     }
     /* '],"time":' (9 bytes), a sign and a number's room, '}\n' */
-    uint8_t *d = tool_buf_room(o, 9 + 1 + TOOL_U64_ROOM + 2);
+    d = dump_room(&c, d);
     d = tool_put_i64(TOOL_PUT_LIT(d, "],\"time\":"), pt->time);
     d = TOOL_PUT_LIT(d, "}\n");
     o->len = (size_t)(d - o->p);

@@ -71,8 +71,13 @@ static inline void tool_buf_mem(tool_buf *o, const void *s, size_t n)
 }
 /* A string literal, its length known at compile time. */
 #define tool_buf_lit(o, lit) tool_buf_mem((o), "" lit, sizeof(lit) - 1)
-/* Bytes of a literal at d (room made by the caller); the end. */
+/* Bytes of a literal at d (room made by the caller); the end. (d is
+ * evaluated twice: a variable, not a call.) */
 #define TOOL_PUT_LIT(d, lit) (memcpy((d), "" lit, sizeof(lit) - 1), (d) + sizeof(lit) - 1)
+/* The same with its terminating NUL stored too, as scratch that what follows
+ * overwrites: one 4-byte (8-byte) store for a literal of 3 (7) bytes instead
+ * of two or three. Room for sizeof(lit) bytes. */
+#define TOOL_PUT_LIT_W(d, lit) (memcpy((d), "" lit, sizeof(lit)), (d) + sizeof(lit) - 1)
 void tool_buf_str(tool_buf *o, const char *s);
 
 /* Decimal digits of v at d; returns the end. The library's formatter
@@ -98,7 +103,8 @@ static inline uint8_t *tool_put_i64(uint8_t *d, int64_t v)
 void tool_buf_u64(tool_buf *o, uint64_t v);
 
 /* ---- The bytes JSON escapes: '"', '\\' and those below 0x20 -------------
- * One test for every writer of JSON text, 16 bytes at a time: SSE2 compares (all of x86-64), else the
+ * One test for every writer of JSON text (out.c's escaper and the short
+ * path below), 16 bytes at a time: SSE2 compares (all of x86-64), else the
  * library's SWAR masks over two words (every other target, and
  * -Dsimd=disabled: MOTE_NO_SIMD, as in the library). tool_v16 is 16 bytes
  * in a register or two; the lowest bit of a mask names the first byte. */
@@ -147,6 +153,39 @@ static inline unsigned tool_json_hits_v16(tool_v16 v)
     return tool_json_hits8(v.lo) | tool_json_hits8(v.hi) << 8;
 }
 #endif
+
+/* Room tool_json_short may write at d. */
+enum { TOOL_JSON_SHORT_ROOM = 32 };
+
+/* tool_buf_json's short path for a writer that has made room itself
+ * (TOOL_JSON_SHORT_ROOM bytes at d, which may all be written) and knows what
+ * follows its text: p[0..n) is written at d as the inside of a JSON string,
+ * style TOOL_JSON_UTF8, when n <= 32 and no byte of it needs escaping;
+ * returns the end (d + n). Else NULL, nothing counted (the bytes at d are
+ * scratch): the caller goes through tool_buf_json.
+ * MUST: p[0..16) readable whatever n (the rest of the caller's line, say):
+ * text under 16 bytes is tested and copied as one 16-byte load, with no
+ * partial loads or length-dependent copies; the bytes past n are masked out
+ * of the test, and their copies past d + n are overwritten by what follows.
+ * 'mote lp dump' of TSBS spent ~50 instructions per name, key and tag value
+ * in tool_buf_json's own short path (a call, the room and style tests, up to
+ * three partial loads); this is about 15 for text up to 16 bytes. */
+static inline uint8_t *tool_json_short(uint8_t *d, const uint8_t *p, size_t n)
+{
+    const tool_v16 a = tool_v16_load(p);
+    if (n <= 16) {
+        if (tool_json_hits_v16(a) & ((1u << n) - 1)) return NULL; /* (n 0: d) */
+        tool_v16_store(d, a);
+        return d + n;
+    }
+    if (n > 32) return NULL;
+    /* 17..32 bytes: the first 16 and the last 16, overlapping */
+    const tool_v16 b = tool_v16_load(p + n - 16);
+    if (tool_json_hits_v16(a) | tool_json_hits_v16(b)) return NULL;
+    tool_v16_store(d, a);
+    tool_v16_store(d + n - 16, b);
+    return d + n;
+}
 
 /* How tool_buf_json writes the inside of a JSON string. */
 typedef enum tool_json_style {
