@@ -260,13 +260,16 @@ static void dump_point(tool_buf *o, lp_run *r, mote_lp_point *pt)
     d = put_text(&c, TOOL_PUT_LIT(d, "{\"name\":\""), &pt->measurement, false);
     d = TOOL_PUT_LIT(d, "\",\"tags\":[");
     /* the point's arrays when they hold every tag / field (decoded by
-     * mote_lp_point_decode), else the iterators over all of them */
+     * mote_lp_point_decode), else the iterators over all of them; the
+     * arrays' bounds in locals, not read from pt after every store (run's
+     * arrays: never NULL) */
     mote_lp_iter it;
     if (pt->ntags <= pt->tags_cap) {
+        const mote_lp_tag *const tags = pt->tags, *const tend = tags + pt->ntags;
         if (pt->ntags && tags_clean(pt, c.line_end)) {
-            for (size_t i = 0; i < pt->ntags; i++) d = put_tag(&c, d, &pt->tags[i], i == 0, true);
+            for (const mote_lp_tag *t = tags; t != tend; t++) d = put_tag(&c, d, t, t == tags, true);
         } else {
-            for (size_t i = 0; i < pt->ntags; i++) d = put_tag(&c, d, &pt->tags[i], i == 0, false);
+            for (const mote_lp_tag *t = tags; t != tend; t++) d = put_tag(&c, d, t, t == tags, false);
         }
     } else {
         mote_lp_tag tag;
@@ -277,10 +280,11 @@ static void dump_point(tool_buf *o, lp_run *r, mote_lp_point *pt)
     d = TOOL_PUT_LIT(d, "],\"fields\":[");
     if (pt->nfields <= pt->fields_cap) {
         bool first = true;
-        for (size_t i = 0; i < pt->nfields; i++) {
+        mote_lp_field *const fields = pt->fields, *const fend = fields + pt->nfields;
+        for (mote_lp_field *f = fields; f != fend; f++) {
             /* decoded with the point: the check cannot fail */
-            if (!pt->fields[i].decoded && mote_lp_field_decode(&pt->fields[i]) != MOTE_OK) continue;
-            d = put_field(&c, d, &pt->fields[i], first);
+            if (!f->decoded && mote_lp_field_decode(f) != MOTE_OK) continue;
+            d = put_field(&c, d, f, first);
             first = false;
         }
     } else {
