@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write a varied line-protocol corpus for the byte-exact test of 'mote lp dump'.
+r"""Write a varied line-protocol corpus for the byte-exact test of 'mote lp dump'.
 
 tests/tool_lp.sh compares 'mote lp dump' of tests/data/lp/dump_varied.lp with
 tests/data/lp/dump_varied.json, both checked in; this script made the corpus
