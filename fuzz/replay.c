@@ -11,11 +11,11 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -53,16 +53,14 @@ static int run_file(const char *path)
     return 0;
 }
 
+/* A path that opendir() refuses with ENOTDIR is a file. (Not stat(): under
+ * clang 14's MemorySanitizer with bookworm's glibc 2.36 the struct stat that
+ * stat() fills reads as uninitialised, and replay.c runs under MSan in CI.) */
 static int run_path(const char *path)
 {
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        perror(path);
-        return 1;
-    }
-    if (!S_ISDIR(st.st_mode)) return run_file(path);
     DIR *d = opendir(path);
     if (!d) {
+        if (errno == ENOTDIR) return run_file(path);
         perror(path);
         return 1;
     }
