@@ -555,6 +555,66 @@ static void timestamps_precision_overflow_default(void **state)
     assert_true(pt.time == -1000000000); /* rounded down, as Go's Truncate */
 }
 
+/* The loop-free readings in speed builds (19-byte timestamps as three
+ * words, integers of 4 to 16 digits as one or two words) check every byte:
+ * a '-' or a letter at each position is an error, a '-' first a negative
+ * time; INT64_MAX and every precision's bound hold at 19 digits. */
+static void fast_paths_check_every_byte(void **state)
+{
+    (void)state;
+    mote_lp_config opt;
+    assert_int_equal(mote_lp_config_init(&opt), MOTE_OK);
+    mote_lp_point pt;
+    char line[64];
+    for (int i = 0; i < 19; i++) {
+        char t[20];
+        memcpy(t, "1234567890123456789", 20);
+        t[i] = '-';
+        snprintf(line, sizeof line, "m f=1 %s", t);
+        assert_int_equal(decode_one(line, &pt, NULL, &opt),
+                         i == 0 ? MOTE_OK : MOTE_ERR_BAD_TIMESTAMP);
+        if (i == 0) assert_true(pt.time == -234567890123456789);
+    }
+    assert_int_equal(decode_one("m f=1 9223372036854775807", &pt, NULL, &opt), MOTE_OK);
+    assert_true(pt.time == INT64_MAX);
+    assert_int_equal(decode_one("m f=1 9999999999999999999", &pt, NULL, &opt),
+                     MOTE_ERR_BAD_TIMESTAMP);
+    assert_int_equal(decode_one("m f=1 0000000000000000042", &pt, NULL, &opt), MOTE_OK);
+    assert_true(pt.time == 42);
+    opt.precision = MOTE_LP_US;
+    assert_int_equal(decode_one("m f=1 0009223372036854775", &pt, NULL, &opt), MOTE_OK);
+    assert_true(pt.time == 9223372036854775000);
+    assert_int_equal(decode_one("m f=1 0009223372036854776", &pt, NULL, &opt),
+                     MOTE_ERR_BAD_TIMESTAMP);
+    opt.precision = MOTE_LP_NS;
+    mote_lp_field f;
+    for (int n = 4; n <= 16; n++) {
+        char v[17];
+        memcpy(v, "9876543210987654", (size_t)n);
+        v[n] = '\0';
+        uint64_t want = strtoull(v, NULL, 10);
+        snprintf(line, sizeof line, "m v=%si", v);
+        assert_int_equal(value_rc(line, &f), MOTE_OK);
+        assert_true(f.value.i == (int64_t)want);
+        snprintf(line, sizeof line, "m v=%su", v);
+        assert_int_equal(value_rc(line, &f), MOTE_OK);
+        assert_true(f.value.u == want);
+        for (int i = 0; i < n; i++) {
+            const char bad[] = {'/', ':', 'a', '-', (char)0xb9};
+            for (size_t b = 0; b < sizeof bad; b++) {
+                char w[17];
+                memcpy(w, v, (size_t)n + 1);
+                w[i] = bad[b];
+                snprintf(line, sizeof line, "m v=%su", w);
+                assert_int_equal(value_rc(line, &f), MOTE_ERR_BAD_VALUE);
+                snprintf(line, sizeof line, "m v=%si", w);
+                assert_int_equal(value_rc(line, &f),
+                                 i == 0 && bad[b] == '-' ? MOTE_OK : MOTE_ERR_BAD_VALUE);
+            }
+        }
+    }
+}
+
 /* Limits are errors for that line, never truncation. */
 static void limits_reported_not_truncated(void **state)
 {
@@ -861,6 +921,7 @@ int main(void)
         cmocka_unit_test(measurements_in_turn_decode_like_new_ones),
         cmocka_unit_test(typed_values_and_their_limits),
         cmocka_unit_test(timestamps_precision_overflow_default),
+        cmocka_unit_test(fast_paths_check_every_byte),
         cmocka_unit_test(limits_reported_not_truncated),
         cmocka_unit_test(tokenize_then_decode),
         cmocka_unit_test(streaming_equals_whole_for_any_chunking),
