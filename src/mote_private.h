@@ -224,6 +224,17 @@ static inline uint64_t mote__value8(uint64_t x)
     return ((x & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
 }
 
+/* Bytes of x (a word from mote__load8) that are not digits, high bit set; a
+ * byte from 0x8a up also flags the one after it (a carry): only the first
+ * flagged byte, and whether any is, count (zero exactly when all 8 are
+ * digits). Three constants, not the four of an exact test (mote__lt8): a
+ * register less in the callers. */
+static inline uint64_t mote__not_digits8(uint64_t x)
+{
+    const uint64_t y = x ^ MOTE__ZEROS;
+    return ((y + MOTE__ONES * (0x80 - 10)) | y) & MOTE__HIGHS;
+}
+
 /* ---- num's integer core ---------------------------------------------------
  * Value of the decimal digits s[0..n): MOTE_OK, MOTE_ERR_BAD_VALUE (n == 0
  * or a byte that is not a digit, checked over the whole span first) or
@@ -293,7 +304,7 @@ static MOTE_INLINE mote_err mote__num_digits_of(const uint8_t *s, size_t n, bool
     if (varied && n - 4 < 5) {
         /* 4 to 8: all as one word, padded */
         const uint64_t x = mote__load_padded8(s, n);
-        if (!mote__is8digits(x)) return MOTE_ERR_BAD_VALUE;
+        if (mote__not_digits8(x)) return MOTE_ERR_BAD_VALUE;
         *out = mote__value8(x);
         return MOTE_OK;
     }
@@ -303,7 +314,7 @@ static MOTE_INLINE mote_err mote__num_digits_of(const uint8_t *s, size_t n, bool
         const unsigned k = (unsigned)(16 - n) * 8;
         const uint64_t x = mote__load8(s), y = mote__load8(s + n - 8);
         const uint64_t h = x << k | (MOTE__ZEROS & ((UINT64_C(1) << k) - 1));
-        if (!mote__is8digits(h) || !mote__is8digits(y)) return MOTE_ERR_BAD_VALUE;
+        if (mote__not_digits8(h) | mote__not_digits8(y)) return MOTE_ERR_BAD_VALUE;
         *out = mote__value8(h) * 100000000u + mote__value8(y);
         return MOTE_OK;
     }
@@ -472,17 +483,7 @@ static inline size_t mote__num_put_u64(uint8_t *p, uint64_t v)
 /* ---- num's float core: plain decimals --------------------------------------
  * (Speed builds of num and lp use these; in small ones, unused static inline
  * functions cost nothing, and num.c's speed code, chosen by MOTE_NUM_SMALL,
- * still finds them under MOTE_SMALL.)
- *
- * Bytes of x (a word from mote__load8) that are not digits, high bit set; a
- * byte from 0x8a up also flags the one after it (a carry): only the first
- * flagged byte, and whether any is, count. Three constants, not the four of
- * an exact test (mote__lt8): a register less in the callers. */
-static inline uint64_t mote__not_digits8(uint64_t x)
-{
-    const uint64_t y = x ^ MOTE__ZEROS;
-    return ((y + MOTE__ONES * (0x80 - 10)) | y) & MOTE__HIGHS;
-}
+ * still finds them under MOTE_SMALL.) */
 
 /* The run of digits at p into *w (wrapping past 19 digits: the caller only
  * trusts w when its count allows); returns the end of the run. Eight at a
