@@ -146,8 +146,10 @@ static MOTE_NOINLINE mote_err parse_int(const uint8_t *s, size_t n, int64_t *out
  * with every float a call; timed, within this host's noise alone). */
 #if MOTE_LP_FAST
 #define parse_float mote__num_f64_plain_first
+#define parse_float_field mote__num_f64_field /* a parsed field: never empty */
 #else
 #define parse_float mote_num_parse_f64
+#define parse_float_field mote_num_parse_f64
 #endif
 
 /* Booleans: t T true True TRUE f F false False FALSE (the first five true). */
@@ -171,11 +173,14 @@ static MOTE_SMALL_NOINLINE mote_err parse_bool(mote_lp_field *f)
  * mapping of type to conversion; speed builds inline it into
  * mote_lp_point_decode()'s loop, ints first. Each branch loads f->raw
  * itself, member by member: fewer live registers at the type's tests. */
-static MOTE_INLINE mote_err decode_value(mote_lp_field *f)
+static MOTE_INLINE mote_err decode_value(mote_lp_field *f, const bool parsed)
 {
     const mote_lp_type t = f->type;
     if (MOTE_LIKELY(t == MOTE_LP_INT)) return parse_int(f->raw.ptr, f->raw.len, &f->value.i);
-    if (t == MOTE_LP_FLOAT) return parse_float(f->raw.ptr, f->raw.len, &f->value.f);
+    if (t == MOTE_LP_FLOAT) {
+        if (parsed) return parse_float_field(f->raw.ptr, f->raw.len, &f->value.f);
+        return parse_float(f->raw.ptr, f->raw.len, &f->value.f);
+    }
     if (t == MOTE_LP_UINT) return parse_uint(f->raw.ptr, f->raw.len, &f->value.u);
     if (t == MOTE_LP_STRING) {
         f->value.s.ptr = f->raw.ptr;
@@ -192,7 +197,7 @@ static MOTE_INLINE mote_err decode_value(mote_lp_field *f)
  * beyond the array, mote_lp_field_decode). */
 static MOTE_NOINLINE mote_err decode_field(mote_lp_field *f)
 {
-    return decode_value(f);
+    return decode_value(f, false);
 }
 
 /* Timestamp text (already known to be [-0-9]+) to ns in the precision. */
@@ -1751,7 +1756,7 @@ mote_err mote_lp_point_decode(mote_lp_point *pt, const mote_lp_config *cfg, mote
     if (n) {
         mote_lp_field *const last = pt->fields + (n - 1);
         for (f = pt->fields;; f++) {
-            const mote_err rc = decode_value(f);
+            const mote_err rc = decode_value(f, true); /* fields from the grammar */
             f->decoded = rc == MOTE_OK;
             if (rc != MOTE_OK) return field_error(pt, f, rc, err);
             if (f == last) break;

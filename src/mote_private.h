@@ -538,12 +538,24 @@ static MOTE_INLINE const uint8_t *mote__num_scan_digits(const uint8_t *p, const 
 /* A decimal mantissa at p, digits[.digits] (either part may be empty): its
  * digits' value into *w (wrapping past 19 digits), their count into *ndig
  * and the fraction's into *nfrac; returns its end. The one reading for
- * mote_num_parse_f64() and mote__num_f64_plain(). */
-static MOTE_INLINE const uint8_t *mote__num_mantissa(const uint8_t *p, const uint8_t *end, uint64_t *w,
-                                                     size_t *ndig, size_t *nfrac)
+ * mote_num_parse_f64() and mote__num_f64_plain(). field (a constant at each
+ * call): the text is a line-protocol field value, whose integer parts are
+ * short (telemetry: "57.123456", "0.25"): read one by one, no first word
+ * that stops at the '.' (a test, and in lp's decode loop two spills). */
+#define mote__num_mantissa(p, end, w, ndig, nfrac) \
+    mote__num_mantissa_of(p, end, false, w, ndig, nfrac)
+static MOTE_INLINE const uint8_t *mote__num_mantissa_of(const uint8_t *p, const uint8_t *end,
+                                                        bool field, uint64_t *w, size_t *ndig,
+                                                        size_t *nfrac)
 {
     const uint8_t *const m0 = p;
-    p = mote__num_scan_digits(p, end, w, false);
+    if (field) {
+        uint64_t v = *w;
+        for (; p < end && (unsigned)*p - '0' < 10; p++) v = v * 10 + (unsigned)(*p - '0');
+        *w = v;
+    } else {
+        p = mote__num_scan_digits(p, end, w, false);
+    }
     *ndig = (size_t)(p - m0);
     *nfrac = 0;
     if (p < end && *p == '.') {
@@ -567,17 +579,21 @@ static MOTE_INLINE const uint8_t *mote__num_mantissa(const uint8_t *p, const uin
  * same results (test_num checks it on every input it parses).
  */
 #if FLT_EVAL_METHOD == 0
-static MOTE_INLINE bool mote__num_f64_plain(const uint8_t *s, size_t n, double *out)
+#define mote__num_f64_plain(s, n, out) mote__num_f64_plain_of(s, n, false, out)
+/* field: a parsed line-protocol field value (never empty, short integer
+ * parts: mote__num_mantissa_of). */
+static MOTE_INLINE bool mote__num_f64_plain_of(const uint8_t *s, size_t n, bool field, double *out)
 {
     static const double pow10[23] = {
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     };
-    if (n == 0 || s == NULL) return false;
+    if (!field && (n == 0 || s == NULL)) return false;
     const uint8_t *const end = s + n;
     uint64_t w = 0;
     size_t ndig, nfrac;
-    const uint8_t *p = mote__num_mantissa(s + (*s == '-' || *s == '+'), end, &w, &ndig, &nfrac);
+    const uint8_t *p =
+        mote__num_mantissa_of(s + (*s == '-' || *s == '+'), end, field, &w, &ndig, &nfrac);
     /* w != 0 (a zero keeps its sign there), w <= 2^53, q = -nfrac >= -22 */
     if (!MOTE_LIKELY(p == end && ndig - 1 < 19 && w - 1 < (UINT64_C(1) << 53) && nfrac <= 22))
         return false;
@@ -586,7 +602,9 @@ static MOTE_INLINE bool mote__num_f64_plain(const uint8_t *s, size_t n, double *
     return true;
 }
 #else
-#define mote__num_f64_plain(s, n, out) ((void)(s), (void)(n), (void)(out), false)
+#define mote__num_f64_plain_of(s, n, field, out) \
+    ((void)(s), (void)(n), (void)(field), (void)(out), false)
+#define mote__num_f64_plain(s, n, out) mote__num_f64_plain_of(s, n, false, out)
 #endif
 
 /* mote_num_parse_f64() with mote__num_f64_plain first: lp's float fields
@@ -595,6 +613,11 @@ static MOTE_INLINE bool mote__num_f64_plain(const uint8_t *s, size_t n, double *
 static MOTE_INLINE mote_err mote__num_f64_plain_first(const uint8_t *s, size_t n, double *out)
 {
     return mote__num_f64_plain(s, n, out) ? MOTE_OK : mote_num_parse_f64(s, n, out);
+}
+/* The same for a parsed line-protocol field value (mote__num_f64_plain_of). */
+static MOTE_INLINE mote_err mote__num_f64_field(const uint8_t *s, size_t n, double *out)
+{
+    return mote__num_f64_plain_of(s, n, true, out) ? MOTE_OK : mote_num_parse_f64(s, n, out);
 }
 mote_err mote__num_parse_f64_plain(const uint8_t *s, size_t n, double *out);
 
