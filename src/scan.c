@@ -1244,11 +1244,10 @@ static MOTE_INLINE bool blk_kinds(unsigned slots, const uint8_t *open_slot, cons
     return !(m->bs & ~escin);
 }
 
-/* The end of a run of the block path at i (from start): the state there
- * (st: 0 outside strings, slot + 1 in one; pend: an escape pending),
- * whether the next run starts in blk_multi() (kinds: the last block held
- * other kinds' quotes), and the back-off (a branch on a miss, rare where
- * runs end at the delimiter: callgrind quotes row 11.22 -> 11.15). */
+/* The end of a run of the block path at i (from start): the state there (st: 0 outside strings,
+ * slot + 1 in one; pend: an escape pending), whether the next run starts in blk_multi() (kinds: the
+ * last block held other kinds' quotes), and the back-off (a branch on a miss, rare where runs end at
+ * the delimiter: callgrind quotes row 11.22 -> 11.15). */
 static MOTE_INLINE size_t blk_done(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
                                    unsigned st, uint64_t pend, bool kinds, bool lines)
 {
@@ -1521,13 +1520,6 @@ static BLK_AVX2_FN BLK_FLAT MOTE_NOINLINE size_t block_first_avx2(mote_scanner *
         return block_text_with(sc, p, i, i, lim, st, 0, true, false, BLK_MYSQL_F | BLK_AVX2F, &blk_mysql);
     return block_text_with(sc, p, i, i, lim, st, 0, true, false, blk_fl(sc), NULL);
 }
-/* (the test apart from the vector functions, whose prologues cost more than it; inlined: one
- * call less per run, callgrind quotes row 11.24 -> 11.22) */
-static MOTE_INLINE size_t block_text_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
-{
-    if (sc->blk_multi || (sc->state == S_QUOTE && sc->slot)) return block_multi_avx2(sc, p, i, lim);
-    return block_first_avx2(sc, p, i, lim);
-}
 static BLK_AVX2_FN size_t block_lines_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, true, true, 0, NULL);
@@ -1555,7 +1547,11 @@ static MOTE_NOINLINE size_t block_lines_any(mote_scanner *sc, const uint8_t *p, 
 static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
 #ifdef BLK_AVX2
-    if (sc->blk_flags & BLK_AVX2F) return block_text_avx2(sc, p, i, lim);
+    /* (the test apart from the vector functions, whose prologues cost more than it; here, not in a
+     * function of its own: one call less per run, callgrind quotes row 11.24 -> 11.22) */
+    if (sc->blk_flags & BLK_AVX2F)
+        return sc->blk_multi || (sc->state == S_QUOTE && sc->slot) ? block_multi_avx2(sc, p, i, lim)
+                                                                    : block_first_avx2(sc, p, i, lim);
 #endif
     return block_text_any(sc, p, i, lim);
 }
@@ -2862,21 +2858,17 @@ static MOTE_COLD mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
 }
 
 #if !MOTE_SMALL
-/* mote_scan_next() while each token is a record that rec_run() ends in place (how L_REC: BLK_REC),
- * a COPY row that copy_skip() does (L_COPY, postgres) or a statement that lead_skip() does (L_STMT):
- * their own short loop, the body of at_end() in place; all else (and what these do not take: a row
- * with a '\r', a statement lead_skip() leaves to the switch, a token that runs over the chunk or
- * max_token), next_token(). One copy per kind (rec_next(), copy_next(), stmt_next()). */
+/* mote_scan_next() while each token is a record that rec_run() ends (L_REC: BLK_REC), a COPY row that
+ * copy_skip() does (L_COPY) or a statement that lead_skip() does (L_STMT): a short loop, at_end()'s body
+ * in place; all else (a row with a '\r', a lead lead_skip() leaves to the switch, a token over the chunk
+ * or max_token), next_token(). A copy per kind, bounded and not (LINE_NEXT: no bound tests). */
 enum { L_REC, L_COPY, L_STMT };
 static MOTE_INLINE mote_err line_next(mote_scanner *sc, mote_scan_token *tok, const unsigned how, const bool bounded)
 {
-    const bool rec = how == L_REC;
-    /* (max_token, bounded: as next_token() bounds the token, nothing carried; the same for every
-     * token here, whose kind stays. Unbounded, the test in the loop lets the compiler drop
-     * emit()'s.) */
+    /* (bounded: max_token, as next_token() bounds the token, the same for every token here, whose kind
+     * stays; unbounded, the loop's test lets the compiler drop emit()'s. Nothing carried, dropped or to
+     * drop from the carry: next_token() does those; a NULL chunk: none fed, or the end.) */
     const size_t bound = bounded ? tok_bound(sc) : 0;
-    /* (no last token's bytes to drop from the carry, nothing carried or dropped: next_token() does
-     * those; a NULL chunk: none fed, or the end.) */
     while (!sc->carry_drop && (bounded || !sc->max_token) && sc->chunk && !sc->carry->len && !sc->dropping) {
         const size_t i = sc->pos;
         size_t lim = sc->chunk_len;
@@ -2886,22 +2878,18 @@ static MOTE_INLINE mote_err line_next(mote_scanner *sc, mote_scan_token *tok, co
             if (bound - h < lim - i) lim = i + (bound - h);
         }
         mote_err e;
-        if (rec) {
+        if (how == L_REC) {
             if (sc->state != S_NORMAL || !blk_here(sc, i, lim) || rec_run(sc, lim) == R_MORE) break;
             e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_END,
                            MOTE_SCAN_STATEMENT);
             reset_token(sc, true, false);
-        } else if (how == L_STMT) {
-            /* (no words read, no handler run: kind STATEMENT, mode_next == mode) */
+        } else if (how == L_STMT) { /* (no words read, no handler run: kind STATEMENT, mode_next == mode) */
             if (sc->state != S_LEAD || sc->km || sc->split || i == lim) break;
             const lead_stop ls = lead_skip(sc, sc->chunk, i, lim);
             sc->stats.bytes_examined += ls.i - i;
             sc->pos = ls.i;
-            if (!ls.end) {
-                /* run() goes on from there, its skip without the block path here again (a miss) */
-                if (ls.i < lim && sc->blk_resume <= sc->base + ls.i) sc->blk_resume = sc->base + ls.i + 1;
-                break;
-            }
+            if (!ls.end && ls.i < lim && sc->blk_resume <= sc->base + ls.i) sc->blk_resume = sc->base + ls.i + 1;
+            if (!ls.end) break; /* run() goes on from there, its skip without the block path here (a miss) */
             e = hand_token(sc, tok, sc->chunk + sc->tok_start, ls.i - sc->tok_start, R_END, MOTE_SCAN_STATEMENT);
             reset_token(sc, false, false);
         } else {
@@ -2928,12 +2916,10 @@ static MOTE_INLINE mote_err line_next(mote_scanner *sc, mote_scan_token *tok, co
     return next_token(sc, tok);
 }
 
-/* (one copy bounded, one not: the unbounded one tests no bound) */
 #define LINE_NEXT(how) (sc->max_token ? line_next(sc, tok, how, true) : line_next(sc, tok, how, false))
 static MOTE_NOINLINE mote_err rec_next(mote_scanner *sc, mote_scan_token *tok) { return LINE_NEXT(L_REC); }
 static MOTE_NOINLINE mote_err copy_next(mote_scanner *sc, mote_scan_token *tok) { return LINE_NEXT(L_COPY); }
 static MOTE_NOINLINE mote_err stmt_next(mote_scanner *sc, mote_scan_token *tok) { return LINE_NEXT(L_STMT); }
-#undef LINE_NEXT
 #endif
 
 mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
@@ -2943,8 +2929,7 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
     if (sc->blk_flags & BLK_REC) return rec_next(sc, tok);
     if (sc->state == S_COPY) return copy_next(sc, tok);
     __asm__("" ::: "memory"); /* (two loads of the state, one instruction less on the COPY rows' way) */
-    /* (mysql, postgres: lead_word() takes their words, as reset_token()'s d & 1u says) */
-    if (sc->state == S_LEAD && (sc->dialect & 1u)) return stmt_next(sc, tok);
+    if (sc->state == S_LEAD && (sc->dialect & 1u)) return stmt_next(sc, tok); /* (mysql, postgres: lead_word()) */
 #endif
     return next_token(sc, tok);
 }
