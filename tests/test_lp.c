@@ -587,7 +587,7 @@ static void fast_paths_check_every_byte(void **state)
     assert_int_equal(decode_one("m f=1 0009223372036854776", &pt, NULL, &opt),
                      MOTE_ERR_BAD_TIMESTAMP);
     opt.precision = MOTE_LP_NS;
-    mote_lp_field f;
+    mote_lp_field f = {0}; /* (gcc -O2 on s390x, armhf, aarch64: "may be used uninitialized") */
     for (int n = 4; n <= 16; n++) {
         char v[17];
         memcpy(v, "9876543210987654", (size_t)n);
