@@ -208,14 +208,7 @@ static inline unsigned mote__first8(uint64_t m)
     return mote__ctz64(m) >> 3;
 }
 
-/* 8 ASCII bytes (a word from mote__load8) all decimal digits? */
-static inline bool mote__is8digits(uint64_t x)
-{
-    return ((x & 0xf0f0f0f0f0f0f0f0ull) |
-            (((x + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) == 0x3333333333333333ull;
-}
-
-/* Value of 8 ASCII digits (a word from mote__load8, mote__is8digits true):
+/* Value of 8 ASCII digits (a word from mote__load8, mote__not_digits8 zero):
  * three multiply-shift steps instead of a chain of eight multiply-adds. */
 static inline uint64_t mote__value8(uint64_t x)
 {
@@ -292,7 +285,7 @@ static MOTE_INLINE mote_err mote__num_digits_of(const uint8_t *s, size_t n, bool
          * (below 10^19: no overflow), the 1 to 3 before them one by one. */
         const size_t h = n - 16;
         const uint64_t x = mote__load8(s + h), y = mote__load8(s + h + 8);
-        if (!mote__is8digits(x) || !mote__is8digits(y)) return MOTE_ERR_BAD_VALUE;
+        if (mote__not_digits8(x) | mote__not_digits8(y)) return MOTE_ERR_BAD_VALUE;
         for (; i < h; i++) {
             unsigned d = (unsigned)s[i] - '0';
             if (d > 9) return MOTE_ERR_BAD_VALUE;
@@ -321,7 +314,7 @@ static MOTE_INLINE mote_err mote__num_digits_of(const uint8_t *s, size_t n, bool
     /* 8 at a time while at most 16 are taken (below 10^16: no overflow). */
     while (n - i >= 8 && i < 16) {
         uint64_t x = mote__load8(s + i);
-        if (!mote__is8digits(x)) break;
+        if (mote__not_digits8(x)) break;
         v = v * 100000000u + mote__value8(x);
         i += 8;
     }
