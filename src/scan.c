@@ -2928,7 +2928,9 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
 #if !MOTE_SMALL
     if (sc->blk_flags & BLK_REC) return rec_next(sc, tok);
     if (sc->state == S_COPY) return copy_next(sc, tok);
+#if defined(__GNUC__)
     __asm__("" ::: "memory"); /* (two loads of the state, one instruction less on the COPY rows' way) */
+#endif
     if (sc->state == S_LEAD && (sc->dialect & 1u)) return stmt_next(sc, tok); /* (mysql, postgres: lead_word()) */
 #endif
     return next_token(sc, tok);
