@@ -301,6 +301,14 @@ TARGETS = [
 ]
 
 
+def ratio_to(r, ours, opt):
+    """The table's "vs mote" of row r: with rounds, the median of the
+    per-round ratios; else its time over mote's."""
+    if opt.rounds > 1 and r.get('ratios'):
+        return statistics.median(r['ratios'])
+    return r['ns'] / ours['ns']
+
+
 def check_targets(rows, opt):
     """Lines saying, for each target whose row ran, what this run measured
     and whether that meets it."""
@@ -319,8 +327,7 @@ def check_targets(rows, opt):
             ours = mote.get(case_of(name)[0])
             if not ours:
                 continue
-            got = (statistics.median(r['ratios']) if opt.rounds > 1 and r.get('ratios')
-                   else r['ns'] / ours['ns'])
+            got = ratio_to(r, ours, opt)
             shown = f'{got:.2f}x'
         out.append(f"# target {'met    ' if got >= bound else 'NOT met'}  {words}: {shown}")
     return out
@@ -403,11 +410,9 @@ def main():
                    f"{r['items'] / 1e6:.1f} M/s" if r['items'] else '')
             ratio = rng = ''
             if ours and r is not ours:
+                ratio = f"{ratio_to(r, ours, opt):.2f}x"
                 if opt.rounds > 1 and r.get('ratios'):
-                    ratio = f"{statistics.median(r['ratios']):.2f}x"
                     rng = f"  {min(r['ratios']):.2f}-{max(r['ratios']):.2f}"
-                else:
-                    ratio = f"{t / ours['ns']:.2f}x"
             print(f"{case:<44} {r['variant']:<16} {tstr:>12} {thr:>12} {ratio:>9}{rng}")
     shown = {r['variant'] for r in rows}
     for v, (d, what) in PEERS.items():
