@@ -204,25 +204,15 @@ static mote_err write_integer(mote_lp_writer *w, const void *key, size_t klen, u
 {
     if (!w) return MOTE_ERR_INVALID;
     char tmp[MOTE_NUM_F64_MAX + 2];
-    size_t n = 0, len;
-#if MOTE_SMALL
-    /* num writes the sign (Cortex-M size) */
+    size_t n;
     int64_t iv;
     memcpy(&iv, &v, sizeof iv);
-    mote_err rc = neg ? mote_num_format_i64(iv, tmp, sizeof tmp - 1, &len)
-                      : mote_num_format_u64(v, tmp, sizeof tmp - 1, &len);
-#else
-    if (neg) {
-        tmp[n++] = '-';
-        v = 0u - v; /* the magnitude, INT64_MIN's too */
-    }
-    mote_err rc = mote_num_format_u64(v, tmp + n, sizeof tmp - 2, &len);
-#endif
+    mote_err rc = neg ? mote_num_format_i64(iv, tmp, sizeof tmp - 1, &n)
+                      : mote_num_format_u64(v, tmp, sizeof tmp - 1, &n);
     if (rc != MOTE_OK) return rc;
-    n += len;
-    tmp[n++] = suffix;
+    tmp[n] = suffix;
     rc = field_start(w, key, klen);
-    return rc != MOTE_OK ? rc : put(w, tmp, n);
+    return rc != MOTE_OK ? rc : put(w, tmp, n + 1);
 }
 
 mote_err mote_lp_write_int(mote_lp_writer *w, const void *key, size_t klen, int64_t v)
