@@ -216,27 +216,17 @@ static MOTE_INLINE mote_err decode_time(const uint8_t *s, size_t n, mote_lp_prec
 }
 
 #if MOTE_LP_FAST
-/* decode_time() of a parsed point's time text: [-0-9]+ (the grammar's scan),
- * so a digit is a byte with bit 4 set ('-' is 0x2d). 19 bytes (nanosecond
- * timestamps from 2001 to 2286) without a loop: the last 16 as two words,
- * the first 3 one by one (all 19 checked through three words); other
- * lengths, a '-' or a value above INT64_MAX go to decode_time() from the
- * start. */
+/* decode_time() of a parsed point's time text ([-0-9]+): 19 bytes by num's
+ * loop-free path for such text; other lengths, a '-' or a value out of
+ * range by decode_time() from the start. */
 static MOTE_INLINE mote_err decode_time_text(const uint8_t *s, size_t n, mote_lp_precision prec,
                                              int64_t *out)
 {
     if (MOTE_LIKELY(n == 19)) {
-        const uint64_t x = mote__load8(s), y = mote__load8(s + 3), z = mote__load8(s + 11);
-        const uint64_t bit4 = MOTE__ONES * 0x10;
-        if (MOTE_LIKELY((x & y & z & bit4) == bit4)) {
-            const uint64_t h = (uint64_t)s[0] * 100 + (uint64_t)s[1] * 10 + s[2] - '0' * 111u;
-            const uint64_t v =
-                h * 10000000000000000u + mote__value8(y) * 100000000u + mote__value8(z);
-            const uint64_t m = mote__lp_ns_per[prec];
-            if (MOTE_LIKELY(v <= (uint64_t)INT64_MAX && (m == 1 || v <= (uint64_t)INT64_MAX / m))) {
-                *out = (int64_t)(v * m);
-                return MOTE_OK;
-            }
+        const uint64_t v = mote__num_digits19_known(s), m = mote__lp_ns_per[prec];
+        if (MOTE_LIKELY(v <= (uint64_t)INT64_MAX && (m == 1 || v <= (uint64_t)INT64_MAX / m))) {
+            *out = (int64_t)(v * m);
+            return MOTE_OK;
         }
     }
     return decode_time(s, n, prec, out);
