@@ -14,6 +14,17 @@
 //                                per part (decode: plus strtoll/strtod/bool of
 //                                each value and the timestamp)
 //   .../memchr                   finding the line ends with memchr (the limit)
+//   lp/<corpus>_write/mote       the corpus's points (decoded once at setup,
+//                                names unescaped, values typed) written back
+//                                with mote_lp_writer into one buffer: escaping,
+//                                shortest floats, ns timestamps; for tsbs the
+//                                output must equal the corpus byte for byte
+//   lp/<corpus>_write/snprintf   the same points the way a C agent without a
+//                                library writes them: names escaped byte by
+//                                byte, numbers through snprintf ("%.17g" for
+//                                floats: round-trips, but not shortest)
+//   lp/<corpus>_write/memcpy     copying the corpus (the limit)
+// Write rows count the bytes written.
 // The append variant reports its heap allocations per line; mote makes none
 // (libmote references no allocator at all).
 #include <benchmark/benchmark.h>
@@ -355,6 +366,164 @@ void run_memchr(benchmark::State &state, int which) {
     state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * count_lines(in)));
 }
 
+// ---- writing: the corpus's points back to line protocol -------------------
+
+struct WField {
+    std::string key, s;
+    mote_lp_type type;
+    double f;
+    int64_t i;
+    uint64_t u;
+    bool b;
+};
+struct WPoint {
+    std::string meas;
+    std::vector<std::pair<std::string, std::string>> tags;
+    std::vector<WField> fields;
+    int64_t time;
+    bool has_time;
+};
+
+std::string unescaped(const mote_lp_text &t) {
+    std::string out(t.len, '\0');
+    size_t n = 0;
+    if (mote_lp_unescape(&t, reinterpret_cast<uint8_t *>(&out[0]), out.size(), &n) != MOTE_OK) abort();
+    out.resize(n);
+    return out;
+}
+
+// The corpus decoded once, every tag and field through the iterators.
+const std::vector<WPoint> &points(int which) {
+    static std::vector<WPoint> pts[2];
+    std::vector<WPoint> &v = pts[which];
+    if (!v.empty()) return v;
+    const std::string &in = corpus(which);
+    mote_lp_decoder d;
+    if (mote_lp_decoder_init(&d, in.data(), in.size(), nullptr) != MOTE_OK) abort();
+    mote_lp_point pt;
+    if (mote_lp_point_init(&pt, nullptr, 0, nullptr, 0) != MOTE_OK) abort();
+    mote_err rc;
+    while ((rc = mote_lp_next(&d, &pt, nullptr)) != MOTE_ERR_NEED_MORE) {
+        if (rc != MOTE_OK || mote_lp_point_decode(&pt, nullptr, nullptr) != MOTE_OK) abort();
+        WPoint w;
+        w.meas = unescaped(pt.measurement);
+        mote_lp_iter it;
+        mote_lp_tag tag;
+        for (mote_lp_tags_begin(&pt, &it); mote_lp_tags_next(&it, &tag);)
+            w.tags.emplace_back(unescaped(tag.key), unescaped(tag.value));
+        mote_lp_field f;
+        for (mote_lp_fields_begin(&pt, &it); mote_lp_fields_next(&it, &f);) {
+            if (mote_lp_field_decode(&f) != MOTE_OK) abort();
+            WField x{unescaped(f.key), "", f.type, 0, 0, 0, false};
+            if (f.type == MOTE_LP_FLOAT) x.f = f.value.f;
+            if (f.type == MOTE_LP_INT) x.i = f.value.i;
+            if (f.type == MOTE_LP_UINT) x.u = f.value.u;
+            if (f.type == MOTE_LP_BOOL) x.b = f.value.b;
+            if (f.type == MOTE_LP_STRING) x.s = unescaped(f.value.s);
+            w.fields.push_back(x);
+        }
+        w.time = pt.time;
+        w.has_time = pt.has_time;
+        v.push_back(std::move(w));
+    }
+    return v;
+}
+
+size_t write_mote(const std::vector<WPoint> &pts, std::vector<char> &out) {
+    mote_lp_writer w;
+    if (mote_lp_writer_init(&w, out.data(), out.size(), MOTE_LP_NS) != MOTE_OK) abort();
+    for (const WPoint &p : pts) {
+        mote_err rc = mote_lp_write_measurement(&w, p.meas.data(), p.meas.size());
+        for (const auto &t : p.tags)
+            if (rc == MOTE_OK) rc = mote_lp_write_tag(&w, t.first.data(), t.first.size(), t.second.data(), t.second.size());
+        for (const WField &f : p.fields) {
+            if (rc != MOTE_OK) break;
+            const char *k = f.key.data();
+            const size_t kn = f.key.size();
+            switch (f.type) {
+            case MOTE_LP_FLOAT: rc = mote_lp_write_float(&w, k, kn, f.f); break;
+            case MOTE_LP_INT: rc = mote_lp_write_int(&w, k, kn, f.i); break;
+            case MOTE_LP_UINT: rc = mote_lp_write_uint(&w, k, kn, f.u); break;
+            case MOTE_LP_BOOL: rc = mote_lp_write_bool(&w, k, kn, f.b); break;
+            default: rc = mote_lp_write_string(&w, k, kn, f.s.data(), f.s.size()); break;
+            }
+        }
+        if (rc != MOTE_OK || mote_lp_write_end(&w, p.has_time ? &p.time : nullptr) != MOTE_OK) abort();
+    }
+    return mote_lp_writer_length(&w);
+}
+
+// A name byte by byte, escaping what the writer escapes (`esc`), as a C
+// agent without a library does it.
+char *put_escaped(char *o, const std::string &s, const char *esc) {
+    for (char c : s) {
+        if (strchr(esc, c)) *o++ = '\\';
+        *o++ = c;
+    }
+    return o;
+}
+
+size_t write_snprintf(const std::vector<WPoint> &pts, std::vector<char> &out) {
+    char *o = out.data(), *const end = o + out.size();
+    for (const WPoint &p : pts) {
+        if (end - o < 4096) abort();  // (the buffer is sized for the corpus)
+        o = put_escaped(o, p.meas, ", ");
+        for (const auto &t : p.tags) {
+            *o++ = ',';
+            o = put_escaped(o, t.first, ",= ");
+            *o++ = '=';
+            o = put_escaped(o, t.second, ",= ");
+        }
+        char sep = ' ';
+        for (const WField &f : p.fields) {
+            *o++ = sep;
+            sep = ',';
+            o = put_escaped(o, f.key, ",= ");
+            *o++ = '=';
+            switch (f.type) {
+            case MOTE_LP_FLOAT: o += snprintf(o, 32, "%.17g", f.f); break;
+            case MOTE_LP_INT: o += snprintf(o, 32, "%lldi", static_cast<long long>(f.i)); break;
+            case MOTE_LP_UINT: o += snprintf(o, 32, "%lluu", static_cast<unsigned long long>(f.u)); break;
+            case MOTE_LP_BOOL: o += snprintf(o, 32, "%s", f.b ? "true" : "false"); break;
+            default:
+                *o++ = '"';
+                o = put_escaped(o, f.s, "\"\\");
+                *o++ = '"';
+                break;
+            }
+        }
+        if (p.has_time) o += snprintf(o, 32, " %lld", static_cast<long long>(p.time));
+        *o++ = '\n';
+    }
+    return static_cast<size_t>(o - out.data());
+}
+
+void run_write(benchmark::State &state, int which, int how) {
+    const std::vector<WPoint> &pts = points(which);
+    const std::string &in = corpus(which);
+    std::vector<char> out(in.size() * 2 + 65536);
+    size_t n = 0;
+    if (how == 0) {
+        n = write_mote(pts, out);
+        // tsbs is written as the writer writes it: the same bytes back
+        if (which == 0 && (n != in.size() || memcmp(out.data(), in.data(), n) != 0)) abort();
+    }
+    for (auto _ : state) {
+        if (how == 0) {
+            n = write_mote(pts, out);
+        } else if (how == 1) {
+            n = write_snprintf(pts, out);
+        } else {
+            n = in.size();
+            memcpy(out.data(), in.data(), n);
+        }
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * n));
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * pts.size()));
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -378,6 +547,9 @@ int main(int argc, char **argv) {
         benchmark::RegisterBenchmark((c + "_decode/append").c_str(), run_append, which, true);
         benchmark::RegisterBenchmark((c + "_decode/memchr").c_str(), run_memchr, which);
         benchmark::RegisterBenchmark((c + "_stream/mote").c_str(), run_mote_stream, which);
+        benchmark::RegisterBenchmark((c + "_write/mote").c_str(), run_write, which, 0);
+        benchmark::RegisterBenchmark((c + "_write/snprintf").c_str(), run_write, which, 1);
+        benchmark::RegisterBenchmark((c + "_write/memcpy").c_str(), run_write, which, 2);
     }
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
