@@ -42,16 +42,9 @@
  * attributes follow MOTE_SMALL, not MOTE_LP_FAST: the tests' hosted small
  * copy runs the small code paths with speed-build inlining. */
 
-/* Byte classes. A bit set means "stop scanning here" for the first three. */
-#define C_MEAS 1u  /* measurement: control, space, ',', '\\', 0x7f-0xff */
-#define C_KEY 2u   /* tag key/value, field key: control, space, ',', '=', '\\', 0x7f-0xff */
-#define C_VAL 4u   /* unquoted field value: ',', ' ', '\r', '\n' */
-#define C_STR 8u   /* string value: '"', '\\', '\n', 0x80-0xff */
-#define C_TIME 16u /* timestamp bytes: '-', '0'-'9' (membership, not a stop) */
-#define C_NUM 32u  /* a number starts: '-', '.', '0'-'9' (speed builds' table only) */
-
+/* Byte classes (C_MEAS ... in lp_internal.h). */
 #if MOTE_LP_FAST
-static const uint8_t cls[256] = {
+const uint8_t mote__lp_cls[256] = {
      3,  3,  3,  3,  3,  3,  3,  3,  3,  3, 15,  3,  3,  7,  3,  3,
      3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,  3,
      7,  0,  8,  0,  0,  0,  0,  0,  0,  0,  0,  0,  7, 48, 32,  0,
@@ -70,7 +63,7 @@ static const uint8_t cls[256] = {
     11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11,
 };
 
-#define CLS(c) cls[c]
+#define CLS(c) mote__lp_cls[c]
 #else
 /* The same classes computed, byte by byte (the table costs 256 bytes of
  * flash). */

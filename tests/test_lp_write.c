@@ -87,6 +87,85 @@ static void refuses_what_cannot_be_written(void **state)
     assert_memory_equal(out, "ok v=1i\n", good);
 }
 
+/* Each byte value in each kind of name, in the middle of it and at its
+ * end, against the rules written out here (lp.h): what is escaped, what is
+ * refused. Speed builds decide most names by the grammar's byte classes
+ * and the rest by the checks and escaping loop: both must give this. */
+static void every_byte_in_every_kind_of_name(void **state)
+{
+    (void)state;
+    /* kinds: 0 measurement, 1 tag key, 2 tag value, 3 field key, 4 string value */
+    static const char *const escaped[5] = {", ", ",= ", ",= ", ",= ", "\"\\"};
+    for (unsigned kind = 0; kind < 5; kind++) {
+        for (unsigned b = 0; b < 256; b++) {
+            for (unsigned at_end = 0; at_end < 2; at_end++) {
+                char name[4] = {'a', (char)b, 'z', 0};
+                const size_t n = at_end ? 2 : 3;
+                mote_err want = MOTE_OK;
+                if (kind < 4 && (b < 0x20 || b == 0x7f)) want = MOTE_ERR_SYNTAX;
+                if (b >= 0x80) want = MOTE_ERR_SYNTAX; /* a lone byte >= 0x80 is not UTF-8 */
+                if (kind < 4 && b == '\\' && at_end) want = MOTE_ERR_BAD_ESCAPE;
+                mote_lp_writer w;
+                assert_int_equal(mote_lp_writer_init(&w, out, sizeof out, MOTE_LP_NS), MOTE_OK);
+                mote_err rc = mote_lp_write_measurement(&w, kind == 0 ? name : "m", kind == 0 ? n : 1);
+                if (rc == MOTE_OK && (kind == 1 || kind == 2))
+                    rc = mote_lp_write_tag(&w, kind == 1 ? name : "k", kind == 1 ? n : 1,
+                                           kind == 2 ? name : "v", kind == 2 ? n : 1);
+                if (rc == MOTE_OK && kind == 4) rc = mote_lp_write_string(&w, "f", 1, name, n);
+                if (rc == MOTE_OK && kind != 4)
+                    rc = mote_lp_write_int(&w, kind == 3 ? name : "f", kind == 3 ? n : 1, 1);
+                if (rc == MOTE_OK) rc = mote_lp_write_end(&w, NULL);
+                if (rc != want) fail_msg("kind %u byte 0x%02x%s: %d, want %d", kind, b, at_end ? " at the end" : "",
+                                         (int)rc, (int)want);
+                if (want != MOTE_OK) {
+                    assert_int_equal(mote_lp_writer_length(&w), 0);
+                    continue;
+                }
+                /* the name as written: a backslash before each byte of its kind's set */
+                char text[8];
+                size_t k = 0;
+                text[k++] = 'a';
+                if (b && strchr(escaped[kind], (int)b)) text[k++] = '\\';
+                text[k++] = (char)b;
+                if (!at_end) text[k++] = 'z';
+                /* (memcpy, not %s: the byte may be 0) */
+                static const char *const before[5] = {"", "m,", "m,k=", "m ", "m f=\""};
+                static const char *const after[5] = {" f=1i\n", "=v f=1i\n", " f=1i\n", "=1i\n", "\"\n"};
+                char want_line[64];
+                size_t len = strlen(before[kind]);
+                memcpy(want_line, before[kind], len);
+                memcpy(want_line + len, text, k);
+                len += k;
+                memcpy(want_line + len, after[kind], strlen(after[kind]));
+                len += strlen(after[kind]);
+                if (mote_lp_writer_length(&w) != len || memcmp(out, want_line, len) != 0)
+                    fail_msg("kind %u byte 0x%02x%s: wrote %.*s", kind, b, at_end ? " at the end" : "",
+                             (int)mote_lp_writer_length(&w), (const char *)out);
+            }
+        }
+    }
+    /* a measurement's first '#' (a comment), and names of every length to 40
+     * with one byte to escape at each place */
+    mote_lp_writer w;
+    assert_int_equal(mote_lp_writer_init(&w, out, sizeof out, MOTE_LP_NS), MOTE_OK);
+    assert_int_equal(mote_lp_write_measurement(&w, S("#m")), MOTE_ERR_SYNTAX);
+    assert_int_equal(mote_lp_write_measurement(&w, S("m#")), MOTE_OK);
+    for (size_t n = 1; n <= 40; n++) {
+        for (size_t at = 0; at <= n; at++) {
+            char key[41];
+            memset(key, 'k', n);
+            if (at < n) key[at] = '=';
+            assert_int_equal(mote_lp_writer_init(&w, out, sizeof out, MOTE_LP_NS), MOTE_OK);
+            assert_int_equal(mote_lp_write_measurement(&w, S("m")), MOTE_OK);
+            assert_int_equal(mote_lp_write_int(&w, key, n, 1), MOTE_OK);
+            assert_int_equal(mote_lp_write_end(&w, NULL), MOTE_OK);
+            /* "m " + key (+1 backslash) + "=1i\n" */
+            assert_int_equal(mote_lp_writer_length(&w), 2 + n + (at < n) + 4);
+            if (at < n) assert_int_equal(out[2 + at], '\\');
+        }
+    }
+}
+
 /* Calls out of order are STATE errors. */
 static void call_order_enforced(void **state)
 {
@@ -249,6 +328,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(writes_and_escapes_each_element),
         cmocka_unit_test(refuses_what_cannot_be_written),
+        cmocka_unit_test(every_byte_in_every_kind_of_name),
         cmocka_unit_test(call_order_enforced),
         cmocka_unit_test(full_buffer_rolls_back),
         cmocka_unit_test(timestamp_precision),
