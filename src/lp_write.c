@@ -95,14 +95,11 @@ static mote_err put_byte(mote_lp_writer *w, uint8_t c)
 }
 
 #if !MOTE_SMALL
-/* Speed builds: whether s[0..n) needs no check and no escape as a name of
- * kind k (C_MEAS: a measurement, its leading '#' the caller's test; C_KEY:
- * a tag key or value, a field key; C_STR: a string value, its UTF-8 too):
- * none of its bytes is of the class that stops the decoder's scan of that
- * kind (the grammar's table, lp_internal.h: control bytes, bytes from 0x7f,
- * backslashes, what the kind escapes). One look per byte, instead of the
- * checks' loops, the UTF-8 check and a strchr() per byte (TSBS points
- * written 2.6x faster, bench_lp's write rows). */
+/* Speed builds: s[0..n) needs no check and no escape as a name of kind k
+ * (C_MEAS a measurement, whose leading '#' the caller tests; C_KEY a tag key
+ * or value or field key; C_STR a string value): none of its bytes stops the
+ * decoder's scan of that kind (the grammar's table). One look per byte, not
+ * the checks' loops, UTF-8 check and strchr() per byte (docs/lp.md). */
 static MOTE_INLINE bool plain(const void *p, size_t n, unsigned k)
 {
     const uint8_t *s = p;
