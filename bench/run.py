@@ -128,7 +128,9 @@ def cli_rows(opt):
 PEERS = {
     'go_influx': ('lp_go', 'github.com/influxdata/line-protocol/v2 v2.2.1 (Go, the reference decoder): '
                   'decode = measurement, every tag, every field typed (NextField), time in ns; '
-                  'tokenize = the same with NextFieldBytes/TimeBytes (values not parsed)'),
+                  'tokenize = the same with NextFieldBytes/TimeBytes (values not parsed); '
+                  'write = the points written back with its Encoder (checked, tags sorted by key '
+                  'as it requires), MB/s of the bytes written'),
     'victoriametrics': ('lp_vm_go', 'VictoriaMetrics lib/protoparser/influx v1.151.0 (Go, the fastest '
                         'Go parser we know): Rows.Unmarshal = measurement, tags, field values parsed '
                         'to float64 (string fields skipped), timestamp; rows reused between passes'),
@@ -164,7 +166,7 @@ class Peers:
         self.opt, self.notes, self.tmp = opt, notes, tmp
         self.lp_cases = [(f'lp/{c}_{k}', peer, c, k) for c in ('tsbs', 'telegraf')
                          for k, peer in (('decode', 'go_influx'), ('tokenize', 'go_influx'),
-                                         ('decode', 'victoriametrics'))]
+                                         ('decode', 'victoriametrics'), ('write', 'go_influx'))]
         self.lp_cases = [x for x in self.lp_cases if re.search(opt.filter, f'{x[0]}/{x[1]}')]
         self.cql_cases = {g: c for g, c in CQL_PEER_CASES.items()
                           if re.search(opt.filter, f'{c}/gocql')}
@@ -216,14 +218,17 @@ class Peers:
                 data = f.read()
             argv = [self.exe[variant], '-reps', str(max(3, opt.repetitions)),
                     '-min-time', str(opt.min_time)]
-            argv += ['-tokenize'] if kind == 'tokenize' else []
+            argv += {'tokenize': ['-tokenize'], 'write': ['-encode']}.get(kind, [])
             out = subprocess.run(argv + [path], check=True, capture_output=True, text=True,
                                  env=self.env).stdout
             m = re.search(r'cpu time: median ([0-9.]+) MB/s', out)
             if not m:
                 sys.exit(f'{case}/{variant}: no "cpu time: median ... MB/s" in its output:\n{out}')
             bps = float(m.group(1)) * 1e6
-            rows.append({'name': f'{case}/{variant}', 'ns': len(data) / bps * 1e9, 'bps': bps,
+            size = len(data)
+            if kind == 'write':  # one pass is the bytes it wrote (its "checksum")
+                size = int(re.search(r'checksum ([0-9a-f]+)', out).group(1), 16)
+            rows.append({'name': f'{case}/{variant}', 'ns': size / bps * 1e9, 'bps': bps,
                          'items': data.count(b'\n') * bps / len(data)})
         return rows
 

@@ -6,14 +6,19 @@
 //
 // -tokenize: views only (NextFieldBytes: field values not parsed, TimeBytes:
 // the timestamp as written), the peer of mote's lp/<corpus>_tokenize.
+// -encode: the file's points (decoded once, tags sorted by key as the
+// encoder requires) written back with lineprotocol.Encoder, checked (not
+// lax), timestamps in ns; MB/s of the bytes written. The peer of mote's
+// lp/<corpus>_write.
 // -min-time S: each repetition decodes the file as many times as fit in S
 // seconds (at least once) and reports the mean per pass, as google-benchmark
 // does for mote's rows (bench/run.py runs it so).
 //
-// Usage: go run . [-reps N] [-min-time S] [-tokenize] FILE
+// Usage: go run . [-reps N] [-min-time S] [-tokenize | -encode] FILE
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -96,6 +101,80 @@ func readAll(buf []byte, tokenize bool) (t totals) {
 	return t
 }
 
+type point struct {
+	meas   []byte
+	tags   [][2][]byte
+	keys   [][]byte
+	values []lineprotocol.Value
+	t      time.Time
+}
+
+// pointsOf decodes buf once into points that own their bytes.
+func pointsOf(buf []byte) []point {
+	var pts []point
+	d := lineprotocol.NewDecoderWithBytes(buf)
+	own := func(b []byte) []byte { return append([]byte(nil), b...) }
+	for d.Next() {
+		m, err := d.Measurement()
+		if err != nil {
+			panic(err)
+		}
+		p := point{meas: own(m)}
+		for {
+			k, v, err := d.NextTag()
+			if err != nil {
+				panic(err)
+			}
+			if k == nil {
+				break
+			}
+			p.tags = append(p.tags, [2][]byte{own(k), own(v)})
+		}
+		sort.Slice(p.tags, func(i, j int) bool { return bytes.Compare(p.tags[i][0], p.tags[j][0]) < 0 })
+		for {
+			k, v, err := d.NextField()
+			if err != nil {
+				panic(err)
+			}
+			if k == nil {
+				break
+			}
+			if v.Kind() == lineprotocol.String {
+				v, _ = lineprotocol.StringValue(string(v.BytesV()))
+			}
+			p.keys = append(p.keys, own(k))
+			p.values = append(p.values, v)
+		}
+		t, err := d.Time(lineprotocol.Nanosecond, time.Time{})
+		if err != nil {
+			panic(err)
+		}
+		p.t = t // (the zero time: none written)
+		pts = append(pts, p)
+	}
+	return pts
+}
+
+// encodeAll writes every point; the total is the bytes written.
+func encodeAll(e *lineprotocol.Encoder, pts []point) int {
+	e.Reset()
+	for i := range pts {
+		p := &pts[i]
+		e.StartLineRaw(p.meas)
+		for _, t := range p.tags {
+			e.AddTagRaw(t[0], t[1])
+		}
+		for j, k := range p.keys {
+			e.AddFieldRaw(k, p.values[j])
+		}
+		e.EndLine(p.t)
+	}
+	if err := e.Err(); err != nil {
+		panic(err)
+	}
+	return len(e.Bytes())
+}
+
 // valueSum keeps a decoded value observable (0 for the zero Value after the
 // last field).
 func valueSum(v lineprotocol.Value) uint64 {
@@ -131,15 +210,22 @@ func main() {
 	reps := flag.Int("reps", 10, "repetitions")
 	minTime := flag.Float64("min-time", 0, "seconds per repetition (passes averaged)")
 	tokenize := flag.Bool("tokenize", false, "views only: field values and timestamp not parsed")
+	encode := flag.Bool("encode", false, "write the file's points back with the encoder")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: lp_go [-reps N] [-min-time S] [-tokenize] FILE")
+		fmt.Fprintln(os.Stderr, "usage: lp_go [-reps N] [-min-time S] [-tokenize | -encode] FILE")
 		os.Exit(2)
 	}
 	buf, err := os.ReadFile(flag.Arg(0))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
+	}
+	var pts []point
+	enc := &lineprotocol.Encoder{}
+	if *encode {
+		pts = pointsOf(buf)
+		enc.SetPrecision(lineprotocol.Nanosecond)
 	}
 	var rates, cpuRates []float64
 	var first totals
@@ -150,6 +236,12 @@ func main() {
 		run := decodeAll
 		if *tokenize {
 			run = tokenizeAll
+		}
+		if *encode {
+			run = func([]byte) totals {
+				n := encodeAll(enc, pts)
+				return totals{lines: len(pts), sum: uint64(n)}
+			}
 		}
 		st, c0 := time.Now(), cpuNow()
 		t := run(buf)
@@ -167,10 +259,14 @@ func main() {
 			fmt.Fprintln(os.Stderr, "repetitions disagree")
 			os.Exit(1)
 		}
-		mbs := float64(len(buf)) / 1e6 / el.Seconds()
+		nbytes := len(buf) // (-encode: the bytes written)
+		if *encode {
+			nbytes = int(t.sum)
+		}
+		mbs := float64(nbytes) / 1e6 / el.Seconds()
 		rates = append(rates, mbs)
 		if cpu > 0 {
-			cpuRates = append(cpuRates, float64(len(buf))/1e6/cpu.Seconds())
+			cpuRates = append(cpuRates, float64(nbytes)/1e6/cpu.Seconds())
 		}
 		fmt.Printf("rep %2d: %8.1f MB/s  %6.0f ns/line  %.2f allocs/line\n", r, mbs,
 			float64(el.Nanoseconds())/float64(t.lines),
@@ -183,6 +279,9 @@ func main() {
 	what := "full decode"
 	if *tokenize {
 		what = "tokenize"
+	}
+	if *encode {
+		what = "encode"
 	}
 	fmt.Printf("line-protocol/v2 %s: median %.1f MB/s, best %.1f MB/s over %d reps (%s)\n",
 		what, rates[len(rates)/2], rates[len(rates)-1], len(rates), runtime.Version())
