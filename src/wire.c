@@ -697,16 +697,18 @@ static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op,
     mote_err e = check_ctx(w, out);
     if (e) return e;
     size_t total = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!parts[i].ptr && parts[i].len) return MOTE_ERR_INVALID;
-        if (parts[i].len > MOTE_CQL_MAX_LEN - total) return MOTE_ERR_OVERFLOW;
-        total += parts[i].len;
+    /* (OPTIONS: parts NULL, n 0; the end as an integer, as rd_init's) */
+    const mote_view *end = (const mote_view *)((uintptr_t)parts + n * sizeof *parts), *v;
+    for (v = parts; v != end; v++) {
+        if (!v->ptr && v->len) return MOTE_ERR_INVALID;
+        if (v->len > MOTE_CQL_MAX_LEN - total) return MOTE_ERR_OVERFLOW;
+        total += v->len;
     }
     wr o = {out, MOTE_OK};
     size_t start = out->len;
     w_header(&o, w, op, 0);
     if (len4) w_u32(&o, n == 1 && !parts[0].ptr ? UINT32_MAX : (uint32_t)total);
-    for (size_t i = 0; i < n; i++) w_put(&o, parts[i].ptr, parts[i].len);
+    for (v = parts; v != end; v++) w_put(&o, v->ptr, v->len);
     e = o.err ? o.err : patch_length(out, start);
     if (e) {
         out->len = start;
@@ -761,22 +763,24 @@ static const uint8_t event_names[49] = "\0\017TOPOLOGY_CHANGE\0\015STATUS_CHANGE
 mote_err mote_wire_register(mote_wire *w, mote_buf *out, uint64_t tag, unsigned events,
                             int *stream)
 {
-    /* a [string list]: its count, then the names asked for */
-    uint8_t body[2 + 17 + 15 + 15];
+    /* a [string list]: its count, then the names asked for, each a part
+     * of its own, straight from the table */
+    uint8_t count[2];
+    mote_view v[4];
     if (events - 1 >= MOTE_WIRE_EVENT_ALL) return MOTE_ERR_INVALID; /* 0, or another bit */
-    size_t n = 2;
-    body[0] = body[1] = 0;
+    mote_view *n = v;
     /* (a walk by bit and entry pointer: no index arithmetic, Cortex-M size) */
     for (const uint8_t *e = event_names; events; events >>= 1, e += EV_AT(1)) {
         if (events & 1) {
-            size_t len = (size_t)e[1] + 2;
-            memcpy(body + n, e, len);
-            n += len;
-            body[1]++;
+            (++n)->ptr = e;
+            n->len = (size_t)e[1] + 2;
         }
     }
-    mote_view v = {body, n};
-    return oneshot(w, out, tag, MOTE_WIRE_REGISTER, &v, 1, stream);
+    count[0] = 0;
+    count[1] = (uint8_t)(n - v);
+    v[0].ptr = count;
+    v[0].len = 2;
+    return oneshot(w, out, tag, MOTE_WIRE_REGISTER, v, (size_t)(n - v) + 1, stream);
 }
 
 /* ---- requests with values ------------------------------------------------- */
