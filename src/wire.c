@@ -688,7 +688,8 @@ static const uint8_t startup_body[] = {0, 1, 0, 11, 'C', 'Q', 'L', '_', 'V', 'E'
 
 /* A request whose body is parts[0..n) one after the other, preceded (len4:
  * PREPARE, AUTH_RESPONSE) by their total length as an [int] ([bytes],
- * [long string]); with n == 1 and a NULL part, by -1 (a null [bytes]). One
+ * [long string]); AUTH_RESPONSE's with a NULL first part (auth_response's
+ * one; auth_plain's first is never NULL), by -1 (a null [bytes]). One
  * frame, or nothing. */
 static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op,
                         const mote_view *parts, size_t n, int *stream)
@@ -707,7 +708,8 @@ static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op,
     wr o = {out, MOTE_OK};
     size_t start = out->len;
     w_header(&o, w, op, 0);
-    if (len4) w_u32(&o, n == 1 && !parts[0].ptr ? UINT32_MAX : (uint32_t)total);
+    if (len4)
+        w_u32(&o, op == MOTE_WIRE_AUTH_RESPONSE && !parts->ptr ? UINT32_MAX : (uint32_t)total);
     for (v = parts; v != end; v++) w_put(&o, v->ptr, v->len);
     e = o.err ? o.err : patch_length(out, start);
     if (e) {
@@ -740,8 +742,9 @@ mote_err mote_wire_auth_response(mote_wire *w, mote_buf *out, uint64_t tag, cons
 mote_err mote_wire_prepare(mote_wire *w, mote_buf *out, uint64_t tag, const char *cql,
                            size_t len, int *stream)
 {
-    /* NULL with len 0 is the empty text, not a null [long string] */
-    mote_view v = {(const uint8_t *)(cql || len ? cql : ""), len};
+    /* NULL with len 0 is the empty text, not a null [long string]: only
+     * AUTH_RESPONSE's NULL part is null (oneshot) */
+    mote_view v = {(const uint8_t *)cql, len};
     return oneshot(w, out, tag, MOTE_WIRE_PREPARE, &v, 1, stream);
 }
 

@@ -172,6 +172,11 @@ static void prepare_frame(void **state)
     int s;
     assert_int_equal(mote_wire_prepare(&w, &b, 1, "SELECT x FROM t", 15, &s), MOTE_OK);
     assert_hex(b.data, b.len, "04 00 0000 09 00000013 0000000f 53454c45435420782046524f4d2074");
+    /* NULL with length 0 is the empty text, length 0: only AUTH_RESPONSE
+     * has a null body (-1) */
+    mote_buf_clear(&b);
+    assert_int_equal(mote_wire_prepare(&w, &b, 2, NULL, 0, &s), MOTE_OK);
+    assert_hex(b.data, b.len, "04 00 0001 09 00000004 00000000");
 }
 
 /* REGISTER (spec 4.1.8: a [string list] of event types) and the tracing
