@@ -723,7 +723,7 @@ static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op,
 
 mote_err mote_wire_startup(mote_wire *w, mote_buf *out, uint64_t tag, int *stream)
 {
-    mote_view v = {startup_body, sizeof startup_body};
+    static const mote_view v = {startup_body, sizeof startup_body};
     return oneshot(w, out, tag, MOTE_WIRE_STARTUP, &v, 1, stream);
 }
 
