@@ -1585,7 +1585,8 @@ static MOTE_NOINLINE mote_err token_of(const mote_view *parts, size_t n, int64_t
 
 int64_t mote_wire_token(const void *key, size_t len)
 {
-    mote_view part = {(const uint8_t *)key, key ? len : 0};
+    /* (NULL with len > 0: token_of refuses it before it writes t) */
+    mote_view part = {(const uint8_t *)key, len};
     int64_t t = INT64_MIN;
     token_of(&part, 1, &t);
     return t;

@@ -2031,6 +2031,9 @@ static void murmur3_tokens_match_the_driver(void **state)
     assert_int_equal(composite, 200);
     /* an empty key is the partitioner's minimum token */
     assert_true(mote_wire_token("", 0) == INT64_MIN);
+    /* and so is an absent one, whatever its length */
+    assert_true(mote_wire_token(NULL, 0) == INT64_MIN);
+    assert_true(mote_wire_token(NULL, 5) == INT64_MIN);
     mote_view p[2] = {{(const uint8_t *)"a", 1}, {NULL, 70000}};
     int64_t t;
     assert_int_equal(mote_wire_token_parts(p, 2, &t), MOTE_ERR_INVALID);
