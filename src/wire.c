@@ -842,8 +842,7 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint8_t
     w_header(o, w, op, r->p.tracing ? MOTE_WIRE_F_TRACING : 0);
     r->stream = o->err ? -1 : take_slot(w, tag, op);
     if (op == MOTE_WIRE_BATCH) {
-        w_u8(o, (uint8_t)len);
-        w_u16(o, 0);
+        w_be(o, (uint32_t)len << 16, 3); /* the type, a [short] count of 0 */
     } else {
         w_str(o, op == MOTE_WIRE_QUERY, stmt, len);
         /* [consistency], then the flags (just before the count): set at
