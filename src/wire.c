@@ -271,8 +271,11 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
             }
             kind = MOTE_CQL_BLOB;
         } else if (id >= 0x20 && id <= 0x22) {  /* list, map, set */
-            kind = id == 0x21 ? MOTE_CQL_MAP : id == 0x20 ? MOTE_CQL_LIST : MOTE_CQL_SET;
-            nchild = id == 0x21 ? 2 : 1;
+            /* x 0, 1, 2 -> LIST, MAP, SET (kinds LIST, SET, MAP in
+             * order): its two bits swapped */
+            unsigned x = id - 0x20u;
+            kind = MOTE_CQL_LIST + (int)((x & 1) << 1 | x >> 1);
+            nchild = (uint16_t)(1 + (x & 1));
         } else if (id == 0x30 || id == 0x31) {  /* UDT, tuple */
             udt = id == 0x30;
             if (udt) {
@@ -288,8 +291,9 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
             rd_fail(r, MOTE_ERR_BAD_TYPE);
         }
         if (r->err) return r->err;
-        mote_cql_type *t = o->n < cap ? &nodes[o->n] : NULL;  /* (cap 0 when checking) */
-        if (t) {
+        mote_cql_type *t = NULL;
+        if (o->n < cap) {  /* (cap 0 when checking) */
+            t = &nodes[o->n];
             *t = (mote_cql_type){(uint8_t)kind, udt, nchild, 0,
                                  nchild ? -1 : mote_cql_kind_fixed(kind), NULL, NULL};
         }
