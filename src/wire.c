@@ -262,13 +262,9 @@ static mote_err owalk_run(owalk *o, rd *r, mote_cql_type *nodes, size_t cap)
         uint16_t nchild = 0;
         bool udt = false;
         if (id == 0x0000) {
-            mote_view c;
-            rd_string(r, &c);
+            rd_string(r, &o->custom); /* (read only after NEED_MORE) */
             if (r->err) return r->err;
-            if (o->build) {
-                o->custom = c;
-                return MOTE_ERR_NEED_MORE;
-            }
+            if (o->build) return MOTE_ERR_NEED_MORE;
             kind = MOTE_CQL_BLOB;
         } else if (id >= 0x20 && id <= 0x22) {  /* list, map, set */
             /* x 0, 1, 2 -> LIST, MAP, SET (kinds LIST, SET, MAP in
