@@ -1347,19 +1347,20 @@ bool mote_wire_cell_next(mote_wire_cells *it, mote_view *cell, uint32_t *row, ui
  * Cortex-M size budget. */
 enum {
     EF_CONSISTENCY, EF_REQUIRED, EF_ALIVE, EF_RECEIVED, EF_BLOCKFOR, EF_NUMFAILURES,
-    EF_DATA_PRESENT, EF_WRITE_TYPE, EF_KEYSPACE, EF_TABLE, EF_FUNCTION, EF_ARG_TYPES, EF_ID
+    EF_DATA_PRESENT, EF_WRITE_TYPE, EF_KEYSPACE, EF_TABLE, EF_FUNCTION, EF_ARG_TYPES, EF_ID,
+    EF_CODES /* (where the codes start in err_table) */
 };
 #define EF_AT(field) (uint8_t)offsetof(mote_wire_error, field)
-static const uint8_t err_fields[] = {
-    EF_AT(consistency), EF_AT(required), EF_AT(alive), EF_AT(received), EF_AT(blockfor),
-    EF_AT(numfailures), EF_AT(data_present), EF_AT(write_type), EF_AT(keyspace), EF_AT(table),
-    EF_AT(function), EF_AT(arg_types), EF_AT(id)};
-/* per code: its high byte (the low byte is 0 for all of them), then its
- * fields' bits, low byte first; a 0 high byte ends the table (no fields) */
 #define EB(f) (1u << EF_##f)
 #define EC(hi, bits) hi, (uint8_t)(bits), (uint8_t)((bits) >> 8)
 #define EF_TIMEOUT (EB(CONSISTENCY) | EB(RECEIVED) | EB(BLOCKFOR))
-static const uint8_t err_codes[] = {
+/* One table (one address to load): the fields' offsets, then from
+ * EF_CODES per code its high byte (the low byte is 0 for all of them) and
+ * its fields' bits, low byte first; a 0 high byte ends it (no fields). */
+static const uint8_t err_table[] = {
+    EF_AT(consistency), EF_AT(required), EF_AT(alive), EF_AT(received), EF_AT(blockfor),
+    EF_AT(numfailures), EF_AT(data_present), EF_AT(write_type), EF_AT(keyspace), EF_AT(table),
+    EF_AT(function), EF_AT(arg_types), EF_AT(id),
     EC(0x10, EB(CONSISTENCY) | EB(REQUIRED) | EB(ALIVE)),            /* UNAVAILABLE */
     EC(0x11, EF_TIMEOUT | EB(WRITE_TYPE)),                           /* WRITE_TIMEOUT */
     EC(0x12, EF_TIMEOUT | EB(DATA_PRESENT)),                         /* READ_TIMEOUT */
@@ -1377,13 +1378,13 @@ mote_err mote_wire_parse_error(const mote_wire_frame *f, mote_wire_error *e)
     if (err) return err;
     e->code = rd_i32(&r);
     rd_string(&r, &e->message);
-    const uint8_t *op = err_codes;
+    const uint8_t *op = err_table + EF_CODES;
     /* the code's high byte, or 0 (the table's end) if it has no fields */
     uint32_t hi = e->code & 0xffff00ff ? 0 : (uint32_t)e->code >> 8;
     while (*op && *op != hi) op += 3;
     for (unsigned bits = op[1] | op[2] << 8, i = 0; bits; bits >>= 1, i++) {
         if (!(bits & 1)) continue;
-        char *at = (char *)e + err_fields[i];
+        char *at = (char *)e + err_table[i];
         if (i == EF_CONSISTENCY) {
             *(uint16_t *)(void *)at = rd_u16(&r);
         } else if (i < EF_DATA_PRESENT) {
