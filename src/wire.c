@@ -659,9 +659,9 @@ static void w_str(wr *o, bool wide, const void *p, size_t n)
 #endif
 
 /* Frame header with the stream id the next take_slot will return. */
-static void w_header(wr *o, const mote_wire *w, uint8_t op, uint8_t flags)
+static void w_header(wr *o, const mote_wire *w, unsigned op, unsigned flags)
 {
-    uint8_t h[MOTE_WIRE_HEADER] = {MOTE_WIRE_VERSION, flags, 0, 0, op, 0, 0, 0, 0};
+    uint8_t h[MOTE_WIRE_HEADER] = {MOTE_WIRE_VERSION, (uint8_t)flags, 0, 0, (uint8_t)op, 0, 0, 0, 0};
     mote_be_store16(h + 2, (uint16_t)w->free_head);
     w_put(o, h, sizeof h);
 }
