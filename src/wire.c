@@ -801,11 +801,28 @@ static MOTE_NOINLINE mote_err req_fail(mote_wire_req *r, mote_err e)
     return r->o.err;
 }
 
+/* [consistency] and the flags byte of r's parameters, the values bit
+ * aside (set by mote_wire_end): QUERY's and EXECUTE's at begin, BATCH's at
+ * the end (it has none of page size, paging state and skip metadata:
+ * mote_wire_batch_begin refuses them). */
+static MOTE_SMALL_NOINLINE void w_consistency(mote_wire_req *r)
+{
+    const mote_wire_params *p = &r->p;
+    uint32_t v = (uint32_t)p->consistency << 8;
+    if (p->serial_consistency) v |= Q_SERIAL;
+    /* (the bools shifted in, not tested: Cortex-M size) */
+    v |= (uint32_t)p->has_timestamp << 5 | (uint32_t)p->skip_metadata << 1;
+    _Static_assert(Q_TIMESTAMP == 1 << 5 && Q_SKIP_METADATA == 1 << 1, "flag bits");
+    if (p->page_size > 0) v |= Q_PAGE_SIZE;
+    if (p->paging_state.ptr) v |= Q_PAGING_STATE;
+    w_be(&r->o, v, 3);
+}
+
 /* Start QUERY (stmt: the text), EXECUTE (stmt: the id) or BATCH (len: the
  * batch type): header with a stream taken, the statement, and for QUERY and
- * EXECUTE [consistency] <flags> and a [short] value count; for BATCH the
- * type and a [short] statement count. The values flag and the count are
- * taken back at the end if no value comes. The arguments are those of
+ * EXECUTE [consistency] <flags> (w_consistency; the values flag is set
+ * at the end if a value came, and the [short] value count comes with the
+ * first value); for BATCH the type and a [short] statement count. The arguments are those of
  * mote_wire_query_begin with op in the register the 64-bit tag leaves
  * free (r3 on 32-bit ARM), so the QUERY and EXECUTE calls are a move and a
  * jump (Cortex-M size). */
@@ -845,11 +862,12 @@ static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint8_t
         w_be(o, (uint32_t)len << 16, 3); /* the type, a [short] count of 0 */
     } else {
         w_str(o, op == MOTE_WIRE_QUERY, stmt, len);
-        /* [consistency], then the flags (just before the count): set at
-         * the end. The value count comes with the first value (put_value):
-         * without values the frame has none, and a frame that fits out
-         * exactly must not need room for it meanwhile. */
-        w_be(o, (uint32_t)r->p.consistency << 8, 3);
+        /* [consistency], then the flags (just before the count; the
+         * values bit is set at the end). The value count comes with the
+         * first value (put_value): without values the frame has none, and
+         * a frame that fits out exactly must not need room for it
+         * meanwhile. */
+        w_consistency(r);
         r->count_at = out->len;
     }
     if (o->err) {
@@ -1008,19 +1026,13 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
     if (!o->err) {
         mote_buf *b = o->b;
         patch_count(r);
-        uint8_t flags = (uint8_t)((r->p.serial_consistency ? Q_SERIAL : 0) |
-                                  (r->p.has_timestamp ? Q_TIMESTAMP : 0));
         if (r->opcode == MOTE_WIRE_BATCH) {
             mote_be_store16(b->data + r->start + MOTE_WIRE_HEADER + 1, (uint16_t)r->nstmts);
-            w_be(o, (uint32_t)r->p.consistency << 8 | flags, 3);
+            w_consistency(r);
         } else {
-            if (r->p.skip_metadata) flags |= Q_SKIP_METADATA;
-            if (r->p.page_size > 0) flags |= Q_PAGE_SIZE;
-            if (r->p.paging_state.ptr) flags |= Q_PAGING_STATE;
             /* nothing bound: no values flag, and no count (put_value
              * writes it with the first value) */
-            if (r->nvalues) flags |= Q_VALUES;
-            b->data[r->count_at - 1] = flags;
+            if (r->nvalues) b->data[r->count_at - 1] |= Q_VALUES;
             if (r->p.page_size > 0) w_u32(o, (uint32_t)r->p.page_size);
             if (r->p.paging_state.ptr) w_str(o, true, r->p.paging_state.ptr, r->p.paging_state.len);
         }
