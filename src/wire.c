@@ -434,16 +434,20 @@ static void rx_settle(mote_wire *w)
 
 uint8_t *mote_wire_recv_space(mote_wire *w, size_t *avail)
 {
-    if (avail) *avail = 0;
-    if (!w || !w->rx) return NULL;
-    rx_settle(w);
-    if (w->rx_pos) {
-        memmove(w->rx, w->rx + w->rx_pos, w->rx_len - w->rx_pos);
-        w->rx_len -= w->rx_pos;
-        w->rx_pos = 0;
+    size_t a = 0;
+    uint8_t *p = NULL;
+    if (w && w->rx) {
+        rx_settle(w);
+        if (w->rx_pos) {
+            memmove(w->rx, w->rx + w->rx_pos, w->rx_len - w->rx_pos);
+            w->rx_len -= w->rx_pos;
+            w->rx_pos = 0;
+        }
+        a = w->rx_cap - w->rx_len;
+        p = w->rx + w->rx_len;
     }
-    if (avail) *avail = w->rx_cap - w->rx_len;
-    return w->rx + w->rx_len;
+    if (avail) *avail = a;
+    return p;
 }
 
 void mote_wire_recv_commit(mote_wire *w, size_t n)
