@@ -215,9 +215,14 @@ typedef struct owalk {
     const mote_cql_type **link[MOTE_WIRE_MAX_OPTION_DEPTH];
 } owalk;
 
+/* (left, link and the udt bits of a level are written when the level is
+ * opened, before they are read: only the scalars start at 0) */
 static void owalk_init(owalk *o, unsigned maxdepth, bool build)
 {
-    memset(o, 0, sizeof *o);
+    o->udt = 0;
+    o->depth = 0;
+    o->n = 0;
+    o->done = false;
     o->maxdepth = maxdepth < MOTE_WIRE_MAX_OPTION_DEPTH ? maxdepth : MOTE_WIRE_MAX_OPTION_DEPTH;
     o->build = build;
 }
