@@ -510,8 +510,10 @@ mote_err mote_wire_next(mote_wire *w, mote_wire_frame *f)
     size_t avail = w->rx_len - w->rx_pos;
     if (avail < MOTE_WIRE_HEADER) return MOTE_ERR_NEED_MORE;
     const uint8_t *h = w->rx + w->rx_pos;
-    f->version = h[0];
-    f->flags = h[1];
+    /* version and flags: the header's first two bytes, the frame's too */
+    _Static_assert(offsetof(mote_wire_frame, flags) == offsetof(mote_wire_frame, version) + 1,
+                   "version, flags");
+    memcpy(&f->version, h, 2);
     f->stream = (int16_t)mote_be_load16(h + 2);
     f->opcode = h[4];
     f->length = mote_be_load32(h + 5);
