@@ -1176,9 +1176,14 @@ bool mote_wire_multimap_next(mote_wire_multimap *m, mote_view *key, mote_wire_li
 
 static void rd_schema_change(rd *r, mote_wire_schema_change *c)
 {
-    rd_string(r, &c->change);
-    rd_string(r, &c->target);
-    rd_string(r, &c->keyspace);
+    /* change, target, keyspace: the first three, one after the other (a
+     * loop, Cortex-M size; addressed from c as mote_wire_parse_error's
+     * fields) */
+    _Static_assert(offsetof(mote_wire_schema_change, change) == 0 &&
+                       offsetof(mote_wire_schema_change, name) == 3 * sizeof(mote_view),
+                   "change, target, keyspace first");
+    for (char *at = (char *)c; at != (char *)&c->name; at += sizeof(mote_view))
+        rd_string(r, (mote_view *)(void *)at);
     if (r->err) return;
     /* Targets are told apart by their first letter (the spec's words all
      * differ there): KEYSPACE, TABLE/TYPE, FUNCTION/AGGREGATE. An empty
