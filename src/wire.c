@@ -314,9 +314,10 @@ static void skip_option(rd *r)
 mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size_t *used,
                         const mote_cql_type **root)
 {
-    if (root) *root = NULL;
     if (used) *used = 0;
-    if (!root || (!option.ptr && option.len) || (!nodes && cap)) return MOTE_ERR_INVALID;
+    if (!root) return MOTE_ERR_INVALID;
+    *root = NULL;
+    if ((!option.ptr && option.len) || (!nodes && cap)) return MOTE_ERR_INVALID;
     if (cap > 65534) cap = 65534;  /* at most 65534 nodes, as documented */
     rd r;
     rd_init(&r, option.ptr, option.len);
