@@ -1233,7 +1233,7 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
          * loop would start over at page 1): a null one is refused */
         rd_raw(r, rd_len(r), &m->paging_state);
     }
-    if (r->err || (m->flags & MOTE_WIRE_META_NO_METADATA)) return;
+    if (m->flags & MOTE_WIRE_META_NO_METADATA) return; /* (an error: nothing more is read) */
     if (m->flags & MOTE_WIRE_META_GLOBAL_SPEC) {
         rd_string(r, &m->keyspace);
         rd_string(r, &m->table);
@@ -1243,10 +1243,9 @@ static void rd_meta(rd *r, mote_wire_meta *m, bool bind)
     const uint8_t *start = r->p;
     mote_wire_column c;
     for (uint32_t i = 0; i < m->ncols && !r->err; i++) rd_column(r, m, &c);
-    if (!r->err) {
-        m->specs.ptr = start;
-        m->specs.len = (size_t)(r->p - start);
-    }
+    /* (on an error, zeroed again by mote_wire_parse_result's parsed()) */
+    m->specs.ptr = start;
+    m->specs.len = (size_t)(r->p - start);
 }
 
 mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
@@ -1265,16 +1264,13 @@ mote_err mote_wire_parse_result(const mote_wire_frame *f, mote_wire_result *res)
         /* one past size_t, or rows without columns (no CQL result has
          * them; 2^31-1 of them fit in 12 bytes): more than the bytes left */
         rd_count(&r, cells > SIZE_MAX || nrows > cells ? SIZE_MAX : (size_t)cells, 4);
-        if (r.err) break;
-        res->nrows = nrows;
+        res->nrows = nrows; /* (on an error, zeroed again by parsed()) */
         const uint8_t *start = r.p;
         /* cells <= bytes left / 4 now: it fits a size_t (a 32-bit count
          * is shorter on Cortex-M) */
         for (size_t i = 0; i < (size_t)cells && !r.err; i++) rd_bytes(&r, NULL);
-        if (!r.err) {
-            res->rows.ptr = start;
-            res->rows.len = (size_t)(r.p - start);
-        }
+        res->rows.ptr = start;
+        res->rows.len = (size_t)(r.p - start);
         break;
     }
     case MOTE_WIRE_RESULT_SET_KEYSPACE:
