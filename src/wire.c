@@ -558,8 +558,8 @@ typedef mote__wire_out wr;
 
 static void w_put(wr *o, const void *p, size_t n)
 {
-    if (o->err || n == 0) return;
-    mote_err e = mote_buf_append(o->b, p, n);
+    if (o->err) return;
+    mote_err e = mote_buf_append(o->b, p, n); /* (n 0, p NULL: MOTE_OK) */
     if (e) o->err = e;
 }
 
@@ -1033,7 +1033,7 @@ mote_err mote_wire_end(mote_wire_req *r, int *stream)
 {
     mote_err e = req_ready(r);
     if (!r) return e;
-    if (!e && r->opcode == MOTE_WIRE_BATCH && r->nstmts == 0) req_fail(r, MOTE_ERR_STATE);
+    if (r->opcode == MOTE_WIRE_BATCH && r->nstmts == 0) req_fail(r, MOTE_ERR_STATE); /* (sticky) */
     wr *o = &r->o;
     if (!o->err) {
         mote_buf *b = o->b;
