@@ -370,8 +370,7 @@ mote_err mote_wire_init(mote_wire *w, mote_wire_slot *slots, size_t nslots, uint
         slots[i].next = next;
         next = (int32_t)i;
     }
-    w->free_head = 0;
-    w->rx = rx;
+    w->rx = rx; /* (free_head 0: the memset) */
     w->rx_cap = rx_cap;
     return MOTE_OK;
 }
@@ -706,7 +705,8 @@ static const uint8_t startup_body[] = {0, 1, 0, 11, 'C', 'Q', 'L', '_', 'V', 'E'
 static mote_err oneshot(mote_wire *w, mote_buf *out, uint64_t tag, uint8_t op,
                         const mote_view *parts, size_t n, int *stream)
 {
-    bool len4 = op >= MOTE_WIRE_PREPARE && op != MOTE_WIRE_REGISTER;
+    /* PREPARE and AUTH_RESPONSE, of the five (a bit per opcode) */
+    bool len4 = (1u << MOTE_WIRE_PREPARE | 1u << MOTE_WIRE_AUTH_RESPONSE) >> op & 1;
     mote_err e = check_ctx(w, out);
     if (e) return e;
     size_t total = 0;
