@@ -672,7 +672,8 @@ static void w_str(wr *o, bool wide, const void *p, size_t n)
 /* Frame header with the stream id the next take_slot will return. */
 static void w_header(wr *o, const mote_wire *w, unsigned op, unsigned flags)
 {
-    uint8_t h[MOTE_WIRE_HEADER] = {MOTE_WIRE_VERSION, (uint8_t)flags, 0, 0, (uint8_t)op, 0, 0, 0, 0};
+    uint8_t h[MOTE_WIRE_HEADER] = {MOTE_WIRE_VERSION, (uint8_t)flags, 0, 0, (uint8_t)op,
+                                   0, 0, 0, 0};
     mote_be_store16(h + 2, (uint16_t)w->free_head);
     w_put(o, h, sizeof h);
 }
@@ -783,19 +784,19 @@ mote_err mote_wire_register(mote_wire *w, mote_buf *out, uint64_t tag, unsigned 
     uint8_t count[2];
     mote_view v[4];
     if (events - 1 >= MOTE_WIRE_EVENT_ALL) return MOTE_ERR_INVALID; /* 0, or another bit */
-    mote_view *n = v;
+    mote_view *last = v; /* v[0]: the count, set after the names */
     /* (a walk by bit and entry pointer: no index arithmetic, Cortex-M size) */
     for (const uint8_t *e = event_names; events; events >>= 1, e += EV_AT(1)) {
         if (events & 1) {
-            (++n)->ptr = e;
-            n->len = (size_t)e[1] + 2;
+            (++last)->ptr = e;
+            last->len = (size_t)e[1] + 2;
         }
     }
     count[0] = 0;
-    count[1] = (uint8_t)(n - v);
+    count[1] = (uint8_t)(last - v);
     v[0].ptr = count;
     v[0].len = 2;
-    return oneshot(w, out, tag, MOTE_WIRE_REGISTER, v, (size_t)(n - v) + 1, stream);
+    return oneshot(w, out, tag, MOTE_WIRE_REGISTER, v, (size_t)(last - v) + 1, stream);
 }
 
 /* ---- requests with values ------------------------------------------------- */
@@ -834,10 +835,10 @@ static MOTE_SMALL_NOINLINE void w_consistency(mote_wire_req *r)
  * batch type): header with a stream taken, the statement, and for QUERY and
  * EXECUTE [consistency] <flags> (w_consistency; the values flag is set
  * at the end if a value came, and the [short] value count comes with the
- * first value); for BATCH the type and a [short] statement count. The arguments are those of
- * mote_wire_query_begin with op in the register the 64-bit tag leaves
- * free (r3 on 32-bit ARM), so the QUERY and EXECUTE calls are a move and a
- * jump (Cortex-M size). */
+ * first value); for BATCH the type and a [short] statement count. The
+ * arguments are those of mote_wire_query_begin with op in the register the
+ * 64-bit tag leaves free (r3 on 32-bit ARM), so the QUERY and EXECUTE calls
+ * are a move and a jump (Cortex-M size). */
 static mote_err req_begin(mote_wire_req *r, mote_wire *w, mote_buf *out, uint8_t op,
                           uint64_t tag, const void *stmt, size_t len, const mote_wire_params *p)
 {
