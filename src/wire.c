@@ -1591,19 +1591,20 @@ static MOTE_NOINLINE mote_err token_of(const mote_view *parts, size_t n, int64_t
     if (!token || !parts || n == 0) return MOTE_ERR_INVALID;
     mm3 m;
     memset(&m, 0, sizeof m);
-    for (size_t i = 0; i < n; i++) {
-        size_t len = parts[i].len;
+    bool comp = n > 1;
+    for (const mote_view *v = parts, *end = parts + n; v != end; v++) {
+        size_t len = v->len;
         /* one column: its bytes; several: CompositeType's components, each
          * [short] length, bytes, end-of-component byte 0 (set before the
          * check: gcc then keeps one path for a NULL part, Cortex-M size) */
         uint8_t hdr[3] = {(uint8_t)(len >> 8), (uint8_t)len, 0};
-        if (!parts[i].ptr && len) return MOTE_ERR_INVALID;
-        if (n > 1) {
+        if (!v->ptr && len) return MOTE_ERR_INVALID;
+        if (comp) {
             if (len > 0xffff) return MOTE_ERR_OVERFLOW;
             mm3_update(&m, hdr, 2);
         }
-        mm3_update(&m, parts[i].ptr, len);
-        if (n > 1) mm3_update(&m, hdr + 2, 1);
+        mm3_update(&m, v->ptr, len);
+        if (comp) mm3_update(&m, hdr + 2, 1);
     }
     *token = m.total ? mm3_token(&m) : INT64_MIN;
     return MOTE_OK;
