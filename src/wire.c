@@ -365,11 +365,13 @@ mote_err mote_wire_init(mote_wire *w, mote_wire_slot *slots, size_t nslots, uint
      * linked from the last (-1: none after it), so that no store follows
      * the loop (Cortex-M0+ size) */
     int32_t next = -1;
-    for (size_t i = nslots; i-- > 0;) {
+    size_t i = nslots; /* (>= 1) */
+    do {
+        i--;
         slots[i].busy = 0;
         slots[i].next = next;
         next = (int32_t)i;
-    }
+    } while (i);
     w->rx = rx; /* (free_head 0: the memset) */
     w->rx_cap = rx_cap;
     return MOTE_OK;
