@@ -984,7 +984,7 @@ static mote_err put_value(mote_wire_req *r, int32_t n, const void *v, size_t len
     if (len) memcpy(d + 4, v, len);
     b->len += 4 + len;
     r->nvalues++;
-    return MOTE_OK;
+    return r->o.err; /* (MOTE_OK: req_ready said so; not e, which gcc would keep) */
 }
 
 mote_err mote_wire_value(mote_wire_req *r, const void *v, size_t n)
