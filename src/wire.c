@@ -315,9 +315,12 @@ mote_err mote_wire_type(mote_view option, mote_cql_type *nodes, size_t cap, size
                         const mote_cql_type **root)
 {
     if (used) *used = 0;
-    if (!root) return MOTE_ERR_INVALID;
-    *root = NULL;
-    if ((!option.ptr && option.len) || (!nodes && cap)) return MOTE_ERR_INVALID;
+    bool bad = !root; /* (one way out for every refusal: Cortex-M size) */
+    if (!bad) {
+        *root = NULL;
+        bad = (!option.ptr && option.len) || (!nodes && cap);
+    }
+    if (bad) return MOTE_ERR_INVALID;
     if (cap > 65534) cap = 65534;  /* at most 65534 nodes, as documented */
     rd r;
     rd_init(&r, option.ptr, option.len);
