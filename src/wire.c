@@ -1603,7 +1603,9 @@ static MOTE_NOINLINE mote_err token_of(const mote_view *parts, size_t n, int64_t
          * [short] length, bytes, end-of-component byte 0 (set before the
          * check: gcc then keeps one path for a NULL part, Cortex-M size) */
         uint8_t hdr[3] = {(uint8_t)(len >> 8), (uint8_t)len, 0};
-        if (!v->ptr && len) return MOTE_ERR_INVALID;
+        /* (& rather than &&: one test, so that gcc does not split the
+         * paths after it by the pointer; Cortex-M size) */
+        if ((v->ptr == NULL) & (len != 0)) return MOTE_ERR_INVALID;
         if (comp) {
             if (len > 0xffff) return MOTE_ERR_OVERFLOW;
             mm3_update(&m, hdr, 2);
