@@ -811,14 +811,16 @@ static MOTE_INLINE uint64_t escaped_by(uint64_t bs, uint64_t *pend)
     return esc;
 }
 
-/* The stream position of chunk index idx, with the line counted up to it
- * from the line breaks `nl` of the block starting at blk (all before idx). */
-static MOTE_INLINE void blk_pos(const mote_scanner *sc, mote_pos *out, size_t blk, uint64_t nl, size_t idx)
+/* open_pos where a run of the block path ends at i in the string whose opening quote's offset, and its block's
+ * line start as column, blk_segment() put there (the run's line breaks are '\n': a '\r' stops it). */
+static MOTE_NOINLINE void blk_open_pos(mote_scanner *sc, const uint8_t *p, size_t i)
 {
-    out->offset = sc->base + idx;
-    out->line = sc->line + (nl ? mote__popcount64(nl) : 0u); /* (most blocks have no line break) */
-    const uint64_t ls = nl ? sc->base + blk + high_bit(nl) + 1 : sc->line_start;
-    out->column = out->offset - ls + 1;
+    const size_t o = (size_t)(sc->open_pos.offset - sc->base);
+    uint64_t n = 0, ls = sc->open_pos.column;
+    for (size_t j = o; j < i; j++) n += p[j] == '\n';
+    for (size_t j = o; n && j && o - j < 64 && sc->base + j > ls; j--) if (p[j - 1] == '\n') ls = sc->base + j;
+    sc->open_pos.line = sc->line - n;
+    sc->open_pos.column = sc->open_pos.offset - (n ? ls : sc->line_start) + 1;
 }
 
 /* One 64-byte block's masks (bit j: byte j): the first quote kind, stop
@@ -1112,7 +1114,7 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
  * block path cannot pass, outside strings (a stop byte, a lone backslash
  * where escapes work only in strings, "--", the delimiter line break) or
  * anywhere ('\r'). Counts the lines before it, sets the escape flag and
- * open_pos; *inside: the state at byte k, or after the block. sel: selects,
+ * open_pos's offset; *inside: the state at byte k, or after the block. sel: selects,
  * not branches, where they would go as the data does (blk_multi(): in
  * quote-dense text, whether a string holds an escape).
  */
@@ -1169,11 +1171,9 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
     const bool esc = (m->bs & below & ((f & BLK_ESC_OUT) ? UINT64_MAX : in)) != 0;
     if (sel) sc->tokflags |= (0u - (unsigned)esc) & MOTE_SCAN_TOK_ESCAPES;
     else if (esc) sc->tokflags |= MOTE_SCAN_TOK_ESCAPES;
+    /* the last string opened (its line and column: blk_done(), if the run ends in it) */
     const uint64_t opens = m->q & ~m->esc & in & below;
-    if (*inside && opens) {
-        const unsigned o = high_bit(opens);
-        blk_pos(sc, &sc->open_pos, i, m->nl & (((uint64_t)1 << o) - 1u), i + o);
-    }
+    if (*inside && opens) sc->open_pos.offset = sc->base + i + high_bit(opens), sc->open_pos.column = sc->line_start;
     const uint64_t nlb = m->nl & below;
     if (nlb) {
         sc->line += mote__popcount64(nlb);
@@ -1251,6 +1251,7 @@ static MOTE_INLINE bool blk_kinds(unsigned slots, const uint8_t *open_slot, cons
 static MOTE_INLINE size_t blk_done(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
                                    unsigned st, uint64_t pend, bool kinds, bool lines)
 {
+    if (st && sc->open_pos.offset >= sc->base + start) blk_open_pos(sc, p, i);
     if (!lines) {
         sc->slot = (uint8_t)(st ? st - 1u : 0);
         sc->blk_multi = kinds;
