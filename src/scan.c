@@ -924,14 +924,12 @@ static const uint8_t blk_shuf[2][32] __attribute__((aligned(32))) = {
 };
 #undef BLK_SHUF_AT
 
-/* kv: blk_k32_at(), or NULL (records: runs of many blocks keep every vector
- * in registers, as set1 builds them); konst: c is a constant
- * configuration's, whose quotes and stop bytes then come from kv too (the
- * backslash and line breaks are constants in every configuration). */
+/* kv: blk_k32_at(); konst: c is a constant configuration's (or lines), whose
+ * quotes and stop bytes then come from kv too (the backslash and line breaks
+ * are constants in every configuration). */
 static BLK_AVX2_FN inline void blk_classify_avx2(const blk_cfg *c, bool lines, bool konst, const blk_k32_row_t *kv,
                                                  bool parens, const uint8_t *r, blk_masks *m, uint64_t *q)
 {
-    const bool fixed = kv != NULL; /* the backslash and line breaks from kv */
     const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)r);
     const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(r + 32));
 #define BLK_M2(x, y) ((uint64_t)(uint32_t)_mm256_movemask_epi8(x) | (uint64_t)(uint32_t)_mm256_movemask_epi8(y) << 32)
@@ -965,9 +963,9 @@ static BLK_AVX2_FN inline void blk_classify_avx2(const blk_cfg *c, bool lines, b
         m->stop |= BLK_M2(_mm256_cmpeq_epi8(_mm256_or_si256(a, one), cp),
                           _mm256_cmpeq_epi8(_mm256_or_si256(b, one), cp));
     }
-    m->bs = BLK_EQ2('\\', fixed);
-    m->nl = BLK_EQ2('\n', fixed);
-    m->cr = BLK_EQ2('\r', fixed);
+    m->bs = BLK_EQ2('\\', true);
+    m->nl = BLK_EQ2('\n', true);
+    m->cr = BLK_EQ2('\r', true);
 #undef BLK_EQ2
 #undef BLK_SPL
 #undef BLK_M2
@@ -1451,12 +1449,12 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
     const unsigned nsv = avx2 || lines || !BLK_VECTOR ? 0 : (c.nstop + 1u) & ~1u;
     for (unsigned j = 0; j < nsv; j++) sv[j] = BLK_SPLAT(c.stop[j]);
 #ifdef BLK_AVX2
-    const blk_k32_row_t *kv = avx2 && !lines ? blk_k32_at() : NULL;
+    const blk_k32_row_t *kv = avx2 ? blk_k32_at() : NULL;
 #endif
     while (lim - i >= 64) {
         blk_masks m;
 #ifdef BLK_AVX2
-        if (avx2) blk_classify_avx2(&c, lines, !lines && kc, kv, (f & BLK_PG) != 0, p + i, &m, NULL);
+        if (avx2) blk_classify_avx2(&c, lines, lines || kc, kv, (f & BLK_PG) != 0, p + i, &m, NULL);
         else
 #endif
         blk_classify(&c, t, lines ? 2 : kc ? 1u : sc->blk, sv, lines ? 0 : c.nstop, p + i, &m, NULL);
@@ -2919,6 +2917,12 @@ static MOTE_INLINE mote_err line_next(mote_scanner *sc, mote_scan_token *tok, co
 
 #define LINE_NEXT(how) (sc->max_token ? line_next(sc, tok, how, true) : line_next(sc, tok, how, false))
 static MOTE_NOINLINE mote_err rec_next(mote_scanner *sc, mote_scan_token *tok) { return LINE_NEXT(L_REC); }
+#ifdef BLK_AVX2
+static BLK_AVX2_FN BLK_FLAT MOTE_NOINLINE mote_err rec_avx2(mote_scanner *sc, mote_scan_token *tok)
+{
+    return LINE_NEXT(L_REC); /* (block_lines_avx2() inlined: no call per record) */
+}
+#endif
 static MOTE_NOINLINE mote_err copy_next(mote_scanner *sc, mote_scan_token *tok) { return LINE_NEXT(L_COPY); }
 static MOTE_NOINLINE mote_err stmt_next(mote_scanner *sc, mote_scan_token *tok) { return LINE_NEXT(L_STMT); }
 #endif
@@ -2927,7 +2931,13 @@ mote_err mote_scan_next(mote_scanner *sc, mote_scan_token *tok)
 {
     if (!sc || !tok) return MOTE_ERR_INVALID;
 #if !MOTE_SMALL
-    if (sc->blk_flags & BLK_REC) return rec_next(sc, tok);
+    if (sc->blk_flags & BLK_REC) {
+#ifdef BLK_AVX2
+        __asm__("" ::: "memory"); /* (blk_flags read again: one instruction less on the other tokens' way) */
+        if (sc->blk_flags & BLK_AVX2F) return rec_avx2(sc, tok);
+#endif
+        return rec_next(sc, tok);
+    }
     if (sc->state == S_COPY) return copy_next(sc, tok);
 #if defined(__GNUC__)
     __asm__("" ::: "memory"); /* (two loads of the state, one instruction less on the COPY rows' way) */
