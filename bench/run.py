@@ -227,7 +227,10 @@ class Peers:
             bps = float(m.group(1)) * 1e6
             size = len(data)
             if kind == 'write':  # one pass is the bytes it wrote (its "checksum")
-                size = int(re.search(r'checksum ([0-9a-f]+)', out).group(1), 16)
+                w = re.search(r'checksum ([0-9a-f]+)', out)
+                if not w:
+                    sys.exit(f'{case}/{variant}: no "checksum" (bytes written) in its output:\n{out}')
+                size = int(w.group(1), 16)
             rows.append({'name': f'{case}/{variant}', 'ns': size / bps * 1e9, 'bps': bps,
                          'items': data.count(b'\n') * bps / len(data)})
         return rows
