@@ -17,78 +17,67 @@
 
 enum { W_IDLE, W_TAGS, W_FIELDS, W_FAILED };
 
+/* Where the lines go: one sink (a mote_buf) for both kinds of writer. A
+ * fixed-size out[0..cap) is the writer's own fixed buffer, a pointer to
+ * which would dangle if the caller copied the writer. */
+static mote_buf *sink(mote_lp_writer *w) { return w->buf ? w->buf : &w->own; }
 
 mote_err mote_lp_writer_init(mote_lp_writer *w, void *out, size_t cap,
                              mote_lp_precision precision)
 {
-    if (!w || (!out && cap > 0) || (unsigned)precision > MOTE_LP_S) return MOTE_ERR_INVALID;
+    if (!w || (unsigned)precision > MOTE_LP_S) return MOTE_ERR_INVALID;
     memset(w, 0, sizeof *w);
-    w->out = out;
-    w->cap = cap;
     w->precision = precision;
-    w->state = W_IDLE;
-    return MOTE_OK;
+    return mote_buf_init_fixed(&w->own, out, cap); /* NULL out with cap > 0: INVALID */
 }
 
 mote_err mote_lp_writer_init_buf(mote_lp_writer *w, mote_buf *buf,
                                  mote_lp_precision precision)
 {
-    if (!buf) return MOTE_ERR_INVALID;
-    mote_err rc = mote_lp_writer_init(w, NULL, 0, precision);
-    if (rc == MOTE_OK) {
-        w->buf = buf;
-        w->len = w->line_start = buf->len;
-    }
+    mote_err rc = buf ? mote_lp_writer_init(w, NULL, 0, precision) : MOTE_ERR_INVALID;
+    if (rc == MOTE_OK) w->buf = buf, w->line_start = buf->len;
     return rc;
 }
 
-size_t mote_lp_writer_length(const mote_lp_writer *w)
-{
-    return w ? w->line_start : 0;
-}
+size_t mote_lp_writer_length(const mote_lp_writer *w) { return w ? w->line_start : 0; }
 
-/* Drop the line being built (for a buf: shorten it to the line start).
- * One copy in small builds (Cortex-M4 2 bytes less). */
-static MOTE_SMALL_NOINLINE void rollback(mote_lp_writer *w)
-{
-    w->len = w->line_start;
-    if (w->buf) mote_buf_truncate(w->buf, w->line_start);
-}
-
-/* Abandon the line: roll back to its start, remember the error. */
+/* Abandon the line: drop what it wrote, remember the error. */
 static MOTE_NOINLINE mote_err line_fail(mote_lp_writer *w, mote_err rc)
 {
-    rollback(w);
-    w->err = rc;
+    mote_buf_truncate(sink(w), w->line_start);
+    if (w->state != W_FAILED) w->err = rc; /* the line's first error stays */
     w->state = W_FAILED;
-    return rc;
+    return w->err;
 }
 
 /*
  * Append n bytes to the line. Sticky: once the line has failed nothing more
  * is written and its error comes back, so a field is a plain sequence of
- * puts with w->err read at the end (MOTE_OK unless the line failed).
+ * puts with w->err read at the end (MOTE_OK unless the line failed). The
+ * writer's own fixed buffer full is MOTE_ERR_SPACE (lp.h), the caller's
+ * buffer says why it could not grow.
  */
 static mote_err put(mote_lp_writer *w, const void *p, size_t n)
 {
     if (w->state == W_FAILED) return w->err;
-    mote_err rc = MOTE_OK;
-    if (w->buf) {
-        rc = mote_buf_append(w->buf, p, n);
-        w->len = w->buf->len;
-    } else if (n > w->cap - w->len) {
-        rc = MOTE_ERR_SPACE;
-    } else {
-        if (n) memcpy(w->out + w->len, p, n);
-        w->len += n;
+    mote_buf *b = sink(w);
+    /* Speed builds: 0 < n <= room is mote_buf_append's fast path without its
+     * tests of p (set: n > 0; never in b's free tail). */
+    if (!MOTE_SMALL && n - 1 < b->cap - b->len) {
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+        return MOTE_OK;
     }
-    return rc == MOTE_OK ? rc : line_fail(w, rc);
+    mote_err rc = mote_buf_append(b, p, n);
+    if (rc == MOTE_OK) return rc;
+    return line_fail(w, rc == MOTE_ERR_LIMIT && !w->buf ? MOTE_ERR_SPACE : rc);
 }
 
 static mote_err put_byte(mote_lp_writer *w, uint8_t c)
 {
-    if (!MOTE_SMALL && !w->buf && w->state != W_FAILED && w->len < w->cap) {
-        w->out[w->len++] = c;
+    mote_buf *b = sink(w);
+    if (!MOTE_SMALL && w->state != W_FAILED && b->len < b->cap) {
+        b->data[b->len++] = c;
         return MOTE_OK;
     }
     return put(w, &c, 1);
@@ -100,9 +89,8 @@ static mote_err put_byte(mote_lp_writer *w, uint8_t c)
  * or value or field key; C_STR a string value): none of its bytes stops the
  * decoder's scan of that kind (the grammar's table). One look per byte, not
  * the checks' loops, UTF-8 check and strchr() per byte (docs/lp.md). */
-static MOTE_INLINE bool plain(const void *p, size_t n, unsigned k)
+static MOTE_INLINE bool plain(const uint8_t *s, size_t n, unsigned k)
 {
-    const uint8_t *s = p;
     unsigned acc = 0;
     if (!s || !n) return false;
     for (size_t i = 0; i < n; i++) acc |= mote__lp_cls[s[i]];
@@ -112,22 +100,30 @@ static MOTE_INLINE bool plain(const void *p, size_t n, unsigned k)
 #define plain(p, n, k) false /* every name through the checks and the escaping loop */
 #endif
 
-/* Check a measurement (meas) or tag key/value/field key. */
-static mote_err check_name(const uint8_t *s, size_t n, bool meas)
+/* Why s[0..n) cannot be written as a name of kind k (C_MEAS, C_KEY) or a
+ * string value (C_STR), or MOTE_OK. */
+static mote_err check(const uint8_t *s, size_t n, unsigned k)
 {
-    if (n == 0) return MOTE_ERR_EMPTY_NAME;
+    if (n == 0) return k == C_STR ? MOTE_OK : MOTE_ERR_EMPTY_NAME;
     if (!s) return MOTE_ERR_INVALID;
-    if (s[n - 1] == '\\') return MOTE_ERR_BAD_ESCAPE;
-    if (meas && s[0] == '#') return MOTE_ERR_SYNTAX;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < 0x20 || s[i] == 0x7f) return MOTE_ERR_SYNTAX;
+    if (k != C_STR) {
+        if (s[n - 1] == '\\') return MOTE_ERR_BAD_ESCAPE;
+        if (k == C_MEAS && s[0] == '#') return MOTE_ERR_SYNTAX;
+        for (size_t i = 0; i < n; i++) {
+            if (s[i] < 0x20 || s[i] == 0x7f) return MOTE_ERR_SYNTAX;
+        }
     }
     return mote_utf8_valid(s, n) ? MOTE_OK : MOTE_ERR_SYNTAX;
 }
 
-/* Copy s escaping the bytes in set (a backslash before each). */
-static mote_err put_escaped(mote_lp_writer *w, const uint8_t *s, size_t n, const char *set)
+/* Write s[0..n) as kind k (as check()) with a backslash before each byte its
+ * kind escapes, or fail the line with check()'s error. */
+static MOTE_FAST_INLINE mote_err put_name(mote_lp_writer *w, const uint8_t *s, size_t n, unsigned k)
 {
+    if (plain(s, n, k) && !(k == C_MEAS && s[0] == '#')) return put(w, s, n);
+    mote_err rc = check(s, n, k);
+    if (rc != MOTE_OK) return line_fail(w, rc);
+    const char *set = k == C_MEAS ? ", " : k == C_KEY ? ",= " : "\"\\";
     size_t run = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i] != 0 && strchr(set, s[i])) {
@@ -142,76 +138,54 @@ static mote_err put_escaped(mote_lp_writer *w, const uint8_t *s, size_t n, const
 mote_err mote_lp_write_measurement(mote_lp_writer *w, const void *name, size_t len)
 {
     if (!w) return MOTE_ERR_INVALID;
-    rollback(w); /* an unfinished line is dropped */
+    mote_buf_truncate(sink(w), w->line_start); /* an unfinished line is dropped */
     w->err = MOTE_OK;
     w->state = W_IDLE;
-    const bool p = plain(name, len, C_MEAS) && *(const uint8_t *)name != '#';
-    mote_err rc = p ? MOTE_OK : check_name(name, len, true);
-    if (rc != MOTE_OK) return line_fail(w, rc);
-    rc = p ? put(w, name, len) : put_escaped(w, name, len, ", ");
+    mote_err rc = put_name(w, name, len, C_MEAS);
     if (rc == MOTE_OK) w->state = W_TAGS;
     return rc;
 }
 
 /* Entry to a call that adds to the line: MOTE_OK if the line is in one of
- * the states a and b, else its error (failing it for a wrong state). */
+ * the states a and b, else its error (a failed line's, or a wrong state). */
 static mote_err line_state(mote_lp_writer *w, uint8_t a, uint8_t b)
 {
-    if (w->state == W_FAILED) return w->err;
-    if (w->state != a && w->state != b) return line_fail(w, MOTE_ERR_STATE);
-    return MOTE_OK;
+    return w->state == a || w->state == b ? MOTE_OK : line_fail(w, MOTE_ERR_STATE);
 }
 
 mote_err mote_lp_write_tag(mote_lp_writer *w, const void *key, size_t klen,
                            const void *value, size_t vlen)
 {
     if (!w) return MOTE_ERR_INVALID;
-    mote_err rc = line_state(w, W_TAGS, W_TAGS);
-    if (rc != MOTE_OK) return rc;
-    const bool kp = plain(key, klen, C_KEY), vp = plain(value, vlen, C_KEY);
-    if (!kp) rc = check_name(key, klen, false);
-    if (rc == MOTE_OK && !vp) rc = check_name(value, vlen, false);
-    if (rc != MOTE_OK) return line_fail(w, rc);
+    line_state(w, W_TAGS, W_TAGS); /* (a failed line writes nothing more) */
     put_byte(w, ',');
-    kp ? put(w, key, klen) : put_escaped(w, key, klen, ",= ");
+    put_name(w, key, klen, C_KEY);
     put_byte(w, '=');
-    return vp ? put(w, value, vlen) : put_escaped(w, value, vlen, ",= ");
+    return put_name(w, value, vlen, C_KEY);
 }
 
 /* Separator and key of a field, leaving the value to the caller. */
 static mote_err field_start(mote_lp_writer *w, const void *key, size_t klen)
 {
-    mote_err rc = line_state(w, W_TAGS, W_FIELDS);
-    if (rc != MOTE_OK) return rc;
-    const bool p = plain(key, klen, C_KEY);
-    if (!p) rc = check_name(key, klen, false);
-    if (rc != MOTE_OK) return line_fail(w, rc);
+    line_state(w, W_TAGS, W_FIELDS); /* (a failed line writes nothing more) */
     put_byte(w, w->state == W_TAGS ? ' ' : ',');
-    p ? put(w, key, klen) : put_escaped(w, key, klen, ",= ");
-    rc = put_byte(w, '=');
+    put_name(w, key, klen, C_KEY);
+    mote_err rc = put_byte(w, '=');
     if (rc == MOTE_OK) w->state = W_FIELDS;
     return rc;
 }
 
-/* Checks and key of a float field: v must be finite (exponent bits not all
- * ones; no soft-float calls needed). */
-static mote_err float_start(mote_lp_writer *w, const void *key, size_t klen, double v)
+mote_err mote_lp_write_float(mote_lp_writer *w, const void *key, size_t klen, double v)
 {
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     if (!w) return MOTE_ERR_INVALID;
-    if (w->state == W_FAILED) return w->err;
-    if ((~bits & 0x7ff0000000000000ull) == 0) return line_fail(w, MOTE_ERR_NOT_FINITE);
-    return field_start(w, key, klen);
-}
-
-mote_err mote_lp_write_float(mote_lp_writer *w, const void *key, size_t klen, double v)
-{
-    mote_err rc = float_start(w, key, klen, v);
+    /* v must be finite: exponent bits not all ones (no soft-float calls) */
+    mote_err rc = (~bits & 0x7ff0000000000000ull) == 0 ? line_fail(w, MOTE_ERR_NOT_FINITE)
+                                                       : field_start(w, key, klen);
     if (rc != MOTE_OK) return rc;
-    /* Formatted here, with only w and v live: num's frames nearly fill a
-     * Cortex-M0+'s 512 bytes. 24 bytes suffice (num.h); a finite v always
-     * formats. */
+    /* 24 bytes suffice (num.h); a finite v always formats. num's frames
+     * fill a Cortex-M0+'s 512 bytes of stack with this one (stack-budget). */
     char tmp[MOTE_NUM_F64_MAX];
     size_t n;
     rc = mote_num_format_f64(v, tmp, sizeof tmp, &n);
@@ -258,14 +232,10 @@ mote_err mote_lp_write_string(mote_lp_writer *w, const void *key, size_t klen,
                               const void *s, size_t slen)
 {
     if (!w) return MOTE_ERR_INVALID;
-    if (w->state == W_FAILED) return w->err;
-    if (!s && slen > 0) return line_fail(w, MOTE_ERR_INVALID);
-    const bool p = plain(s, slen, C_STR);
-    if (!p && !mote_utf8_valid(s, slen)) return line_fail(w, MOTE_ERR_SYNTAX);
     mote_err rc = field_start(w, key, klen);
     if (rc != MOTE_OK) return rc;
     put_byte(w, '"');
-    p ? put(w, s, slen) : put_escaped(w, s, slen, "\"\\");
+    put_name(w, s, slen, C_STR);
     return put_byte(w, '"');
 }
 
@@ -285,7 +255,7 @@ mote_err mote_lp_write_end(mote_lp_writer *w, const int64_t *time_ns)
     }
     rc = put_byte(w, '\n');
     if (rc != MOTE_OK) return rc;
-    w->line_start = w->len;
+    w->line_start = sink(w)->len;
     w->state = W_IDLE;
     return MOTE_OK;
 }

@@ -210,6 +210,22 @@ static void full_buffer_rolls_back(void **state)
         assert_int_equal(rc, MOTE_ERR_SPACE);
         assert_int_equal(mote_lp_writer_length(&w), 0);
     }
+    /* the line's first error stays: the key does not fit, the value after
+     * it would be refused */
+    assert_int_equal(mote_lp_writer_init(&w, small, 4, MOTE_LP_NS), MOTE_OK);
+    assert_int_equal(mote_lp_write_measurement(&w, S("m")), MOTE_OK);
+    assert_int_equal(mote_lp_write_tag(&w, S("key"), S("v\\")), MOTE_ERR_SPACE);
+    assert_int_equal(mote_lp_write_end(&w, NULL), MOTE_ERR_SPACE);
+    /* a copy of a writer writes where the original did (a caller's copy,
+     * e.g. a struct returned by value) */
+    assert_int_equal(mote_lp_writer_init(&w, small, sizeof small, MOTE_LP_NS), MOTE_OK);
+    mote_lp_writer copy = w;
+    memset(&w, 0xa5, sizeof w);
+    assert_int_equal(mote_lp_write_measurement(&copy, S("c")), MOTE_OK);
+    assert_int_equal(mote_lp_write_bool(&copy, S("b"), true), MOTE_OK);
+    assert_int_equal(mote_lp_write_end(&copy, NULL), MOTE_OK);
+    assert_int_equal(mote_lp_writer_length(&copy), 9);
+    assert_memory_equal(small, "c b=true\n", 9);
     assert_int_equal(mote_lp_writer_init(NULL, small, 1, MOTE_LP_NS), MOTE_ERR_INVALID);
     assert_int_equal(mote_lp_writer_init(&w, NULL, 1, MOTE_LP_NS), MOTE_ERR_INVALID);
 }

@@ -398,14 +398,13 @@ MOTE_NODISCARD mote_err mote_lp_unescape_arena(const mote_lp_text *t, mote_arena
  * mote_lp_write_measurement(), which starts a new line.
  * --------------------------------------------------------------------------- */
 typedef struct mote_lp_writer {
-    mote_buf *buf;       /* NULL: write into out[0..cap) */
-    uint8_t *out;
-    size_t cap;
-    size_t len;          /* bytes of complete lines (and the line being built) */
-    size_t line_start;
+    mote_buf *buf;       /* the caller's buffer (init_buf), or NULL: own */
+    size_t line_start;   /* where the line being built starts */
     mote_lp_precision precision;
     uint8_t state;       /* private */
     mote_err err;        /* sticky error of the current line */
+    mote_buf own;        /* private: init()'s out[0..cap) as a fixed buffer
+                          * (last: the fields above keep short offsets) */
 } mote_lp_writer;
 
 /* Write into out[0..cap). precision is that of timestamps written by
