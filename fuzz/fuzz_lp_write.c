@@ -1,0 +1,216 @@
+/*
+ * fuzz_lp_write.c - the writer on arbitrary names, values and call orders.
+ * Three writers take the same calls: the library's over out[0..cap), the
+ * library's over a fixed mote_buf of the same size, and the small build's
+ * writer (no one-look test of names: every name through the checks and the
+ * escaping loop; tests/copies). Properties:
+ *   - the three return the same code after every call (the buf writer's
+ *     LIMIT where the others say SPACE) and hold the same bytes;
+ *   - a refused line leaves nothing behind, earlier lines stay as they were;
+ *   - every line written decodes back to what was written: measurement,
+ *     tags and field keys byte for byte, values bit for bit, the time in
+ *     the writer's precision.
+ * Input: byte 0 picks the capacity and the precision; then calls, each an
+ * op byte (low 3 bits: the call; the rest: where a key ends and its value
+ * begins), a length byte and that many bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp_fuzz.h"
+#include "mote/buf.h"
+#include "small_lp_write.h" /* lp_write.c as small builds compile it */
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+enum { MAX_CAP = 4096 };
+
+typedef struct writers {
+    mote_lp_writer a, c; /* the library's: out[0..cap), fixed buf */
+    mote_lp_writer b;    /* the small build's, over its own out */
+    mote_buf cb;
+    uint8_t out_a[MAX_CAP], out_b[MAX_CAP], out_c[MAX_CAP];
+} writers;
+
+static void same(mote_err a, mote_err b, mote_err c)
+{
+    if (a != b) abort();
+    if (c != a && !(a == MOTE_ERR_SPACE && c == MOTE_ERR_LIMIT)) abort();
+}
+
+/* What the line written so far must decode to, in fb_text's form (length,
+ * then the bytes) for every piece. */
+static void put_text(fbuf *e, const uint8_t *p, size_t n)
+{
+    fb_u64(e, n);
+    fb_put(e, p, n);
+}
+
+/* Decode the one line out[from..to) and check it gives exactly want. */
+static void decodes_to(const uint8_t *line, size_t n, mote_lp_precision prec, const fbuf *want)
+{
+    mote_lp_config cfg;
+    if (mote_lp_config_init(&cfg) != MOTE_OK) abort();
+    cfg.precision = prec;
+    mote_lp_decoder d;
+    if (mote_lp_decoder_init(&d, line, n, &cfg) != MOTE_OK) abort();
+    mote_lp_point pt;
+    if (mote_lp_point_init(&pt, NULL, 0, NULL, 0) != MOTE_OK) abort();
+    if (mote_lp_next(&d, &pt, NULL) != MOTE_OK) abort();
+    if (mote_lp_point_decode(&pt, &cfg, NULL) != MOTE_OK) abort();
+    fbuf got = {0};
+    const uint8_t *end = line + n;
+    fb_text(&got, &pt.measurement, line, end);
+    mote_lp_iter it;
+    mote_lp_tag tag;
+    mote_lp_tags_begin(&pt, &it);
+    while (mote_lp_tags_next(&it, &tag)) {
+        fb_put(&got, "T", 1);
+        fb_text(&got, &tag.key, line, end);
+        fb_text(&got, &tag.value, line, end);
+    }
+    mote_lp_field f;
+    mote_lp_fields_begin(&pt, &it);
+    while (mote_lp_fields_next(&it, &f)) {
+        if (mote_lp_field_decode(&f) != MOTE_OK) abort();
+        fb_put(&got, "F", 1);
+        fb_field(&got, &f, line, end);
+    }
+    fb_u64(&got, pt.has_time);
+    fb_u64(&got, (uint64_t)pt.time);
+    if (mote_lp_next(&d, &pt, NULL) != MOTE_ERR_NEED_MORE) abort(); /* one line */
+    if (got.n != want->n || memcmp(got.p, want->p, got.n) != 0) abort();
+    free(got.p);
+}
+
+static uint64_t u64_of(const uint8_t *p, size_t n)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, n < 8 ? n : 8);
+    return v;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1) return 0;
+    const size_t cap = (data[0] & 0x80) ? MAX_CAP : (size_t)(data[0] & 0x3f) * 4;
+    const mote_lp_precision prec = (mote_lp_precision)((data[0] >> 6) & 1 ? MOTE_LP_MS : MOTE_LP_NS);
+    static writers w;
+    if (mote_lp_writer_init(&w.a, w.out_a, cap, prec) != MOTE_OK) abort();
+    if (small_mote_lp_writer_init(&w.b, w.out_b, cap, prec) != MOTE_OK) abort();
+    if (mote_buf_init_fixed(&w.cb, w.out_c, cap) != MOTE_OK) abort();
+    if (mote_lp_writer_init_buf(&w.c, &w.cb, prec) != MOTE_OK) abort();
+
+    fbuf want = {0}; /* the line being written, as it must decode */
+    bool line_ok = false;
+    for (size_t i = 1; i + 2 <= size;) {
+        const uint8_t op = data[i];
+        size_t n = data[i + 1];
+        i += 2;
+        if (n > size - i) n = size - i;
+        const uint8_t *p = data + i;
+        i += n;
+        const size_t cut = (size_t)(op >> 3) < n ? (size_t)(op >> 3) : n; /* key | value */
+        const size_t before = mote_lp_writer_length(&w.a);
+        mote_err ra, rb, rc;
+        switch (op & 7) {
+        case 0:
+            ra = mote_lp_write_measurement(&w.a, p, n);
+            rb = small_mote_lp_write_measurement(&w.b, p, n);
+            rc = mote_lp_write_measurement(&w.c, p, n);
+            want.n = 0;
+            put_text(&want, p, n);
+            break;
+        case 1:
+            ra = mote_lp_write_tag(&w.a, p, cut, p + cut, n - cut);
+            rb = small_mote_lp_write_tag(&w.b, p, cut, p + cut, n - cut);
+            rc = mote_lp_write_tag(&w.c, p, cut, p + cut, n - cut);
+            fb_put(&want, "T", 1);
+            put_text(&want, p, cut);
+            put_text(&want, p + cut, n - cut);
+            break;
+        case 7: {
+            int64_t t = (int64_t)u64_of(p, n);
+            const int64_t *tp = n ? &t : NULL;
+            ra = mote_lp_write_end(&w.a, tp);
+            rb = small_mote_lp_write_end(&w.b, tp);
+            rc = mote_lp_write_end(&w.c, tp);
+            same(ra, rb, rc);
+            if (ra == MOTE_OK && line_ok) {
+                /* the time comes back truncated to the precision */
+                const int64_t unit = prec == MOTE_LP_MS ? 1000000 : 1;
+                fb_u64(&want, tp != NULL);
+                fb_u64(&want, tp ? (uint64_t)(t / unit * unit) : 0);
+                const size_t len = mote_lp_writer_length(&w.a);
+                decodes_to(w.out_a + before, len - before, prec, &want);
+            }
+            line_ok = false;
+            break;
+        }
+        default: {
+            /* a field: key | value; numbers from the value's bytes */
+            const uint8_t *k = p, *v = p + cut;
+            const size_t kn = cut, vn = n - cut;
+            const uint64_t bits = u64_of(v, vn);
+            uint64_t wbits = bits;
+            mote_lp_type type;
+            switch (op & 7) {
+            case 2: {
+                double f;
+                memcpy(&f, &bits, 8);
+                ra = mote_lp_write_float(&w.a, k, kn, f);
+                rb = small_mote_lp_write_float(&w.b, k, kn, f);
+                rc = mote_lp_write_float(&w.c, k, kn, f);
+                type = MOTE_LP_FLOAT;
+                break;
+            }
+            case 3:
+                ra = mote_lp_write_int(&w.a, k, kn, (int64_t)bits);
+                rb = small_mote_lp_write_int(&w.b, k, kn, (int64_t)bits);
+                rc = mote_lp_write_int(&w.c, k, kn, (int64_t)bits);
+                type = MOTE_LP_INT;
+                break;
+            case 4:
+                ra = mote_lp_write_uint(&w.a, k, kn, bits);
+                rb = small_mote_lp_write_uint(&w.b, k, kn, bits);
+                rc = mote_lp_write_uint(&w.c, k, kn, bits);
+                type = MOTE_LP_UINT;
+                break;
+            case 5:
+                wbits = bits & 1;
+                ra = mote_lp_write_bool(&w.a, k, kn, wbits);
+                rb = small_mote_lp_write_bool(&w.b, k, kn, wbits);
+                rc = mote_lp_write_bool(&w.c, k, kn, wbits);
+                type = MOTE_LP_BOOL;
+                break;
+            default:
+                ra = mote_lp_write_string(&w.a, k, kn, v, vn);
+                rb = small_mote_lp_write_string(&w.b, k, kn, v, vn);
+                rc = mote_lp_write_string(&w.c, k, kn, v, vn);
+                type = MOTE_LP_STRING;
+                break;
+            }
+            /* fb_field's form: key, type, decoded, then the value */
+            fb_put(&want, "F", 1);
+            put_text(&want, k, kn);
+            fb_u64(&want, (uint64_t)type);
+            fb_u64(&want, 1);
+            if (type == MOTE_LP_STRING) put_text(&want, v, vn);
+            else fb_u64(&want, wbits);
+            break;
+        }
+        }
+        same(ra, rb, rc);
+        if ((op & 7) == 0) line_ok = ra == MOTE_OK;
+        else if (ra != MOTE_OK) line_ok = false;
+        /* the same bytes everywhere; a refusal keeps only whole lines */
+        const size_t len = mote_lp_writer_length(&w.a);
+        if (small_mote_lp_writer_length(&w.b) != len || mote_lp_writer_length(&w.c) != len) abort();
+        /* after a refusal or an end the buffers hold whole lines only */
+        if ((ra != MOTE_OK || (op & 7) == 7) && (w.cb.len != len || w.a.own.len != len)) abort();
+        if (ra != MOTE_OK && len != before) abort();
+        if (memcmp(w.out_a, w.out_b, len) != 0 || memcmp(w.out_a, w.out_c, len) != 0) abort();
+    }
+    free(want.p);
+    return 0;
+}
