@@ -148,12 +148,10 @@ enum { WC_NONE, WC_FIRST, WC_COPY, WC_SET, WC_RESET, WC_CREATE };
 #define MB_ON(sc) (MOTE_SCAN_CHARSETS && (sc)->charset)
 #define MODE_NO_AVX2 0x80u /* mote__scan_no_avx2(), for tests (no config flag in mode has it) */
 
-/* The words the scanner acts on, length-prefixed, and their numbers. In
- * groups the code tests by range: the first four are those a first word may
- * be; FUNCTION PROCEDURE and OR REPLACE (pairs, in this order) the leading
- * words of a psql function body after CREATE; CREATE to EXPLAIN hold the
- * words sqlite3_complete() knows; SCS and ALL reset the strings mode;
- * DEFAULT to YES set it standard, OFF to NO nonstandard. */
+/* The words the scanner acts on, length-prefixed, and their numbers. In groups the code tests by range: the first
+ * four are those a first word may be; FUNCTION PROCEDURE and OR REPLACE (pairs, in this order) the leading words of
+ * a psql function body after CREATE; CREATE to EXPLAIN hold the words sqlite3_complete() knows; SCS and ALL reset
+ * the strings mode; DEFAULT to YES set it standard, OFF to NO nonstandard. */
 static const char keywords[] =
     "\4copy\3set\5reset\6create\10function\11procedure\2or\7replace\3end\7trigger"
     "\4temp\11temporary\7explain\4from\5stdin\5begin\4case\7session\5local\10sql_mode"
@@ -229,16 +227,13 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 #define DOLLAR_QUOTES 0x20u
 
 #if !MOTE_SMALL
-/* The block path (hosted builds): in ordinary text and inside the first
- * quote kind, 64 bytes at a time become bit masks, and quotes, escapes and
- * the end of the run come from word arithmetic, not a branch per byte. The
- * portable classifier's table maps a byte to one bit per plane (plane k in
- * bit 16k), so that sixteen bytes' words, shifted by position and added,
- * put plane k of those bytes in bits 16k..16k+15. Planes: the quote; bytes
- * that stop the path outside strings (the other quote; '-', "--" checked
- * where found); backslash; line breaks. The stop set is generous (a stop
- * that means nothing to the dialect hands one byte to the switch);
- * blk_setup() keeps the path off where a byte the dialect needs is missing. */
+/* The block path (hosted builds): in ordinary text and inside the first quote kind, 64 bytes at a time become bit
+ * masks, and quotes, escapes and the end of the run come from word arithmetic, not a branch per byte. The portable
+ * classifier's table maps a byte to one bit per plane (plane k in bit 16k), so that sixteen bytes' words, shifted
+ * by position and added, put plane k of those bytes in bits 16k..16k+15. Planes: the quote; bytes that stop the
+ * path outside strings (the other quote; '-', "--" checked where found); backslash; line breaks. The stop set is
+ * generous (a stop that means nothing to the dialect hands one byte to the switch); blk_setup() keeps the path off
+ * where a byte the dialect needs is missing. */
 enum { P_QUOTE, P_STOP, P_BSL, P_LB };
 #define PB(k) ((uint64_t)1 << (16 * (k)))
 /* Bytes that stop the block path outside strings, besides the other quote. */
@@ -264,7 +259,7 @@ enum {
     BLK_AVX2F = 16,  /* the CPU has AVX2 (and so POPCNT, BMI1), see block_text() */
     BLK_REC = 32,    /* records: rec_run() may hand tokens out (see there) */
     BLK_LINES = 64,  /* the lines dialect's flags, '"', no stop bytes (block_lines()) */
-    BLK_CONST = 128, /* blk_const() found blk_mysql's or blk_sqlite's configuration */
+    BLK_CONST = 128, /* blk_const() found blk_mysql's, blk_sqlite's or blk_pg's configuration */
     BLK_PG = 256     /* (not in blk_flags: blk 3) postgres: parentheses counted, E'' stops */
 };
 #define BLK_LINES_F (BLK_ESC | BLK_ESC_OUT | BLK_NL_STOP)
@@ -790,15 +785,12 @@ static MOTE_INLINE uint64_t prefix_xor(uint64_t x)
     return x;
 }
 
-/* Positions escaped by a backslash run: each byte that follows a run of odd
- * length (bit 0 when `pend`, a run the previous block left odd). In a run
- * [s, e) the bytes s + 1, s + 3, ... up to e are escaped: where b << 1 is
- * set, the bytes of the other parity than s. So odd positions, but in the
- * spans (s, e] of runs with odd s, even ones: adding those runs' start bits
- * to the runs carries each to its end e, and the bits that change are the
- * span and s. The carry out of bit 63 is such a run reaching the block's
- * end (odd s, so odd length: the next block's first byte is escaped).
- * Backslash bits themselves may come out either way; no caller reads them. */
+/* Positions escaped by a backslash run: each byte that follows a run of odd length (bit 0 when `pend`, a run the
+ * previous block left odd). In a run [s, e) the bytes s + 1, s + 3, ... up to e are escaped: where b << 1 is set,
+ * the bytes of the other parity than s. So odd positions, but in the spans (s, e] of runs with odd s, even ones:
+ * adding those runs' start bits to the runs carries each to its end e, and the bits that change are the span and s.
+ * The carry out of bit 63 is such a run reaching the block's end (odd s, so odd length: the next block's first byte
+ * is escaped). Backslash bits themselves may come out either way; no caller reads them. */
 static MOTE_INLINE uint64_t escaped_by(uint64_t bs, uint64_t *pend)
 {
     const uint64_t odd = 0xaaaaaaaaaaaaaaaau;
@@ -882,12 +874,10 @@ static BLK_CLMUL_FN inline uint64_t prefix_xor_clmul(uint64_t x)
     return (uint64_t)_mm_cvtsi128_si64(v);
 }
 
-/* The bytes the AVX2 classifier compares with where they are constants (the
- * constant configurations' bytes, blk_mysql; backslash, line breaks),
- * broadcast in memory: gcc builds a constant vector in three instructions
- * (a general register, vmovd, vpbroadcastb), per run, one run per statement
- * in quote-dense text; a load is one. blk_k32_at() hides the table from the
- * constant folding that would turn the loads back into those. */
+/* The bytes the AVX2 classifier compares with where they are constants (the constant configurations' bytes,
+ * blk_mysql; backslash, line breaks), broadcast in memory: gcc builds a constant vector in three instructions (a
+ * general register, vmovd, vpbroadcastb), per run, one run per statement in quote-dense text; a load is one.
+ * blk_k32_at() hides the table from the constant folding that would turn the loads back into those. */
 #define BLK_K32(X) X(0, '\'') X(1, '"') X(2, '`') X(3, ']') X(4, '[') X(5, '#') X(6, '-') X(7, '/') \
     X(8, ';') X(9, '\\') X(10, '\n') X(11, '\r')
 #define BLK_X8(c) c, c, c, c, c, c, c, c
@@ -916,11 +906,13 @@ static MOTE_INLINE const blk_k32_row_t *blk_k32_at(void)
  * entry exactly when it is a stop (0x80 and up look up 0). One shuffle and
  * one compare per 32 bytes instead of one compare per stop byte and the
  * ORs (blk_mysql's four and six: callgrind dump row 0.27, quotes row 0.2
- * instructions per byte less). */
+ * instructions per byte less). blk_pg's holds its parentheses too. */
 #define BLK_SHUF_AT(c) [(c) & 15] = (c), [16 + ((c) & 15)] = (c),
-static const uint8_t blk_shuf[2][32] __attribute__((aligned(32))) = {
+static const uint8_t blk_shuf[3][32] __attribute__((aligned(32))) = {
     {BLK_SHUF_AT(0x80) BLK_SHUF_AT('#') BLK_SHUF_AT('-') BLK_SHUF_AT('/') BLK_SHUF_AT(';')},
     {BLK_SHUF_AT('`') BLK_SHUF_AT('"') BLK_SHUF_AT('#') BLK_SHUF_AT('-') BLK_SHUF_AT('/') BLK_SHUF_AT(';')},
+    {BLK_SHUF_AT(0x80) BLK_SHUF_AT('"') BLK_SHUF_AT('$') BLK_SHUF_AT('(') BLK_SHUF_AT(')') BLK_SHUF_AT('-')
+         BLK_SHUF_AT('/') BLK_SHUF_AT(';')},
 };
 #undef BLK_SHUF_AT
 
@@ -958,7 +950,7 @@ static BLK_AVX2_FN inline void blk_classify_avx2(const blk_cfg *c, bool lines, b
 #undef BLK_ST2
         m->stop = BLK_M2(sa, sb);
     }
-    if (parens) { /* blk 3: '(' and ')', as blk_classify() */
+    if (parens && !sr) { /* blk 3: '(' and ')', as blk_classify() */
         const __m256i one = _mm256_set1_epi8(1), cp = _mm256_set1_epi8(')');
         m->stop |= BLK_M2(_mm256_cmpeq_epi8(_mm256_or_si256(a, one), cp),
                           _mm256_cmpeq_epi8(_mm256_or_si256(b, one), cp));
@@ -1106,15 +1098,12 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
 }
 
 /*
- * The block at i, given its string regions `in` (bit j: byte j is inside a
- * string; an opening quote is, a closing one is not) and the quote bytes
- * that open or close one (m->q but escaped ones): the bit k (64: none) of the first byte the
- * block path cannot pass, outside strings (a stop byte, a lone backslash
- * where escapes work only in strings, "--", the delimiter line break) or
- * anywhere ('\r'). Counts the lines before it, sets the escape flag and
- * open_pos's offset; *inside: the state at byte k, or after the block. sel: selects,
- * not branches, where they would go as the data does (blk_multi(): in
- * quote-dense text, whether a string holds an escape).
+ * The block at i, given its string regions `in` (bit j: byte j is inside a string; an opening quote is, a closing
+ * one is not) and the quote bytes that open or close one (m->q but escaped ones): the bit k (64: none) of the first
+ * byte the block path cannot pass, outside strings (a stop byte, a lone backslash where escapes work only in
+ * strings, "--", the delimiter line break) or anywhere ('\r'). Counts the lines before it, sets the escape flag and
+ * open_pos's offset; *inside: the state at byte k, or after the block. sel: selects, not branches, where they would
+ * go as the data does (blk_multi(): in quote-dense text, whether a string holds an escape).
  */
 static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                         const blk_masks *m, unsigned f, uint64_t in, uint64_t *inside, bool sel)
@@ -1182,21 +1171,16 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
 }
 
 /*
- * Strings of every quote kind blk_slots names in the block at r (q[s]: slot
- * s's quotes), slot st - 1 open at its start (st 0: none), read from the
- * left: a quote outside strings opens one, the next quote of its kind
- * closes it, other quotes between are text. First as if every unescaped
- * quote opened or closed one (one prefix XOR). That is the reading when
- * every string ends at a quote of its own kind: a string's start, added to
- * its bits, carries to the byte after it, so one add per kind (but the
- * first) gives the ends of that kind's strings, which must be the ends
- * that are that kind's quotes (then the first kind's are too). Else the
- * quotes are walked one by one, as the byte loops read them (no limit on
- * quotes inside other kinds' strings). Sets m->q to the quotes that open or
- * close a string, takes the quotes out of m->stop, and gives the strings in
- * *in (an opening quote is inside, a closing one is not) and where they
- * start in *starts. False where a backslash lies where it escapes nothing
- * (m->esc would be wrong): the byte loops read that block.
+ * Strings of every quote kind blk_slots names in the block at r (q[s]: slot s's quotes), slot st - 1 open at its
+ * start (st 0: none), read from the left: a quote outside strings opens one, the next quote of its kind closes it,
+ * other quotes between are text. First as if every unescaped quote opened or closed one (one prefix XOR). That is
+ * the reading when every string ends at a quote of its own kind: a string's start, added to its bits, carries to
+ * the byte after it, so one add per kind (but the first) gives the ends of that kind's strings, which must be the
+ * ends that are that kind's quotes (then the first kind's are too). Else the quotes are walked one by one, as the
+ * byte loops read them (no limit on quotes inside other kinds' strings). Sets m->q to the quotes that open or close
+ * a string, takes the quotes out of m->stop, and gives the strings in *in (an opening quote is inside, a closing
+ * one is not) and where they start in *starts. False where a backslash lies where it escapes nothing (m->esc would
+ * be wrong): the byte loops read that block.
  */
 static MOTE_INLINE bool blk_kinds(unsigned slots, const uint8_t *open_slot, const uint8_t *r, const uint64_t q[4],
                                   blk_masks *m, unsigned f, unsigned st, uint64_t *in, uint64_t *starts, bool avx2)
@@ -1361,50 +1345,47 @@ static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t 
     return blk_multi_any(sc, p, start, i, lim);
 }
 
-/* The built-in dialects whose statements mix quote kinds (mysql: '"` with
- * backslash escapes in the first two; sqlite: '"` without escapes): their
- * flags but BLK_AVX2F and what blk_cfg_of() would copy (nstop: blk_nother;
- * blk_nstop is 6). blk_multi_with() (both) and the first-kind loop (mysql)
- * get them as constants: slot loops and stop compares unrolled, flag tests
- * gone, constant vectors (callgrind quotes row 14.9 -> 13.0 instructions per
- * byte, dump 3.60 -> 3.55; x86-64 object 13 KB larger). Other
- * configurations (SET statements, DELIMITER, generic ones) take the copy
- * that reads the scanner. */
-enum { BLK_MYSQL_F = BLK_ESC | BLK_DASH, BLK_SQLITE_F = BLK_DASH };
+/* The built-in dialects whose statements mix quote kinds (mysql: '"` with backslash escapes in the first two;
+ * sqlite: '"` without escapes): their flags but BLK_AVX2F and what blk_cfg_of() would copy (nstop: blk_nother;
+ * blk_nstop is 6). blk_multi_with() (both) and the first-kind loop (mysql) get them as constants: slot loops and
+ * stop compares unrolled, flag tests gone, constant vectors (callgrind quotes row 14.9 -> 13.0 instructions per
+ * byte, dump 3.60 -> 3.55; x86-64 object 13 KB larger). Other configurations (SET statements, DELIMITER, generic
+ * ones) take the copy that reads the scanner. */
+enum { BLK_MYSQL_F = BLK_ESC | BLK_DASH, BLK_SQLITE_F = BLK_DASH, BLK_PG_F = BLK_DASH | BLK_PG };
 static const blk_cfg blk_mysql = {{'\'', '"', '`', 0}, {'#', '-', '/', ';', '"', '`'}, 4, 0x37, {1, 2}};
 static const blk_cfg blk_sqlite = {{'\'', '"', '`', ']'}, {'-', '/', ';', '[', '"', '`'}, 4, 0x07, {0, 0}};
+/* postgres, standard strings, first loop (callgrind pginserts row 10.21 -> 7.58, SSE2 12.51 -> 10.77) */
+static const blk_cfg blk_pg = {{'\'', '"', '\'', 0}, {'$', '-', '/', ';', '"', '$'}, 4, 0x03, {3, 3}};
 
 static MOTE_INLINE bool blk_is(const mote_scanner *sc, unsigned f, const blk_cfg *k, bool first)
 {
-    /* (blk_multi_with() reads blk_nother stop bytes, the first loop all) */
-    return (sc->blk_flags & ~BLK_AVX2F) == f && sc->blk_slots == k->slots && sc->blk_nother == k->nstop &&
-           (!first || sc->blk_nstop == sizeof k->stop) && !memcmp(sc->q_close, k->close, sizeof k->close) &&
+    /* (blk_multi_with() reads blk_nother stop bytes, the first loop all six: they fix blk_nstop) */
+    return (blk_fl(sc) & ~(unsigned)BLK_AVX2F) == f && sc->blk_slots == k->slots && sc->blk_nother == k->nstop &&
+           !memcmp(sc->q_close, k->close, sizeof k->close) &&
            !memcmp(sc->blk_stop, k->stop, first ? sizeof k->stop : k->nstop);
 }
 
-/* blk_flags but BLK_AVX2F, with BLK_CONST where the configuration is
- * blk_mysql's (BLK_MYSQL_F, all of it) or blk_sqlite's (BLK_SQLITE_F, as
- * blk_multi_with() reads it): decided at the configuration's first run and
- * kept in the flags (blk_setup() writes them anew), one test per run, not
- * blk_is()'s dozen (callgrind quotes row: 10 instructions per statement). */
+/* blk_flags but BLK_AVX2F, with BLK_CONST where the configuration is blk_mysql's (BLK_MYSQL_F, all of it),
+ * blk_sqlite's (BLK_SQLITE_F, as blk_multi_with() reads it) or blk_pg's (its flags blk_sqlite's, blk 3):
+ * decided at the configuration's first run and kept in the flags (blk_setup() writes them anew), one test
+ * per run, not blk_is()'s dozen (callgrind quotes row: 10 instructions per statement). */
 static MOTE_INLINE unsigned blk_const(mote_scanner *sc)
 {
     unsigned f = sc->blk_flags;
-    if (!(f & BLK_CONST) &&
-        (blk_is(sc, BLK_MYSQL_F, &blk_mysql, true) || blk_is(sc, BLK_SQLITE_F, &blk_sqlite, false)))
+    if (!(f & BLK_CONST) && (blk_is(sc, BLK_MYSQL_F, &blk_mysql, true) || blk_is(sc, BLK_SQLITE_F, &blk_sqlite, false) ||
+                             blk_is(sc, BLK_PG_F, &blk_pg, true)))
         sc->blk_flags = (uint8_t)(f |= BLK_CONST);
     return f & ~(unsigned)BLK_AVX2F;
 }
 
-/* For tests/test_scan.c: the constant configuration a scanner's block path
- * runs with (1 blk_mysql, 2 blk_sqlite, 0 neither), so that a change to
- * blk_setup() that parts from blk_mysql or blk_sqlite fails a test instead
- * of only losing their speed (the tokens stay the same either way). */
+/* For tests/test_scan.c: the constant configuration a scanner's block path runs with (1 blk_mysql, 2
+ * blk_sqlite, 3 blk_pg, 0 none), so that a change to blk_setup() that parts from one fails a test
+ * instead of only losing its speed (the tokens stay the same either way). */
 int mote__scan_blk_const(mote_scanner *sc);
 int mote__scan_blk_const(mote_scanner *sc)
 {
     const unsigned f = blk_const(sc);
-    return f == (BLK_MYSQL_F | BLK_CONST) ? 1 : f == (BLK_SQLITE_F | BLK_CONST) ? 2 : 0;
+    return f == (BLK_MYSQL_F | BLK_CONST) ? 1 : f == (BLK_SQLITE_F | BLK_CONST) ? 2 + (sc->blk == 3) : 0;
 }
 
 /* For tests and fuzz targets: this scanner's block path without AVX2 (the
@@ -1420,16 +1401,12 @@ void mote__scan_no_avx2(mote_scanner *sc)
 }
 
 /*
- * The block path: from i (state st, pend as in blk_done(), no delimiter
- * byte matched, no "\r" just counted; the run started at start), while 64
- * bytes remain below lim, blocks become masks, the first quote kind's
- * strings a prefix XOR, other quote bytes stops. Where another kind's
- * string opens, blk_multi() reads on while blocks hold other kinds (and the
- * next run starts there if the last block did: block_text()). Sets the
- * state and slot at the returned index. lines: the configuration is
- * BLK_LINES (flags, quote and delimiter constant; no stop bytes, no other
- * quotes). fl: blk_flags; kc: what the classifier reads, if constant (see
- * blk_mysql), else NULL.
+ * The block path: from i (state st, pend as in blk_done(), no delimiter byte matched, no "\r" just counted; the run
+ * started at start), while 64 bytes remain below lim, blocks become masks, the first quote kind's strings a prefix
+ * XOR, other quote bytes stops. Where another kind's string opens, blk_multi() reads on while blocks hold other
+ * kinds (and the next run starts there if the last block did: block_text()). Sets the state and slot at the
+ * returned index. lines: the configuration is BLK_LINES (flags, quote and delimiter constant; no stop bytes, no
+ * other quotes). fl: blk_flags; kc: what the classifier reads, if constant (see blk_mysql), else NULL.
  */
 static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
                                           unsigned st, uint64_t pend, bool avx2, bool lines, unsigned fl,
@@ -1457,7 +1434,7 @@ static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, si
         if (avx2) blk_classify_avx2(&c, lines, lines || kc, kv, (f & BLK_PG) != 0, p + i, &m, NULL);
         else
 #endif
-        blk_classify(&c, t, lines ? 2 : kc ? 1u : sc->blk, sv, lines ? 0 : c.nstop, p + i, &m, NULL);
+        blk_classify(&c, t, lines ? 2 : (f & BLK_PG) ? 3u : kc ? 1u : sc->blk, sv, lines ? 0 : c.nstop, p + i, &m, NULL);
         m.esc = 0;
         if (f & BLK_ESC) {
             if (m.bs | pend) m.esc = escaped_by(m.bs, &pend);
@@ -1496,7 +1473,7 @@ static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, s
     const unsigned k = blk_const(sc);
     if (k == (BLK_MYSQL_F | BLK_CONST))
         r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_MYSQL_F | a, &blk_mysql);
-    else if (k == (BLK_SQLITE_F | BLK_CONST))
+    else if (k == (BLK_SQLITE_F | BLK_CONST) && sc->blk != 3) /* (blk_pg: flags as blk_sqlite's) */
         r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, BLK_SQLITE_F | a, &blk_sqlite);
     else
         r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, blk_fl(sc), NULL);
@@ -1519,6 +1496,13 @@ static BLK_AVX2_FN BLK_FLAT MOTE_NOINLINE size_t block_first_avx2(mote_scanner *
         return block_text_with(sc, p, i, i, lim, st, 0, true, false, BLK_MYSQL_F | BLK_AVX2F, &blk_mysql);
     return block_text_with(sc, p, i, i, lim, st, 0, true, false, blk_fl(sc), NULL);
 }
+/* postgres (blk 3) apart: blk_pg's loop in block_first_avx2() took registers from blk_mysql's (callgrind
+ * dump row 2.68 -> 2.74); called from there, pginserts 7.69 -> 7.95 */
+static BLK_AVX2_FN BLK_FLAT MOTE_NOINLINE size_t block_pg_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    if (blk_const(sc) != (BLK_SQLITE_F | BLK_CONST)) return block_first_avx2(sc, p, i, lim);
+    return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, true, false, BLK_PG_F, &blk_pg);
+}
 static BLK_AVX2_FN size_t block_lines_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     return block_text_with(sc, p, i, i, lim, sc->state == S_QUOTE, 0, true, true, 0, NULL);
@@ -1530,13 +1514,19 @@ static MOTE_NOINLINE size_t block_multi_any(mote_scanner *sc, const uint8_t *p, 
 }
 static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    if (BLK_VECTOR && (sc->blk_multi || (sc->state == S_QUOTE && sc->slot))) return block_multi_any(sc, p, i, lim);
     const unsigned st = sc->state == S_QUOTE;
     if (BLK_VECTOR && blk_const(sc) == (BLK_MYSQL_F | BLK_CONST))
         return block_text_with(sc, p, i, i, lim, st, 0, false, false, BLK_MYSQL_F, &blk_mysql);
-    /* (one copy for postgres, one for the others: those test no postgres rule) */
-    if (sc->blk == 3) return block_text_with(sc, p, i, i, lim, st, 0, false, false, sc->blk_flags | BLK_PG, NULL);
     return block_text_with(sc, p, i, i, lim, st, 0, false, false, sc->blk_flags, NULL);
+}
+/* postgres's copies apart (the others test no postgres rule; blk_pg's in block_text_any() took registers
+ * from blk_mysql's, SSE2 dump row 4.55 -> 4.59) */
+static MOTE_NOINLINE size_t block_pg_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    const unsigned st = sc->state == S_QUOTE;
+    if (BLK_VECTOR && blk_const(sc) == (BLK_SQLITE_F | BLK_CONST))
+        return block_text_with(sc, p, i, i, lim, st, 0, false, false, BLK_PG_F, &blk_pg);
+    return block_text_with(sc, p, i, i, lim, st, 0, false, false, sc->blk_flags | BLK_PG, NULL);
 }
 static MOTE_NOINLINE size_t block_lines_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
@@ -1550,9 +1540,12 @@ static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t 
      * function of its own: one call less per run, callgrind quotes row 11.24 -> 11.22) */
     if (sc->blk_flags & BLK_AVX2F)
         return sc->blk_multi || (sc->state == S_QUOTE && sc->slot) ? block_multi_avx2(sc, p, i, lim)
+               : sc->blk == 3                                      ? block_pg_avx2(sc, p, i, lim)
                                                                     : block_first_avx2(sc, p, i, lim);
 #endif
-    return block_text_any(sc, p, i, lim);
+    return BLK_VECTOR && (sc->blk_multi || (sc->state == S_QUOTE && sc->slot)) ? block_multi_any(sc, p, i, lim)
+           : sc->blk == 3                                                     ? block_pg_any(sc, p, i, lim)
+                                                                               : block_text_any(sc, p, i, lim);
 }
 
 /* block_text() for records (rec_run()): with BLK_LINES, a copy for the
@@ -1582,12 +1575,10 @@ static MOTE_INLINE size_t blk_from(const mote_scanner *sc, size_t lim)
 }
 
 /*
- * The hot path of SQL dumps, text and strings alternating: NORMAL -> QUOTE
- * -> NORMAL inline (state in locals), up to the first byte the general
- * switch must see (a comment opener, the delimiter, a line break, an escape
- * at the chunk's end, ...) or lim. Not where a quote opener needs context
- * (postgres E'', sqlite outside NORMAL/TRIGGER): see run(). Out of line, so
- * that its loops keep their registers.
+ * The hot path of SQL dumps, text and strings alternating: NORMAL -> QUOTE -> NORMAL inline (state in locals), up
+ * to the first byte the general switch must see (a comment opener, the delimiter, a line break, an escape at the
+ * chunk's end, ...) or lim. Not where a quote opener needs context (postgres E'', sqlite outside NORMAL/TRIGGER):
+ * see run(). Out of line, so that its loops keep their registers.
  */
 static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
@@ -1658,6 +1649,11 @@ static MOTE_INLINE size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i
 {
     if (sc->blk && blk_here(sc, i, lim) && TRIG_SKIP(sc->trig) && !sc->slow &&
         (sc->state == S_NORMAL || !sc->slot || (BLK_VECTOR && ((sc->blk_slots >> sc->slot) & 1u)))) {
+        /* (block_text()'s tests then compare in memory, not values kept from these: callgrind quotes row
+         * 10.69 -> 10.51, SSE2 14.23 -> 14.05) */
+#if defined(__GNUC__)
+        __asm__("" ::: "memory");
+#endif
         i = block_text(sc, p, i, lim);
         if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
         /* (text_loops() would return here at once) */

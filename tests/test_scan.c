@@ -1236,8 +1236,9 @@ static void block_path_dense_quote_kinds(void **state)
     tr_show_escapes = 0;
 }
 
-/* The built-in mysql and sqlite configurations reach the block path as
- * constants (src/scan.c's blk_mysql, blk_sqlite) only while blk_setup()
+/* The built-in mysql, sqlite and postgres (standard strings) configurations
+ * reach the block path as constants (src/scan.c's blk_mysql, blk_sqlite,
+ * blk_pg: 1, 2, 3) only while blk_setup()
  * builds exactly those: a change to either side that parts them fails here.
  * Other configurations take the general path, and the memo is redone when
  * a DELIMITER command changes the configuration and when it changes back.
@@ -1256,7 +1257,8 @@ static void block_path_constant_configurations(void **state)
     } cases[] = {
         {MOTE_SCAN_MYSQL, 0, 1},
         {MOTE_SCAN_SQLITE, 0, 2},
-        {MOTE_SCAN_POSTGRES, 0, 0},
+        {MOTE_SCAN_POSTGRES, 0, 3},
+        {MOTE_SCAN_POSTGRES, MOTE_SCAN_PG_NONSTANDARD_STRINGS, 0},
         {MOTE_SCAN_GENERIC, 0, 0},
         {MOTE_SCAN_MYSQL, MOTE_SCAN_NO_BACKSLASH_ESCAPES, 0},
         {MOTE_SCAN_MYSQL, MOTE_SCAN_ANSI_QUOTES, 0},
