@@ -148,10 +148,12 @@ enum { WC_NONE, WC_FIRST, WC_COPY, WC_SET, WC_RESET, WC_CREATE };
 #define MB_ON(sc) (MOTE_SCAN_CHARSETS && (sc)->charset)
 #define MODE_NO_AVX2 0x80u /* mote__scan_no_avx2(), for tests (no config flag in mode has it) */
 
-/* The words the scanner acts on, length-prefixed, and their numbers. In groups the code tests by range: the first
- * four are those a first word may be; FUNCTION PROCEDURE and OR REPLACE (pairs, in this order) the leading words of
- * a psql function body after CREATE; CREATE to EXPLAIN hold the words sqlite3_complete() knows; SCS and ALL reset
- * the strings mode; DEFAULT to YES set it standard, OFF to NO nonstandard. */
+/* The words the scanner acts on, length-prefixed, and their numbers. In
+ * groups the code tests by range: the first four are those a first word may
+ * be; FUNCTION PROCEDURE and OR REPLACE (pairs, in this order) the leading
+ * words of a psql function body after CREATE; CREATE to EXPLAIN hold the
+ * words sqlite3_complete() knows; SCS and ALL reset the strings mode;
+ * DEFAULT to YES set it standard, OFF to NO nonstandard. */
 static const char keywords[] =
     "\4copy\3set\5reset\6create\10function\11procedure\2or\7replace\3end\7trigger"
     "\4temp\11temporary\7explain\4from\5stdin\5begin\4case\7session\5local\10sql_mode"
@@ -227,13 +229,16 @@ static void set_delim(mote_scanner *sc, const uint8_t *d, size_t n)
 #define DOLLAR_QUOTES 0x20u
 
 #if !MOTE_SMALL
-/* The block path (hosted builds): in ordinary text and inside the first quote kind, 64 bytes at a time become bit
- * masks, and quotes, escapes and the end of the run come from word arithmetic, not a branch per byte. The portable
- * classifier's table maps a byte to one bit per plane (plane k in bit 16k), so that sixteen bytes' words, shifted
- * by position and added, put plane k of those bytes in bits 16k..16k+15. Planes: the quote; bytes that stop the
- * path outside strings (the other quote; '-', "--" checked where found); backslash; line breaks. The stop set is
- * generous (a stop that means nothing to the dialect hands one byte to the switch); blk_setup() keeps the path off
- * where a byte the dialect needs is missing. */
+/* The block path (hosted builds): in ordinary text and inside the first
+ * quote kind, 64 bytes at a time become bit masks, and quotes, escapes and
+ * the end of the run come from word arithmetic, not a branch per byte. The
+ * portable classifier's table maps a byte to one bit per plane (plane k in
+ * bit 16k), so that sixteen bytes' words, shifted by position and added,
+ * put plane k of those bytes in bits 16k..16k+15. Planes: the quote; bytes
+ * that stop the path outside strings (the other quote; '-', "--" checked
+ * where found); backslash; line breaks. The stop set is generous (a stop
+ * that means nothing to the dialect hands one byte to the switch);
+ * blk_setup() keeps the path off where a byte the dialect needs is missing. */
 enum { P_QUOTE, P_STOP, P_BSL, P_LB };
 #define PB(k) ((uint64_t)1 << (16 * (k)))
 /* Bytes that stop the block path outside strings, besides the other quote. */
@@ -785,12 +790,15 @@ static MOTE_INLINE uint64_t prefix_xor(uint64_t x)
     return x;
 }
 
-/* Positions escaped by a backslash run: each byte that follows a run of odd length (bit 0 when `pend`, a run the
- * previous block left odd). In a run [s, e) the bytes s + 1, s + 3, ... up to e are escaped: where b << 1 is set,
- * the bytes of the other parity than s. So odd positions, but in the spans (s, e] of runs with odd s, even ones:
- * adding those runs' start bits to the runs carries each to its end e, and the bits that change are the span and s.
- * The carry out of bit 63 is such a run reaching the block's end (odd s, so odd length: the next block's first byte
- * is escaped). Backslash bits themselves may come out either way; no caller reads them. */
+/* Positions escaped by a backslash run: each byte that follows a run of odd
+ * length (bit 0 when `pend`, a run the previous block left odd). In a run
+ * [s, e) the bytes s + 1, s + 3, ... up to e are escaped: where b << 1 is
+ * set, the bytes of the other parity than s. So odd positions, but in the
+ * spans (s, e] of runs with odd s, even ones: adding those runs' start bits
+ * to the runs carries each to its end e, and the bits that change are the
+ * span and s. The carry out of bit 63 is such a run reaching the block's
+ * end (odd s, so odd length: the next block's first byte is escaped).
+ * Backslash bits themselves may come out either way; no caller reads them. */
 static MOTE_INLINE uint64_t escaped_by(uint64_t bs, uint64_t *pend)
 {
     const uint64_t odd = 0xaaaaaaaaaaaaaaaau;
@@ -874,10 +882,12 @@ static BLK_CLMUL_FN inline uint64_t prefix_xor_clmul(uint64_t x)
     return (uint64_t)_mm_cvtsi128_si64(v);
 }
 
-/* The bytes the AVX2 classifier compares with where they are constants (the constant configurations' bytes,
- * blk_mysql; backslash, line breaks), broadcast in memory: gcc builds a constant vector in three instructions (a
- * general register, vmovd, vpbroadcastb), per run, one run per statement in quote-dense text; a load is one.
- * blk_k32_at() hides the table from the constant folding that would turn the loads back into those. */
+/* The bytes the AVX2 classifier compares with where they are constants (the
+ * constant configurations' bytes, blk_mysql; backslash, line breaks),
+ * broadcast in memory: gcc builds a constant vector in three instructions
+ * (a general register, vmovd, vpbroadcastb), per run, one run per statement
+ * in quote-dense text; a load is one. blk_k32_at() hides the table from the
+ * constant folding that would turn the loads back into those. */
 #define BLK_K32(X) X(0, '\'') X(1, '"') X(2, '`') X(3, ']') X(4, '[') X(5, '#') X(6, '-') X(7, '/') \
     X(8, ';') X(9, '\\') X(10, '\n') X(11, '\r')
 #define BLK_X8(c) c, c, c, c, c, c, c, c
@@ -1098,12 +1108,15 @@ static MOTE_INLINE size_t quote_run(mote_scanner *sc, const uint8_t *p, size_t i
 }
 
 /*
- * The block at i, given its string regions `in` (bit j: byte j is inside a string; an opening quote is, a closing
- * one is not) and the quote bytes that open or close one (m->q but escaped ones): the bit k (64: none) of the first
- * byte the block path cannot pass, outside strings (a stop byte, a lone backslash where escapes work only in
- * strings, "--", the delimiter line break) or anywhere ('\r'). Counts the lines before it, sets the escape flag and
- * open_pos's offset; *inside: the state at byte k, or after the block. sel: selects, not branches, where they would
- * go as the data does (blk_multi(): in quote-dense text, whether a string holds an escape).
+ * The block at i, given its string regions `in` (bit j: byte j is inside a
+ * string; an opening quote is, a closing one is not) and the quote bytes
+ * that open or close one (m->q but escaped ones): the bit k (64: none) of the first byte the
+ * block path cannot pass, outside strings (a stop byte, a lone backslash
+ * where escapes work only in strings, "--", the delimiter line break) or
+ * anywhere ('\r'). Counts the lines before it, sets the escape flag and
+ * open_pos's offset; *inside: the state at byte k, or after the block. sel: selects,
+ * not branches, where they would go as the data does (blk_multi(): in
+ * quote-dense text, whether a string holds an escape).
  */
 static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim,
                                         const blk_masks *m, unsigned f, uint64_t in, uint64_t *inside, bool sel)
@@ -1171,16 +1184,21 @@ static MOTE_INLINE unsigned blk_segment(mote_scanner *sc, const uint8_t *p, size
 }
 
 /*
- * Strings of every quote kind blk_slots names in the block at r (q[s]: slot s's quotes), slot st - 1 open at its
- * start (st 0: none), read from the left: a quote outside strings opens one, the next quote of its kind closes it,
- * other quotes between are text. First as if every unescaped quote opened or closed one (one prefix XOR). That is
- * the reading when every string ends at a quote of its own kind: a string's start, added to its bits, carries to
- * the byte after it, so one add per kind (but the first) gives the ends of that kind's strings, which must be the
- * ends that are that kind's quotes (then the first kind's are too). Else the quotes are walked one by one, as the
- * byte loops read them (no limit on quotes inside other kinds' strings). Sets m->q to the quotes that open or close
- * a string, takes the quotes out of m->stop, and gives the strings in *in (an opening quote is inside, a closing
- * one is not) and where they start in *starts. False where a backslash lies where it escapes nothing (m->esc would
- * be wrong): the byte loops read that block.
+ * Strings of every quote kind blk_slots names in the block at r (q[s]: slot
+ * s's quotes), slot st - 1 open at its start (st 0: none), read from the
+ * left: a quote outside strings opens one, the next quote of its kind
+ * closes it, other quotes between are text. First as if every unescaped
+ * quote opened or closed one (one prefix XOR). That is the reading when
+ * every string ends at a quote of its own kind: a string's start, added to
+ * its bits, carries to the byte after it, so one add per kind (but the
+ * first) gives the ends of that kind's strings, which must be the ends
+ * that are that kind's quotes (then the first kind's are too). Else the
+ * quotes are walked one by one, as the byte loops read them (no limit on
+ * quotes inside other kinds' strings). Sets m->q to the quotes that open or
+ * close a string, takes the quotes out of m->stop, and gives the strings in
+ * *in (an opening quote is inside, a closing one is not) and where they
+ * start in *starts. False where a backslash lies where it escapes nothing
+ * (m->esc would be wrong): the byte loops read that block.
  */
 static MOTE_INLINE bool blk_kinds(unsigned slots, const uint8_t *open_slot, const uint8_t *r, const uint64_t q[4],
                                   blk_masks *m, unsigned f, unsigned st, uint64_t *in, uint64_t *starts, bool avx2)
@@ -1345,12 +1363,15 @@ static MOTE_INLINE blk_ret blk_multi(mote_scanner *sc, const uint8_t *p, size_t 
     return blk_multi_any(sc, p, start, i, lim);
 }
 
-/* The built-in dialects whose statements mix quote kinds (mysql: '"` with backslash escapes in the first two;
- * sqlite: '"` without escapes): their flags but BLK_AVX2F and what blk_cfg_of() would copy (nstop: blk_nother;
- * blk_nstop is 6). blk_multi_with() (both) and the first-kind loop (mysql) get them as constants: slot loops and
- * stop compares unrolled, flag tests gone, constant vectors (callgrind quotes row 14.9 -> 13.0 instructions per
- * byte, dump 3.60 -> 3.55; x86-64 object 13 KB larger). Other configurations (SET statements, DELIMITER, generic
- * ones) take the copy that reads the scanner. */
+/* The built-in dialects whose statements mix quote kinds (mysql: '"` with
+ * backslash escapes in the first two; sqlite: '"` without escapes): their
+ * flags but BLK_AVX2F and what blk_cfg_of() would copy (nstop: blk_nother;
+ * blk_nstop is 6). blk_multi_with() (both) and the first-kind loop (mysql)
+ * get them as constants: slot loops and stop compares unrolled, flag tests
+ * gone, constant vectors (callgrind quotes row 14.9 -> 13.0 instructions per
+ * byte, dump 3.60 -> 3.55; x86-64 object 13 KB larger). Other
+ * configurations (SET statements, DELIMITER, generic ones) take the copy
+ * that reads the scanner. */
 enum { BLK_MYSQL_F = BLK_ESC | BLK_DASH, BLK_SQLITE_F = BLK_DASH, BLK_PG_F = BLK_DASH | BLK_PG };
 static const blk_cfg blk_mysql = {{'\'', '"', '`', 0}, {'#', '-', '/', ';', '"', '`'}, 4, 0x37, {1, 2}};
 static const blk_cfg blk_sqlite = {{'\'', '"', '`', ']'}, {'-', '/', ';', '[', '"', '`'}, 4, 0x07, {0, 0}};
@@ -1365,22 +1386,25 @@ static MOTE_INLINE bool blk_is(const mote_scanner *sc, unsigned f, const blk_cfg
            !memcmp(sc->blk_stop, k->stop, first ? sizeof k->stop : k->nstop);
 }
 
-/* blk_flags but BLK_AVX2F, with BLK_CONST where the configuration is blk_mysql's (BLK_MYSQL_F, all of it),
- * blk_sqlite's (BLK_SQLITE_F, as blk_multi_with() reads it) or blk_pg's (its flags blk_sqlite's, blk 3):
- * decided at the configuration's first run and kept in the flags (blk_setup() writes them anew), one test
- * per run, not blk_is()'s dozen (callgrind quotes row: 10 instructions per statement). */
+/* blk_flags but BLK_AVX2F, with BLK_CONST where the configuration is
+ * blk_mysql's (BLK_MYSQL_F, all of it), blk_sqlite's (BLK_SQLITE_F, as
+ * blk_multi_with() reads it) or blk_pg's (its flags blk_sqlite's, blk 3):
+ * decided at the configuration's first run and kept in the flags (blk_setup()
+ * writes them anew), one test per run, not blk_is()'s dozen (callgrind quotes
+ * row: 10 instructions per statement). */
 static MOTE_INLINE unsigned blk_const(mote_scanner *sc)
 {
     unsigned f = sc->blk_flags;
-    if (!(f & BLK_CONST) && (blk_is(sc, BLK_MYSQL_F, &blk_mysql, true) || blk_is(sc, BLK_SQLITE_F, &blk_sqlite, false) ||
-                             blk_is(sc, BLK_PG_F, &blk_pg, true)))
+    if (!(f & BLK_CONST) && (blk_is(sc, BLK_MYSQL_F, &blk_mysql, true) ||
+                             blk_is(sc, BLK_SQLITE_F, &blk_sqlite, false) || blk_is(sc, BLK_PG_F, &blk_pg, true)))
         sc->blk_flags = (uint8_t)(f |= BLK_CONST);
     return f & ~(unsigned)BLK_AVX2F;
 }
 
-/* For tests/test_scan.c: the constant configuration a scanner's block path runs with (1 blk_mysql, 2
- * blk_sqlite, 3 blk_pg, 0 none), so that a change to blk_setup() that parts from one fails a test
- * instead of only losing its speed (the tokens stay the same either way). */
+/* For tests/test_scan.c: the constant configuration a scanner's block path
+ * runs with (1 blk_mysql, 2 blk_sqlite, 3 blk_pg, 0 none), so that a change
+ * to blk_setup() that parts from one fails a test instead of only losing its
+ * speed (the tokens stay the same either way). */
 int mote__scan_blk_const(mote_scanner *sc);
 int mote__scan_blk_const(mote_scanner *sc)
 {
@@ -1401,12 +1425,16 @@ void mote__scan_no_avx2(mote_scanner *sc)
 }
 
 /*
- * The block path: from i (state st, pend as in blk_done(), no delimiter byte matched, no "\r" just counted; the run
- * started at start), while 64 bytes remain below lim, blocks become masks, the first quote kind's strings a prefix
- * XOR, other quote bytes stops. Where another kind's string opens, blk_multi() reads on while blocks hold other
- * kinds (and the next run starts there if the last block did: block_text()). Sets the state and slot at the
- * returned index. lines: the configuration is BLK_LINES (flags, quote and delimiter constant; no stop bytes, no
- * other quotes). fl: blk_flags; kc: what the classifier reads, if constant (see blk_mysql), else NULL.
+ * The block path: from i (state st, pend as in blk_done(), no delimiter
+ * byte matched, no "\r" just counted; the run started at start), while 64
+ * bytes remain below lim, blocks become masks, the first quote kind's
+ * strings a prefix XOR, other quote bytes stops. Where another kind's
+ * string opens, blk_multi() reads on while blocks hold other kinds (and the
+ * next run starts there if the last block did: block_text()). Sets the
+ * state and slot at the returned index. lines: the configuration is
+ * BLK_LINES (flags, quote and delimiter constant; no stop bytes, no other
+ * quotes). fl: blk_flags; kc: what the classifier reads, if constant (see
+ * blk_mysql), else NULL.
  */
 static MOTE_INLINE size_t block_text_with(mote_scanner *sc, const uint8_t *p, size_t start, size_t i, size_t lim,
                                           unsigned st, uint64_t pend, bool avx2, bool lines, unsigned fl,
@@ -1496,8 +1524,9 @@ static BLK_AVX2_FN BLK_FLAT MOTE_NOINLINE size_t block_first_avx2(mote_scanner *
         return block_text_with(sc, p, i, i, lim, st, 0, true, false, BLK_MYSQL_F | BLK_AVX2F, &blk_mysql);
     return block_text_with(sc, p, i, i, lim, st, 0, true, false, blk_fl(sc), NULL);
 }
-/* postgres (blk 3) apart: blk_pg's loop in block_first_avx2() took registers from blk_mysql's (callgrind
- * dump row 2.68 -> 2.74); called from there, pginserts 7.69 -> 7.95 */
+/* postgres (blk 3) apart: blk_pg's loop in block_first_avx2() took registers
+ * from blk_mysql's (callgrind dump row 2.68 -> 2.74); called from there,
+ * pginserts 7.69 -> 7.95. */
 static BLK_AVX2_FN BLK_FLAT MOTE_NOINLINE size_t block_pg_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     if (blk_const(sc) != (BLK_SQLITE_F | BLK_CONST)) return block_first_avx2(sc, p, i, lim);
@@ -1519,8 +1548,9 @@ static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, s
         return block_text_with(sc, p, i, i, lim, st, 0, false, false, BLK_MYSQL_F, &blk_mysql);
     return block_text_with(sc, p, i, i, lim, st, 0, false, false, sc->blk_flags, NULL);
 }
-/* postgres's copies apart (the others test no postgres rule; blk_pg's in block_text_any() took registers
- * from blk_mysql's, SSE2 dump row 4.55 -> 4.59) */
+/* postgres's copies apart (the others test no postgres rule; blk_pg's in
+ * block_text_any() took registers from blk_mysql's, SSE2 dump row 4.55 ->
+ * 4.59). */
 static MOTE_NOINLINE size_t block_pg_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     const unsigned st = sc->state == S_QUOTE;
@@ -1575,10 +1605,12 @@ static MOTE_INLINE size_t blk_from(const mote_scanner *sc, size_t lim)
 }
 
 /*
- * The hot path of SQL dumps, text and strings alternating: NORMAL -> QUOTE -> NORMAL inline (state in locals), up
- * to the first byte the general switch must see (a comment opener, the delimiter, a line break, an escape at the
- * chunk's end, ...) or lim. Not where a quote opener needs context (postgres E'', sqlite outside NORMAL/TRIGGER):
- * see run(). Out of line, so that its loops keep their registers.
+ * The hot path of SQL dumps, text and strings alternating: NORMAL -> QUOTE
+ * -> NORMAL inline (state in locals), up to the first byte the general
+ * switch must see (a comment opener, the delimiter, a line break, an escape
+ * at the chunk's end, ...) or lim. Not where a quote opener needs context
+ * (postgres E'', sqlite outside NORMAL/TRIGGER): see run(). Out of line, so
+ * that its loops keep their registers.
  */
 static MOTE_NOINLINE size_t text_loops(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
@@ -1649,11 +1681,6 @@ static MOTE_INLINE size_t fast_text(mote_scanner *sc, const uint8_t *p, size_t i
 {
     if (sc->blk && blk_here(sc, i, lim) && TRIG_SKIP(sc->trig) && !sc->slow &&
         (sc->state == S_NORMAL || !sc->slot || (BLK_VECTOR && ((sc->blk_slots >> sc->slot) & 1u)))) {
-        /* (block_text()'s tests then compare in memory, not values kept from these: callgrind quotes row
-         * 10.69 -> 10.51, SSE2 14.23 -> 14.05) */
-#if defined(__GNUC__)
-        __asm__("" ::: "memory");
-#endif
         i = block_text(sc, p, i, lim);
         if (sc->state != S_NORMAL && sc->state != S_QUOTE) return i;
         /* (text_loops() would return here at once) */
@@ -2760,13 +2787,10 @@ static MOTE_COLD mote_err at_bound(mote_scanner *sc, mote_scan_token *tok)
  * usual stop, the one-byte delimiter outside strings, is taken here as
  * step() and on_delim() would: R_END, pos after it. Else R_MORE: run() goes
  * on from where the skip stopped. */
-static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim, bool av)
+static MOTE_INLINE int rec_run(mote_scanner *sc, size_t lim)
 {
     const uint8_t *p = sc->chunk;
     const size_t start = sc->pos;
-#if defined(__GNUC__)
-    if (av) __asm__("" ::: "memory"); /* (rec_avx2(): its loop reads the scanner anew, records 3.73 -> 3.71) */
-#endif
     size_t i = block_lines(sc, p, start, lim);
     int r = R_END;
     if (MOTE_LIKELY(sc->state == S_NORMAL && i < lim && p[i] == sc->delim[0])) {
@@ -2860,7 +2884,7 @@ static MOTE_COLD mote_err next_token(mote_scanner *sc, mote_scan_token *tok)
  * copy_skip() does (L_COPY) or a statement that lead_skip() does (L_STMT): a short loop, at_end()'s body
  * in place; all else (a row with a '\r', a lead lead_skip() leaves to the switch, a token over the chunk
  * or max_token), next_token(). A copy per kind, bounded and not (LINE_NEXT: no bound tests). */
-enum { L_REC, L_COPY, L_STMT, L_REC2 /* (L_REC in rec_avx2()) */ };
+enum { L_REC, L_COPY, L_STMT };
 static MOTE_INLINE mote_err line_next(mote_scanner *sc, mote_scan_token *tok, const unsigned how, const bool bounded)
 {
     /* (bounded: max_token, as next_token() bounds the token, the same for every token here, whose kind
@@ -2876,8 +2900,8 @@ static MOTE_INLINE mote_err line_next(mote_scanner *sc, mote_scan_token *tok, co
             if (bound - h < lim - i) lim = i + (bound - h);
         }
         mote_err e;
-        if (how == L_REC || how == L_REC2) {
-            if (sc->state != S_NORMAL || !blk_here(sc, i, lim) || rec_run(sc, lim, how == L_REC2) == R_MORE) break;
+        if (how == L_REC) {
+            if (sc->state != S_NORMAL || !blk_here(sc, i, lim) || rec_run(sc, lim) == R_MORE) break;
             e = hand_token(sc, tok, sc->chunk + sc->tok_start, sc->pos - sc->tok_start, R_END,
                            MOTE_SCAN_STATEMENT);
             reset_token(sc, true, false);
@@ -2919,7 +2943,7 @@ static MOTE_NOINLINE mote_err rec_next(mote_scanner *sc, mote_scan_token *tok) {
 #ifdef BLK_AVX2
 static BLK_AVX2_FN BLK_FLAT MOTE_NOINLINE mote_err rec_avx2(mote_scanner *sc, mote_scan_token *tok)
 {
-    return LINE_NEXT(L_REC2); /* (block_lines_avx2() inlined: no call per record) */
+    return LINE_NEXT(L_REC); /* (block_lines_avx2() inlined: no call per record) */
 }
 #endif
 static MOTE_NOINLINE mote_err copy_next(mote_scanner *sc, mote_scan_token *tok) { return LINE_NEXT(L_COPY); }
