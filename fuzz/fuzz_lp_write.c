@@ -32,6 +32,12 @@ typedef struct writers {
     uint8_t out_a[MAX_CAP], out_b[MAX_CAP], out_c[MAX_CAP];
 } writers;
 
+/* The same call on the three writers: ra, rb, rc. */
+#define ALL3(call, ...)                                     \
+    (ra = mote_##call(&w.a, __VA_ARGS__),                   \
+     rb = small_mote_##call(&w.b, __VA_ARGS__),             \
+     rc = mote_##call(&w.c, __VA_ARGS__))
+
 static void same(mote_err a, mote_err b, mote_err c)
 {
     if (a != b) abort();
@@ -115,16 +121,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mote_err ra, rb, rc;
         switch (op & 7) {
         case 0:
-            ra = mote_lp_write_measurement(&w.a, p, n);
-            rb = small_mote_lp_write_measurement(&w.b, p, n);
-            rc = mote_lp_write_measurement(&w.c, p, n);
+            ALL3(lp_write_measurement, p, n);
             want.n = 0;
             put_text(&want, p, n);
             break;
         case 1:
-            ra = mote_lp_write_tag(&w.a, p, cut, p + cut, n - cut);
-            rb = small_mote_lp_write_tag(&w.b, p, cut, p + cut, n - cut);
-            rc = mote_lp_write_tag(&w.c, p, cut, p + cut, n - cut);
+            ALL3(lp_write_tag, p, cut, p + cut, n - cut);
             fb_put(&want, "T", 1);
             put_text(&want, p, cut);
             put_text(&want, p + cut, n - cut);
@@ -132,9 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 7: {
             int64_t t = (int64_t)u64_of(p, n);
             const int64_t *tp = n ? &t : NULL;
-            ra = mote_lp_write_end(&w.a, tp);
-            rb = small_mote_lp_write_end(&w.b, tp);
-            rc = mote_lp_write_end(&w.c, tp);
+            ALL3(lp_write_end, tp);
             same(ra, rb, rc);
             if (ra == MOTE_OK && line_ok) {
                 /* the time comes back truncated to the precision */
@@ -158,35 +158,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             case 2: {
                 double f;
                 memcpy(&f, &bits, 8);
-                ra = mote_lp_write_float(&w.a, k, kn, f);
-                rb = small_mote_lp_write_float(&w.b, k, kn, f);
-                rc = mote_lp_write_float(&w.c, k, kn, f);
+                ALL3(lp_write_float, k, kn, f);
                 type = MOTE_LP_FLOAT;
                 break;
             }
             case 3:
-                ra = mote_lp_write_int(&w.a, k, kn, (int64_t)bits);
-                rb = small_mote_lp_write_int(&w.b, k, kn, (int64_t)bits);
-                rc = mote_lp_write_int(&w.c, k, kn, (int64_t)bits);
+                ALL3(lp_write_int, k, kn, (int64_t)bits);
                 type = MOTE_LP_INT;
                 break;
             case 4:
-                ra = mote_lp_write_uint(&w.a, k, kn, bits);
-                rb = small_mote_lp_write_uint(&w.b, k, kn, bits);
-                rc = mote_lp_write_uint(&w.c, k, kn, bits);
+                ALL3(lp_write_uint, k, kn, bits);
                 type = MOTE_LP_UINT;
                 break;
             case 5:
                 wbits = bits & 1;
-                ra = mote_lp_write_bool(&w.a, k, kn, wbits);
-                rb = small_mote_lp_write_bool(&w.b, k, kn, wbits);
-                rc = mote_lp_write_bool(&w.c, k, kn, wbits);
+                ALL3(lp_write_bool, k, kn, wbits);
                 type = MOTE_LP_BOOL;
                 break;
             default:
-                ra = mote_lp_write_string(&w.a, k, kn, v, vn);
-                rb = small_mote_lp_write_string(&w.b, k, kn, v, vn);
-                rc = mote_lp_write_string(&w.c, k, kn, v, vn);
+                ALL3(lp_write_string, k, kn, v, vn);
                 type = MOTE_LP_STRING;
                 break;
             }
