@@ -35,7 +35,10 @@ mote_err mote_lp_writer_init_buf(mote_lp_writer *w, mote_buf *buf,
                                  mote_lp_precision precision)
 {
     mote_err rc = buf ? mote_lp_writer_init(w, NULL, 0, precision) : MOTE_ERR_INVALID;
-    if (rc == MOTE_OK) w->buf = buf, w->line_start = buf->len;
+    if (rc == MOTE_OK) {
+        w->buf = buf;
+        w->line_start = buf->len;
+    }
     return rc;
 }
 
@@ -62,9 +65,10 @@ static mote_err put(mote_lp_writer *w, const void *p, size_t n)
     if (w->state == W_FAILED) return w->err;
     mote_buf *b = sink(w);
     /* Speed builds: 0 < n <= room is mote_buf_append's fast path without its
-     * tests of p (set: n > 0; never in b's free tail). */
+     * tests of p (set, as n > 0; memmove, as a caller's name may lie in b's
+     * own storage, even its free tail). */
     if (!MOTE_SMALL && n - 1 < b->cap - b->len) {
-        memcpy(b->data + b->len, p, n);
+        memmove(b->data + b->len, p, n);
         b->len += n;
         return MOTE_OK;
     }

@@ -323,6 +323,19 @@ static void buf_writer_appends_and_rolls_back(void **state)
         assert_int_equal(mote_lp_write_end(&w, NULL), MOTE_OK);
     }
     assert_int_equal(g.len, mote_lp_writer_length(&w));
+    /* names from the buffer's own storage: a line's content, and bytes in
+     * its free tail that the line's own bytes reach (the tag value lands at
+     * tail + 14: a memcpy from tail + 16 overlaps, an ASan error) */
+    const size_t before = g.len;
+    assert_int_equal(mote_buf_reserve(&g, 64), MOTE_OK);
+    uint8_t *tail = mote_buf_tail(&g, NULL);
+    memcpy(tail + 16, "tailname", 8);
+    assert_int_equal(mote_lp_write_measurement(&w, g.data, 11), MOTE_OK); /* "measurement" */
+    assert_int_equal(mote_lp_write_tag(&w, S("t"), tail + 16, 8), MOTE_OK);
+    assert_int_equal(mote_lp_write_int(&w, S("value"), 50), MOTE_OK);
+    assert_int_equal(mote_lp_write_end(&w, NULL), MOTE_OK);
+    assert_int_equal(g.len - before, strlen("measurement,t=tailname value=50i\n"));
+    assert_memory_equal(g.data + before, "measurement,t=tailname value=50i\n", g.len - before);
     /* every line decodes */
     mote_lp_decoder d;
     assert_int_equal(mote_lp_decoder_init(&d, g.data, g.len, NULL), MOTE_OK);
@@ -335,7 +348,7 @@ static void buf_writer_appends_and_rolls_back(void **state)
         assert_true(f[0].value.i == n);
         n++;
     }
-    assert_int_equal(n, 50);
+    assert_int_equal(n, 51);
     assert_int_equal(mote_lp_writer_init_buf(&w, NULL, MOTE_LP_NS), MOTE_ERR_INVALID);
 }
 
