@@ -44,49 +44,40 @@ static void same(mote_err a, mote_err b, mote_err c)
     if (c != a && !(a == MOTE_ERR_SPACE && c == MOTE_ERR_LIMIT)) abort();
 }
 
-/* What the line written so far must decode to, in fb_text's form (length,
- * then the bytes) for every piece. */
+/* What the line written so far must decode to, in fb_point's form from the
+ * measurement on: its measurement, tags and fields as the calls gave them
+ * (fb_text's length and bytes for each text, fb_field's form for a field). */
+typedef struct line_want {
+    fbuf meas, tags, fields;
+    uint64_t ntags, nfields;
+} line_want;
+
 static void put_text(fbuf *e, const uint8_t *p, size_t n)
 {
     fb_u64(e, n);
     fb_put(e, p, n);
 }
 
-/* Decode the one line out[from..to) and check it gives exactly want. */
-static void decodes_to(const uint8_t *line, size_t n, mote_lp_precision prec, const fbuf *want)
+/* The one line out[0..n) must decode to want, then the time. */
+static void decodes_to(const uint8_t *line, size_t n, mote_lp_precision prec, const line_want *want,
+                       bool has_time, int64_t time)
 {
     mote_lp_config cfg;
     if (mote_lp_config_init(&cfg) != MOTE_OK) abort();
     cfg.precision = prec;
-    mote_lp_decoder d;
-    if (mote_lp_decoder_init(&d, line, n, &cfg) != MOTE_OK) abort();
-    mote_lp_point pt;
-    if (mote_lp_point_init(&pt, NULL, 0, NULL, 0) != MOTE_OK) abort();
-    if (mote_lp_next(&d, &pt, NULL) != MOTE_OK) abort();
-    if (mote_lp_point_decode(&pt, &cfg, NULL) != MOTE_OK) abort();
-    fbuf got = {0};
-    const uint8_t *end = line + n;
-    fb_text(&got, &pt.measurement, line, end);
-    mote_lp_iter it;
-    mote_lp_tag tag;
-    mote_lp_tags_begin(&pt, &it);
-    while (mote_lp_tags_next(&it, &tag)) {
-        fb_put(&got, "T", 1);
-        fb_text(&got, &tag.key, line, end);
-        fb_text(&got, &tag.value, line, end);
-    }
-    mote_lp_field f;
-    mote_lp_fields_begin(&pt, &it);
-    while (mote_lp_fields_next(&it, &f)) {
-        if (mote_lp_field_decode(&f) != MOTE_OK) abort();
-        fb_put(&got, "F", 1);
-        fb_field(&got, &f, line, end);
-    }
-    fb_u64(&got, pt.has_time);
-    fb_u64(&got, (uint64_t)pt.time);
-    if (mote_lp_next(&d, &pt, NULL) != MOTE_ERR_NEED_MORE) abort(); /* one line */
-    if (got.n != want->n || memcmp(got.p, want->p, got.n) != 0) abort();
+    fbuf got = {0}, exp = {0};
+    decode_one(line, n, &cfg, &got);
+    fb_put(&exp, want->meas.p, want->meas.n);
+    fb_u64(&exp, want->ntags);
+    fb_put(&exp, want->tags.p, want->tags.n);
+    fb_u64(&exp, want->nfields);
+    fb_put(&exp, want->fields.p, want->fields.n);
+    fb_u64(&exp, has_time);
+    fb_u64(&exp, (uint64_t)time);
+    const size_t skip = FB_POINT_BODY;
+    if (got.n != exp.n + skip || memcmp(got.p + skip, exp.p, exp.n) != 0) abort();
     free(got.p);
+    free(exp.p);
 }
 
 static uint64_t u64_of(const uint8_t *p, size_t n)
@@ -107,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (mote_buf_init_fixed(&w.cb, w.out_c, cap) != MOTE_OK) abort();
     if (mote_lp_writer_init_buf(&w.c, &w.cb, prec) != MOTE_OK) abort();
 
-    fbuf want = {0}; /* the line being written, as it must decode */
+    line_want want = {0}; /* the line being written, as it must decode */
     bool line_ok = false;
     for (size_t i = 1; i + 2 <= size;) {
         const uint8_t op = data[i];
@@ -122,14 +113,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         switch (op & 7) {
         case 0:
             ALL3(lp_write_measurement, p, n);
-            want.n = 0;
-            put_text(&want, p, n);
+            want.meas.n = want.tags.n = want.fields.n = 0;
+            want.ntags = want.nfields = 0;
+            put_text(&want.meas, p, n);
             break;
         case 1:
             ALL3(lp_write_tag, p, cut, p + cut, n - cut);
-            fb_put(&want, "T", 1);
-            put_text(&want, p, cut);
-            put_text(&want, p + cut, n - cut);
+            put_text(&want.tags, p, cut);
+            put_text(&want.tags, p + cut, n - cut);
+            want.ntags++;
             break;
         case 7: {
             int64_t t = (int64_t)u64_of(p, n);
@@ -139,10 +131,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (ra == MOTE_OK && line_ok) {
                 /* the time comes back truncated to the precision */
                 const int64_t unit = prec == MOTE_LP_MS ? 1000000 : 1;
-                fb_u64(&want, tp != NULL);
-                fb_u64(&want, tp ? (uint64_t)(t / unit * unit) : 0);
                 const size_t len = mote_lp_writer_length(&w.a);
-                decodes_to(w.out_a + before, len - before, prec, &want);
+                decodes_to(w.out_a + before, len - before, prec, &want, tp != NULL, tp ? t / unit * unit : 0);
             }
             line_ok = false;
             break;
@@ -181,12 +171,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 break;
             }
             /* fb_field's form: key, type, decoded, then the value */
-            fb_put(&want, "F", 1);
-            put_text(&want, k, kn);
-            fb_u64(&want, (uint64_t)type);
-            fb_u64(&want, 1);
-            if (type == MOTE_LP_STRING) put_text(&want, v, vn);
-            else fb_u64(&want, wbits);
+            put_text(&want.fields, k, kn);
+            fb_u64(&want.fields, (uint64_t)type);
+            fb_u64(&want.fields, 1);
+            if (type == MOTE_LP_STRING) put_text(&want.fields, v, vn);
+            else fb_u64(&want.fields, wbits);
+            want.nfields++;
             break;
         }
         }
@@ -201,6 +191,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (ra != MOTE_OK && len != before) abort();
         if (memcmp(w.out_a, w.out_b, len) != 0 || memcmp(w.out_a, w.out_c, len) != 0) abort();
     }
-    free(want.p);
+    free(want.meas.p);
+    free(want.tags.p);
+    free(want.fields.p);
     return 0;
 }

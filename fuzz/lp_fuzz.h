@@ -152,6 +152,22 @@ static inline void opts_from(uint8_t c, mote_lp_config *opt)
     if (c & 32) opt->max_line = 40;
 }
 
+/* Decode data[0..size), which must be exactly one good point, into b
+ * (fb_point: "P", offset and line first, the point from the measurement on
+ * at FB_POINT_BODY). */
+enum { FB_POINT_BODY = 1 + 2 * sizeof(uint64_t) };
+static inline void decode_one(const uint8_t *data, size_t size, const mote_lp_config *opt, fbuf *b)
+{
+    mote_lp_decoder d;
+    if (mote_lp_decoder_init(&d, data, size, opt) != MOTE_OK) abort();
+    mote_lp_point pt;
+    if (mote_lp_point_init(&pt, NULL, 0, NULL, 0) != MOTE_OK) abort();
+    if (mote_lp_next(&d, &pt, NULL) != MOTE_OK) abort();
+    if (mote_lp_point_decode(&pt, opt, NULL) != MOTE_OK) abort();
+    fb_point(b, &pt, data, data + size);
+    if (mote_lp_next(&d, &pt, NULL) != MOTE_ERR_NEED_MORE) abort();
+}
+
 /* Decode all of data with the whole-input decoder into b. */
 static inline void decode_whole(const uint8_t *data, size_t size, const mote_lp_config *opt, fbuf *b)
 {
