@@ -84,17 +84,12 @@ static MOTE_NOINLINE unsigned cls_of(uint8_t c)
 const uint32_t mote__lp_ns_per[4] = {1, 1000, 1000000, 1000000000};
 
 /*
- * Portable word-at-a-time scanning (SWAR; no SIMD here): 8 input bytes per
- * step, loaded through memcpy (no unaligned access) in memory order, so the
- * lowest flagged byte is the first one on any host. Speed builds scan
+ * Portable word-at-a-time scanning (SWAR, mote_private.h's mote__load8 and
+ * byte tests; no SIMD here): 8 input bytes per step, loaded in memory order,
+ * so the lowest flagged byte is the first one on any host. Speed builds scan
  * strings, timestamps and values this way where 8 bytes remain (the tail
  * goes byte by byte through the class table).
  */
-#define HIGHS MOTE__HIGHS
-#define load8 mote__load8
-#define eq8 mote__eq8
-#define lt8 mote__lt8
-#define first8 mote__first8
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -405,14 +400,14 @@ static MOTE_INLINE const uint8_t *scan_cls(const uint8_t *p, const uint8_t *end,
  * (cheaper) and then checked in the table. */
 static MOTE_INLINE unsigned value_end8(const uint8_t *p)
 {
-    const uint64_t x = load8(p);
+    const uint64_t x = mote__load8(p);
     /* Bytes below 0x21 and ',' by the classic borrow tests, which may also
      * flag bytes after one (cheaper than exact ones; each candidate is
      * checked in the table anyway). */
     const uint64_t y = x ^ (MOTE__ONES * ',');
-    uint64_t m = ((x - MOTE__ONES * 0x21) & ~x & HIGHS) | ((y - MOTE__ONES) & ~y & HIGHS);
+    uint64_t m = (((x - MOTE__ONES * 0x21) & ~x) | ((y - MOTE__ONES) & ~y)) & MOTE__HIGHS;
     while (m) {
-        const unsigned i = first8(m);
+        const unsigned i = mote__first8(m);
         if (CLS(p[i]) & C_VAL) return i;
         m &= m - 1; /* a control byte that does not end the value */
     }
@@ -447,9 +442,10 @@ static MOTE_INLINE const uint8_t *scan_string(const uint8_t *p, const uint8_t *e
                                               const bool bounded)
 {
     while (MOTE_LP_FAST && end - p >= 8) {
-        const uint64_t x = load8(p);
-        const uint64_t m = eq8(x, '"') | eq8(x, '\\') | eq8(x, '\n') | (x & HIGHS);
-        if (m) return p + first8(m);
+        const uint64_t x = mote__load8(p);
+        const uint64_t m =
+            mote__eq8(x, '"') | mote__eq8(x, '\\') | mote__eq8(x, '\n') | (x & MOTE__HIGHS);
+        if (m) return p + mote__first8(m);
         p += 8;
     }
     return scan_cls(p, end, C_STR, bounded);
@@ -459,12 +455,11 @@ static MOTE_INLINE const uint8_t *scan_string(const uint8_t *p, const uint8_t *e
 static MOTE_INLINE const uint8_t *scan_time(const uint8_t *p, const uint8_t *end)
 {
     while (MOTE_LP_FAST && end - p >= 8) {
-        /* Bytes that are not digits (y >= 10; a carry may flag bytes after
-         * one, so only the first counts); a '-' is a time byte: go on after it. */
-        const uint64_t y = load8(p) ^ MOTE__ZEROS;
-        const uint64_t m = ((y + MOTE__ONES * (0x80 - 10)) | y) & HIGHS;
+        /* Only the first flagged byte counts; a '-' is a time byte: go on
+         * after it. */
+        const uint64_t m = mote__not_digits8(mote__load8(p));
         if (m) {
-            const unsigned i = first8(m);
+            const unsigned i = mote__first8(m);
             if (p[i] != '-') return p + i;
             p += i + 1;
             continue;
@@ -482,9 +477,9 @@ static MOTE_INLINE bool same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
     if (n >= 8) {
         size_t i = 0;
         for (; i + 8 <= n; i += 8) {
-            if (load8(a + i) != load8(b + i)) return false;
+            if (mote__load8(a + i) != mote__load8(b + i)) return false;
         }
-        return load8(a + n - 8) == load8(b + n - 8);
+        return mote__load8(a + n - 8) == mote__load8(b + n - 8);
     }
     for (size_t i = 0; i < n; i++) {
         if (a[i] != b[i]) return false;
@@ -502,10 +497,10 @@ static const uint64_t first_bytes[8] = {
  * overlapping, the bytes after a short name masked off. */
 static MOTE_INLINE bool same_name(const uint8_t *a, const uint8_t *b, size_t n)
 {
-    uint64_t x = load8(a) ^ load8(b);
+    uint64_t x = mote__load8(a) ^ mote__load8(b);
     if (n >= 8) {
-        x |= load8(a + n - 7) ^ load8(b + n - 7);
-        if (n >= 16) x |= load8(a + 8) ^ load8(b + 8);
+        x |= mote__load8(a + n - 7) ^ mote__load8(b + n - 7);
+        if (n >= 16) x |= mote__load8(a + 8) ^ mote__load8(b + 8);
     } else {
         x &= first_bytes[n];
     }
@@ -564,7 +559,7 @@ static void meas_remember(mote__lp_keys *k, const uint8_t *m, size_t n, const ui
  * be read and p[0] is not a space? */
 static MOTE_INLINE bool same_meas(const mote__lp_keys *ks, const uint8_t *p)
 {
-    if ((load8(p) ^ ks->meas_word) & ks->meas_mask) return false;
+    if ((mote__load8(p) ^ ks->meas_word) & ks->meas_mask) return false;
     const size_t n = ks->meas_len;
     return MOTE_LIKELY(n < 8) || same_name(p, ks->meas, n);
 }
