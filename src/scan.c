@@ -966,8 +966,19 @@ static BLK_AVX2_FN inline void blk_classify_avx2(const blk_cfg *c, bool lines, b
                           _mm256_cmpeq_epi8(_mm256_or_si256(b, one), cp));
     }
     m->bs = BLK_EQ2('\\', true);
-    m->nl = BLK_EQ2('\n', true);
-    m->cr = BLK_EQ2('\r', true);
+    /* Line breaks are rare: '\r' in most text, '\n' too in the first loop's long runs (not postgres's:
+     * pg_dump's INSERTs end in most of their blocks). One VPTEST for the block, their masks only where
+     * it holds one (callgrind dump row 2.68 -> 2.66, quotes 10.69 -> 10.62; dump 4.24 -> 4.54 GB/s). */
+#define BLK_ANY(c) _mm256_or_si256(_mm256_cmpeq_epi8(a, BLK_SPL(c, true)), _mm256_cmpeq_epi8(b, BLK_SPL(c, true)))
+    const bool first = !q && !lines && !parens;
+    const __m256i lb = first ? _mm256_or_si256(BLK_ANY('\r'), BLK_ANY('\n')) : BLK_ANY('\r');
+    m->nl = first ? 0 : BLK_EQ2('\n', true);
+    m->cr = 0;
+    if (!_mm256_testz_si256(lb, lb)) {
+        if (first) m->nl = BLK_EQ2('\n', true);
+        m->cr = BLK_EQ2('\r', true);
+    }
+#undef BLK_ANY
 #undef BLK_EQ2
 #undef BLK_SPL
 #undef BLK_M2
