@@ -862,6 +862,7 @@ typedef __m128i blk_vec;
 #define BLK_LOAD(r) _mm_loadu_si128((const __m128i *)(const void *)(r))
 #define BLK_EQ(v, w) _mm_cmpeq_epi8(v, w)
 #define BLK_OR(a, b) _mm_or_si128(a, b)
+#define BLK_NONE(v) (_mm_movemask_epi8(v) == 0)
 static MOTE_INLINE uint64_t blk_movemask(__m128i a, __m128i b, __m128i c, __m128i d)
 {
     return (uint64_t)(unsigned)_mm_movemask_epi8(a) | (uint64_t)(unsigned)_mm_movemask_epi8(b) << 16 |
@@ -991,6 +992,7 @@ typedef uint8x16_t blk_vec;
 #define BLK_LOAD(r) vld1q_u8(r)
 #define BLK_EQ(v, w) vceqq_u8(v, w)
 #define BLK_OR(a, b) vorrq_u8(a, b)
+#define BLK_NONE(v) (vmaxvq_u8(v) == 0)
 /* 64 compare results (0xff / 0) to a bit mask: weigh each lane by its bit
  * within its group of eight, then three rounds of pairwise adds sum every
  * group of eight lanes into one byte, in input order. */
@@ -1056,8 +1058,17 @@ static MOTE_INLINE void blk_classify(const blk_cfg *c, const uint64_t *t, unsign
                                 BLK_EQ(BLK_OR(v2, one), cp), BLK_EQ(BLK_OR(v3, one), cp));
     }
     m->bs = BLK_MASK('\\');
-    m->nl = BLK_MASK('\n');
-    m->cr = BLK_MASK('\r');
+    /* line breaks, as blk_classify_avx2() tests them (the first loop: no q, stop bytes, not postgres) */
+#define BLK_ANY(c) BLK_OR(BLK_OR(BLK_EQ(v0, BLK_SPLAT(c)), BLK_EQ(v1, BLK_SPLAT(c))), \
+                          BLK_OR(BLK_EQ(v2, BLK_SPLAT(c)), BLK_EQ(v3, BLK_SPLAT(c))))
+    const bool first = !q && ns && blk != 3;
+    m->nl = first ? 0 : BLK_MASK('\n');
+    m->cr = 0;
+    if (!BLK_NONE(first ? BLK_OR(BLK_ANY('\r'), BLK_ANY('\n')) : BLK_ANY('\r'))) {
+        if (first) m->nl = BLK_MASK('\n');
+        m->cr = BLK_MASK('\r');
+    }
+#undef BLK_ANY
 #undef BLK_MASK
 #else
     (void)c, (void)blk, (void)sv, (void)ns, (void)q;
