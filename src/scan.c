@@ -1573,6 +1573,12 @@ static MOTE_NOINLINE size_t block_multi_any(mote_scanner *sc, const uint8_t *p, 
 {
     return block_multi_with(sc, p, i, lim, false);
 }
+static MOTE_NOINLINE size_t block_multimy_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
+{
+    const unsigned st = sc->state != S_QUOTE ? 0 : sc->slot + 1u;
+    const blk_ret r = blk_multi_with(sc, p, i, i, lim, st, 0, false, BLK_MYSQL_F, &blk_mysql);
+    return r.more ? block_text_with(sc, p, i, r.i, lim, r.st, r.pend, false, false, BLK_MYSQL_F, &blk_mysql) : r.i;
+}
 static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     const unsigned st = sc->state == S_QUOTE;
@@ -1607,7 +1613,8 @@ static MOTE_INLINE size_t block_text(mote_scanner *sc, const uint8_t *p, size_t 
                : sc->blk == 3                                      ? block_pg_avx2(sc, p, i, lim)
                                                                     : block_first_avx2(sc, p, i, lim);
 #endif
-    return BLK_VECTOR && (sc->blk_multi || (sc->state == S_QUOTE && sc->slot)) ? block_multi_any(sc, p, i, lim)
+    return BLK_VECTOR && (sc->blk_multi || (sc->state == S_QUOTE && sc->slot))
+               ? (sc->blk_flags == (BLK_MYSQL_F | BLK_CONST) ? block_multimy_any(sc, p, i, lim) : block_multi_any(sc, p, i, lim))
            : sc->blk == 3                                                     ? block_pg_any(sc, p, i, lim)
                                                                                : block_text_any(sc, p, i, lim);
 }
