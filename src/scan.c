@@ -1573,6 +1573,7 @@ static MOTE_NOINLINE size_t block_multi_any(mote_scanner *sc, const uint8_t *p, 
 {
     return block_multi_with(sc, p, i, lim, false);
 }
+/* (blk_mysql's, as block_multimy_avx2(): SSE2 quotes row 14.13 -> 14.07, 1.09 -> 1.16 GB/s) */
 static MOTE_NOINLINE size_t block_multimy_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
     const unsigned st = sc->state != S_QUOTE ? 0 : sc->slot + 1u;
