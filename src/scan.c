@@ -1531,6 +1531,14 @@ static MOTE_INLINE size_t block_multi_with(mote_scanner *sc, const uint8_t *p, s
     return block_text_with(sc, p, i, r.i, lim, r.st, r.pend, avx2, false, blk_fl(sc), NULL);
 }
 
+/* block_multi_with() with blk_mysql's loops alone (block_multimy_avx2(), block_multimy_any()). */
+static MOTE_INLINE size_t block_multi_mysql(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim, bool avx2)
+{
+    const unsigned st = sc->state != S_QUOTE ? 0 : sc->slot + 1u, f = BLK_MYSQL_F | (avx2 ? BLK_AVX2F : 0u);
+    const blk_ret r = blk_multi_with(sc, p, i, i, lim, st, 0, avx2, f, &blk_mysql);
+    return r.more ? block_text_with(sc, p, i, r.i, lim, r.st, r.pend, avx2, false, f, &blk_mysql) : r.i;
+}
+
 /* block_text_with() for AVX2 and for the build's own classifier, from i in
  * state NORMAL or QUOTE. (The portable classifier leaves other kinds to
  * the byte loops.) */
@@ -1551,10 +1559,7 @@ static BLK_AVX2_FN BLK_FLAT MOTE_NOINLINE size_t block_first_avx2(mote_scanner *
  * quotes row 10.62 -> 10.49, 1.32 -> 1.38 GB/s (alone 10.69 -> 10.66, 1.31 -> 1.33). */
 static BLK_CLMUL_FN BLK_FLAT MOTE_NOINLINE size_t block_multimy_avx2(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    const unsigned st = sc->state != S_QUOTE ? 0 : sc->slot + 1u;
-    const blk_ret r = blk_multi_with(sc, p, i, i, lim, st, 0, true, BLK_MYSQL_F | BLK_AVX2F, &blk_mysql);
-    if (!r.more) return r.i;
-    return block_text_with(sc, p, i, r.i, lim, r.st, r.pend, true, false, BLK_MYSQL_F | BLK_AVX2F, &blk_mysql);
+    return block_multi_mysql(sc, p, i, lim, true);
 }
 /* postgres (blk 3) apart: blk_pg's loop in block_first_avx2() took registers
  * from blk_mysql's (callgrind dump row 2.68 -> 2.74); called from there,
@@ -1576,9 +1581,7 @@ static MOTE_NOINLINE size_t block_multi_any(mote_scanner *sc, const uint8_t *p, 
 /* (blk_mysql's, as block_multimy_avx2(): SSE2 quotes row 14.13 -> 14.07, 1.09 -> 1.16 GB/s) */
 static MOTE_NOINLINE size_t block_multimy_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
-    const unsigned st = sc->state != S_QUOTE ? 0 : sc->slot + 1u;
-    const blk_ret r = blk_multi_with(sc, p, i, i, lim, st, 0, false, BLK_MYSQL_F, &blk_mysql);
-    return r.more ? block_text_with(sc, p, i, r.i, lim, r.st, r.pend, false, false, BLK_MYSQL_F, &blk_mysql) : r.i;
+    return block_multi_mysql(sc, p, i, lim, false);
 }
 static MOTE_NOINLINE size_t block_text_any(mote_scanner *sc, const uint8_t *p, size_t i, size_t lim)
 {
