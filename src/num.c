@@ -304,14 +304,10 @@ static bool round_interval(u128 m, int e2, uint64_t delta, bool force, uint64_t 
         *bits = 0;
         return force;
     }
-    uint64_t mant = shift >= 64 ? m.hi >> (shift - 64) : (m.hi << (64 - shift)) | (m.lo >> shift);
+    /* (75 to 127: the result's bits all lie in m.hi) */
+    uint64_t mant = m.hi >> (shift - 64);
     u128 rem = m, one = {0, 1};
-    if (shift >= 64) {
-        rem.hi &= (UINT64_C(1) << (shift - 64)) - 1;
-    } else {
-        rem.hi = 0;
-        rem.lo &= (UINT64_C(1) << shift) - 1;
-    }
+    rem.hi &= (UINT64_C(1) << (shift - 64)) - 1;
     u128 half = shl128(one, shift - 1), full = shl128(one, shift);
     bool up;
     if (delta == 0) {
