@@ -114,6 +114,12 @@ static void vector_float_packs(void **state)
     size_t n = 0;
     assert_int_equal(mote_cql_decode_array(t, out, 12, back, 3, &n), MOTE_OK);
     assert_int_equal(n, 3);
+    /* too small an array: SPACE and the count needed, nothing written */
+    float two[2] = {-1.0f, -1.0f};
+    assert_int_equal(mote_cql_decode_array(t, out, 12, two, 2, &n), MOTE_ERR_SPACE);
+    assert_int_equal(n, 3);
+    assert_true(two[0] == -1.0f && two[1] == -1.0f);
+    assert_int_equal(mote_cql_decode_array(t, out, 12, two, 2, NULL), MOTE_ERR_SPACE);
 }
 
 /* Kinds without a fixed vector length get a vint length per element. */
@@ -591,6 +597,18 @@ static void writer_rejects_misuse(void **state)
     assert_int_equal(mote_cql_writer_init(&w, ty("map<int, int>"), out, sizeof out), MOTE_OK);
     mote_cql_write_begin(&w);
     assert_int_equal(mote_cql_write_null(&w), MOTE_ERR_UNEXPECTED_NULL);
+
+    /* a value of another kind than the slot's */
+    assert_int_equal(mote_cql_writer_init(&w, ty("list<text>"), out, sizeof out), MOTE_OK);
+    mote_cql_write_begin(&w);
+    assert_int_equal(mote_cql_write_int(&w, 1), MOTE_ERR_MISMATCH);
+    assert_int_equal(mote_cql_writer_init(&w, ty("double"), out, sizeof out), MOTE_OK);
+    assert_int_equal(mote_cql_write_int(&w, 1), MOTE_ERR_MISMATCH);
+    assert_int_equal(mote_cql_writer_init(&w, ty("bigint"), out, sizeof out), MOTE_OK);
+    assert_int_equal(mote_cql_write_float(&w, 1.0), MOTE_ERR_MISMATCH);
+    assert_int_equal(mote_cql_writer_init(&w, ty("map<text, int>"), out, sizeof out), MOTE_OK);
+    mote_cql_write_begin(&w);
+    assert_int_equal(mote_cql_write_float(&w, 1.0), MOTE_ERR_MISMATCH);
 
     assert_int_equal(mote_cql_writer_init(&w, ty("int"), out, sizeof out), MOTE_OK);
     assert_int_equal(mote_cql_write_begin(&w), MOTE_ERR_MISMATCH);

@@ -3,6 +3,7 @@
  * serve as oracles here (the library itself uses none of them). */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -128,6 +129,9 @@ static void errors_have_codes_and_offsets(void **state)
         {"timestamp", "'300232024-01-03T03:04'", MOTE_ERR_BAD_VALUE, 0},
         {"timestamp", "'-300232024-01-03'", MOTE_ERR_BAD_VALUE, 0},
         {"time", "86400000000000", MOTE_ERR_RANGE, 0},
+        {"time", "'12:34'", MOTE_ERR_BAD_VALUE, 0}, /* seconds are required (Cassandra's TimeSerializer) */
+        {"decimal", "1.5e", MOTE_ERR_BAD_VALUE, 0},
+        {"decimal", "1e1099511627777", MOTE_ERR_BAD_VALUE, 0}, /* exponent past 2^40 */
         {"duration", "1x", MOTE_ERR_BAD_VALUE, 0},
         {"inet", "'1.2.3.04'", MOTE_ERR_BAD_VALUE, 0},
         {"inet", "'1::2::3'", MOTE_ERR_BAD_VALUE, 0},
@@ -270,6 +274,23 @@ static void scratch_only_when_needed(void **state)
     init_scratch();
     assert_int_equal(mote_cql_literal_format(t, big, sizeof big, text, sizeof text, &n, &scratch), MOTE_OK);
     assert_int_equal(mote_arena_save(&scratch).used, 0); /* given back */
+    /* scratch with room for the copy but not for the digits: NOMEM, and
+     * what was taken is given back */
+    static uint8_t tight_mem[200];
+    mote_arena tight;
+    assert_int_equal(mote_arena_init(&tight, tight_mem, sizeof tight_mem, NULL, NULL), MOTE_OK);
+    const size_t used0 = mote_arena_save(&tight).used;
+    assert_int_equal(mote_cql_literal_format(t, big, sizeof big, text, sizeof text, &n, &tight), MOTE_ERR_NOMEM);
+    assert_int_equal(mote_arena_save(&tight).used, used0);
+    /* a decimal's unscaled value the same way (measured first) */
+    uint8_t dec[4 + sizeof big] = {0, 0, 0, 2};
+    memcpy(dec + 4, big, sizeof big);
+    t = type("decimal");
+    assert_int_equal(mote_cql_literal_format(t, dec, sizeof dec, text, sizeof text, &n, NULL), MOTE_ERR_NOMEM);
+    assert_int_equal(mote_cql_literal_format(t, dec, sizeof dec, text, sizeof text, &n, &tight), MOTE_ERR_NOMEM);
+    assert_int_equal(mote_cql_literal_format(t, dec, sizeof dec, text, sizeof text, &n, &scratch), MOTE_OK);
+    assert_int_equal(n, 242); /* 241 digits, "." after the 239th (scale 2) */
+    assert_int_equal(text[239], '.');
 }
 
 /* Reference: the fewest digits (1..9) that strtof reads back as f. */
@@ -358,6 +379,64 @@ static void float_parse_is_correctly_rounded(void **state)
             float want = strtof(text, NULL);
             if (mote_be_loadf32(out) != want) fail_msg("%s: got %a want %a", text, (double)mote_be_loadf32(out), (double)want);
         }
+    }
+}
+
+/* The same for midpoints and texts that reach the exact comparison by other
+ * spellings: plain decimals with leading zeros after the point, more
+ * significant digits than the comparison keeps (a nonzero digit far out
+ * decides), and the midpoint of FLT_MAX and 2^128, whose upper side is
+ * infinity: below it FLT_MAX, on and above it out of range (ties to even:
+ * FLT_MAX's last bit is 1), as strtof says. */
+static void float_midpoints_in_other_spellings(void **state)
+{
+    (void)state;
+    const mote_cql_type *t = type("float");
+    static char text[2400];
+    for (int i = 0; i < 2000; i++) {
+        /* floats from 2^-40 to 1: their midpoints have at most 64 decimals */
+        const uint32_t bits = 0x2b800000u + (uint32_t)next() % (0x3f800000u - 0x2b800000u);
+        uint8_t be[4] = {(uint8_t)(bits >> 24), (uint8_t)(bits >> 16), (uint8_t)(bits >> 8), (uint8_t)bits};
+        const uint32_t b1 = bits + 1;
+        uint8_t be1[4] = {(uint8_t)(b1 >> 24), (uint8_t)(b1 >> 16), (uint8_t)(b1 >> 8), (uint8_t)b1};
+        const double mid = ((double)mote_be_loadf32(be) + (double)mote_be_loadf32(be1)) / 2;
+        int len = snprintf(text, sizeof text, "%.80f", mid); /* "0.000...": exact */
+        while (text[len - 1] == '0') len--;
+        for (int k = 0; k < 3; k++) {
+            int n = len;
+            if (k == 1) { /* a 1 after 1000 zeros: just above */
+                memset(text + n, '0', 1000);
+                n += 1000;
+                text[n++] = '1';
+            } else if (k == 2) { /* with an exponent: the same value */
+                n += snprintf(text + n, sizeof text - (size_t)n, "0e0");
+            }
+            uint8_t out[4];
+            size_t w;
+            assert_int_equal(mote_cql_literal_parse(t, text, (size_t)n, out, 4, &w, NULL, NULL), MOTE_OK);
+            text[n] = 0;
+            const float want = strtof(text, NULL);
+            if (mote_be_loadf32(out) != want)
+                fail_msg("%.60s...: got %a want %a", text, (double)mote_be_loadf32(out), (double)want);
+        }
+    }
+    /* 2^128 - 2^103: FLT_MAX and infinity's midpoint */
+    static const struct {
+        const char *text;
+        mote_err want;
+    } edge[] = {
+        {"340282356779733661637539395458142568447.999", MOTE_OK},
+        {"-340282356779733661637539395458142568447.999", MOTE_OK},
+        {"340282356779733661637539395458142568448", MOTE_ERR_RANGE},
+        {"340282356779733661637539395458142568448.001", MOTE_ERR_RANGE},
+    };
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+        uint8_t out[4];
+        size_t w;
+        const mote_err e = mote_cql_literal_parse(t, edge[i].text, strlen(edge[i].text), out, 4, &w, NULL, NULL);
+        if (e != edge[i].want) fail_msg("%s: %s, want %s", edge[i].text, mote_err_name(e), mote_err_name(edge[i].want));
+        if (e == MOTE_OK) assert_true(mote_be_loadf32(out) == strtof(edge[i].text, NULL));
+        if (e == MOTE_OK) assert_true(mote_be_loadf32(out) == (edge[i].text[0] == '-' ? -FLT_MAX : FLT_MAX));
     }
 }
 
@@ -471,6 +550,7 @@ int main(void)
         cmocka_unit_test(scratch_only_when_needed),
         cmocka_unit_test(floats_print_shortest_and_read_back),
         cmocka_unit_test(float_parse_is_correctly_rounded),
+        cmocka_unit_test(float_midpoints_in_other_spellings),
         cmocka_unit_test(doubles_round_trip),
         cmocka_unit_test(inet_matches_libc),
         cmocka_unit_test(duplicates_are_found_on_request),

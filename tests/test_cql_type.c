@@ -171,6 +171,30 @@ static void format_round_trips(void **state)
     assert_int_equal(need, 9);
     assert_int_equal(mote_cql_type_format(NULL, small, sizeof small, &need), MOTE_ERR_INVALID);
     assert_int_equal(need, 0);
+    /* hand-built: a collection without children is "list<>"; a chain deeper
+     * than MOTE_CQL_MAX_DEPTH is cut off with "<...>" */
+    mote_cql_type deep[MOTE_CQL_MAX_DEPTH + 2];
+    memset(deep, 0, sizeof deep);
+    for (size_t i = 0; i <= MOTE_CQL_MAX_DEPTH; i++) {
+        deep[i].kind = MOTE_CQL_LIST;
+        deep[i].nsub = 1;
+        deep[i].sub = &deep[i + 1];
+    }
+    deep[MOTE_CQL_MAX_DEPTH + 1].kind = MOTE_CQL_INT;
+    char buf[256];
+    size_t n = 0;
+    mote_cql_type empty = {MOTE_CQL_SET, 0, 0, 0, -1, NULL, NULL};
+    assert_int_equal(mote_cql_type_format(&empty, buf, sizeof buf, &n), MOTE_OK);
+    assert_int_equal(n, 5);
+    assert_memory_equal(buf, "set<>", 5);
+    assert_int_equal(mote_cql_type_format(deep, buf, sizeof buf, &n), MOTE_OK);
+    char want[256];
+    size_t w = 0;
+    for (int i = 0; i < MOTE_CQL_MAX_DEPTH; i++) w += (size_t)sprintf(want + w, "list<");
+    w += (size_t)sprintf(want + w, "list<...>");
+    for (int i = 0; i < MOTE_CQL_MAX_DEPTH; i++) want[w++] = '>';
+    assert_int_equal(n, w);
+    assert_memory_equal(buf, want, w);
 }
 
 /* Bad text is BAD_TYPE, never a partial descriptor. */

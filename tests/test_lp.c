@@ -380,6 +380,52 @@ static void repeated_keys_decode_like_new_ones(void **state)
     assert_int_equal(pt.nfields, 1);
 }
 
+/* Keys of 8 to 23 bytes predicted within 24 bytes of the input's end, where
+ * they are compared byte-exactly in place (no word may be read past the
+ * end): equal ones, ones that differ in their last byte or in their first
+ * word, shorter ones, and a key that runs into the end. */
+static void predicted_long_keys_near_the_end(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *last; /* after "m,hostname_long=a f_sixteen_bytes=1i\n" */
+        const char *tag, *field;
+    } cases[] = {
+        {"m,hostname_long=b f_sixteen_bytes=2i", "hostname_long", "f_sixteen_bytes"},
+        {"m,hostname_lonG=b f_sixteen_byteZ=2i", "hostname_lonG", "f_sixteen_byteZ"},
+        {"m,hostnamE_long=b f_sixteen_Bytes=2i", "hostnamE_long", "f_sixteen_Bytes"},
+        {"m,hostname=b f_sixteen=2i", "hostname", "f_sixteen"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char in[128];
+        const int n = snprintf(in, sizeof in, "m,hostname_long=a f_sixteen_bytes=1i\n%s", cases[k].last);
+        mote_lp_decoder d;
+        assert_int_equal(mote_lp_decoder_init(&d, in, (size_t)n, NULL), MOTE_OK);
+        mote_lp_point pt;
+        init_pt(&pt);
+        assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_OK);
+        init_pt(&pt);
+        assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_OK);
+        assert_int_equal(mote_lp_point_decode(&pt, NULL, NULL), MOTE_OK);
+        assert_text(&pt.tags[0].key, cases[k].tag);
+        assert_text(&pt.tags[0].value, "b");
+        assert_text(&pt.fields[0].key, cases[k].field);
+        assert_true(pt.fields[0].value.i == 2);
+        assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_ERR_NEED_MORE);
+    }
+    /* a key that runs into the end of the input: no '=' there */
+    static const char in2[] = "m,hostname_long=a f=1i\nm,hostname_long";
+    mote_lp_decoder d;
+    mote_lp_error err;
+    assert_int_equal(mote_lp_decoder_init(&d, in2, sizeof in2 - 1, NULL), MOTE_OK);
+    mote_lp_point pt;
+    init_pt(&pt);
+    assert_int_equal(mote_lp_next(&d, &pt, NULL), MOTE_OK);
+    init_pt(&pt);
+    assert_int_equal(mote_lp_next(&d, &pt, &err), MOTE_ERR_SYNTAX);
+    assert_int_equal(err.pos.line, 2);
+}
+
 static void same_view_text(const mote_lp_text *a, const mote_lp_text *b)
 {
     assert_int_equal(a->len, b->len);
@@ -918,6 +964,7 @@ int main(void)
         cmocka_unit_test(comments_blank_lines_crlf),
         cmocka_unit_test(no_fixed_limit_on_tags_and_fields),
         cmocka_unit_test(repeated_keys_decode_like_new_ones),
+        cmocka_unit_test(predicted_long_keys_near_the_end),
         cmocka_unit_test(measurements_in_turn_decode_like_new_ones),
         cmocka_unit_test(typed_values_and_their_limits),
         cmocka_unit_test(timestamps_precision_overflow_default),

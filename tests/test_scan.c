@@ -752,6 +752,13 @@ static void issue11_mysql_no_backslash_escapes(void **state)
                 "1:1@0|SELECT 'C:\\x5c'|\n"
                 "2:1@14|SET SESSION sql_mode = ''|\n"
                 "3:1@41|SELECT 'a\\x5c';b'|\n");
+    /* an expression after '=' (here a subquery): mote cannot evaluate it and
+     * takes the configured mode (escapes on), as for any expression */
+    expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0),
+                "SET sql_mode='NO_BACKSLASH_ESCAPES';\nSET sql_mode = (SELECT 'NO_BACKSLASH_ESCAPES');\nSELECT 'a\\';b';",
+                "1:1@0|SET sql_mode='NO_BACKSLASH_ESCAPES'|\n"
+                "2:1@37|SET sql_mode = (SELECT 'NO_BACKSLASH_ESCAPES')|\n"
+                "3:1@85|SELECT 'a\\x5c';b'|\n");
     /* @@session. and DEFAULT */
     expect_scan(cfg_with(MOTE_SCAN_MYSQL, 0), "SET @@session.sql_mode = 'NO_BACKSLASH_ESCAPES';\nSELECT '\\';\nSET @@SQL_MODE = DEFAULT;\nSELECT '\\';';",
                 "1:1@0|SET @@session.sql_mode = 'NO_BACKSLASH_ESCAPES'|\n"
@@ -791,6 +798,37 @@ static void mysql_ansi_quotes(void **state)
                 "3:1@63|SELECT '\\x5c', \"\\x5c\"|\n"
                 "4:1@80|SET sql_mode = ''|\n"
                 "5:1@99|SELECT \"\\x5c\";\"|\n");
+}
+
+/* postgres with a delimiter of its own: the block path reads it without
+ * postgres's constant configuration (SSE2 and NEON: block_pg_any()'s
+ * general copy), strings, E'' strings, dollar quotes, parentheses and
+ * comments around runs of 64 bytes and more, at offsets across the block
+ * grid: the same tokens as byte by byte and as every other scanner. */
+static void postgres_own_delimiter_long_runs(void **state)
+{
+    (void)state;
+    mote_scan_config c = cfg_of(MOTE_SCAN_POSTGRES);
+    c.delim = (const uint8_t *)"//";
+    c.delim_len = 2;
+    static const char *const body[] = {
+        "INSERT INTO t VALUES (1, 'a string; with // in it and more text to pass a block', 2)",
+        "SELECT E'it\\'s // still a string, escaped', $$ a body // ; $$, (1 + (2)) -- a note // too\n",
+        "CREATE FUNCTION f() RETURNS int AS $f$ SELECT 1 // 2 $f$ LANGUAGE sql /* // */",
+    };
+    char text[4096];
+    for (unsigned pad = 0; pad < 70; pad += 5) {
+        size_t n = 0;
+        for (unsigned k = 0; k < 6; k++) {
+            n += (size_t)sprintf(text + n, "%*s%s//\n", (int)(pad + k) % 67, "", body[k % 3]);
+        }
+        same_any_chunking(&c, text, n, pad * 7919u + 1u, pad / 5);
+        transcript t = scan_all(&c, text, n, n, 0);
+        size_t lines = 0;
+        for (const char *q = t.s; *q; q++) lines += *q == '\n';
+        assert_int_equal(lines, 6); /* one statement each: no // inside the strings, quotes or comments cut */
+        free(t.s);
+    }
 }
 
 static mote_scan_config cfg_charset(mote_scan_dialect d, unsigned flags, mote_scan_charset cs)
@@ -1344,6 +1382,7 @@ int main(void)
         cmocka_unit_test(issue11_postgres_escape_strings),
         cmocka_unit_test(issue11_mysql_no_backslash_escapes),
         cmocka_unit_test(mysql_ansi_quotes),
+        cmocka_unit_test(postgres_own_delimiter_long_runs),
         cmocka_unit_test(charset_trail_bytes),
         cmocka_unit_test(issue11_mysql_executable_comments),
         cmocka_unit_test(issue11_comments_and_terminated),

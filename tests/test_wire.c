@@ -400,6 +400,18 @@ static void encoder_errors_leave_no_trace(void **state)
     assert_int_equal(mote_wire_value(&r, "x", 1), MOTE_ERR_STATE);
     assert_int_equal(mote_wire_end(&r, &s), MOTE_ERR_STATE);
     assert_int_equal(b.len, 0);
+    /* a close with no value open; a value with no bytes to read: refused,
+     * nothing kept */
+    assert_int_equal(mote_wire_execute_begin(&r, &w, &b, 1, "id", 2, NULL), MOTE_OK);
+    assert_int_equal(mote_wire_value(&r, "x", 1), MOTE_OK);
+    assert_int_equal(mote_wire_value_close(&r), MOTE_ERR_STATE);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_ERR_STATE);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(mote_wire_execute_begin(&r, &w, &b, 1, "id", 2, NULL), MOTE_OK);
+    assert_int_equal(mote_wire_value(&r, NULL, 3), MOTE_ERR_INVALID);
+    assert_int_equal(mote_wire_end(&r, &s), MOTE_ERR_INVALID);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(mote_wire_inflight(&w), 0);
     /* abort gives back the stream; abort after end does nothing */
     assert_int_equal(mote_wire_execute_begin(&r, &w, &b, 1, "id", 2, NULL), MOTE_OK);
     assert_int_equal(mote_wire_inflight(&w), 1);
@@ -1972,6 +1984,13 @@ static void option_types(void **state)
     char txt[64];
     { size_t tn = 0; assert_int_equal(mote_cql_type_format(t, txt, sizeof txt, &tn), MOTE_OK); txt[tn] = 0; }
     assert_string_equal(txt, "list<vector<float, 2>>");
+    /* too few nodes for the custom subtree, or none: SPACE and the count */
+    used = 0;
+    assert_int_equal(mote_wire_type(v, nodes, 2, &used, &t), MOTE_ERR_SPACE);
+    assert_int_equal(used, 3);
+    used = 0;
+    assert_int_equal(mote_wire_type(v, NULL, 0, &used, &t), MOTE_ERR_SPACE);
+    assert_int_equal(used, 3);
     /* unknown class, unknown id, empty tuple, cut short */
     mote_be_store16(opt + 4, 3);
     memcpy(opt + 6, "Foo", 3);
