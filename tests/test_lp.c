@@ -704,6 +704,12 @@ static void tokenize_then_decode(void **state)
     assert_int_equal(mote_lp_field_decode(&pt.fields[1]), MOTE_ERR_BAD_VALUE);
     assert_int_equal(mote_lp_field_decode(&pt.fields[2]), MOTE_OK);
     assert_true(pt.fields[2].value.f == 1e5);
+    /* a field whose type is none of line protocol's (built by hand): INVALID */
+    mote_lp_field odd = pt.fields[0];
+    odd.type = (mote_lp_type)99;
+    odd.decoded = false;
+    assert_int_equal(mote_lp_field_decode(&odd), MOTE_ERR_INVALID);
+    assert_false(odd.decoded);
     assert_int_equal(mote_lp_point_decode_time(&pt, MOTE_LP_MS, 0), MOTE_OK);
     assert_true(pt.time == 77000000);
     mote_lp_config opt;
