@@ -88,6 +88,13 @@ st=$?
 grep '^series:' "$TMP/check" > "$TMP/out"
 echo 'series: 3' > "$TMP/want"
 check "series" 0 $st "$TMP/want" "$TMP/out"
+# a tag key that starts another (a, ab): sorted by the shorter first, so
+# both orders are one series
+printf 'm,ab=1,a=2 f=1\nm,a=2,ab=1 f=2\nm,a=1,ab=2 f=3\n' | "$MOTE" lp check > "$TMP/check"
+st=$?
+grep '^series:' "$TMP/check" > "$TMP/out"
+echo 'series: 2' > "$TMP/want"
+check "series, keys sharing a prefix" 0 $st "$TMP/want" "$TMP/out"
 
 # 7. usage errors (a missing file too) exit 2 with one line on stderr
 "$MOTE" lp dump --chunk 0 "$SAMPLE" > /dev/null 2>&1; st=$?
@@ -96,6 +103,10 @@ check "series" 0 $st "$TMP/want" "$TMP/out"
 [ $st -eq 2 ] && pass=$((pass + 1)) || { echo "FAIL unknown subcommand: $st"; fails=$((fails + 1)); }
 "$MOTE" lp dump --precision h > /dev/null 2>&1 < /dev/null; st=$?
 [ $st -eq 2 ] && pass=$((pass + 1)) || { echo "FAIL bad precision: $st"; fails=$((fails + 1)); }
+"$MOTE" lp dump --default-time soon > /dev/null 2>&1 < /dev/null; st=$?
+[ $st -eq 2 ] && pass=$((pass + 1)) || { echo "FAIL bad --default-time: $st"; fails=$((fails + 1)); }
+"$MOTE" lp check --max-line 0 > /dev/null 2>&1 < /dev/null; st=$?
+[ $st -eq 2 ] && pass=$((pass + 1)) || { echo "FAIL --max-line 0: $st"; fails=$((fails + 1)); }
 "$MOTE" lp dump "$TMP/does-not-exist" > /dev/null 2>&1; st=$?
 [ $st -eq 2 ] && pass=$((pass + 1)) || { echo "FAIL missing file: $st"; fails=$((fails + 1)); }
 printf '' | "$MOTE" lp dump > "$TMP/out"; st=$?

@@ -77,6 +77,9 @@ want "unknown option one line" 1 "$(wc -l < "$TMP/err" | tr -d ' ')"
 "$MOTE" sql split --help > "$TMP/help"; want "help exit" 0 $?
 grep -q -- '--max-statement' "$TMP/help"; want "help text" 0 $?
 "$MOTE" sql split "$TMP/missing.sql" 2> /dev/null; want "missing file: usage error" 2 $?
+"$MOTE" sql 2> /dev/null; want "no subcommand" 2 $?
+"$MOTE" sql frob 2> "$TMP/err"; want "unknown subcommand" 2 $?
+want "unknown subcommand one line" 1 "$(wc -l < "$TMP/err" | tr -d ' ')"
 # a dialect's own flag with another dialect: refused, not ignored
 "$MOTE" sql split --no-backslash-escapes < /dev/null 2> /dev/null; want "mysql flag, generic" 2 $?
 "$MOTE" sql split --dialect mysql --nonstandard-strings < /dev/null 2> /dev/null; want "postgres flag, mysql" 2 $?
