@@ -406,6 +406,16 @@ void register_all()
 
 int main(int argc, char **argv)
 {
+    // MOTE_SCAN_BENCH_DUMP=DIR writes the six inputs as DIR/<case>.sql
+    // (bench/counts.py counts the scanner's instructions on them).
+    if (const char *dir = getenv("MOTE_SCAN_BENCH_DUMP")) {
+        const char *cases[] = {"dump", "quotes", "big", "records", "pgdump", "pginserts"};
+        for (int w = 0; w < 6; w++) {
+            std::string path = std::string(dir) + "/" + cases[w] + ".sql";
+            FILE *f = fopen(path.c_str(), "wb");
+            if (!f || fwrite(input(w).data(), 1, input(w).size(), f) != input(w).size() || fclose(f) != 0) return 1;
+        }
+    }
     register_all();
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();

@@ -1,0 +1,115 @@
+/*
+ * count - the loops of bench_scan's and bench_lp's "mote" rows over one
+ * input file, once, for bench/counts.py to count their instructions under
+ * callgrind (only the library's entry points are counted there, so this
+ * program's own reading and setup do not count).
+ *
+ *   count scan FILE DIALECT CHUNK [sse2]   mote_scan_next, as bench_scan
+ *                                          (sse2: the block path without AVX2)
+ *   count lp FILE tokenize|decode          mote_lp_next (and
+ *                                          mote_lp_point_decode), as bench_lp
+ *
+ * Prints the number of tokens or points; exit 1 on any error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mote/arena.h"
+#include "mote/buf.h"
+#include "mote/lp.h"
+#include "mote/pool.h"
+#include "mote/scan.h"
+
+#if !MOTE_SMALL
+void mote__scan_no_avx2(mote_scanner *sc); /* src/scan.c, for tests and this */
+#endif
+
+static unsigned char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    unsigned char *b = NULL;
+    long len = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (b = malloc((size_t)len + 1)) != NULL && fread(b, 1, (size_t)len, f) != (size_t)len) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    *n = (size_t)len;
+    return b;
+}
+
+static int count_scan(const unsigned char *in, size_t n, int dialect, size_t chunk, int sse2)
+{
+    mote_arena arena;
+    mote_pool pool;
+    mote_buf carry;
+    mote_scan_config cfg;
+    mote_scanner sc;
+    if (mote_arena_init(&arena, NULL, 0, mote_heap_alloc, NULL) != MOTE_OK ||
+        mote_pool_init(&pool, &arena, 0) != MOTE_OK || mote_buf_init_pool(&carry, &pool, 0) != MOTE_OK ||
+        mote_scan_config_init(&cfg, (mote_scan_dialect)dialect) != MOTE_OK ||
+        mote_scan_init(&sc, &cfg, &carry) != MOTE_OK)
+        return 1;
+#if !MOTE_SMALL
+    if (sse2) mote__scan_no_avx2(&sc);
+#else
+    if (sse2) return 2; /* small builds have no block path */
+#endif
+    mote_scan_token tok;
+    unsigned long tokens = 0;
+    mote_err e;
+    for (size_t off = 0; off < n; off += chunk) {
+        if (mote_scan_feed(&sc, in + off, n - off < chunk ? n - off : chunk) != MOTE_OK) return 1;
+        while ((e = mote_scan_next(&sc, &tok)) == MOTE_OK) tokens++;
+        if (e != MOTE_ERR_NEED_MORE) return 1;
+    }
+    if (mote_scan_finish(&sc) != MOTE_OK) return 1;
+    while ((e = mote_scan_next(&sc, &tok)) == MOTE_OK) tokens++;
+    if (e != MOTE_ERR_NEED_MORE) return 1;
+    printf("%lu tokens\n", tokens);
+    mote_buf_free(&carry);
+    mote_arena_destroy(&arena);
+    return 0;
+}
+
+static int count_lp(const unsigned char *in, size_t n, int decode)
+{
+    static mote_lp_tag tags[16];
+    static mote_lp_field fields[16];
+    mote_lp_decoder d;
+    mote_lp_point pt;
+    if (mote_lp_decoder_init(&d, in, n, NULL) != MOTE_OK ||
+        mote_lp_point_init(&pt, tags, 16, fields, 16) != MOTE_OK)
+        return 1;
+    unsigned long points = 0;
+    mote_err e;
+    while ((e = mote_lp_next(&d, &pt, NULL)) == MOTE_OK) {
+        if (decode && mote_lp_point_decode(&pt, NULL, NULL) != MOTE_OK) return 1;
+        points++;
+    }
+    if (e != MOTE_ERR_NEED_MORE) return 1;
+    printf("%lu points\n", points);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    size_t n = 0;
+    unsigned char *in = argc >= 4 ? slurp(argv[2], &n) : NULL;
+    int rc = 2;
+    if (!in) {
+        fputs("usage: count scan FILE DIALECT CHUNK [sse2] | count lp FILE tokenize|decode\n", stderr);
+    } else if (strcmp(argv[1], "scan") == 0 && argc >= 5 && strtoul(argv[4], NULL, 10) > 0) {
+        rc = count_scan(in, n, atoi(argv[3]), (size_t)strtoul(argv[4], NULL, 10),
+                        argc > 5 && strcmp(argv[5], "sse2") == 0);
+    } else if (strcmp(argv[1], "lp") == 0) {
+        rc = count_lp(in, n, strcmp(argv[3], "decode") == 0);
+    }
+    if (rc == 1) fputs("count: the library reported an error\n", stderr);
+    if (rc == 2 && in) fputs("count: bad arguments\n", stderr);
+    free(in);
+    return rc;
+}
