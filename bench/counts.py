@@ -3,8 +3,9 @@
 
 The rows of bench_scan and bench_lp that issue 14's speed targets name, run
 once under callgrind by bench/count (only the library's entry points are
-counted: mote_scan_next; mote_lp_next and mote_lp_point_decode, and in
-them the library's own code, not libc's), on the
+counted: mote_scan_next; mote_lp_next or mote_lp_stream_next and
+mote_lp_point_decode; the writer's mote_lp_write_*; and in them the
+library's own code, not libc's), on the
 benchmarks' own inputs (MOTE_SCAN_BENCH_DUMP, MOTE_LP_BENCH_DUMP). Unlike
 time on a shared host, the count of a given build is the same on every run,
 so a change that makes a hot loop do more shows here as a number, not as
@@ -109,8 +110,10 @@ def main():
                 rows.append((f'scan/{name}/{variant}', n / size, 'per byte'))
         for corpus in LP:
             path = os.path.join(tmp, corpus + '.lp')
-            for how in ('tokenize', 'decode'):
-                funcs = ['mote_lp_next'] + (['mote_lp_point_decode'] if how == 'decode' else [])
+            for how in ('tokenize', 'decode', 'stream', 'write'):
+                funcs = {'tokenize': ['mote_lp_next'], 'decode': ['mote_lp_next', 'mote_lp_point_decode'],
+                         'stream': ['mote_lp_stream_next', 'mote_lp_point_decode'],
+                         'write': ['mote_lp_write_*']}[how]
                 n, points = count(build, out, funcs, ['lp', path, how])
                 rows.append((f'lp/{corpus}_{how}', n / points, 'per line'))
 
