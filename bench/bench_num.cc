@@ -301,4 +301,37 @@ BENCHMARK(BM_fmt_rand_tc)->Name("num/format_random/to_chars");
 
 } // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char **argv)
+{
+    // MOTE_NUM_BENCH_DUMP=DIR writes the rows' inputs (bench/counts.py counts
+    // num's instructions on them): DIR/parse_{telemetry,17digit,int}.txt one
+    // text a line, DIR/format_{telemetry,random}.txt one double a line as the
+    // 16 hex digits of its bits.
+    if (const char *dir = getenv("MOTE_NUM_BENCH_DUMP")) {
+        const std::vector<std::string> *texts[] = {&tele_in(), &d17_in(), &int_in()};
+        const char *tnames[] = {"parse_telemetry", "parse_17digit", "parse_int"};
+        for (int k = 0; k < 3; k++) {
+            FILE *f = fopen((std::string(dir) + "/" + tnames[k] + ".txt").c_str(), "w");
+            if (!f) return 1;
+            for (const auto &t : *texts[k]) fprintf(f, "%s\n", t.c_str());
+            if (fclose(f) != 0) return 1;
+        }
+        const std::vector<double> *vals[] = {&tele_vals(), &rand_vals()};
+        const char *vnames[] = {"format_telemetry", "format_random"};
+        for (int k = 0; k < 2; k++) {
+            FILE *f = fopen((std::string(dir) + "/" + vnames[k] + ".txt").c_str(), "w");
+            if (!f) return 1;
+            for (double d : *vals[k]) {
+                uint64_t b;
+                std::memcpy(&b, &d, sizeof b);
+                fprintf(f, "%016llx\n", (unsigned long long)b);
+            }
+            if (fclose(f) != 0) return 1;
+        }
+    }
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -12,6 +12,8 @@
  *                                          mote_lp_point_decode, 64 KiB chunks
  *   count lp FILE write                    the points written back
  *                                          (mote_lp_write_*)
+ *   count num FILE parse|parse_int|format  mote_num_parse_f64, _parse_i64,
+ *                                          _format_f64 on each line
  *
  * Prints the number of tokens or points; exit 1 on any error.
  */
@@ -22,6 +24,7 @@
 #include "mote/arena.h"
 #include "mote/buf.h"
 #include "mote/lp.h"
+#include "mote/num.h"
 #include "mote/pool.h"
 #include "mote/scan.h"
 
@@ -173,6 +176,36 @@ static int count_lp_stream(const unsigned char *in, size_t n)
     return 0;
 }
 
+/* num over the lines of in[0..n) (bench_num's rows): how 0 parses each as a
+ * double (mote_num_parse_f64), 1 as an int64 (mote_num_parse_i64), 2 formats
+ * each double, given as the 16 hex digits of its bits (mote_num_format_f64). */
+static int count_num(unsigned char *in, size_t n, int how)
+{
+    unsigned long items = 0;
+    in[n] = 0; /* (slurp() left room for it) */
+    for (char *line = (char *)in, *next; *line; line = next) {
+        char *nl = strchr(line, '\n');
+        if (!nl) return 2;
+        *nl = 0;
+        next = nl + 1;
+        const size_t len = (size_t)(nl - line);
+        double d;
+        int64_t v;
+        char buf[MOTE_NUM_F64_MAX];
+        size_t w;
+        if (how == 0 && mote_num_parse_f64((const uint8_t *)line, len, &d) != MOTE_OK) return 1;
+        if (how == 1 && mote_num_parse_i64((const uint8_t *)line, len, &v) != MOTE_OK) return 1;
+        if (how == 2) {
+            const uint64_t bits = strtoull(line, NULL, 16);
+            memcpy(&d, &bits, sizeof d);
+            if (mote_num_format_f64(d, buf, sizeof buf, &w) != MOTE_OK) return 1;
+        }
+        items++;
+    }
+    printf("%lu items\n", items);
+    return 0;
+}
+
 static int count_lp(const unsigned char *in, size_t n, int decode)
 {
     static mote_lp_tag tags[16];
@@ -199,11 +232,13 @@ int main(int argc, char **argv)
     unsigned char *in = argc >= 4 ? slurp(argv[2], &n) : NULL;
     int rc = 2;
     if (!in) {
-        fputs("usage: count scan FILE DIALECT CHUNK [sse2] | count lp FILE tokenize|decode|stream|write\n",
+        fputs("usage: count scan FILE DIALECT CHUNK [sse2] | count lp FILE tokenize|decode|stream|write | count num FILE parse|parse_int|format\n",
               stderr);
     } else if (strcmp(argv[1], "scan") == 0 && argc >= 5 && strtoul(argv[4], NULL, 10) > 0) {
         rc = count_scan(in, n, atoi(argv[3]), (size_t)strtoul(argv[4], NULL, 10),
                         argc > 5 && strcmp(argv[5], "sse2") == 0);
+    } else if (strcmp(argv[1], "num") == 0) {
+        rc = count_num(in, n, strcmp(argv[3], "parse") == 0 ? 0 : strcmp(argv[3], "parse_int") == 0 ? 1 : 2);
     } else if (strcmp(argv[1], "lp") == 0) {
         if (strcmp(argv[3], "stream") == 0) rc = count_lp_stream(in, n);
         else if (strcmp(argv[3], "write") == 0) rc = count_lp_write(in, n);

@@ -4,7 +4,8 @@
 The rows of bench_scan and bench_lp that issue 14's speed targets name, run
 once under callgrind by bench/count (only the library's entry points are
 counted: mote_scan_next; mote_lp_next or mote_lp_stream_next and
-mote_lp_point_decode; the writer's mote_lp_write_*; and in them the
+mote_lp_point_decode; the writer's mote_lp_write_*; num's parse and
+format calls; and in them the
 library's own code, not libc's), on the
 benchmarks' own inputs (MOTE_SCAN_BENCH_DUMP, MOTE_LP_BENCH_DUMP). Unlike
 time on a shared host, the count of a given build is the same on every run,
@@ -96,8 +97,8 @@ def main():
 
     rows = []  # (name, value, unit)
     with tempfile.TemporaryDirectory(prefix='mote-counts-') as tmp:
-        env = dict(os.environ, MOTE_SCAN_BENCH_DUMP=tmp, MOTE_LP_BENCH_DUMP=tmp)
-        for b in ('bench_scan', 'bench_lp'):
+        env = dict(os.environ, MOTE_SCAN_BENCH_DUMP=tmp, MOTE_LP_BENCH_DUMP=tmp, MOTE_NUM_BENCH_DUMP=tmp)
+        for b in ('bench_scan', 'bench_lp', 'bench_num'):
             subprocess.run([os.path.join(build, 'bench', b), '--benchmark_list_tests=true'],
                            env=env, check=True, stdout=subprocess.DEVNULL)
         out = os.path.join(tmp, 'callgrind.out')
@@ -116,6 +117,14 @@ def main():
                          'write': ['mote_lp_write_*']}[how]
                 n, points = count(build, out, funcs, ['lp', path, how])
                 rows.append((f'lp/{corpus}_{how}', n / points, 'per line'))
+
+        for name, how, func in (('parse_telemetry', 'parse', 'mote_num_parse_f64'),
+                                ('parse_17digit', 'parse', 'mote_num_parse_f64'),
+                                ('parse_int', 'parse_int', 'mote_num_parse_i64'),
+                                ('format_telemetry', 'format', 'mote_num_format_f64'),
+                                ('format_random', 'format', 'mote_num_format_f64')):
+            n, items = count(build, out, [func], ['num', os.path.join(tmp, name + '.txt'), how])
+            rows.append((f'num/{name}', n / items, 'per number'))
 
     failed = 0
     print(f'{"row":28} {"baseline":>10} {"now":>10} {"change":>8}  instructions')
@@ -139,7 +148,7 @@ def main():
         keep = {k: v for k, v in base.items()}
         keep.update({name: v for name, v, _ in rows})
         with open(a.baseline, 'w') as f:
-            f.write('# bench/counts.py: instructions per byte (scan) or line (lp) of the hot loops;\n'
+            f.write('# bench/counts.py: instructions per byte (scan), line (lp) or number (num) of the hot loops;\n'
                     '# gcc 12, x86-64, --buildtype=release (scripts/test\'s release build)\n')
             for k in sorted(keep):
                 f.write(f'{k}\t{keep[k]:.4f}\n')
