@@ -1,8 +1,8 @@
 /*
- * count - the loops of bench_scan's and bench_lp's "mote" rows over one
- * input file, once, for bench/counts.py to count their instructions under
- * callgrind (only the library's entry points are counted there, so this
- * program's own reading and setup do not count).
+ * count - the loops of bench_scan's, bench_lp's and bench_num's "mote" rows
+ * over one input file, once, for bench/counts.py to count their
+ * instructions under callgrind (only the library's entry points are counted
+ * there, so this program's own reading and setup do not count).
  *
  *   count scan FILE DIALECT CHUNK [sse2]   mote_scan_next, as bench_scan
  *                                          (sse2: the block path without AVX2)
@@ -15,7 +15,8 @@
  *   count num FILE parse|parse_int|format  mote_num_parse_f64, _parse_i64,
  *                                          _format_f64 on each line
  *
- * Prints the number of tokens or points; exit 1 on any error.
+ * Prints the number of tokens, points or numbers; exit 1 on any error the
+ * library reports, 2 on bad arguments.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,18 +1,17 @@
 #!/usr/bin/env python3
 """Instruction counts of the hot loops against a baseline (bench/counts.tsv).
 
-The rows of bench_scan and bench_lp that issue 14's speed targets name, run
-once under callgrind by bench/count (only the library's entry points are
-counted: mote_scan_next; mote_lp_next or mote_lp_stream_next and
-mote_lp_point_decode; the writer's mote_lp_write_*; num's parse and
-format calls; and in them the
-library's own code, not libc's), on the
-benchmarks' own inputs (MOTE_SCAN_BENCH_DUMP, MOTE_LP_BENCH_DUMP). Unlike
-time on a shared host, the count of a given build is the same on every run,
-so a change that makes a hot loop do more shows here as a number, not as
-noise: a row more than --tolerance (2%) above its baseline fails. Fewer is
-reported; --update writes the new counts as the baseline (commit it with
-the change that earned it).
+The scan, lp and num rows that issue 14's speed targets name, and lp's
+stream and writer rows, each run once under callgrind by bench/count on the
+benchmarks' own inputs (MOTE_SCAN_BENCH_DUMP, MOTE_LP_BENCH_DUMP,
+MOTE_NUM_BENCH_DUMP). Counted: the library's entry points (mote_scan_next;
+mote_lp_next or mote_lp_stream_next and mote_lp_point_decode;
+mote_lp_write_*; num's parse and format calls) and in them the library's
+own instructions, not libc's. Unlike time on a shared host, the count of a
+given build is the same on every run, so a change that makes a hot loop do
+more shows here as a number, not as noise: a row more than --tolerance (2%)
+above its baseline fails. Fewer is reported; --update writes the new counts
+as the baseline (commit it with the change that earned it).
 
 The baseline is gcc 12 (Debian bookworm), x86-64, `--buildtype=release`, as
 scripts/test's release step builds; elsewhere the check is skipped (exit
@@ -47,7 +46,7 @@ def cpu_has_avx2():
 
 def count(build, out, funcs, args):
     """instructions counted in funcs while bench/count runs with args, and
-    the number it prints (tokens or points)"""
+    the number it prints (tokens, points or numbers)"""
     cmd = ['valgrind', '--tool=callgrind', '--callgrind-out-file=' + out]
     cmd += ['--toggle-collect=' + f for f in funcs]
     exe = os.path.join(build, 'bench', 'count')
