@@ -37,6 +37,15 @@ enc 'org.apache.cassandra.db.marshal.VectorType(org.apache.cassandra.db.marshal.
     '[1, 2, 3]' 3f8000004000000040400000
 enc 'list<int>' '[1, 2]' 0000000200000004000000010000000400000002
 enc 'list<int>' '[]' 00000000
+# a literal longer than the tool's first guess (4 bytes of text per byte of
+# value): 100 floats of 15 characters each; decode measures and tries again
+h=''; l=''
+i=0
+while [ $i -lt 100 ]; do
+    h="${h}fcf1926f"; l="${l:+$l, }-1.00345086e+37"; i=$((i + 1))
+done
+enc 'vector<float, 100>' "[$l]" "$h"
+dec 'vector<float, 100>' "$h" "[$l]"
 enc 'set<text>' "{'a', 'it''s'}" 0000000200000001610000000469742773
 enc 'map<text, bigint>' "{'a': 1}" 000000010000000161000000080000000000000001
 enc 'tuple<int, text>' "(1, 'x')" 00000004000000010000000178
