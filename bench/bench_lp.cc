@@ -533,8 +533,9 @@ int main(int argc, char **argv) {
         for (int which = 0; which < 2; which++) {
             std::string path = std::string(dir) + (which == 0 ? "/tsbs.lp" : "/telegraf.lp");
             FILE *f = fopen(path.c_str(), "wb");
-            if (!f || fwrite(corpus(which).data(), 1, corpus(which).size(), f) != corpus(which).size()) return 1;
-            fclose(f);
+            if (!f || fwrite(corpus(which).data(), 1, corpus(which).size(), f) != corpus(which).size() ||
+                fclose(f) != 0)
+                return 1;
         }
     }
     // Explicit names: "<module>/<case>/<variant>".
